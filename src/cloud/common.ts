@@ -1,0 +1,190 @@
+import { type Decimal, add, decimal, div, mul, sub } from '../core/decimal';
+import { EmissionsError, messages } from '../core/errors';
+import type { CalculationMethod, FactorMetadata } from '../core/estimate';
+import { factorId } from '../core/factor-id';
+import { CLOUD_PROVIDERS, type CloudProvider } from '../datasets/tables';
+import type { CloudCoefficients, CloudDatasets, CloudInstance, CloudRegion } from '../datasets/types';
+
+/**
+ * What the cloud calculators share: provider, region, instance and year resolution, and the factor metadata of
+ * the Cloud Carbon Footprint method.
+ */
+
+export { CLOUD_PROVIDERS, type CloudProvider };
+
+const PROVIDER_LABEL: Readonly<Record<CloudProvider, string>> = { aws: 'AWS', azure: 'Azure', gcp: 'GCP' };
+export const CLOUD_DATA_QUALITY_FLAGS: readonly string[] = ['notable_methodological_variance'];
+
+/** The provider and its coefficients, or `unsupported_provider`. */
+export function resolveProvider(
+  provider: unknown,
+  datasets: CloudDatasets,
+): { provider: CloudProvider; coefficients: CloudCoefficients } {
+  const id = typeof provider === 'string' ? provider.toLowerCase() : undefined;
+  const supported = CLOUD_PROVIDERS.filter((candidate) => datasets.cloudCoefficients.get(candidate) !== undefined);
+  const known = supported.find((candidate) => candidate === id);
+  if (known === undefined) {
+    throw new EmissionsError('unsupported_provider', messages.unsupportedProvider(String(provider), supported), {
+      path: 'provider_id',
+      valid_values: supported,
+    });
+  }
+  return { provider: known, coefficients: datasets.cloudCoefficients.get(known) as CloudCoefficients };
+}
+
+/** The region record, or `unknown_region` listing the provider's regions. */
+export function resolveRegion(provider: CloudProvider, region: string, datasets: CloudDatasets): CloudRegion {
+  const record = datasets.cloudRegions.get(provider, region);
+  if (record === undefined) {
+    const valid = datasets.cloudRegions.list(provider);
+    throw new EmissionsError('unknown_region', messages.unknownRegion(provider, region, valid), {
+      path: 'region',
+      valid_values: valid,
+    });
+  }
+  return record;
+}
+
+/** The instance record, or `unknown_instance` with a few likely spellings. */
+export function resolveInstance(provider: CloudProvider, instance: string, datasets: CloudDatasets): CloudInstance {
+  const record = datasets.cloudInstances.get(provider, instance);
+  if (record === undefined) {
+    const family = instance.toLowerCase().split(/[.\-_ ]/)[0] ?? '';
+    const suggestions = datasets.cloudInstances
+      .list(provider)
+      .filter((candidate) => family !== '' && candidate.toLowerCase().includes(family))
+      .slice(0, 5);
+    throw new EmissionsError('unknown_instance', messages.unknownInstance(provider, instance, suggestions), {
+      path: 'instance',
+      ...(suggestions.length > 0 && { valid_values: suggestions }),
+    });
+  }
+  return record;
+}
+
+/** Grid factor in kg CO2e per kWh for the region and year, or `no_emission_factors_found` listing the years. */
+export function gridFactor(region: CloudRegion, year: number): Decimal {
+  const value = region.grid_factors[String(year)];
+  if (value === undefined) {
+    const valid = Object.keys(region.grid_factors).map(Number).sort((a, b) => a - b);
+    throw new EmissionsError('no_emission_factors_found', messages.noFactorForYear(`region '${region.region}'`, year, valid), {
+      path: 'year',
+      valid_values: valid,
+    });
+  }
+  return decimal(value);
+}
+
+/** Checks an embodied year against the instance dataset's years. */
+export function embodiedYear(year: number | undefined, datasets: CloudDatasets): number {
+  const resolved = year ?? datasets.cloudInstances.defaultYear;
+  if (!datasets.cloudInstances.years.includes(resolved)) {
+    const valid = datasets.cloudInstances.years;
+    throw new EmissionsError('no_emission_factors_found', messages.noFactorForYear('embodied emissions', resolved, valid), {
+      path: 'year',
+      valid_values: [...valid],
+    });
+  }
+  return resolved;
+}
+
+const WATTS_PER_KILOWATT = decimal(1000);
+
+/** Average watts per vCPU at utilisation u: Wmin + u·(Wmax − Wmin). */
+export function wattsPerVcpu(coefficients: CloudCoefficients, utilization: Decimal): Decimal {
+  const min = decimal(coefficients.min_watts);
+  const max = decimal(coefficients.max_watts);
+  return add(min, mul(utilization, sub(max, min)));
+}
+
+/** kWh per vCPU-hour at utilisation u, before PUE. */
+export const kwhPerVcpuHour = (coefficients: CloudCoefficients, utilization: Decimal): Decimal =>
+  div(wattsPerVcpu(coefficients, utilization), WATTS_PER_KILOWATT);
+
+/** A use-phase factor (kg per activity unit) = energy per unit × PUE × grid, as CCF does. */
+export function usePhaseFactor(kwhPerUnit: Decimal, coefficients: CloudCoefficients, grid: Decimal): Decimal {
+  return mul(mul(kwhPerUnit, decimal(coefficients.pue)), grid);
+}
+
+export type UsePhaseKind = 'cpu' | 'memory' | 'storage' | 'networking';
+
+const USE_PHASE_LABEL: Readonly<Record<UsePhaseKind, string>> = {
+  cpu: 'CPU',
+  memory: 'Memory',
+  storage: 'Storage',
+  networking: 'Networking',
+};
+
+/** Factor metadata of a CCF use-phase factor (`AWS (us-east-1) CPU`, `cpu-provider_aws-region_us_east_1`). */
+export function usePhaseMetadata(
+  kind: UsePhaseKind,
+  provider: CloudProvider,
+  region: CloudRegion,
+  year: number,
+  datasets: CloudDatasets,
+  variant?: { label: string; id: string },
+  /** What else determines the factor's value (the CPU utilisation), so that its id differs. */
+  identity = '',
+): FactorMetadata {
+  const coefficients = datasets.cloudCoefficients.info;
+  const grid = datasets.cloudRegions.info;
+  const regionId = region.region.toLowerCase().replaceAll('-', '_');
+  const activityId = `${kind}-provider_${provider}-region_${regionId}${variant ? `-type_${variant.id}` : ''}`;
+  return {
+    name: `${PROVIDER_LABEL[provider]} (${region.region}) ${variant ? `${variant.label} ` : ''}${USE_PHASE_LABEL[kind]}`,
+    id: factorId([coefficients.id, coefficients.version, grid.id, grid.version, activityId, year, identity]),
+    activity_id: activityId,
+    access_type: 'public',
+    source: coefficients.source,
+    source_dataset: `${coefficients.source_dataset}; grid: ${grid.source_dataset}`,
+    year,
+    region: region.location,
+    category: `Cloud Computing - ${USE_PHASE_LABEL[kind]}`,
+    source_lca_activity: 'use_phase',
+    data_quality_flags: [...CLOUD_DATA_QUALITY_FLAGS],
+  };
+}
+
+/** Factor metadata of a grid electricity factor (kg per kWh), used by the instance calculator. */
+export function gridMetadata(provider: CloudProvider, region: CloudRegion, year: number, datasets: CloudDatasets): FactorMetadata {
+  const grid = datasets.cloudRegions.info;
+  const regionId = region.region.toLowerCase().replaceAll('-', '_');
+  const activityId = `electricity-supply_grid-provider_${provider}-region_${regionId}`;
+  return {
+    name: `Electricity supplied from grid: ${PROVIDER_LABEL[provider]} (${region.region}), zone ${region.grid_zone}`,
+    id: factorId([grid.id, grid.version, activityId, year]),
+    activity_id: activityId,
+    access_type: 'public',
+    source: grid.source,
+    source_dataset: grid.source_dataset,
+    year,
+    region: region.location,
+    category: 'Electricity',
+    source_lca_activity: 'electricity_generation',
+    data_quality_flags: [],
+  };
+}
+
+/** Factor metadata of an embodied CPU factor (kg per instance-hour). */
+export function embodiedMetadata(provider: CloudProvider, instance: CloudInstance, year: number, datasets: CloudDatasets): FactorMetadata {
+  const coefficients = datasets.cloudCoefficients.info;
+  const instances = datasets.cloudInstances.info;
+  const instanceId = instance.instance.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+  const activityId = `embodied_cpu-provider_${provider}-instance_${instanceId}`;
+  return {
+    name: `${PROVIDER_LABEL[provider]} ${instance.instance} Embodied CPU`,
+    id: factorId([coefficients.id, coefficients.version, instances.id, instances.version, activityId, year]),
+    activity_id: activityId,
+    access_type: 'public',
+    source: instances.source,
+    source_dataset: instances.source_dataset,
+    year,
+    region: 'GLOBAL',
+    category: 'Cloud Computing - Embodied CPU',
+    source_lca_activity: 'upstream-end_of_life',
+    data_quality_flags: [...CLOUD_DATA_QUALITY_FLAGS],
+  };
+}
+
+/** GWP basis of the grid factors, reported as `co2e_calculation_method`. */
+export const gridMethod = (datasets: CloudDatasets): CalculationMethod => datasets.cloudRegions.gwp;

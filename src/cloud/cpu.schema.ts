@@ -1,0 +1,27 @@
+import * as z from 'zod';
+import { auditTrail, count, durationUnit, nonEmptyString, quantity, year } from '../core/validate';
+
+/** `average_vcpu_utilization`: 0..1, default 0.5. */
+export const utilization = () =>
+  z
+    .number({ error: 'must be a number' })
+    .min(0, 'must be between 0 and 1')
+    .max(1, 'must be between 0 and 1')
+    .optional()
+    .transform((value) => value ?? 0.5);
+
+/** Request body of `POST /compute/{provider_id}/cpu`. */
+export const CpuRequest = z.strictObject(
+  {
+    cpu_count: count(),
+    region: nonEmptyString(),
+    average_vcpu_utilization: utilization(),
+    duration: quantity(),
+    duration_unit: durationUnit(),
+    year: year().optional(),
+    audit_trail: auditTrail(),
+  },
+  { error: 'must be a JSON object' },
+);
+/** A CPU request as a caller writes it. */
+export type CpuRequest = z.input<typeof CpuRequest>;

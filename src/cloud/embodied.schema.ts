@@ -1,0 +1,17 @@
+import * as z from 'zod';
+import { auditTrail, count, durationUnit, nonEmptyString, quantity, year } from '../core/validate';
+
+/** Request body of `POST /compute/{provider_id}/embodied`. */
+export const EmbodiedRequest = z.strictObject(
+  {
+    instance: nonEmptyString(),
+    instance_count: count(),
+    duration: quantity(),
+    duration_unit: durationUnit(),
+    year: year().optional(),
+    audit_trail: auditTrail(),
+  },
+  { error: 'must be a JSON object' },
+);
+/** An embodied-CPU request as a caller writes it. */
+export type EmbodiedRequest = z.input<typeof EmbodiedRequest>;

@@ -1,0 +1,67 @@
+import { runBatch } from '../core/batch';
+import { decimal, mul } from '../core/decimal';
+import type { ErrorBody } from '../core/errors';
+import { type CalculationOptions, type Estimate, estimateFromCo2e } from '../core/estimate';
+import { toHours } from '../core/units';
+import { parseRequest } from '../core/validate';
+import type { CloudDatasets } from '../datasets/types';
+import { embodiedMetadata, embodiedYear, resolveInstance, resolveProvider } from './common';
+import { embodiedCo2e } from './embodied-factor';
+import { EmbodiedRequest } from './embodied.schema';
+
+/**
+ * Embodied (manufacturing and disposal) emissions of the CPUs behind instances: activity
+ * `instance_count × hours` in `instance-hour`, factor `TE · (instance vCPU / platform vCPU) / 35040` kg per
+ * instance-hour, with TE the host platform's embodied kg CO2e.
+ *
+ * @example
+ * ```ts
+ * calculateEmbodied('aws', { instance: 'm5.large', instance_count: 3, duration: 24 }, defaultDatasets);
+ * ```
+ * @throws {EmissionsError} `unsupported_provider`, `unknown_instance`, `no_emission_factors_found` (year),
+ *   `invalid_request`.
+ */
+export function calculateEmbodied(
+  provider: string,
+  request: EmbodiedRequest,
+  datasets: CloudDatasets,
+  options?: CalculationOptions,
+): Estimate {
+  const { provider: id, coefficients } = resolveProvider(provider, datasets);
+  const input = parseRequest(EmbodiedRequest, request);
+  const instance = resolveInstance(id, input.instance, datasets);
+  const year = embodiedYear(input.year, datasets);
+  const instanceHours = mul(decimal(input.instance_count), toHours(decimal(input.duration), input.duration_unit));
+  const { co2e, factor } = embodiedCo2e(instanceHours, instance, coefficients);
+  return estimateFromCo2e(
+    co2e,
+    {
+      activityValue: instanceHours,
+      activityUnit: 'instance-hour',
+      factor,
+      metadata: embodiedMetadata(id, instance, year, datasets),
+      method: datasets.cloudInstances.gwp,
+      origin: 'source',
+      auditTrail: input.audit_trail,
+    },
+    options,
+  );
+}
+
+/**
+ * {@link calculateEmbodied} for each request, in order; a bad request becomes its error body.
+ *
+ * @example
+ * ```ts
+ * calculateEmbodiedBatch('azure', [{ instance: 'Standard_D2s_v3', instance_count: 1, duration: 1 }], defaultDatasets);
+ * ```
+ * @throws {EmissionsError} `invalid_request` when `requests` is not an array.
+ */
+export function calculateEmbodiedBatch(
+  provider: string,
+  requests: readonly unknown[],
+  datasets: CloudDatasets,
+  options?: CalculationOptions,
+): Array<Estimate | ErrorBody> {
+  return runBatch(requests, (request) => calculateEmbodied(provider, request as EmbodiedRequest, datasets, options));
+}

@@ -1,0 +1,62 @@
+import { runBatch } from '../core/batch';
+import { decimal, mul } from '../core/decimal';
+import type { ErrorBody } from '../core/errors';
+import { buildEstimate, type CalculationOptions, type Estimate } from '../core/estimate';
+import { toGigabytes, toHours } from '../core/units';
+import { parseRequest } from '../core/validate';
+import type { CloudDatasets } from '../datasets/types';
+import { gridFactor, gridMethod, resolveProvider, resolveRegion, usePhaseFactor, usePhaseMetadata } from './common';
+import { MemoryRequest } from './memory.schema';
+
+/**
+ * Use-phase emissions of allocated memory: activity `GB × hours` in `GB-hour` (decimal units, 1 TB = 1000 GB),
+ * factor `memory kWh per GB-hour · PUE · grid(region, year)`.
+ *
+ * @example
+ * ```ts
+ * calculateMemory('aws', { region: 'eu_central_1', data: 16, data_unit: 'GB', duration: 24 }, defaultDatasets);
+ * ```
+ * @throws {EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found`, `invalid_request`.
+ */
+export function calculateMemory(
+  provider: string,
+  request: MemoryRequest,
+  datasets: CloudDatasets,
+  options?: CalculationOptions,
+): Estimate {
+  const { provider: id, coefficients } = resolveProvider(provider, datasets);
+  const input = parseRequest(MemoryRequest, request);
+  const region = resolveRegion(id, input.region, datasets);
+  const year = input.year ?? datasets.cloudRegions.defaultYear;
+  const gigabytes = toGigabytes(decimal(input.data), input.data_unit);
+  return buildEstimate(
+    {
+      activityValue: mul(gigabytes, toHours(decimal(input.duration), input.duration_unit)),
+      activityUnit: 'GB-hour',
+      factor: usePhaseFactor(decimal(coefficients.memory_kwh_per_gb_hour), coefficients, gridFactor(region, year)),
+      metadata: usePhaseMetadata('memory', id, region, year, datasets),
+      method: gridMethod(datasets),
+      origin: 'source',
+      auditTrail: input.audit_trail,
+    },
+    options,
+  );
+}
+
+/**
+ * {@link calculateMemory} for each request, in order; a bad request becomes its error body.
+ *
+ * @example
+ * ```ts
+ * calculateMemoryBatch('azure', [{ region: 'westeurope', data: 8, duration: 1 }], defaultDatasets);
+ * ```
+ * @throws {EmissionsError} `invalid_request` when `requests` is not an array.
+ */
+export function calculateMemoryBatch(
+  provider: string,
+  requests: readonly unknown[],
+  datasets: CloudDatasets,
+  options?: CalculationOptions,
+): Array<Estimate | ErrorBody> {
+  return runBatch(requests, (request) => calculateMemory(provider, request as MemoryRequest, datasets, options));
+}

@@ -1,0 +1,16 @@
+import * as z from 'zod';
+import { auditTrail, dataUnit, nonEmptyString, quantity, year } from '../core/validate';
+
+/** Request body of `POST /compute/{provider_id}/networking`. */
+export const NetworkingRequest = z.strictObject(
+  {
+    region: nonEmptyString(),
+    data: quantity(),
+    data_unit: dataUnit(),
+    year: year().optional(),
+    audit_trail: auditTrail(),
+  },
+  { error: 'must be a JSON object' },
+);
+/** A networking request as a caller writes it. */
+export type NetworkingRequest = z.input<typeof NetworkingRequest>;

@@ -1,0 +1,61 @@
+import { runBatch } from '../core/batch';
+import { decimal } from '../core/decimal';
+import type { ErrorBody } from '../core/errors';
+import { buildEstimate, type CalculationOptions, type Estimate } from '../core/estimate';
+import { toGigabytes } from '../core/units';
+import { parseRequest } from '../core/validate';
+import type { CloudDatasets } from '../datasets/types';
+import { gridFactor, gridMethod, resolveProvider, resolveRegion, usePhaseFactor, usePhaseMetadata } from './common';
+import { NetworkingRequest } from './networking.schema';
+
+/**
+ * Use-phase emissions of data transferred between data centres: activity in `GB`, factor
+ * `networking kWh per GB · PUE · grid(region, year)`. Traffic to end users is out of scope, as in CCF.
+ *
+ * @example
+ * ```ts
+ * calculateNetworking('aws', { region: 'us_east_1', data: 100, data_unit: 'GB' }, defaultDatasets);
+ * ```
+ * @throws {EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found`, `invalid_request`.
+ */
+export function calculateNetworking(
+  provider: string,
+  request: NetworkingRequest,
+  datasets: CloudDatasets,
+  options?: CalculationOptions,
+): Estimate {
+  const { provider: id, coefficients } = resolveProvider(provider, datasets);
+  const input = parseRequest(NetworkingRequest, request);
+  const region = resolveRegion(id, input.region, datasets);
+  const year = input.year ?? datasets.cloudRegions.defaultYear;
+  return buildEstimate(
+    {
+      activityValue: toGigabytes(decimal(input.data), input.data_unit),
+      activityUnit: 'GB',
+      factor: usePhaseFactor(decimal(coefficients.networking_kwh_per_gb), coefficients, gridFactor(region, year)),
+      metadata: usePhaseMetadata('networking', id, region, year, datasets),
+      method: gridMethod(datasets),
+      origin: 'source',
+      auditTrail: input.audit_trail,
+    },
+    options,
+  );
+}
+
+/**
+ * {@link calculateNetworking} for each request, in order; a bad request becomes its error body.
+ *
+ * @example
+ * ```ts
+ * calculateNetworkingBatch('gcp', [{ region: 'europe_west1', data: 5, data_unit: 'TB' }], defaultDatasets);
+ * ```
+ * @throws {EmissionsError} `invalid_request` when `requests` is not an array.
+ */
+export function calculateNetworkingBatch(
+  provider: string,
+  requests: readonly unknown[],
+  datasets: CloudDatasets,
+  options?: CalculationOptions,
+): Array<Estimate | ErrorBody> {
+  return runBatch(requests, (request) => calculateNetworking(provider, request as NetworkingRequest, datasets, options));
+}

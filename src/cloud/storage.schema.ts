@@ -1,0 +1,31 @@
+import * as z from 'zod';
+import { auditTrail, dataUnit, durationUnit, nonEmptyString, quantity, year } from '../core/validate';
+
+/** Request body of `POST /compute/{provider_id}/storage`. */
+export const StorageRequest = z.strictObject(
+  {
+    region: nonEmptyString(),
+    storage_type: z
+      .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+      .transform((value, ctx) => {
+        const type = value.toLowerCase();
+        if (type === 'ssd' || type === 'hdd') return type;
+        ctx.issues.push({
+          code: 'custom',
+          input: value,
+          message: `'${value}' is not a storage type. Valid storage types: ssd, hdd`,
+          params: { valid_values: ['ssd', 'hdd'] },
+        });
+        return z.NEVER;
+      }),
+    data: quantity(),
+    data_unit: dataUnit(),
+    duration: quantity(),
+    duration_unit: durationUnit(),
+    year: year().optional(),
+    audit_trail: auditTrail(),
+  },
+  { error: 'must be a JSON object' },
+);
+/** A storage request as a caller writes it. */
+export type StorageRequest = z.input<typeof StorageRequest>;

@@ -1,0 +1,132 @@
+/**
+ * The engine's one error type and every message it produces. Codes are stable API; messages may improve.
+ */
+
+/** Stable machine-readable error codes. */
+export const ERROR_CODES = [
+  'invalid_request',
+  'unsupported_provider',
+  'unknown_region',
+  'unknown_instance',
+  'unsupported_currency',
+  'unknown_classification_code',
+  'no_emission_factors_found',
+  'batch_too_large',
+  // Used by the HTTP adapter only.
+  'unauthorized',
+  'not_found',
+  'method_not_allowed',
+  'payload_too_large',
+  'unsupported_media_type',
+  'invalid_json',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+const ERROR_BY_STATUS: Readonly<Record<number, string>> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+};
+
+/** The wire body of an error, as the hosted API sends it; also what a failed batch element becomes. */
+export interface ErrorBody {
+  error: string;
+  error_code: ErrorCode;
+  message: string;
+  /** Where in the request the problem is, e.g. `requests[3].region` or `activity.classification_code`. */
+  path?: string;
+  /** The values that would have been accepted, where there is a short list of them. */
+  valid_values?: Array<string | number>;
+}
+
+export interface EmissionsErrorDetails {
+  path?: string;
+  valid_values?: ReadonlyArray<string | number>;
+  status?: number;
+}
+
+/**
+ * Thrown by every single calculator for bad input; never for anything else.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   calculateCpu('aws', { cpu_count: 1, region: 'mars_1', duration: 1 }, defaultDatasets);
+ * } catch (error) {
+ *   if (error instanceof EmissionsError) console.log(error.error_code, error.path); // unknown_region region
+ * }
+ * ```
+ */
+export class EmissionsError extends Error {
+  override readonly name = 'EmissionsError';
+  /** HTTP status the error maps to (400 for bad input). */
+  readonly status: number;
+  /** Short status name, e.g. `bad_request`. */
+  readonly error: string;
+  readonly error_code: ErrorCode;
+  readonly path: string | undefined;
+  readonly valid_values: ReadonlyArray<string | number> | undefined;
+
+  constructor(error_code: ErrorCode, message: string, details: EmissionsErrorDetails = {}) {
+    super(message);
+    this.error_code = error_code;
+    this.status = details.status ?? 400;
+    this.error = ERROR_BY_STATUS[this.status] ?? 'error';
+    this.path = details.path;
+    this.valid_values = details.valid_values;
+  }
+
+  /** The same error with its path placed under `prefix` (`requests[3]` + `region` → `requests[3].region`). */
+  withPathPrefix(prefix: string): EmissionsError {
+    const path = this.path === undefined || this.path === '' ? prefix : joinPath(prefix, this.path);
+    return new EmissionsError(this.error_code, this.message, {
+      path,
+      status: this.status,
+      ...(this.valid_values && { valid_values: this.valid_values }),
+    });
+  }
+
+  /** The wire body `{ error, error_code, message, path?, valid_values? }`. */
+  toJSON(): ErrorBody {
+    const body: ErrorBody = { error: this.error, error_code: this.error_code, message: this.message };
+    if (this.path !== undefined) body.path = this.path;
+    if (this.valid_values !== undefined) body.valid_values = [...this.valid_values];
+    return body;
+  }
+}
+
+const joinPath = (prefix: string, path: string) => (path.startsWith('[') ? prefix + path : `${prefix}.${path}`);
+
+/** Formats a path of keys and indices as `a.b[3].c`. */
+export function formatPath(segments: ReadonlyArray<PropertyKey>): string {
+  let path = '';
+  for (const segment of segments) {
+    if (typeof segment === 'number') path += `[${segment}]`;
+    else path += path === '' ? String(segment) : `.${String(segment)}`;
+  }
+  return path;
+}
+
+/** Lists at most `max` values for a message, saying how many more there are. */
+export function listForMessage(values: ReadonlyArray<string | number>, max = 12): string {
+  const shown = values.slice(0, max).join(', ');
+  return values.length > max ? `${shown} (and ${values.length - max} more)` : shown;
+}
+
+/** Message builders, kept together so wording stays consistent. */
+export const messages = {
+  unsupportedProvider: (provider: string, valid: readonly string[]) =>
+    `Provider '${provider}' is not supported. Valid providers: ${valid.join(', ')}.`,
+  unknownRegion: (provider: string, region: string, valid: readonly string[]) =>
+    `Region '${region}' is not a known ${provider} region. Valid regions: ${listForMessage(valid)}.`,
+  unknownInstance: (provider: string, instance: string, suggestions: readonly string[]) =>
+    `Instance type '${instance}' is not a known ${provider} instance type.` +
+    (suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ''),
+  noFactorForYear: (what: string, year: number, valid: readonly number[]) =>
+    `No emission factor for ${what} in year ${year}. Valid years: ${valid.join(', ')}.`,
+  batchTooLarge: (size: number, max: number) => `The batch has ${size} elements; at most ${max} are allowed.`,
+  notABatch: () => 'A batch must be a JSON array of request objects.',
+} as const;

@@ -1,0 +1,121 @@
+import { type Decimal, mul, roundSignificant, toNumber } from './decimal';
+
+/** The factor used for an estimate, as the hosted API describes it. */
+export interface EmissionFactor {
+  name: string;
+  /** Stable hex id derived from the factor's identity and its dataset's version. */
+  id: string;
+  activity_id: string;
+  /** kg CO2e per unit of activity, so that `co2e = activity_value × factor`. */
+  factor: number;
+  access_type: 'public' | 'private';
+  source: string;
+  source_dataset: string;
+  year: number;
+  region: string;
+  category: string;
+  source_lca_activity: string;
+  data_quality_flags: string[];
+}
+
+/** Gas breakdown of a factor, per unit of activity. */
+export interface ConstituentGases {
+  co2e_total: number | null;
+  co2e_other: number | null;
+  co2: number | null;
+  ch4: number | null;
+  n2o: number | null;
+}
+
+export interface ActivityData {
+  activity_value: number;
+  activity_unit: string;
+}
+
+export type CalculationMethod = 'ar4' | 'ar5' | 'ar6';
+export type AuditTrail = 'enabled' | 'disabled';
+
+/**
+ * One estimate: `co2e = activity_data.activity_value × emission_factor.factor`, in kg. With the audit trail
+ * disabled, `emission_factor` and `constituent_gases` are null.
+ */
+export interface Estimate {
+  co2e: number;
+  co2e_unit: 'kg';
+  co2e_calculation_method: CalculationMethod;
+  /** `source` when the factor is the publisher's; `co2e-engine` when the engine derived it. */
+  co2e_calculation_origin: 'source' | 'co2e-engine';
+  emission_factor: EmissionFactor | null;
+  constituent_gases: ConstituentGases | null;
+  activity_data: ActivityData;
+  audit_trail: AuditTrail;
+}
+
+/** Options every calculator accepts. */
+export interface CalculationOptions {
+  /**
+   * Round output numbers to this many significant digits, never dropping integer digits (the hosted API shows 4).
+   * Default: no rounding; numbers are the exact decimals converted once to JS numbers.
+   */
+  significantDigits?: number;
+}
+
+/** Factor metadata without the value; the value is a decimal kept apart until output. */
+export type FactorMetadata = Omit<EmissionFactor, 'factor'>;
+
+export interface EstimateParts {
+  activityValue: Decimal;
+  activityUnit: string;
+  factor: Decimal;
+  metadata: FactorMetadata;
+  method: CalculationMethod;
+  origin: Estimate['co2e_calculation_origin'];
+  auditTrail: AuditTrail;
+}
+
+/** Converts a decimal to the output number, applying display rounding when asked. */
+export function outputNumber(value: Decimal, options: CalculationOptions | undefined): number {
+  const digits = options?.significantDigits;
+  return toNumber(digits === undefined ? value : roundSignificant(value, digits));
+}
+
+/** Builds an {@link Estimate}; co2e is computed here, once, from the exact activity value and factor. */
+export function buildEstimate(parts: EstimateParts, options?: CalculationOptions): Estimate {
+  const co2e = mul(parts.activityValue, parts.factor);
+  return estimateFromCo2e(co2e, parts, options);
+}
+
+/** Builds an {@link Estimate} whose co2e is already known (e.g. the sum of exact parts). */
+export function estimateFromCo2e(co2e: Decimal, parts: EstimateParts, options?: CalculationOptions): Estimate {
+  const enabled = parts.auditTrail === 'enabled';
+  const factor = outputNumber(parts.factor, options);
+  return {
+    co2e: outputNumber(co2e, options),
+    co2e_unit: 'kg',
+    co2e_calculation_method: parts.method,
+    co2e_calculation_origin: parts.origin,
+    emission_factor: enabled ? emissionFactor(parts.metadata, factor) : null,
+    constituent_gases: enabled ? { co2e_total: factor, co2e_other: null, co2: null, ch4: null, n2o: null } : null,
+    activity_data: {
+      activity_value: outputNumber(parts.activityValue, options),
+      activity_unit: parts.activityUnit,
+    },
+    audit_trail: parts.auditTrail,
+  };
+}
+
+// Spelled out to keep the hosted API's field order in serialised output.
+const emissionFactor = (m: FactorMetadata, factor: number): EmissionFactor => ({
+  name: m.name,
+  id: m.id,
+  activity_id: m.activity_id,
+  factor,
+  access_type: m.access_type,
+  source: m.source,
+  source_dataset: m.source_dataset,
+  year: m.year,
+  region: m.region,
+  category: m.category,
+  source_lca_activity: m.source_lca_activity,
+  data_quality_flags: [...m.data_quality_flags],
+});

@@ -1,0 +1,108 @@
+import * as z from 'zod';
+import { EmissionsError, formatPath } from './errors';
+import {
+  DATA_UNITS,
+  DURATION_UNIT_SPELLINGS,
+  type DataUnit,
+  type DurationUnit,
+  parseDataUnit,
+  parseDurationUnit,
+} from './units';
+
+/**
+ * Shared request-schema pieces and the one place where a zod failure becomes an {@link EmissionsError}.
+ */
+
+/** Largest accepted quantity (money, duration, data, counts): keeps every result a finite JS number. */
+export const MAX_QUANTITY = 1e15;
+
+/** A finite, non-negative quantity no larger than {@link MAX_QUANTITY}. */
+export const quantity = () =>
+  z
+    .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') })
+    .finite('must be a finite number')
+    .nonnegative('must not be negative')
+    .max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`);
+
+/** A non-negative whole number no larger than {@link MAX_QUANTITY}. */
+export const count = () => quantity().int('must be a whole number');
+
+/** A four-digit year. */
+export const year = () =>
+  z
+    .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') })
+    .int('must be a whole number')
+    .min(1900, 'must be 1900 or later')
+    .max(2200, 'must be 2200 or earlier');
+
+const unitSchema = <U extends string>(parse: (spelling: string) => U | undefined, valid: readonly string[]) =>
+  z.string({ error: 'must be a string' }).transform((spelling, ctx): U => {
+    const unit = parse(spelling);
+    if (unit === undefined) {
+      ctx.issues.push({
+        code: 'custom',
+        input: spelling,
+        message: `'${spelling}' is not a valid unit. Valid units: ${valid.join(', ')}`,
+        params: { valid_values: valid },
+      });
+      return z.NEVER;
+    }
+    return unit;
+  });
+
+/** `duration_unit`: hour/h, min, sec/s, ms, day (any case), canonicalised; defaults to hour. */
+export const durationUnit = () =>
+  unitSchema<DurationUnit>(parseDurationUnit, DURATION_UNIT_SPELLINGS)
+    .optional()
+    .transform((unit): DurationUnit => unit ?? 'hour');
+
+/** `data_unit`: KB, MB, GB, TB, PB (any case, decimal), canonicalised; defaults to GB. */
+export const dataUnit = () =>
+  unitSchema<DataUnit>(parseDataUnit, DATA_UNITS)
+    .optional()
+    .transform((unit): DataUnit => unit ?? 'GB');
+
+/** `audit_trail`: enabled (default) or disabled. */
+export const auditTrail = () =>
+  z
+    .enum(['enabled', 'disabled'], { error: "must be 'enabled' or 'disabled'" })
+    .optional()
+    .transform((value) => value ?? 'enabled');
+
+/** A non-empty string; trims nothing, so the caller's spelling is echoed as given. */
+export const nonEmptyString = () =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+    .min(1, 'must not be empty')
+    .max(200, 'must be at most 200 characters');
+
+/**
+ * Parses `input` with `schema`, or throws `invalid_request` naming the first problem and where it is.
+ *
+ * @throws {EmissionsError} `invalid_request`
+ */
+export function parseRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw issueToError(result.error.issues[0]);
+}
+
+function issueToError(issue: z.core.$ZodIssue | undefined): EmissionsError {
+  if (issue === undefined) return new EmissionsError('invalid_request', 'The request is not valid.');
+  if (issue.code === 'unrecognized_keys') {
+    const path = formatPath([...issue.path, issue.keys[0] ?? '']);
+    return new EmissionsError(
+      'invalid_request',
+      `Unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `'${key}'`).join(', ')}.`,
+      { path },
+    );
+  }
+  const path = formatPath(issue.path);
+  const what = path === '' ? 'The request' : `'${path}'`;
+  const validValues = issue.code === 'custom' ? (issue.params?.valid_values as string[] | undefined) : undefined;
+  const message = issue.code === 'custom' ? issue.message : `${what} ${issue.message}.`;
+  return new EmissionsError('invalid_request', path === '' ? 'The request must be a JSON object.' : message, {
+    path,
+    ...(validValues && { valid_values: validValues }),
+  });
+}

@@ -1,0 +1,228 @@
+import type * as z from 'zod';
+import {
+  ClassificationsTableSchema,
+  CloudCoefficientsTableSchema,
+  CloudInstancesTableSchema,
+  CloudRegionsTableSchema,
+  FxTableSchema,
+  InflationTableSchema,
+  MarginsTableSchema,
+  SpendFactorsTableSchema,
+  type ClassificationsTable,
+  type CloudCoefficientsTable,
+  type CloudInstancesTable,
+  type CloudProvider,
+  type CloudRegionsTable,
+  type FxTable,
+  type InflationTable,
+  type MarginsTable,
+  type SpendFactorsTable,
+} from './tables';
+import type {
+  ClassificationsProvider,
+  CloudCoefficientsProvider,
+  CloudInstance,
+  CloudInstancesProvider,
+  CloudRegion,
+  CloudRegionsProvider,
+  Datasets,
+  FxProvider,
+  InflationProvider,
+  MarginsProvider,
+  MarginsRecord,
+  SpendFactor,
+  SpendFactorsProvider,
+} from './types';
+import { DatasetError } from './errors';
+
+/** Tables for {@link createTableDatasets}; give only the parts you need. */
+export interface DatasetTables {
+  cloudCoefficients?: CloudCoefficientsTable;
+  cloudRegions?: CloudRegionsTable;
+  cloudInstances?: CloudInstancesTable;
+  spendFactors?: SpendFactorsTable;
+  classifications?: ClassificationsTable;
+  margins?: MarginsTable;
+  inflation?: InflationTable;
+  fx?: FxTable;
+}
+
+const SCHEMAS = {
+  cloudCoefficients: CloudCoefficientsTableSchema,
+  cloudRegions: CloudRegionsTableSchema,
+  cloudInstances: CloudInstancesTableSchema,
+  spendFactors: SpendFactorsTableSchema,
+  classifications: ClassificationsTableSchema,
+  margins: MarginsTableSchema,
+  inflation: InflationTableSchema,
+  fx: FxTableSchema,
+} as const satisfies Record<keyof DatasetTables, z.ZodType>;
+
+/**
+ * Builds dataset providers from JSON-serialisable tables, validating every table first and indexing it once.
+ * Nothing is half-built: any invalid table throws before a provider exists.
+ *
+ * @example
+ * ```ts
+ * const datasets = createTableDatasets({ cloudCoefficients, cloudRegions, cloudInstances });
+ * calculateCpu('aws', { cpu_count: 2, region: 'us_east_1', duration: 1 }, datasets);
+ * ```
+ * @throws {DatasetError} naming the table, the path in it and what is wrong.
+ */
+export function createTableDatasets<T extends DatasetTables>(tables: T): Datasets & { [K in keyof T & keyof Datasets]-?: NonNullable<Datasets[K]> } {
+  for (const [part, table] of Object.entries(tables)) {
+    const schema = SCHEMAS[part as keyof DatasetTables];
+    if (schema === undefined) throw new DatasetError(part, '', `unknown dataset part; valid parts: ${Object.keys(SCHEMAS).join(', ')}`);
+    if (table === undefined) continue;
+    const result = schema.safeParse(table);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new DatasetError(part, issue ? issue.path.join('.') : '', issue?.message ?? 'invalid table');
+    }
+  }
+  return buildTableDatasets(tables) as never;
+}
+
+/** Like {@link createTableDatasets} without validation: for tables already validated (the embedded defaults). */
+export function buildTableDatasets(tables: DatasetTables): Datasets {
+  const datasets: Datasets = {};
+  if (tables.cloudCoefficients) datasets.cloudCoefficients = cloudCoefficientsProvider(tables.cloudCoefficients);
+  if (tables.cloudRegions) datasets.cloudRegions = cloudRegionsProvider(tables.cloudRegions);
+  if (tables.cloudInstances) datasets.cloudInstances = cloudInstancesProvider(tables.cloudInstances);
+  if (tables.spendFactors) datasets.spendFactors = spendFactorsProvider(tables.spendFactors);
+  if (tables.classifications) datasets.classifications = classificationsProvider(tables.classifications);
+  if (tables.margins) datasets.margins = marginsProvider(tables.margins);
+  if (tables.inflation) datasets.inflation = inflationProvider(tables.inflation);
+  if (tables.fx) datasets.fx = fxProvider(tables.fx);
+  return datasets;
+}
+
+/** Region ids in the request spelling: lowercase, `_` for `-` (`us-east-1` → `us_east_1`). */
+export const regionKey = (region: string): string => region.toLowerCase().replaceAll('-', '_');
+
+/** Instance types compared case-insensitively; Azure sizes with or without `Standard_`, `_` or space alike. */
+export const instanceKey = (provider: CloudProvider, instance: string): string => {
+  const lower = instance.toLowerCase();
+  return provider === 'azure' ? lower.replace(/^standard_/, '').replaceAll(' ', '_') : lower;
+};
+
+const providerKey = (provider: string, id: string) => `${provider}\u0000${id}`;
+
+/** Groups ids by provider into sorted lists. */
+function listsByProvider<R extends { provider: CloudProvider }>(rows: readonly R[], id: (row: R) => string) {
+  const lists = new Map<CloudProvider, string[]>();
+  for (const row of rows) {
+    const list = lists.get(row.provider) ?? [];
+    list.push(id(row));
+    lists.set(row.provider, list);
+  }
+  for (const list of lists.values()) list.sort();
+  return (provider: CloudProvider): readonly string[] => lists.get(provider) ?? [];
+}
+
+function uniqueIndex<R>(part: string, rows: readonly R[], key: (row: R) => string): Map<string, R> {
+  const index = new Map<string, R>();
+  rows.forEach((row, position) => {
+    const id = key(row);
+    if (index.has(id)) throw new DatasetError(part, String(position), `duplicate key ${JSON.stringify(id.replace('\u0000', ' '))}`);
+    index.set(id, row);
+  });
+  return index;
+}
+
+function cloudCoefficientsProvider(table: CloudCoefficientsTable): CloudCoefficientsProvider {
+  return { info: table.dataset, get: (provider) => table.providers[provider] };
+}
+
+function cloudRegionsProvider(table: CloudRegionsTable): CloudRegionsProvider {
+  const index = uniqueIndex<CloudRegion>('cloudRegions', table.regions, (row) => providerKey(row.provider, regionKey(row.region)));
+  return {
+    info: table.dataset,
+    defaultYear: table.default_year,
+    gwp: table.gwp,
+    get: (provider, region) => index.get(providerKey(provider, regionKey(region))),
+    list: listsByProvider(table.regions, (row) => regionKey(row.region)),
+  };
+}
+
+function cloudInstancesProvider(table: CloudInstancesTable): CloudInstancesProvider {
+  const index = uniqueIndex<CloudInstance>('cloudInstances', table.instances, (row) =>
+    providerKey(row.provider, instanceKey(row.provider, row.instance)),
+  );
+  return {
+    info: table.dataset,
+    defaultYear: table.default_year,
+    gwp: table.gwp,
+    years: [...table.years].sort((a, b) => a - b),
+    get: (provider, instance) => index.get(providerKey(provider, instanceKey(provider, instance))),
+    list: listsByProvider(table.instances, (row) => row.instance),
+  };
+}
+
+function spendFactorsProvider(table: SpendFactorsTable): SpendFactorsProvider {
+  const index = uniqueIndex<SpendFactor>('spendFactors', table.factors, (row) => providerKey(row.product, row.region));
+  const productsByActivity = new Map(table.factors.map((row) => [row.activity_id, row.product]));
+  return {
+    info: table.dataset,
+    currency: table.currency,
+    factorYear: table.factor_year,
+    priceBasis: table.price_basis,
+    gwp: table.gwp,
+    productClassification: table.product_classification,
+    get: (product, region) => index.get(providerKey(product, region)),
+    productForActivity: (activityId) => productsByActivity.get(activityId),
+    regions: [...new Set(table.factors.map((row) => row.region))].sort(),
+  };
+}
+
+function classificationsProvider(table: ClassificationsTable): ClassificationsProvider {
+  const mappings = new Map(Object.entries(table.mappings).map(([type, codes]) => [type, new Map(Object.entries(codes))]));
+  const products = new Map(Object.entries(table.products));
+  const weights = new Map(Object.entries(table.weights).map(([region, byProduct]) => [region, new Map(Object.entries(byProduct))]));
+  return {
+    info: table.dataset,
+    productClassification: table.product_classification,
+    types: [...mappings.keys()].sort(),
+    products: (type, code) => mappings.get(type)?.get(code),
+    productName: (product) => products.get(product),
+    weight: (region, product) => weights.get(region)?.get(product),
+    weightsDescription: table.weights_description,
+  };
+}
+
+function marginsProvider(table: MarginsTable): MarginsProvider {
+  const index = uniqueIndex<MarginsRecord & { region: string; product: string }>('margins', table.margins, (row) =>
+    providerKey(row.region, row.product),
+  );
+  return { info: table.dataset, get: (region, product) => index.get(providerKey(region, product)) };
+}
+
+const byYear = (rates: Readonly<Record<string, number>>) =>
+  new Map(Object.entries(rates).map(([year, rate]) => [Number(year), rate]));
+
+function inflationProvider(table: InflationTable): InflationProvider {
+  const country = new Map(Object.entries(table.country).map(([region, rates]) => [region, byYear(rates)]));
+  const sector = new Map(
+    Object.entries(table.sector ?? {}).map(([region, byProduct]) => [
+      region,
+      new Map(Object.entries(byProduct).map(([product, rates]) => [product, byYear(rates)])),
+    ]),
+  );
+  return {
+    info: table.dataset,
+    countryRate: (region, year) => country.get(region)?.get(year),
+    sectorRate: (region, product, year) => sector.get(region)?.get(product)?.get(year),
+    hasRegion: (region) => country.has(region),
+  };
+}
+
+function fxProvider(table: FxTable): FxProvider {
+  const rates = new Map(Object.entries(table.rates).map(([currency, byYears]) => [currency, byYear(byYears)]));
+  const years = new Map([...rates].map(([currency, byYears]) => [currency, [...byYears.keys()].sort((a, b) => a - b)]));
+  return {
+    info: table.dataset,
+    rate: (currency, year) => rates.get(currency)?.get(year),
+    years: (currency) => years.get(currency) ?? [],
+    currencies: [...rates.keys()].sort(),
+  };
+}

@@ -1,0 +1,194 @@
+import * as z from 'zod';
+
+/**
+ * The JSON-serialisable table formats that every dataset is made of.
+ *
+ * The embedded defaults in `datasets/` are generated in exactly these shapes by `scripts/datasets/`, and
+ * `createTableDatasets(tables)` validates user tables against the same schemas, so hand-written tables, database
+ * exports and the defaults all go through one gate.
+ */
+
+const nonNegative = z.number().finite().nonnegative();
+const positive = z.number().finite().positive();
+const year = z.number().int().min(1900).max(2200);
+const yearKey = z.string().regex(/^\d{4}$/, 'a four-digit year');
+
+/** Provenance carried by every table and echoed into each estimate's factor metadata. */
+export const DatasetInfoSchema = z.strictObject({
+  /** Stable id of the dataset, e.g. `ccf-electricitymaps`. Part of every factor id. */
+  id: z.string().min(1),
+  /** Dataset version; a change here changes every factor id derived from the table. */
+  version: z.string().min(1),
+  /** Publisher(s), shown as `emission_factor.source`. */
+  source: z.string().min(1),
+  /** Dataset name of the publisher(s), shown as `emission_factor.source_dataset`. */
+  source_dataset: z.string().min(1),
+  licence: z.string().min(1),
+  attribution: z.string().min(1),
+});
+export type DatasetInfo = z.infer<typeof DatasetInfoSchema>;
+
+export const GWP_METHODS = ['ar4', 'ar5', 'ar6'] as const;
+
+export const CLOUD_PROVIDERS = ['aws', 'azure', 'gcp'] as const;
+export const CloudProviderSchema = z.enum(CLOUD_PROVIDERS);
+export type CloudProvider = z.infer<typeof CloudProviderSchema>;
+
+/** CCF coefficients per provider (watts, PUE, memory/storage/networking coefficients, lifetime). */
+export const CloudCoefficientsTableSchema = z.strictObject({
+  dataset: DatasetInfoSchema,
+  providers: z.partialRecord(
+    CloudProviderSchema,
+    z.strictObject({
+      /** Watts per vCPU at idle. */
+      min_watts: nonNegative,
+      /** Watts per vCPU at 100 % utilisation. */
+      max_watts: nonNegative,
+      /** Data-centre power usage effectiveness. */
+      pue: positive,
+      /** kWh per GB-hour of memory. */
+      memory_kwh_per_gb_hour: nonNegative,
+      /** Wh per TB-hour of SSD storage. */
+      ssd_wh_per_tb_hour: nonNegative,
+      /** Wh per TB-hour of HDD storage. */
+      hdd_wh_per_tb_hour: nonNegative,
+      /** kWh per GB transferred. */
+      networking_kwh_per_gb: nonNegative,
+      /** Expected server lifetime in hours, over which embodied emissions are spread. */
+      server_lifetime_hours: positive,
+    }),
+  ),
+});
+export type CloudCoefficientsTable = z.infer<typeof CloudCoefficientsTableSchema>;
+
+/** Provider regions with location and grid emission factors per year. */
+export const CloudRegionsTableSchema = z.strictObject({
+  dataset: DatasetInfoSchema,
+  /** Year used when a request gives none. */
+  default_year: year,
+  /** Unit of `grid_factors` values: always kilograms CO2e per kWh. */
+  unit: z.literal('kg/kWh'),
+  /** GWP basis of the grid factors, echoed as `co2e_calculation_method`. */
+  gwp: z.enum(GWP_METHODS),
+  regions: z.array(
+    z.strictObject({
+      provider: CloudProviderSchema,
+      /** Provider's own region id, with hyphens as the provider writes it (`us-east-1`, `westeurope`). */
+      region: z.string().min(1),
+      /** Location code (ISO 3166-1 alpha-2, optionally `-` and a subdivision or UN/LOCODE place). */
+      location: z.string().min(1),
+      /** Zone or grid the factor belongs to (e.g. an Electricity Maps zone `US-MIDA-PJM`). */
+      grid_zone: z.string().min(1),
+      /** kg CO2e per kWh, by four-digit year. */
+      grid_factors: z.record(yearKey, nonNegative),
+      /** Where each year's figure comes from (a short citation, by year). */
+      grid_sources: z.record(yearKey, z.string().min(1)),
+    }),
+  ),
+});
+export type CloudRegionsTable = z.infer<typeof CloudRegionsTableSchema>;
+
+/** Instance types with their specs and the embodied emissions of their host platform. */
+export const CloudInstancesTableSchema = z.strictObject({
+  dataset: DatasetInfoSchema,
+  /** Year used for embodied estimates when a request gives none. */
+  default_year: year,
+  /** GWP basis of the embodied figures, echoed as `co2e_calculation_method`. */
+  gwp: z.enum(GWP_METHODS),
+  /** Years an embodied estimate may be asked for (embodied factors do not vary by year). */
+  years: z.array(year).min(1),
+  instances: z.array(
+    z.strictObject({
+      provider: CloudProviderSchema,
+      /** Instance type as the provider writes it (`t2.micro`, `Standard_D2s_v3`, `e2-standard-2`). */
+      instance: z.string().min(1),
+      vcpu: positive,
+      /** Memory in GiB (providers publish GiB; reported as GB = GiB × 1.073741824). */
+      memory_gib: positive,
+      /** vCPUs of the whole host platform (the largest instance of the family). */
+      platform_vcpu: positive,
+      /** Embodied emissions of the whole host platform, kg CO2e. */
+      platform_embodied_kgco2e: nonNegative,
+    }),
+  ),
+});
+export type CloudInstancesTable = z.infer<typeof CloudInstancesTableSchema>;
+
+/** Spend factors: kg CO2e per unit of money (in `currency` of `factor_year`) per (product, region). */
+export const SpendFactorsTableSchema = z.strictObject({
+  dataset: DatasetInfoSchema,
+  /** ISO 4217 code, lowercase, of the factors' money unit (`eur`, `usd`). */
+  currency: z.string().regex(/^[a-z]{3}$/),
+  /** Price year of the factors' money unit. */
+  factor_year: year,
+  /** Price basis: `basic` factors need margins stripped; `purchaser` factors already include them. */
+  price_basis: z.enum(['basic', 'purchaser']),
+  /** GWP basis of `kgco2e`; `kgco2e_alt` may hold the same factor under another basis. */
+  gwp: z.enum(GWP_METHODS),
+  /** Product classification the factors are keyed by (`exiobase3p`, `naics2017`). */
+  product_classification: z.string().min(1),
+  factors: z.array(
+    z.strictObject({
+      product: z.string().min(1),
+      /** ISO 3166-1 alpha-2 or a model region code (`WA`, `WE`, ...). */
+      region: z.string().regex(/^[A-Z]{2}$/),
+      kgco2e: nonNegative,
+      /** The same factor under other GWP bases, where the source gives them. */
+      kgco2e_alt: z.partialRecord(z.enum(GWP_METHODS), nonNegative).optional(),
+      name: z.string().min(1),
+      activity_id: z.string().min(1),
+      data_quality_flags: z.array(z.string()),
+    }),
+  ),
+});
+export type SpendFactorsTable = z.infer<typeof SpendFactorsTableSchema>;
+
+/**
+ * Classification codes mapped to the products of a factor table. `mappings[type][code]` lists the products a code
+ * covers; `weights[region][product]` (e.g. EXIOBASE total output, million EUR) weights the mean over several.
+ */
+export const ClassificationsTableSchema = z.strictObject({
+  dataset: DatasetInfoSchema,
+  product_classification: z.string().min(1),
+  products: z.record(z.string().min(1), z.string().min(1)),
+  mappings: z.record(z.string().min(1), z.record(z.string().min(1), z.array(z.string().min(1)).min(1))),
+  weights: z.record(z.string().regex(/^[A-Z]{2}$/), z.record(z.string().min(1), nonNegative)),
+  /** What `weights` measure, e.g. `EXIOBASE 3.8.2 total output 2019, million EUR`. */
+  weights_description: z.string().min(1),
+});
+export type ClassificationsTable = z.infer<typeof ClassificationsTableSchema>;
+
+/** Default margins as fractions of purchaser's price, per (region, product). */
+export const MarginsTableSchema = z.strictObject({
+  dataset: DatasetInfoSchema,
+  margins: z.array(
+    z.strictObject({
+      region: z.string().regex(/^[A-Z]{2}$/),
+      product: z.string().min(1),
+      tax_margin: z.number().finite(),
+      trade_margin: nonNegative,
+      transport_margin: nonNegative,
+    }),
+  ),
+});
+export type MarginsTable = z.infer<typeof MarginsTableSchema>;
+
+/** Annual inflation in percent: `country[iso2][year]`, optionally `sector[iso2][product][year]`. */
+export const InflationTableSchema = z.strictObject({
+  dataset: DatasetInfoSchema,
+  country: z.record(z.string().regex(/^[A-Z]{2}$/), z.record(yearKey, z.number().finite().gt(-100))),
+  sector: z
+    .record(
+      z.string().regex(/^[A-Z]{2}$/),
+      z.record(z.string().min(1), z.record(yearKey, z.number().finite().gt(-100))),
+    )
+    .optional(),
+});
+export type InflationTable = z.infer<typeof InflationTableSchema>;
+
+/** Annual average exchange rates: `rates[currency][year]` = units of the currency per 1 USD. */
+export const FxTableSchema = z.strictObject({
+  dataset: DatasetInfoSchema,
+  rates: z.record(z.string().regex(/^[a-z]{3}$/), z.record(yearKey, positive)),
+});
+export type FxTable = z.infer<typeof FxTableSchema>;

@@ -1,0 +1,131 @@
+import type {
+  CloudCoefficientsTable,
+  CloudInstancesTable,
+  CloudProvider,
+  CloudRegionsTable,
+  DatasetInfo,
+  SpendFactorsTable,
+} from './tables';
+
+/**
+ * Dataset providers: small readonly records of synchronous, indexed lookups. The calculators read data only
+ * through these, so any part can be replaced (`{ ...defaultDatasets, fx: myFx }`).
+ */
+
+export type CloudCoefficients = NonNullable<CloudCoefficientsTable['providers'][CloudProvider]>;
+export type CloudRegion = CloudRegionsTable['regions'][number];
+export type CloudInstance = CloudInstancesTable['instances'][number];
+export type SpendFactor = SpendFactorsTable['factors'][number];
+
+export interface CloudCoefficientsProvider {
+  readonly info: DatasetInfo;
+  /** Coefficients of a provider, or undefined when the dataset has none for it. */
+  get(provider: CloudProvider): CloudCoefficients | undefined;
+}
+
+export interface CloudRegionsProvider {
+  readonly info: DatasetInfo;
+  readonly defaultYear: number;
+  readonly gwp: 'ar4' | 'ar5' | 'ar6';
+  /** A region by its id in any accepted spelling (`us-east-1`, `us_east_1`, `US_EAST_1`). */
+  get(provider: CloudProvider, region: string): CloudRegion | undefined;
+  /** Region ids of a provider, in the request spelling (`us_east_1`), sorted. */
+  list(provider: CloudProvider): readonly string[];
+}
+
+export interface CloudInstancesProvider {
+  readonly info: DatasetInfo;
+  readonly defaultYear: number;
+  readonly gwp: 'ar4' | 'ar5' | 'ar6';
+  readonly years: readonly number[];
+  /** An instance type in any accepted spelling (case-insensitive; Azure with or without `Standard_`). */
+  get(provider: CloudProvider, instance: string): CloudInstance | undefined;
+  /** Instance types of a provider, sorted. */
+  list(provider: CloudProvider): readonly string[];
+}
+
+export interface SpendFactorsProvider {
+  readonly info: DatasetInfo;
+  readonly currency: string;
+  readonly factorYear: number;
+  readonly priceBasis: 'basic' | 'purchaser';
+  readonly gwp: 'ar4' | 'ar5' | 'ar6';
+  readonly productClassification: string;
+  get(product: string, region: string): SpendFactor | undefined;
+  /** The product whose factors carry an `activity_id`, or undefined. */
+  productForActivity(activityId: string): string | undefined;
+  /** Regions with at least one factor, sorted. */
+  readonly regions: readonly string[];
+}
+
+export interface ClassificationsProvider {
+  readonly info: DatasetInfo;
+  readonly productClassification: string;
+  /** Classification types with mappings (`isic4`, `nace2`, ...), sorted. */
+  readonly types: readonly string[];
+  /** Products a code maps to, or undefined for an unknown type or code. */
+  products(type: string, code: string): readonly string[] | undefined;
+  productName(product: string): string | undefined;
+  /** Weight of a product in a region for means over several products, or undefined without weights. */
+  weight(region: string, product: string): number | undefined;
+  readonly weightsDescription: string;
+}
+
+export interface MarginsRecord {
+  tax_margin: number;
+  trade_margin: number;
+  transport_margin: number;
+}
+
+export interface MarginsProvider {
+  readonly info: DatasetInfo;
+  get(region: string, product: string): MarginsRecord | undefined;
+}
+
+export interface InflationProvider {
+  readonly info: DatasetInfo;
+  /** Annual consumer-price inflation in percent for a country and year. */
+  countryRate(region: string, year: number): number | undefined;
+  /** Annual price inflation in percent for a product's sector, where the dataset has one. */
+  sectorRate(region: string, product: string, year: number): number | undefined;
+  /** Whether the dataset has any country rate for a region. */
+  hasRegion(region: string): boolean;
+}
+
+export interface FxProvider {
+  readonly info: DatasetInfo;
+  /** Units of `currency` (lowercase ISO 4217) per 1 USD, annual average of `year`. */
+  rate(currency: string, year: number): number | undefined;
+  /** Years with a rate for a currency, ascending (empty for an unknown currency). */
+  years(currency: string): readonly number[];
+  /** Currencies with rates, sorted. */
+  readonly currencies: readonly string[];
+}
+
+/** Every part the calculators can use. Each calculator needs only some; see {@link CloudDatasets}, {@link SpendDatasets}. */
+export interface Datasets {
+  cloudCoefficients?: CloudCoefficientsProvider;
+  cloudRegions?: CloudRegionsProvider;
+  cloudInstances?: CloudInstancesProvider;
+  spendFactors?: SpendFactorsProvider;
+  classifications?: ClassificationsProvider;
+  margins?: MarginsProvider;
+  inflation?: InflationProvider;
+  fx?: FxProvider;
+}
+
+/** What the cloud calculators need. */
+export interface CloudDatasets extends Datasets {
+  cloudCoefficients: CloudCoefficientsProvider;
+  cloudRegions: CloudRegionsProvider;
+  cloudInstances: CloudInstancesProvider;
+}
+
+/** What the spend calculator needs. */
+export interface SpendDatasets extends Datasets {
+  spendFactors: SpendFactorsProvider;
+  classifications: ClassificationsProvider;
+  margins: MarginsProvider;
+  inflation: InflationProvider;
+  fx: FxProvider;
+}

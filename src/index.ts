@@ -1,0 +1,49 @@
+/**
+ * co2e-engine: offline, decimal-exact carbon estimates for procurement spend and cloud computing.
+ * This entry holds no data; embedded defaults are in `co2e-engine/datasets`.
+ *
+ * @packageDocumentation
+ */
+export { calculateCpu, calculateCpuBatch } from './cloud/cpu';
+export { CpuRequest } from './cloud/cpu.schema';
+export { calculateMemory, calculateMemoryBatch } from './cloud/memory';
+export { MemoryRequest } from './cloud/memory.schema';
+export { calculateStorage, calculateStorageBatch } from './cloud/storage';
+export { StorageRequest } from './cloud/storage.schema';
+export { calculateNetworking, calculateNetworkingBatch } from './cloud/networking';
+export { NetworkingRequest } from './cloud/networking.schema';
+export { calculateEmbodied, calculateEmbodiedBatch } from './cloud/embodied';
+export { EmbodiedRequest } from './cloud/embodied.schema';
+export {
+  calculateInstance,
+  calculateInstanceBatch,
+  type InstanceCalculationDetails,
+  type InstanceEstimate,
+} from './cloud/instance';
+export { InstanceRequest } from './cloud/instance.schema';
+export {
+  calculateSpend,
+  calculateSpendBatch,
+  type Notice,
+  type ProductShare,
+  type SpendCalculationDetails,
+  type SpendEstimate,
+} from './spend/spend';
+export { SpendRequest } from './spend/spend.schema';
+export { createEngine, type Engine } from './engine';
+export { EmissionsError, ERROR_CODES, type ErrorBody, type ErrorCode } from './core/errors';
+export { isErrorBody } from './core/batch';
+export type {
+  ActivityData,
+  CalculationMethod,
+  CalculationOptions,
+  ConstituentGases,
+  EmissionFactor,
+  Estimate,
+} from './core/estimate';
+export { DATA_UNITS, DURATION_UNITS, type DataUnit, type DurationUnit } from './core/units';
+export { MAX_QUANTITY } from './core/validate';
+export { createTableDatasets, type DatasetTables } from './datasets/create';
+export { DatasetError } from './datasets/errors';
+export * from './datasets/tables';
+export type * from './datasets/types';

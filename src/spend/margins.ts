@@ -1,0 +1,83 @@
+import { type Decimal, add, decimal, div, isPositive, mul, sum, ZERO } from '../core/decimal';
+import type { SpendDatasets } from '../datasets/types';
+import type { ProductShare } from './classification';
+import { notice, type Notice } from './notices';
+import type { ParsedSpendRequest } from './spend.schema';
+
+const MARGINS = ['tax_margin', 'trade_margin', 'transport_margin'] as const;
+export type MarginName = (typeof MARGINS)[number];
+
+export interface AppliedMargins {
+  values: Record<MarginName, Decimal>;
+  /** Where each margin came from. */
+  origins: Record<MarginName, 'supplied' | 'default' | 'none'>;
+  notices: Notice[];
+}
+
+/**
+ * The margins between purchaser's and basic price: supplied ones as given, missing ones from the dataset's
+ * defaults for (region, product) (weighted like the factor over several products). Where no default exists the
+ * margin is 0, with a notice. Factors at purchaser's price need no margins: missing ones are 0 then.
+ */
+export function applyMargins(request: ParsedSpendRequest, shares: readonly ProductShare[], datasets: SpendDatasets): AppliedMargins {
+  const values = {} as Record<MarginName, Decimal>;
+  const origins = {} as Record<MarginName, 'supplied' | 'default' | 'none'>;
+  const notices: Notice[] = [];
+  const purchaserBasis = datasets.spendFactors.priceBasis === 'purchaser';
+  const missingDefaults: MarginName[] = [];
+  for (const margin of MARGINS) {
+    const supplied = request[margin];
+    if (supplied !== undefined) {
+      values[margin] = decimal(supplied);
+      origins[margin] = 'supplied';
+    } else if (purchaserBasis) {
+      values[margin] = ZERO;
+      origins[margin] = 'none';
+    } else {
+      const fromDefaults = defaultMargin(margin, request.spend_region, shares, datasets);
+      values[margin] = fromDefaults ?? ZERO;
+      origins[margin] = fromDefaults === undefined ? 'none' : 'default';
+      if (fromDefaults === undefined) missingDefaults.push(margin);
+    }
+  }
+  if (purchaserBasis && MARGINS.some((margin) => origins[margin] === 'none')) {
+    notices.push(
+      notice(
+        'purchaser_price_factors',
+        'info',
+        `${datasets.spendFactors.info.source_dataset} factors are per unit of purchaser's price, so margins not supplied are 0.`,
+      ),
+    );
+  }
+  if (missingDefaults.length > 0) {
+    notices.push(
+      notice(
+        'default_margins_unavailable',
+        'warning',
+        `The margins dataset (${datasets.margins.info.id}) has no default ${missingDefaults.join(', ')} for ${request.spend_region} and ${shares.map((share) => share.product).join(', ')}, so 0 was used; the basic price, and so the emissions, are likely overstated. Supply the margins to correct this.`,
+      ),
+    );
+  }
+  return { values, origins, notices };
+}
+
+/** The default margin over the factor's products, weighted like the factor; undefined if any product lacks one. */
+function defaultMargin(
+  margin: MarginName,
+  region: string,
+  shares: readonly ProductShare[],
+  datasets: SpendDatasets,
+): Decimal | undefined {
+  const records = shares.map((share) => datasets.margins.get(region, share.product));
+  if (records.some((record) => record === undefined)) return undefined;
+  const values = records.map((record) => decimal((record as NonNullable<typeof record>)[margin]));
+  if (values.length === 1) return values[0];
+  const weights = shares.map((share) => (share.weight === null ? decimal(1) : decimal(share.weight)));
+  const total = sum(weights);
+  if (!isPositive(total)) return div(sum(values), decimal(values.length));
+  let weighted = ZERO;
+  values.forEach((value, index) => {
+    weighted = add(weighted, mul(value, weights[index] as Decimal));
+  });
+  return div(weighted, total);
+}

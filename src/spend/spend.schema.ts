@@ -1,0 +1,46 @@
+import * as z from 'zod';
+import { auditTrail, MAX_QUANTITY, nonEmptyString, quantity, year } from '../core/validate';
+
+const ClassifiedActivity = z.strictObject({
+  classification_code: nonEmptyString(),
+  classification_type: nonEmptyString(),
+});
+const IdentifiedActivity = z.strictObject({ activity_id: nonEmptyString() });
+
+const fraction = () =>
+  z
+    .number({ error: 'must be a number' })
+    .finite('must be a finite number')
+    .min(-MAX_QUANTITY, `must be at least ${-MAX_QUANTITY}`)
+    .max(1, 'must be at most 1');
+
+/** Request body of `POST /procurement/spend`. */
+export const SpendRequest = z.strictObject(
+  {
+    activity: z.union([ClassifiedActivity, IdentifiedActivity], {
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required'
+          : 'must be { classification_type, classification_code } or { activity_id }',
+    }),
+    spend_year: year(),
+    spend_region: z
+      .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+      .regex(/^[A-Za-z]{2}$/, 'must be a two-letter region code (ISO 3166-1 alpha-2)')
+      .transform((region) => region.toUpperCase()),
+    money: quantity(),
+    money_unit: z
+      .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+      .regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code (ISO 4217)')
+      .transform((currency) => currency.toLowerCase()),
+    /** Fraction of the purchaser's price; may be negative (subsidies). */
+    tax_margin: fraction().optional(),
+    trade_margin: fraction().nonnegative('must not be negative').optional(),
+    transport_margin: fraction().nonnegative('must not be negative').optional(),
+    audit_trail: auditTrail(),
+  },
+  { error: 'must be a JSON object' },
+);
+/** A spend request as a caller writes it. */
+export type SpendRequest = z.input<typeof SpendRequest>;
+export type ParsedSpendRequest = z.output<typeof SpendRequest>;

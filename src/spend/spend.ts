@@ -1,0 +1,171 @@
+import { runBatch } from '../core/batch';
+import { type Decimal, decimal, div, isPositive, mul, ONE, sub, sum, toNumber } from '../core/decimal';
+import { EmissionsError, type ErrorBody } from '../core/errors';
+import { buildEstimate, type CalculationOptions, type Estimate, type FactorMetadata, outputNumber } from '../core/estimate';
+import { factorId } from '../core/factor-id';
+import { parseRequest } from '../core/validate';
+import type { SpendDatasets } from '../datasets/types';
+import { type ProductShare, type SelectedFactor, selectFactor } from './classification';
+import { convertCurrency } from './currency';
+import { priceChange } from './inflation';
+import { applyMargins, type MarginName } from './margins';
+import type { Notice } from './notices';
+import { type ParsedSpendRequest, SpendRequest } from './spend.schema';
+
+export type { Notice } from './notices';
+export type { ProductShare } from './classification';
+
+/** How a spend estimate was made. SPEC.md's four fields first; the rest make every step checkable. */
+export interface SpendCalculationDetails {
+  tax_margin: number;
+  trade_margin: number;
+  transport_margin: number;
+  /** Price level of the spend year over the factor year, minus 1 (negative for spend before the factor year). */
+  inflation_applied: number;
+  /** Where each margin came from: `supplied`, `default` (dataset) or `none` (0, see notices). */
+  margin_sources: Record<MarginName, 'supplied' | 'default' | 'none'>;
+  /** Years whose annual rates were compounded. */
+  inflation_years: number[];
+  /** Units of the factor currency per unit of `money_unit` (1 when they are the same). */
+  exchange_rate: number;
+  /** Year of the annual average exchange rates used, or null when no conversion was needed. */
+  exchange_rate_year: number | null;
+  /** `money` converted to the factor currency, before margins and inflation. */
+  money_in_factor_currency: number;
+  factor_currency: string;
+  factor_year: number;
+  price_basis: 'basic' | 'purchaser';
+  /** The model products behind the factor, with their factors and weights. */
+  products: ProductShare[];
+}
+
+/** Result of {@link calculateSpend}: SPEC.md's procurement spend response. */
+export interface SpendEstimate {
+  estimate: Estimate;
+  calculation_details: SpendCalculationDetails;
+  notices: Notice[];
+}
+
+/**
+ * Emissions of procurement spend (GHG Protocol Scope 3 category 1), spend-based:
+ * `activity_value = money_in_factor_currency × (1 − tax − trade − transport) / (1 + inflation_applied)` in the
+ * factor currency, `co2e = activity_value × factor`. Every fallback (exchange-rate year, default margins,
+ * missing inflation years) is a notice.
+ *
+ * @example
+ * ```ts
+ * import { calculateSpend } from 'co2e-engine';
+ * import { defaultDatasets } from 'co2e-engine/datasets';
+ * const result = calculateSpend({
+ *   activity: { classification_type: 'isic4', classification_code: '4711' },
+ *   spend_year: 2023, spend_region: 'DE', money: 1000, money_unit: 'eur',
+ * }, defaultDatasets);
+ * result.estimate.co2e; // kg CO2e
+ * ```
+ * @throws {EmissionsError} `unknown_classification_code`, `no_emission_factors_found`, `unsupported_currency`,
+ *   `invalid_request`.
+ */
+export function calculateSpend(request: SpendRequest, datasets: SpendDatasets, options?: CalculationOptions): SpendEstimate {
+  const input = parseRequest(SpendRequest, request);
+  const selected = selectFactor(input, datasets);
+  const factors = datasets.spendFactors;
+
+  const conversion = convertCurrency(decimal(input.money), input.money_unit, factors.currency, input.spend_year, datasets.fx);
+  const margins = applyMargins(input, selected.shares, datasets);
+  const basicShare = sub(ONE, sum(Object.values(margins.values)));
+  if (!isPositive(basicShare)) {
+    throw new EmissionsError(
+      'invalid_request',
+      `The margins sum to ${toNumber(sub(ONE, basicShare))}; tax, trade and transport margins together must be below 1.`,
+      { path: (['tax_margin', 'trade_margin', 'transport_margin'] as const).find((m) => input[m] !== undefined) ?? 'tax_margin' },
+    );
+  }
+  const product = selected.rows.length === 1 ? selected.rows[0]?.product : undefined;
+  const prices = priceChange(input.spend_region, product, input.spend_year, factors.factorYear, datasets.inflation);
+  const activityValue = div(mul(conversion.amount, basicShare), prices.level);
+
+  const estimate = buildEstimate(
+    {
+      activityValue,
+      activityUnit: factors.currency,
+      factor: selected.factor,
+      metadata: spendMetadata(input, selected, datasets),
+      method: factors.gwp,
+      origin: selected.rows.length === 1 ? 'source' : 'co2e-engine',
+      auditTrail: input.audit_trail,
+    },
+    options,
+  );
+  const number = (value: Decimal) => outputNumber(value, options);
+  return {
+    estimate,
+    calculation_details: {
+      tax_margin: number(margins.values.tax_margin),
+      trade_margin: number(margins.values.trade_margin),
+      transport_margin: number(margins.values.transport_margin),
+      inflation_applied: number(sub(prices.level, ONE)),
+      margin_sources: margins.origins,
+      inflation_years: prices.years,
+      exchange_rate: number(conversion.rate),
+      exchange_rate_year: conversion.rateYear,
+      money_in_factor_currency: number(conversion.amount),
+      factor_currency: factors.currency,
+      factor_year: factors.factorYear,
+      price_basis: factors.priceBasis,
+      products: selected.shares,
+    },
+    notices: [...selected.notices, ...conversion.notices, ...margins.notices, ...prices.notices],
+  };
+}
+
+function spendMetadata(input: ParsedSpendRequest, selected: SelectedFactor, datasets: SpendDatasets): FactorMetadata {
+  const info = datasets.spendFactors.info;
+  const region = input.spend_region;
+  const base = {
+    access_type: 'public',
+    source: info.source,
+    source_dataset: info.source_dataset,
+    year: datasets.spendFactors.factorYear,
+    region,
+    source_lca_activity: 'unknown',
+  } as const;
+  const single = selected.rows.length === 1 ? selected.rows[0] : undefined;
+  if (single !== undefined) {
+    return {
+      ...base,
+      name: single.name,
+      id: factorId([info.id, info.version, single.activity_id, single.product, region]),
+      activity_id: single.activity_id,
+      category: 'Procurement',
+      data_quality_flags: [...single.data_quality_flags],
+    };
+  }
+  const products = selected.rows.map((row) => row.product);
+  const type = 'classification_type' in input.activity ? input.activity.classification_type.toLowerCase() : 'activity';
+  const weighted = selected.shares.every((share) => share.weight !== null);
+  return {
+    ...base,
+    name: `${type} ${selected.code}: ${weighted ? 'output-weighted' : 'unweighted'} mean of ${products.length} ${datasets.classifications.productClassification} products (${products.join(', ')})`,
+    id: factorId([info.id, info.version, datasets.classifications.info.id, datasets.classifications.info.version, type, selected.code, region]),
+    activity_id: `${type}-${selected.code.toLowerCase().replaceAll('.', '_')}-mean`,
+    category: 'Procurement',
+    data_quality_flags: [...new Set(selected.rows.flatMap((row) => row.data_quality_flags))].sort(),
+  };
+}
+
+/**
+ * {@link calculateSpend} for each request, in order; a bad request becomes its error body and the rest are computed.
+ *
+ * @example
+ * ```ts
+ * calculateSpendBatch([{ activity: { activity_id: '...' }, spend_year: 2022, spend_region: 'GB', money: 10, money_unit: 'gbp' }], defaultDatasets);
+ * ```
+ * @throws {EmissionsError} `invalid_request` when `requests` is not an array.
+ */
+export function calculateSpendBatch(
+  requests: readonly unknown[],
+  datasets: SpendDatasets,
+  options?: CalculationOptions,
+): Array<SpendEstimate | ErrorBody> {
+  return runBatch(requests, (request) => calculateSpend(request as SpendRequest, datasets, options));
+}
