@@ -1,0 +1,842 @@
+import { readFileSync } from 'node:fs';
+import * as z from 'zod';
+import { type Decimal, decimal, div, mul, sum, toNumber } from '../../src/core/decimal';
+import { instanceKey, regionKey } from '../../src/datasets/create';
+import {
+  CLOUD_PROVIDERS,
+  type CloudCoefficientsTable,
+  CloudCoefficientsTableSchema,
+  type CloudInstancesTable,
+  CloudInstancesTableSchema,
+  type CloudProvider,
+  type CloudRegionsTable,
+  CloudRegionsTableSchema,
+} from '../../src/datasets/tables';
+import {
+  assert,
+  byProviderThen,
+  compareStrings,
+  isMain,
+  parseDecimal,
+  readCsv,
+  readJson,
+  repoPath,
+  sharedPath,
+  writeJson,
+} from './lib';
+
+/**
+ * Builds the embedded cloud datasets in `datasets/cloud/` from `../shared/data` (see its MANIFEST.md §2) and the
+ * Electricity Maps yearly averages bundled in `@tgwf/co2`. Deterministic: same inputs, same bytes.
+ * Provenance, licences and caveats of every output are described in `datasets/SOURCES.md`.
+ */
+
+const CCF_TRUNK = 'b7a049c7'; // cloud-carbon-footprint trunk 2024-03-25 (= core 0.17.3, aws 0.15.0, azure 1.8.0)
+const CCF_COEFFICIENTS_COMMIT = 'b0032d9'; // cloud-carbon-footprint/ccf-coefficients 2026-04-24
+const CCF_ATTRIBUTION = 'Cloud Carbon Footprint, © 2021 Thoughtworks, Inc., Apache License 2.0';
+/** The version SOURCES.md describes; bump both together. */
+const TGWF_CO2_VERSION = '0.19.0';
+const EM_LICENCE_STATEMENT =
+  'The annual grid intensity data is republished from Electricity Maps under the Open Database License (ODbL)';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Source shapes (only the fields read here)
+
+const numberRecord = z.record(z.string(), z.number().finite().nonnegative());
+
+const ProviderConstantsSchema = z.object({
+  SSDCOEFFICIENT: z.number(),
+  HDDCOEFFICIENT: z.number(),
+  MEMORY_COEFFICIENT: z.number(),
+  NETWORKING_COEFFICIENT: z.number(),
+  PUE_AVG: z.number(),
+  SERVER_EXPECTED_LIFESPAN: z.number(),
+  MIN_WATTS_AVG: z.number().optional(),
+  MAX_WATTS_AVG: z.number().optional(),
+  MIN_WATTS_MEDIAN: z.number().optional(),
+  MAX_WATTS_MEDIAN: z.number().optional(),
+});
+type ProviderConstants = z.infer<typeof ProviderConstantsSchema>;
+
+const ProviderConstantsFileSchema = z.object({
+  ccf_trunk_2024_03: z.object({
+    aws: ProviderConstantsSchema,
+    azure: ProviderConstantsSchema,
+    gcp: ProviderConstantsSchema,
+  }),
+});
+
+const zoneMap = z.record(z.string(), z.string().nullable());
+const RegionsFileSchema = z.object({
+  aws: z.object({ regions: z.record(z.string(), z.string()), electricity_maps_zones: zoneMap }),
+  azure: z.object({
+    regions: z.record(z.string(), z.object({ name: z.string(), options: z.array(z.string()) })),
+    electricity_maps_zones: zoneMap,
+  }),
+  gcp: z.object({
+    regions: z.record(z.string(), z.string()),
+    dual_regions: z.record(z.string(), z.string()),
+    multi_regions: z.record(z.string(), z.string()),
+    electricity_maps_zones: zoneMap,
+  }),
+});
+type RegionsFile = z.infer<typeof RegionsFileSchema>;
+
+const GridFileSchema = z.object({
+  vintages: z.object({
+    ccf_trunk_2024_03: z.object({
+      us_nerc: numberRecord,
+      aws: numberRecord,
+      azure: numberRecord,
+      gcp_grid: numberRecord,
+    }),
+  }),
+});
+
+/** One `yearly_YYYY` module of `@tgwf/co2/data/electricity-maps`. */
+const ElectricityMapsYearSchema = z.object({
+  data: z.record(
+    z.string(),
+    z.object({
+      carbonIntensity: z.object({ value: z.number().finite().nonnegative(), unit: z.literal('gCO2eq/kWh') }),
+    }),
+  ),
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// 1. Coefficients
+
+/** DESIGN.md §3: the constants of the embedded default. */
+const DESIGN_COEFFICIENTS: Record<CloudProvider, { min_watts: number; max_watts: number; pue: number }> = {
+  aws: { min_watts: 0.74, max_watts: 3.5, pue: 1.135 },
+  azure: { min_watts: 0.78, max_watts: 3.76, pue: 1.185 },
+  gcp: { min_watts: 0.71, max_watts: 4.26, pue: 1.1 },
+};
+const DESIGN_SHARED = {
+  memory_kwh_per_gb_hour: 0.000392,
+  ssd_wh_per_tb_hour: 1.2,
+  hdd_wh_per_tb_hour: 0.65,
+  networking_kwh_per_gb: 0.001,
+  server_lifetime_hours: 35040,
+};
+
+/**
+ * Watts per vCPU, min/max. Source: CCF methodology, Appendix I: energy coefficients
+ * (cloudcarbonfootprint.org/docs/methodology). The CCF code (provider_constants.json) agrees for AWS but uses
+ * 0.74/3.54 for Azure (averages) and 0.68/4.11 for GCP (medians); `CODE_WATTS` pins those so this note stays true.
+ */
+const DOCS_WATTS: Record<CloudProvider, readonly [number, number]> = {
+  aws: [0.74, 3.5],
+  azure: [0.78, 3.76],
+  gcp: [0.71, 4.26],
+};
+const CODE_WATTS: Record<CloudProvider, readonly [number, number]> = {
+  aws: [0.74, 3.5],
+  azure: [0.74, 3.54],
+  gcp: [0.68, 4.11],
+};
+
+function codeWatts(constants: ProviderConstants): [number | undefined, number | undefined] {
+  return [
+    constants.MIN_WATTS_AVG ?? constants.MIN_WATTS_MEDIAN,
+    constants.MAX_WATTS_AVG ?? constants.MAX_WATTS_MEDIAN,
+  ];
+}
+
+function sameValue(label: string, fromFile: number | undefined, expected: number): number {
+  assert(fromFile === expected, `${label}: source has ${String(fromFile)}, DESIGN.md §3 says ${expected}`);
+  return expected;
+}
+
+function buildCoefficients(): CloudCoefficientsTable {
+  const constants = ProviderConstantsFileSchema.parse(
+    readJson(sharedPath('ccf/provider_constants.json')),
+  ).ccf_trunk_2024_03;
+  const providers: CloudCoefficientsTable['providers'] = {};
+  for (const provider of CLOUD_PROVIDERS) {
+    const c = constants[provider];
+    const design = DESIGN_COEFFICIENTS[provider];
+    const [codeMin, codeMax] = codeWatts(c);
+    assert(
+      codeMin === CODE_WATTS[provider][0] && codeMax === CODE_WATTS[provider][1],
+      `${provider}: CCF code watts are now ${codeMin}/${codeMax}; update CODE_WATTS and SOURCES.md`,
+    );
+    const [docsMin, docsMax] = DOCS_WATTS[provider];
+    providers[provider] = {
+      min_watts: sameValue(`${provider} min watts`, docsMin, design.min_watts),
+      max_watts: sameValue(`${provider} max watts`, docsMax, design.max_watts),
+      pue: sameValue(`${provider} PUE_AVG`, c.PUE_AVG, design.pue),
+      memory_kwh_per_gb_hour: sameValue(
+        `${provider} MEMORY_COEFFICIENT`,
+        c.MEMORY_COEFFICIENT,
+        DESIGN_SHARED.memory_kwh_per_gb_hour,
+      ),
+      ssd_wh_per_tb_hour: sameValue(
+        `${provider} SSDCOEFFICIENT`,
+        c.SSDCOEFFICIENT,
+        DESIGN_SHARED.ssd_wh_per_tb_hour,
+      ),
+      hdd_wh_per_tb_hour: sameValue(
+        `${provider} HDDCOEFFICIENT`,
+        c.HDDCOEFFICIENT,
+        DESIGN_SHARED.hdd_wh_per_tb_hour,
+      ),
+      networking_kwh_per_gb: sameValue(
+        `${provider} NETWORKING_COEFFICIENT`,
+        c.NETWORKING_COEFFICIENT,
+        DESIGN_SHARED.networking_kwh_per_gb,
+      ),
+      server_lifetime_hours: sameValue(
+        `${provider} SERVER_EXPECTED_LIFESPAN`,
+        c.SERVER_EXPECTED_LIFESPAN,
+        DESIGN_SHARED.server_lifetime_hours,
+      ),
+    };
+  }
+  return CloudCoefficientsTableSchema.parse({
+    dataset: {
+      id: 'ccf-coefficients',
+      version: '2024.03-docs',
+      source: 'CCF',
+      source_dataset: 'Cloud Carbon Footprint methodology',
+      licence: 'Apache-2.0',
+      attribution:
+        `${CCF_ATTRIBUTION}. Watts per vCPU from the CCF methodology documentation (Appendix I); PUE, memory, ` +
+        `storage, networking and lifetime coefficients from the CCF code (trunk ${CCF_TRUNK}, 2024-03).`,
+    },
+    providers,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Regions and their Electricity Maps zones
+
+const PSEUDO_REGIONS = new Set(['Unknown', 'All Regions', 'Unassigned']);
+
+/**
+ * Zones for regions that CCF maps to null or not at all (keys as spelled in regions.json). Chosen by hand from the
+ * region's location; geography-level Azure names (`japan`, `norway`, ...) get the country-level zone.
+ */
+const HAND_ZONES: Record<CloudProvider, Record<string, string>> = {
+  aws: {
+    'ap-east-1': 'HK', // Hong Kong
+    'cn-north-1': 'CN', // Beijing; Electricity Maps has China only as one zone
+    'cn-northwest-1': 'CN', // Ningxia
+    'me-south-1': 'BH', // Bahrain
+    'me-central-1': 'AE', // UAE
+  },
+  azure: {
+    apeast: 'HK', // legacy meter name of East Asia (Hong Kong)
+    asia: 'SG', // Azure "Asia Pacific" geography (East Asia HK + Southeast Asia SG): no single zone, SG chosen
+    asiapacific: 'SG', // as above
+    australia: 'AU',
+    brazil: 'BR',
+    canada: 'CA',
+    eastasia: 'HK', // Hong Kong
+    eastasiastage: 'HK',
+    france: 'FR',
+    india: 'IN',
+    japan: 'JP',
+    jioindiacentral: 'IN-WE', // Nagpur, Maharashtra: Western regional grid
+    jioindiawest: 'IN-WE', // Jamnagar, Gujarat: Western regional grid
+    korea: 'KR',
+    norway: 'NO',
+    qatarcentral: 'QA', // Doha
+    southafrica: 'ZA',
+    southeastasia: 'SG', // Singapore
+    southeastasiastage: 'SG',
+    switzerland: 'CH',
+    uae: 'AE',
+    uaecentral: 'AE', // Abu Dhabi
+    uaenorth: 'AE', // Dubai
+  },
+  gcp: {
+    'asia-east2': 'HK', // Hong Kong
+  },
+};
+
+interface RegionRef {
+  provider: CloudProvider;
+  /** Id written to the tables: the provider's spelling, Azure names lowercased. */
+  region: string;
+  /** Key as spelled in regions.json. */
+  sourceKey: string;
+  zone: string;
+  zoneBy: 'ccf' | 'hand';
+  /** ISO 3166-1 alpha-2 country of the zone. */
+  location: string;
+}
+
+function countryOf(zone: string): string {
+  const country = zone.split('-')[0] ?? '';
+  assert(/^[A-Z]{2}$/.test(country), `zone ${zone} does not start with an ISO alpha-2 country`);
+  return country;
+}
+
+function regionSourceKeys(regions: RegionsFile, provider: CloudProvider): string[] {
+  const keys =
+    provider === 'azure'
+      ? Object.values(regions.azure.regions).map((r) => r.name)
+      : Object.values(regions[provider].regions);
+  return keys.filter((key) => !PSEUDO_REGIONS.has(key));
+}
+
+function listRegions(regions: RegionsFile): RegionRef[] {
+  const refs: RegionRef[] = [];
+  for (const provider of CLOUD_PROVIDERS) {
+    const ccfZones = regions[provider].electricity_maps_zones;
+    const hand = HAND_ZONES[provider];
+    const keys = regionSourceKeys(regions, provider);
+    for (const handKey of Object.keys(hand)) {
+      assert(keys.includes(handKey), `HAND_ZONES ${provider}/${handKey} is not a region in regions.json`);
+    }
+    for (const sourceKey of keys) {
+      const ccfZone = ccfZones[sourceKey] ?? undefined;
+      const handZone = hand[sourceKey];
+      assert(
+        !(ccfZone && handZone),
+        `${provider}/${sourceKey}: CCF now maps it to ${ccfZone}; remove it from HAND_ZONES`,
+      );
+      const zone = ccfZone ?? handZone;
+      assert(zone, `${provider}/${sourceKey}: no Electricity Maps zone; add one to HAND_ZONES`);
+      refs.push({
+        provider,
+        region: provider === 'azure' ? sourceKey.toLowerCase() : sourceKey,
+        sourceKey,
+        zone,
+        zoneBy: ccfZone ? 'ccf' : 'hand',
+        location: countryOf(zone),
+      });
+    }
+  }
+  return refs;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 2. Electricity Maps yearly averages (default grid)
+
+interface ElectricityMaps {
+  version: string;
+  /** year → zone → gCO2eq/kWh */
+  years: Map<number, Map<string, number>>;
+}
+
+async function loadElectricityMaps(): Promise<ElectricityMaps> {
+  const packageDir = repoPath('node_modules/@tgwf/co2');
+  const { version } = z.object({ version: z.string() }).parse(readJson(`${packageDir}/package.json`));
+  assert(
+    version === TGWF_CO2_VERSION,
+    `@tgwf/co2 is ${version}, expected ${TGWF_CO2_VERSION}; check its data licence and update SOURCES.md`,
+  );
+  assert(
+    readFileSync(`${packageDir}/LICENSE`, 'utf8').includes(EM_LICENCE_STATEMENT),
+    '@tgwf/co2 LICENSE no longer states the Electricity Maps ODbL terms; re-check the licence',
+  );
+  // A non-literal specifier: the package ships no type declarations, the shape is checked with zod instead.
+  const specifier: string = '@tgwf/co2/data/electricity-maps';
+  const module = (await import(specifier)) as Record<string, unknown>;
+  const years = new Map<number, Map<string, number>>();
+  for (const key of Object.keys(module).sort(compareStrings)) {
+    const match = /^yearly(\d{4})$/.exec(key);
+    if (!match) continue;
+    const { data } = ElectricityMapsYearSchema.parse(module[key]);
+    years.set(
+      Number(match[1]),
+      new Map(Object.entries(data).map(([zone, entry]) => [zone, entry.carbonIntensity.value])),
+    );
+  }
+  for (const year of [2021, 2022, 2023, 2024]) assert(years.has(year), `Electricity Maps data lacks ${year}`);
+  return { version, years };
+}
+
+/** g/kWh → kg/kWh, exactly (379 → 0.379). */
+const gramsToKilograms = (grams: number): number => toNumber(div(decimal(grams), decimal(1000)));
+/** t/kWh → kg/kWh, exactly (0.000379069 → 0.379069). */
+const tonnesToKilograms = (tonnes: number): number => toNumber(mul(decimal(tonnes), decimal(1000)));
+
+function buildElectricityMapsRegions(refs: RegionRef[], em: ElectricityMaps): CloudRegionsTable {
+  const years = [...em.years.keys()].sort((a, b) => a - b);
+  const via = `(via @tgwf/co2 ${em.version})`;
+  const fallbacks: string[] = [];
+  const regions = refs.map((ref) => {
+    const grid_factors: Record<string, number> = {};
+    const grid_sources: Record<string, string> = {};
+    for (const year of years) {
+      const data = em.years.get(year)!;
+      let zone = ref.zone;
+      let note = '';
+      if (!data.has(zone)) {
+        zone = ref.location;
+        note = ` (country zone: ${ref.zone} has no ${year} value)`;
+        fallbacks.push(`${ref.provider}/${ref.region} ${year}: ${ref.zone} → ${zone}`);
+      }
+      const grams = data.get(zone);
+      assert(
+        grams !== undefined,
+        `${ref.provider}/${ref.region}: no ${year} value for ${ref.zone} or ${zone}`,
+      );
+      grid_factors[String(year)] = gramsToKilograms(grams);
+      grid_sources[String(year)] = `Electricity Maps yearly average ${year}, zone ${zone}${note} ${via}`;
+    }
+    return {
+      provider: ref.provider,
+      region: ref.region,
+      location: ref.location,
+      grid_zone: ref.zone,
+      grid_factors,
+      grid_sources,
+    };
+  });
+  if (fallbacks.length > 0)
+    console.log(`  Electricity Maps country fallbacks:\n    ${fallbacks.join('\n    ')}`);
+  const first = years[0]!;
+  const last = years[years.length - 1]!;
+  return CloudRegionsTableSchema.parse({
+    dataset: {
+      id: 'electricitymaps-yearly',
+      version: `${first}-${last}@tgwf-co2-${em.version}`,
+      source: 'Electricity Maps',
+      source_dataset: `Electricity Maps yearly averages ${first}-${last} (via @tgwf/co2 ${em.version})`,
+      licence: 'ODbL-1.0',
+      attribution:
+        `Grid carbon intensity: Electricity Maps (https://www.electricitymaps.com), yearly lifecycle averages ` +
+        `${first}-${last}, republished in CO2.js (@tgwf/co2 ${em.version}, The Green Web Foundation) under the Open ` +
+        `Database License (ODbL) 1.0, https://opendatacommons.org/licenses/odbl/1-0/. This table is a derivative ` +
+        `database under the same licence. Lifecycle emission factors per Electricity Maps methodology (IPCC 2014, ` +
+        `AR5). Region-to-zone mapping from ${CCF_ATTRIBUTION}, with additions by co2e-engine.`,
+    },
+    default_year: 2022,
+    unit: 'kg/kWh',
+    gwp: 'ar5',
+    regions: regions.sort(byProviderThen('region')),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 3. CCF grid emission factors (alternative grid)
+
+function buildCcfRegions(regions: RegionsFile, refs: RegionRef[]): CloudRegionsTable {
+  const grid = GridFileSchema.parse(readJson(sharedPath('ccf/grid_emission_factors.json'))).vintages
+    .ccf_trunk_2024_03;
+  const refByRegion = new Map(refs.map((ref) => [`${ref.provider}/${ref.region}`, ref]));
+  const nercByValue = new Map(Object.entries(grid.us_nerc).map(([nerc, value]) => [value, nerc]));
+
+  // Azure keys are Consumption-API strings; resolve every alias to the region's lowercased name.
+  const azureAlias = new Map<string, string>();
+  for (const { name, options } of Object.values(regions.azure.regions)) {
+    for (const alias of [name, ...options]) azureAlias.set(alias.toLowerCase(), name.toLowerCase());
+  }
+  const gcpAggregates = new Set([
+    ...Object.values(regions.gcp.dual_regions),
+    ...Object.values(regions.gcp.multi_regions),
+  ]);
+
+  const tonnes = new Map<string, { provider: CloudProvider; region: string; value: number }>();
+  const add = (provider: CloudProvider, region: string, value: number, key: string) => {
+    const id = `${provider}/${region}`;
+    const seen = tonnes.get(id);
+    assert(
+      !seen || seen.value === value,
+      `CCF grid: ${id} aliases disagree (${seen?.value} vs ${value} at ${key})`,
+    );
+    tonnes.set(id, { provider, region, value });
+  };
+  for (const [key, value] of Object.entries(grid.aws)) if (key !== 'Unknown') add('aws', key, value, key);
+  for (const [key, value] of Object.entries(grid.azure)) {
+    if (key === 'Unknown') continue;
+    const region = azureAlias.get(key.toLowerCase());
+    assert(region, `CCF grid: Azure key ${key} is not a region or alias in regions.json`);
+    add('azure', region, value, key);
+  }
+  for (const [key, value] of Object.entries(grid.gcp_grid)) {
+    if (key !== 'Unknown' && !gcpAggregates.has(key)) add('gcp', key, value, key);
+  }
+
+  const rows = [...tonnes.values()].map(({ provider, region, value }) => {
+    const ref = refByRegion.get(`${provider}/${region}`);
+    assert(ref, `CCF grid: ${provider}/${region} is not a region of regions.json`);
+    let grid_zone: string;
+    if (provider === 'gcp') {
+      grid_zone = region; // Google publishes one grid intensity per region
+    } else if (ref.location === 'US') {
+      const nerc = nercByValue.get(value);
+      assert(nerc, `CCF grid: US region ${provider}/${region} value ${value} is not a NERC factor`);
+      grid_zone = `US-NERC-${nerc}`;
+    } else if (provider === 'azure' && (region === 'asia' || region === 'asiapacific')) {
+      grid_zone = 'Asia'; // a CCF average over Asian regions, not a country figure
+    } else {
+      grid_zone = ref.location;
+    }
+    return {
+      provider,
+      region,
+      location: ref.location,
+      grid_zone,
+      grid_factors: { '2024': tonnesToKilograms(value) },
+      grid_sources: { '2024': `CCF grid emission factors, trunk ${CCF_TRUNK} (2024-03)` },
+    };
+  });
+  const missing = refs.filter((ref) => !tonnes.has(`${ref.provider}/${ref.region}`));
+  if (missing.length > 0) {
+    console.log(
+      `  CCF grid has no factor for: ${missing.map((r) => `${r.provider}/${r.region}`).join(', ')}`,
+    );
+  }
+  return CloudRegionsTableSchema.parse({
+    dataset: {
+      id: 'ccf-grid-2024',
+      version: `2024.03-${CCF_TRUNK}`,
+      source: 'CCF',
+      source_dataset: `Cloud Carbon Footprint grid emission factors (trunk ${CCF_TRUNK}, 2024-03)`,
+      licence: 'Apache-2.0',
+      attribution:
+        `${CCF_ATTRIBUTION}. Grid factors as compiled by CCF from EPA eGRID2020 (US NERC regions), ` +
+        `carbonfootprint.com and EEA (other AWS/Azure regions) and Google region carbon data (GCP). ` +
+        `GWP basis is not stated by CCF and the sources are mixed; labelled AR4 nominally, as Climatiq's OEFDB ` +
+        `labels CCF-derived factors.`,
+    },
+    default_year: 2024,
+    unit: 'kg/kWh',
+    gwp: 'ar4',
+    regions: rows.sort(byProviderThen('region')),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 4. Instances
+
+type Instance = CloudInstancesTable['instances'][number];
+
+interface Drop {
+  provider: CloudProvider;
+  instance: string;
+  reason: string;
+}
+
+const COEFFICIENTS_DIR = 'ccf/ccf-coefficients';
+
+/** Emits a row or records why it cannot be used. */
+function instanceOrDrop(
+  drops: Drop[],
+  provider: CloudProvider,
+  instance: string,
+  fields: { vcpu?: number; memory_gib?: number; platform_vcpu?: number; platform_embodied_kgco2e?: number },
+): Instance | undefined {
+  const bad = Object.entries(fields)
+    .filter(([, value]) => value === undefined || value <= 0)
+    .map(([name]) => name);
+  if (bad.length > 0) {
+    drops.push({ provider, instance, reason: `missing, zero or unparseable ${bad.join(', ')}` });
+    return undefined;
+  }
+  const row = fields as Required<typeof fields>;
+  assert(
+    row.vcpu <= row.platform_vcpu,
+    `${provider}/${instance}: vcpu ${row.vcpu} > platform ${row.platform_vcpu}`,
+  );
+  return { provider, instance, ...row };
+}
+
+function buildAwsInstances(drops: Drop[]): Instance[] {
+  const specs = new Map(
+    readCsv(sharedPath(COEFFICIENTS_DIR, 'aws-instances.csv')).map((r) => [r['Instance type'], r]),
+  );
+  const rows: Instance[] = [];
+  for (const embodied of readCsv(sharedPath(COEFFICIENTS_DIR, 'coefficients-aws-embodied.csv'))) {
+    const type = embodied.type ?? '';
+    const spec = specs.get(type);
+    if (!spec) {
+      drops.push({ provider: 'aws', instance: type, reason: 'not in aws-instances.csv' });
+      continue;
+    }
+    const row = instanceOrDrop(drops, 'aws', type, {
+      vcpu: parseDecimal(spec['Instance vCPU']),
+      memory_gib: parseDecimal(spec['Instance Memory (in GB)']),
+      platform_vcpu: parseDecimal(spec['Platform Total Number of vCPU']),
+      platform_embodied_kgco2e: parseDecimal(embodied.total),
+    });
+    if (row) rows.push(row);
+  }
+  return rows;
+}
+
+/**
+ * CCF size name → ARM size name: `D2s v3` → `Standard_D2s_v3`. Also drops the Azure-docs footnote marker CCF
+ * kept (`M128 1`, `E80ids v4 1`) and restores the ARM casing of B- and GS-series names (`B1MS` → `B1ms`,
+ * `Gs4-8` → `GS4-8`).
+ */
+export function azureArmName(ccfName: string): string {
+  const name = ccfName
+    .trim()
+    .replace(/\s+1$/, '')
+    .replace(/^B(\d+)([A-Z]+)$/, (_, size: string, suffix: string) => `B${size}${suffix.toLowerCase()}`)
+    .replace(/^Gs(?=\d)/, 'GS')
+    .replace(/\s+/g, '_');
+  return name.startsWith('Standard_') ? name : `Standard_${name}`;
+}
+
+interface AzureRow {
+  series: string;
+  type: string;
+  vcpu?: number;
+  memory_gib?: number;
+  platform_vcpu?: number;
+  total?: number;
+}
+
+function buildAzureInstances(drops: Drop[], notes: string[]): Instance[] {
+  const embodied = readCsv(sharedPath(COEFFICIENTS_DIR, 'coefficients-azure-embodied.csv'));
+  const specs = readCsv(sharedPath(COEFFICIENTS_DIR, 'azure-instances.csv'));
+  assert(embodied.length === specs.length, 'Azure embodied and instance CSVs differ in length');
+
+  // Both CSVs come out of one pipeline, one row per (size, microarchitecture), in the same order.
+  const rows: AzureRow[] = embodied.map((e, i) => {
+    const s = specs[i]!;
+    assert(
+      e.type === s['Virtual Machine'] && e.microarchitecture === s.Microarchitecture,
+      `Azure CSV row ${i}: ${e.type}/${e.microarchitecture} vs ${s['Virtual Machine']}/${s.Microarchitecture}`,
+    );
+    return {
+      series: s.Series ?? '',
+      type: e.type ?? '',
+      vcpu: parseDecimal(s['Instance vCPUs']),
+      memory_gib: parseDecimal(s['Instance Memory']),
+      platform_vcpu: parseDecimal(s['Platform vCPUs (highest vCPU possible)']),
+      total: parseDecimal(e.total),
+    };
+  });
+
+  // Constrained-vCPU sizes (`E16-4s v3`): the vCPU column holds active/parent vCPUs (0.25) and the platform column
+  // the parent size's vCPUs (16). Restore the active count (4), as CCF's own constrained-vCPU table has it.
+  const constrained = new Set<string>();
+  for (const row of rows) {
+    if (row.vcpu === undefined || Number.isInteger(row.vcpu) || row.platform_vcpu === undefined) continue;
+    const active = Number(/^[A-Za-z]+\d+-(\d+)/.exec(row.type)?.[1]);
+    const restored = row.vcpu * row.platform_vcpu;
+    assert(
+      Math.abs(restored - active) < 1e-6,
+      `Azure ${row.type}: fractional vCPU ${row.vcpu} × ${row.platform_vcpu} is not the name's ${active}`,
+    );
+    row.vcpu = active;
+    constrained.add(row.type);
+  }
+  if (constrained.size > 0) {
+    notes.push(
+      `azure: ${constrained.size} constrained-vCPU sizes: vcpu = active vCPUs from the name (CSV held the ratio)`,
+    );
+  }
+
+  // Series whose platform column is below an instance's vCPUs (Mv2 208 < 416, NCas_T4_v3 24 < 64): use the
+  // largest instance of the series as the platform, for every size of the series (as CCF's code does).
+  const seriesMax = new Map<string, { platform: number; vcpu: number }>();
+  for (const row of rows) {
+    const max = seriesMax.get(row.series) ?? { platform: 0, vcpu: 0 };
+    seriesMax.set(row.series, {
+      platform: Math.max(max.platform, row.platform_vcpu ?? 0),
+      vcpu: Math.max(max.vcpu, row.vcpu ?? 0),
+    });
+  }
+  for (const [series, max] of [...seriesMax].sort(([a], [b]) => compareStrings(a, b))) {
+    if (max.vcpu <= max.platform) continue;
+    const sizes = new Set<string>();
+    for (const row of rows) {
+      if (row.series !== series) continue;
+      row.platform_vcpu = max.vcpu;
+      sizes.add(row.type);
+    }
+    notes.push(
+      `azure: series "${series}" platform vCPU ${max.platform} < largest size ${max.vcpu}; ` +
+        `platform_vcpu = ${max.vcpu} for ${[...sizes].join(', ')}`,
+    );
+  }
+
+  // One row per size: sizes repeat once per microarchitecture.
+  const bySize = new Map<string, AzureRow[]>();
+  for (const row of rows) {
+    const name = azureArmName(row.type);
+    bySize.set(name, [...(bySize.get(name) ?? []), row]);
+  }
+  const lowerNames = new Set([...bySize.keys()].map((name) => name.toLowerCase()));
+  assert(lowerNames.size === bySize.size, 'Azure ARM names collide case-insensitively');
+
+  const out: Instance[] = [];
+  for (const [name, group] of bySize) {
+    const first = group[0]!;
+    for (const row of group) {
+      assert(
+        row.vcpu === first.vcpu &&
+          row.memory_gib === first.memory_gib &&
+          row.platform_vcpu === first.platform_vcpu,
+        `Azure ${name}: specs differ between microarchitecture rows`,
+      );
+    }
+    const totals = group.map((row) => row.total);
+    let total: number | undefined = totals[0];
+    if (totals.some((t) => t === undefined)) {
+      total = undefined;
+    } else if (new Set(totals).size > 1) {
+      const values: Decimal[] = totals.map((t) => decimal(t!));
+      total = toNumber(div(sum(values), decimal(values.length)));
+      notes.push(`azure: ${name} embodied totals differ by microarchitecture; mean ${total} used`);
+    }
+    const row = instanceOrDrop(drops, 'azure', name, {
+      vcpu: first.vcpu,
+      memory_gib: first.memory_gib,
+      platform_vcpu: first.platform_vcpu,
+      platform_embodied_kgco2e: total,
+    });
+    if (row) out.push(row);
+  }
+  return out;
+}
+
+/** Most common value; a tie goes to the largest. */
+function mode(values: number[]): number | undefined {
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: [number, number] | undefined;
+  for (const [value, count] of counts) {
+    if (!best || count > best[1] || (count === best[1] && value > best[0])) best = [value, count];
+  }
+  return best?.[0];
+}
+
+function buildGcpInstances(drops: Drop[], notes: string[]): Instance[] {
+  const specs = new Map<string, Record<string, string>[]>();
+  for (const row of readCsv(sharedPath(COEFFICIENTS_DIR, 'gcp-instances.csv'))) {
+    const type = row['Machine type'] ?? '';
+    specs.set(type, [...(specs.get(type) ?? []), row]);
+  }
+  const out: Instance[] = [];
+  for (const embodied of readCsv(sharedPath(COEFFICIENTS_DIR, 'coefficients-gcp-embodied-mean.csv'))) {
+    const type = embodied.type ?? '';
+    const group = specs.get(type);
+    if (!group) {
+      drops.push({ provider: 'gcp', instance: type, reason: 'not in gcp-instances.csv' });
+      continue;
+    }
+    const vcpus = new Set(group.map((r) => r['Instance vCPUs']));
+    const memories = new Set(group.map((r) => parseDecimal(r['Instance Memory'])));
+    assert(
+      vcpus.size === 1 && memories.size === 1,
+      `GCP ${type}: instance specs differ by microarchitecture`,
+    );
+    const platforms = group.map((r) => parseDecimal(r['Platform vCPUs (highest vCPU possible)']));
+    const platformVcpu = platforms.includes(undefined) ? undefined : mode(platforms as number[]);
+    if (new Set(platforms).size > 1) {
+      notes.push(
+        `gcp: ${type} platform vCPUs ${platforms.join('/')} by microarchitecture; ${platformVcpu} used`,
+      );
+    }
+    const row = instanceOrDrop(drops, 'gcp', type, {
+      vcpu: parseDecimal(group[0]!['Instance vCPUs']),
+      memory_gib: parseDecimal(group[0]!['Instance Memory']),
+      platform_vcpu: platformVcpu,
+      platform_embodied_kgco2e: parseDecimal(embodied.total_mean),
+    });
+    if (row) out.push(row);
+  }
+  return out;
+}
+
+function buildInstances(): CloudInstancesTable {
+  const drops: Drop[] = [];
+  const notes: string[] = [];
+  const instances = [
+    ...buildAwsInstances(drops),
+    ...buildAzureInstances(drops, notes),
+    ...buildGcpInstances(drops, notes),
+  ];
+  console.log(`  instance rows dropped: ${drops.length}`);
+  for (const d of drops) console.log(`    ${d.provider}/${d.instance}: ${d.reason}`);
+  for (const note of notes) console.log(`  note: ${note}`);
+  return CloudInstancesTableSchema.parse({
+    dataset: {
+      id: 'ccf-coefficients-instances',
+      version: CCF_COEFFICIENTS_COMMIT,
+      source: 'CCF',
+      source_dataset: 'ccf-coefficients (Teads method, SPECpower)',
+      licence: 'Apache-2.0',
+      attribution:
+        `${CCF_ATTRIBUTION}; ccf-coefficients commit ${CCF_COEFFICIENTS_COMMIT}. Instance specs and embodied ` +
+        `emissions are based on the Teads Carbon Footprint dataset and SPECpower_ssj2008 results. GWP basis ` +
+        `is not stated by the sources (manufacturer LCAs); labelled AR4 nominally, as Climatiq's OEFDB labels ` +
+        `CCF-derived factors.`,
+    },
+    default_year: 2021,
+    gwp: 'ar4',
+    years: [2021, 2022, 2023, 2024, 2025],
+    instances: instances.sort(byProviderThen('instance')),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+function assertUnique(label: string, keys: string[]): void {
+  const seen = new Set<string>();
+  for (const key of keys) {
+    assert(!seen.has(key), `${label}: duplicate ${key}`);
+    seen.add(key);
+  }
+}
+
+function spotChecks(
+  grid: CloudRegionsTable,
+  ccfGrid: CloudRegionsTable,
+  instances: CloudInstancesTable,
+): void {
+  const t2micro = instances.instances.find((i) => i.provider === 'aws' && i.instance === 't2.micro');
+  assert(t2micro?.vcpu === 1 && t2micro.memory_gib === 1, 'AWS t2.micro must have 1 vCPU and 1 GiB');
+  const usEast1 = grid.regions.find((r) => r.provider === 'aws' && r.region === 'us-east-1');
+  assert(usEast1?.grid_factors['2022'] !== undefined, 'AWS us-east-1 must have a 2022 grid factor');
+  for (const region of grid.regions) {
+    for (const year of ['2021', '2022', '2023', '2024']) {
+      assert(region.grid_factors[year] !== undefined, `${region.provider}/${region.region} lacks ${year}`);
+      assert(
+        region.grid_sources[year] !== undefined,
+        `${region.provider}/${region.region} lacks a ${year} source`,
+      );
+    }
+  }
+  // Unique under the engine's lookup keys (`us_east_1`; case-insensitive instances), not only as written.
+  for (const table of [grid, ccfGrid]) {
+    assertUnique(
+      `regions ${table.dataset.id}`,
+      table.regions.map((r) => `${r.provider}/${regionKey(r.region)}`),
+    );
+  }
+  assertUnique(
+    'instances',
+    instances.instances.map((i) => `${i.provider}/${instanceKey(i.provider, i.instance)}`),
+  );
+}
+
+function countByProvider(rows: { provider: CloudProvider }[]): string {
+  return CLOUD_PROVIDERS.map((p) => `${p} ${rows.filter((r) => r.provider === p).length}`).join(', ');
+}
+
+export async function buildCloud(): Promise<void> {
+  console.log('cloud datasets');
+  const regionsFile = RegionsFileSchema.parse(readJson(sharedPath('ccf/regions.json')));
+  const refs = listRegions(regionsFile);
+  const handPicked = refs.filter((r) => r.zoneBy === 'hand');
+  console.log(
+    `  hand-picked zones (${handPicked.length}): ${handPicked.map((r) => `${r.provider}/${r.region}=${r.zone}`).join(', ')}`,
+  );
+
+  const coefficients = buildCoefficients();
+  const grid = buildElectricityMapsRegions(refs, await loadElectricityMaps());
+  const ccfGrid = buildCcfRegions(regionsFile, refs);
+  const instances = buildInstances();
+  spotChecks(grid, ccfGrid, instances);
+
+  console.log(`  regions (Electricity Maps): ${countByProvider(grid.regions)}`);
+  console.log(`  regions (CCF grid): ${countByProvider(ccfGrid.regions)}`);
+  console.log(`  instances: ${countByProvider(instances.instances)}`);
+  writeJson(repoPath('datasets/cloud/coefficients.json'), coefficients);
+  writeJson(repoPath('datasets/cloud/regions-electricitymaps.json'), grid);
+  writeJson(repoPath('datasets/cloud/regions-ccf.json'), ccfGrid);
+  writeJson(repoPath('datasets/cloud/instances.json'), instances);
+}
+
+if (isMain(import.meta.url)) await buildCloud();

@@ -1,0 +1,70 @@
+// `npm run demo`: real estimates from the embedded default datasets, through the built package.
+import {
+  calculateCpu,
+  calculateEmbodied,
+  calculateInstance,
+  calculateMemory,
+  calculateNetworking,
+  calculateSpend,
+  calculateStorage,
+} from '../dist/index.js';
+import { defaultDatasets } from '../dist/datasets.js';
+
+const cloudCases = [
+  { provider: 'aws', region: 'us_east_1', instance: 'm5.large' },
+  { provider: 'azure', region: 'westeurope', instance: 'Standard_D2s_v3' },
+  { provider: 'gcp', region: 'europe_west1', instance: 'n2-standard-4' },
+];
+
+const format = (kg) => `${kg.toPrecision(6)} kg`;
+const rows = [];
+for (const { provider, region, instance } of cloudCases) {
+  const day = { duration: 24, duration_unit: 'hour' };
+  const vm = calculateInstance(provider, { instance, region, ...day }, defaultDatasets);
+  rows.push({
+    provider,
+    region,
+    [`VM ${instance} 24 h`]: format(vm.total_co2e),
+    'CPU 4 vCPU 24 h': format(calculateCpu(provider, { cpu_count: 4, region, ...day }, defaultDatasets).co2e),
+    'Memory 16 GB 24 h': format(calculateMemory(provider, { region, data: 16, ...day }, defaultDatasets).co2e),
+    'SSD 1 TB 30 days': format(
+      calculateStorage(provider, { region, storage_type: 'ssd', data: 1, data_unit: 'TB', duration: 30, duration_unit: 'day' }, defaultDatasets).co2e,
+    ),
+    'Network 100 GB': format(calculateNetworking(provider, { region, data: 100 }, defaultDatasets).co2e),
+    [`Embodied ${instance} 24 h`]: format(
+      calculateEmbodied(provider, { instance, instance_count: 1, ...day }, defaultDatasets).co2e,
+    ),
+  });
+}
+console.log('Cloud computing (CCF method; grid: Electricity Maps yearly average 2022; embodied 2021)\n');
+for (const row of rows) {
+  console.log(`${row.provider.toUpperCase()} ${row.region}`);
+  for (const [label, value] of Object.entries(row).slice(2)) console.log(`  ${label.padEnd(34)} ${value}`);
+}
+
+const spendCases = [
+  { label: '1000 EUR retail trade (ISIC 4711), DE, 2023', code: '4711', region: 'DE', year: 2023, money: 1000, unit: 'eur' },
+  { label: '1000 USD computer programming (ISIC 62), US, 2019', code: '62', region: 'US', year: 2019, money: 1000, unit: 'usd' },
+  { label: '5000 GBP construction (ISIC F), GB, 2021', code: 'F', region: 'GB', year: 2021, money: 5000, unit: 'gbp' },
+  { label: '2000 NOK fishing (ISIC 0311), NO, 2017', code: '0311', region: 'NO', year: 2017, money: 2000, unit: 'nok' },
+  { label: '800 BRL steel (ISIC 2410), BR, 2025', code: '2410', region: 'BR', year: 2025, money: 800, unit: 'brl' },
+];
+console.log('\nProcurement spend (EXIOBASE 3, 2019 EUR basic prices, via OEFDB)\n');
+for (const { label, code, region, year, money, unit } of spendCases) {
+  const result = calculateSpend(
+    {
+      activity: { classification_type: 'isic4', classification_code: code },
+      spend_year: year,
+      spend_region: region,
+      money,
+      money_unit: unit,
+      tax_margin: 0.19,
+      trade_margin: 0.1,
+      transport_margin: 0.02,
+    },
+    defaultDatasets,
+  );
+  const { activity_value } = result.estimate.activity_data;
+  console.log(`${label.padEnd(52)} ${format(result.estimate.co2e)}  (${activity_value.toFixed(2)} EUR basic 2019)`);
+  for (const notice of result.notices) console.log(`    ${notice.severity}: ${notice.code}`);
+}
