@@ -7,6 +7,24 @@ const ClassifiedActivity = z.strictObject({
 });
 const IdentifiedActivity = z.strictObject({ activity_id: nonEmptyString() });
 
+type Activity = z.output<typeof ClassifiedActivity> | z.output<typeof IdentifiedActivity>;
+
+/** Either form of `activity`, chosen by the presence of `activity_id` so errors name the precise field. */
+const Activity = z.unknown().transform((value, ctx): Activity => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    ctx.issues.push({
+      code: 'custom',
+      input: value,
+      message: value === undefined ? "'activity' is required." : "'activity' must be { classification_type, classification_code } or { activity_id }.",
+    });
+    return z.NEVER;
+  }
+  const result = ('activity_id' in value ? IdentifiedActivity : ClassifiedActivity).safeParse(value);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) ctx.issues.push({ ...issue, input: value });
+  return z.NEVER;
+});
+
 const fraction = () =>
   z
     .number({ error: 'must be a number' })
@@ -17,12 +35,7 @@ const fraction = () =>
 /** Request body of `POST /procurement/spend`. */
 export const SpendRequest = z.strictObject(
   {
-    activity: z.union([ClassifiedActivity, IdentifiedActivity], {
-      error: (issue) =>
-        issue.input === undefined
-          ? 'is required'
-          : 'must be { classification_type, classification_code } or { activity_id }',
-    }),
+    activity: Activity,
     spend_year: year(),
     spend_region: z
       .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
@@ -42,5 +55,7 @@ export const SpendRequest = z.strictObject(
   { error: 'must be a JSON object' },
 );
 /** A spend request as a caller writes it. */
-export type SpendRequest = z.input<typeof SpendRequest>;
+export type SpendRequest = Omit<z.input<typeof SpendRequest>, 'activity'> & {
+  activity: z.input<typeof ClassifiedActivity> | z.input<typeof IdentifiedActivity>;
+};
 export type ParsedSpendRequest = z.output<typeof SpendRequest>;
