@@ -21,7 +21,8 @@ const Activity = z.unknown().transform((value, ctx): Activity => {
   }
   const result = ('activity_id' in value ? IdentifiedActivity : ClassifiedActivity).safeParse(value);
   if (result.success) return result.data;
-  for (const issue of result.error.issues) ctx.issues.push({ ...issue, input: value });
+  // The nested issues keep their own codes and paths; zod prefixes the paths with `activity`.
+  for (const issue of result.error.issues) ctx.issues.push(issue as z.core.$ZodRawIssue);
   return z.NEVER;
 });
 
