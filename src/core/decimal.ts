@@ -66,8 +66,14 @@ export const toPlainString = (a: Decimal): string => a.toFixed();
 /**
  * Rounds to `digits` significant digits without dropping integer digits (12345.6 at 4 digits is 12346), the
  * display rounding of the hosted API.
+ *
+ * @throws RangeError when `digits` is not a whole number of at least 1.
  */
 export function roundSignificant(a: Decimal, digits: number): Decimal {
+  // Checked here because big.js would throw its own untyped Error, and 0 would silently round to integers.
+  if (!Number.isInteger(digits) || digits < 1) {
+    throw new RangeError(`significant digits must be a whole number >= 1, got ${digits}`);
+  }
   if (a.eq(0)) return a;
   const integerDigits = a.abs().round(0, 0).toFixed().replace(/^0$/, '').length;
   if (integerDigits >= digits) return wrap(a.round(0, 1));

@@ -55,7 +55,8 @@ export interface Estimate {
 export interface CalculationOptions {
   /**
    * Round output numbers to this many significant digits, never dropping integer digits (the hosted API shows 4).
-   * Default: no rounding; numbers are the exact decimals converted once to JS numbers.
+   * Default: no rounding; numbers are the exact decimals converted once to JS numbers. A value that is not a whole
+   * number >= 1 makes the calculation throw a RangeError.
    */
   significantDigits?: number;
 }

@@ -53,7 +53,9 @@ export const DATA_UNITS = Object.keys(GB_PER_DATA_UNIT) as DataUnit[];
 
 /** The canonical duration unit for a spelling, or undefined when it is not one. */
 export function parseDurationUnit(spelling: string): DurationUnit | undefined {
-  return DURATION_ALIASES[spelling.toLowerCase()];
+  const lower = spelling.toLowerCase();
+  // Own keys only: `constructor` or `__proto__` must not resolve to Object.prototype members.
+  return Object.hasOwn(DURATION_ALIASES, lower) ? DURATION_ALIASES[lower] : undefined;
 }
 
 /** The canonical data unit for a spelling, or undefined when it is not one. */

@@ -103,7 +103,7 @@ export const regionKey = (region: string): string => region.toLowerCase().replac
 /** Instance types compared case-insensitively; Azure sizes with or without `Standard_`, `_` or space alike. */
 export const instanceKey = (provider: CloudProvider, instance: string): string => {
   const lower = instance.toLowerCase();
-  return provider === 'azure' ? lower.replace(/^standard_/, '').replaceAll(' ', '_') : lower;
+  return provider === 'azure' ? lower.replaceAll(' ', '_').replace(/^standard_/, '') : lower;
 };
 
 const providerKey = (provider: string, id: string) => `${provider}\u0000${id}`;

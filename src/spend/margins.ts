@@ -1,4 +1,4 @@
-import { type Decimal, add, decimal, div, isPositive, mul, sum, ZERO } from '../core/decimal';
+import { type Decimal, add, compare, decimal, div, isPositive, mul, sum, ZERO } from '../core/decimal';
 import type { SpendDatasets } from '../datasets/types';
 import type { ProductShare } from './classification';
 import { notice, type Notice } from './notices';
@@ -39,6 +39,16 @@ export function applyMargins(request: ParsedSpendRequest, shares: readonly Produ
       origins[margin] = fromDefaults === undefined ? 'none' : 'default';
       if (fromDefaults === undefined) missingDefaults.push(margin);
     }
+  }
+  const suppliedMargins = MARGINS.filter((margin) => origins[margin] === 'supplied');
+  if (purchaserBasis && suppliedMargins.some((margin) => compare(values[margin], ZERO) !== 0)) {
+    notices.push(
+      notice(
+        'margins_on_purchaser_price_factors',
+        'warning',
+        `${suppliedMargins.join(', ')} were supplied and stripped, but ${datasets.spendFactors.info.source_dataset} factors are per unit of purchaser's price, which already includes margins; emissions are likely understated. Omit the margins for these factors.`,
+      ),
+    );
   }
   if (purchaserBasis && MARGINS.some((margin) => origins[margin] === 'none')) {
     notices.push(

@@ -15,7 +15,20 @@ const Activity = z.unknown().transform((value, ctx): Activity => {
     ctx.issues.push({
       code: 'custom',
       input: value,
-      message: value === undefined ? "'activity' is required." : "'activity' must be { classification_type, classification_code } or { activity_id }.",
+      message:
+        value === undefined
+          ? "'activity' is required."
+          : "'activity' must be { classification_type, classification_code } or { activity_id }.",
+    });
+    return z.NEVER;
+  }
+  if ('activity_id' in value && ('classification_type' in value || 'classification_code' in value)) {
+    // Otherwise the activity_id form would report the classification fields as unknown, blaming the wrong fields.
+    ctx.issues.push({
+      code: 'custom',
+      input: value,
+      message:
+        "'activity' must be either { classification_type, classification_code } or { activity_id }, not both.",
     });
     return z.NEVER;
   }

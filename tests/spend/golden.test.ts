@@ -1,0 +1,591 @@
+import { describe, expect, it } from 'vitest';
+import { calculateSpend, calculateSpendBatch, type SpendEstimate, type SpendRequest } from '../../src/index';
+import { defaultDatasets, useeioDatasets } from '../../src/datasets/index';
+import {
+  Big,
+  cpiRate,
+  exiobaseFactor,
+  expectedSpend,
+  fx,
+  mappedProducts,
+  outputWeight,
+  outputWeightedFactor,
+  hasExiobaseFactor,
+  toNumber,
+  useeioFactor,
+} from './expected';
+
+/**
+ * Golden spend cases on the embedded default data (EXIOBASE 3 via OEFDB, factor year 2019, EUR, basic price;
+ * World Bank CPI; IMF FX, units per USD). Each case is worked by hand in its comment from the numbers in
+ * datasets/spend/*.json (quoted there) and recomputed exactly in tests/spend/expected.ts, which reads the same files.
+ */
+
+const SUPPLIED = { tax_margin: 0.19, trade_margin: 0.1, transport_margin: 0.02 } as const;
+const MARGINS = { tax: 0.19, trade: 0.1, transport: 0.02 } as const;
+const RETAIL = { classification_type: 'isic4', classification_code: '4711' } as const;
+
+const spend = (overrides: Partial<SpendRequest> = {}): SpendRequest => ({
+  activity: RETAIL,
+  spend_year: 2019,
+  spend_region: 'DE',
+  money: 1000,
+  money_unit: 'eur',
+  ...SUPPLIED,
+  ...overrides,
+});
+
+const codes = (result: SpendEstimate) => result.notices.map((notice) => notice.code);
+
+describe('1000 EUR of ISIC 4711 in DE, 2019, supplied margins', () => {
+  // ISIC 4711 → EXIOBASE p52 (retail trade); exiobase-factors.oefdb.json: p52 DE kgco2e 0.0272.
+  // Same currency (eur) and year as the factor: no FX, no inflation.
+  // activity_value = 1000 × (1 − 0.19 − 0.1 − 0.02) = 1000 × 0.69 = 690 EUR; co2e = 690 × 0.0272 = 18.768 kg.
+  const result = calculateSpend(spend(), defaultDatasets);
+
+  it('strips the margins and multiplies by the factor', () => {
+    expect(exiobaseFactor('p52', 'DE').kgco2e).toBe(0.0272);
+    expect(result.estimate.activity_data).toEqual({ activity_value: 690, activity_unit: 'eur' });
+    expect(result.estimate.co2e).toBe(18.768);
+    expect(result.estimate.emission_factor?.factor).toBe(0.0272);
+    expect(result.estimate.co2e_unit).toBe('kg');
+    expect(result.estimate.co2e_calculation_method).toBe('ar5');
+    expect(result.estimate.co2e_calculation_origin).toBe('source');
+  });
+
+  it('echoes the margins and reports no FX and no inflation', () => {
+    expect(result.calculation_details).toMatchObject({
+      tax_margin: 0.19,
+      trade_margin: 0.1,
+      transport_margin: 0.02,
+      inflation_applied: 0,
+      inflation_years: [],
+      exchange_rate: 1,
+      exchange_rate_year: null,
+      money_in_factor_currency: 1000,
+      factor_currency: 'eur',
+      factor_year: 2019,
+      price_basis: 'basic',
+    });
+    expect(result.notices).toEqual([]);
+  });
+
+  it('names the factor with the source metadata of the OEFDB row', () => {
+    const row = exiobaseFactor('p52', 'DE');
+    expect(result.estimate.emission_factor).toMatchObject({
+      name: row.name,
+      activity_id: row.activity_id,
+      source: 'EXIOBASE',
+      year: 2019,
+      region: 'DE',
+      category: 'Procurement',
+      access_type: 'public',
+      data_quality_flags: [],
+    });
+    expect(result.estimate.emission_factor?.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(result.calculation_details.products).toEqual([
+      { product: 'p52', name: expect.stringContaining('Retail'), factor: 0.0272, weight: null },
+    ]);
+  });
+});
+
+describe('the same spend in other currencies', () => {
+  it('USD in DE 2019 converts with the 2019 annual averages', () => {
+    // fx-imf.json 2019: eur 0.8932762570674088 per USD, usd 1.
+    // rate = 0.8932762570674088 / 1; 1000 USD → 893.2762570674088 EUR; × 0.69 = 616.3606173765121 EUR.
+    // co2e = 616.36061737651 × 0.0272 ≈ 16.76500879264 kg.
+    expect(fx('eur', 2019)).toBe(0.8932762570674088);
+    const result = calculateSpend(spend({ money_unit: 'usd' }), defaultDatasets);
+    const expected = expectedSpend({
+      money: 1000,
+      currency: 'usd',
+      spendYear: 2019,
+      region: 'DE',
+      factor: 0.0272,
+      margins: MARGINS,
+    });
+    expect(result.calculation_details.exchange_rate).toBe(0.8932762570674088);
+    expect(result.calculation_details.exchange_rate_year).toBe(2019);
+    expect(result.calculation_details.money_in_factor_currency).toBe(
+      toNumber(expected.moneyInFactorCurrency),
+    );
+    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(616.3606173765121, 10);
+    expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
+    expect(result.estimate.co2e).toBeCloseTo(16.76500879264, 10);
+    expect(result.notices).toEqual([]);
+  });
+
+  it('GBP in GB 2023 converts with 2023 rates and deflates by 2020..2023 CPI', () => {
+    // p52 GB kgco2e 0.0469. fx 2023: eur 0.9248395584706975, gbp 0.8045389067343528 per USD.
+    // rate = 0.9248395584706975 / 0.8045389067343528 ≈ 1.149527450729; 1000 GBP ≈ 1149.527450729 EUR; × 0.69 ≈ 793.173941003.
+    // GB CPI %: 2020 0.989486703772491, 2021 2.51837109614213, 2022 7.92204883147902, 2023 6.79396706793963.
+    // Π = 1.00989486703772 × 1.02518371096142 × 1.07922048831479 × 1.06793967067940 ≈ 1.193259121831.
+    // activity = 793.173941003 / 1.193259121831 ≈ 664.712237679; co2e ≈ 664.712237679 × 0.0469 ≈ 31.175003947.
+    expect(exiobaseFactor('p52', 'GB').kgco2e).toBe(0.0469);
+    expect([2020, 2021, 2022, 2023].map((year) => cpiRate('GB', year))).toEqual([
+      0.989486703772491, 2.51837109614213, 7.92204883147902, 6.79396706793963,
+    ]);
+    const result = calculateSpend(
+      spend({ money_unit: 'gbp', spend_region: 'GB', spend_year: 2023 }),
+      defaultDatasets,
+    );
+    const expected = expectedSpend({
+      money: 1000,
+      currency: 'gbp',
+      spendYear: 2023,
+      region: 'GB',
+      factor: 0.0469,
+      margins: MARGINS,
+    });
+    expect(result.calculation_details.exchange_rate).toBe(toNumber(expected.rate));
+    expect(result.calculation_details.exchange_rate).toBeCloseTo(1.149527450729, 11);
+    expect(result.calculation_details.inflation_years).toEqual([2020, 2021, 2022, 2023]);
+    expect(result.calculation_details.inflation_applied).toBe(toNumber(expected.inflationApplied));
+    expect(result.calculation_details.inflation_applied).toBeCloseTo(0.193259121831, 11);
+    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(664.712237679, 8);
+    expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
+    expect(result.estimate.co2e).toBeCloseTo(31.175003947, 8);
+    expect(result.notices).toEqual([]);
+  });
+
+  it('NOK in NO 2019', () => {
+    // p52 NO 0.0968; fx 2019: nok 8.799999999999997 per USD. rate = 0.8932762570674088 / 8.8 ≈ 0.101508665576.
+    // 1000 NOK ≈ 101.508665576 EUR; × 0.69 ≈ 70.040979247; co2e ≈ 70.040979247 × 0.0968 ≈ 6.779966791.
+    expect(exiobaseFactor('p52', 'NO').kgco2e).toBe(0.0968);
+    expect(fx('nok', 2019)).toBe(8.799999999999997);
+    const result = calculateSpend(spend({ money_unit: 'nok', spend_region: 'NO' }), defaultDatasets);
+    const expected = expectedSpend({
+      money: 1000,
+      currency: 'nok',
+      spendYear: 2019,
+      region: 'NO',
+      factor: 0.0968,
+      margins: MARGINS,
+    });
+    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(70.040979247, 8);
+    expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
+    expect(result.estimate.co2e).toBeCloseTo(6.779966791, 8);
+  });
+
+  it('BRL in BR 2019', () => {
+    // p52 BR 0.0695; fx 2019: brl 3.944471097250702 per USD. rate = 0.8932762570674088 / 3.944471097250702 ≈ 0.226462872979.
+    // 1000 BRL ≈ 226.462872979 EUR; × 0.69 ≈ 156.259382356; co2e ≈ 156.259382356 × 0.0695 ≈ 10.860027074.
+    expect(exiobaseFactor('p52', 'BR').kgco2e).toBe(0.0695);
+    expect(fx('brl', 2019)).toBe(3.944471097250702);
+    const result = calculateSpend(spend({ money_unit: 'brl', spend_region: 'BR' }), defaultDatasets);
+    const expected = expectedSpend({
+      money: 1000,
+      currency: 'brl',
+      spendYear: 2019,
+      region: 'BR',
+      factor: 0.0695,
+      margins: MARGINS,
+    });
+    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(156.259382356, 8);
+    expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
+    expect(result.estimate.co2e).toBeCloseTo(10.860027074, 8);
+  });
+});
+
+describe('spend years around the factor year', () => {
+  it('2015 (before): the spend is inflated to 2019 prices, inflation_applied is negative', () => {
+    // DE CPI %: 2016 0.491747008445174, 2017 1.50949485109628, 2018 1.73216879766942, 2019 1.44565976888253.
+    // Π = 1.00491747008445 × 1.01509494851096 × 1.01732168797669 × 1.01445659768883 ≈ 1.052758609.
+    // inflation_applied = 1/Π − 1 ≈ 0.949885292 − 1 = −0.050114708.
+    // activity = 690 × 1.052758609 ≈ 726.403499597 EUR (more 2019 euros than 2015 euros); co2e ≈ 726.4035 × 0.0272 ≈ 19.758175189.
+    expect([2016, 2017, 2018, 2019].map((year) => cpiRate('DE', year))).toEqual([
+      0.491747008445174, 1.50949485109628, 1.73216879766942, 1.44565976888253,
+    ]);
+    const result = calculateSpend(spend({ spend_year: 2015 }), defaultDatasets);
+    const expected = expectedSpend({
+      money: 1000,
+      currency: 'eur',
+      spendYear: 2015,
+      region: 'DE',
+      factor: 0.0272,
+      margins: MARGINS,
+    });
+    expect(result.calculation_details.inflation_years).toEqual([2016, 2017, 2018, 2019]);
+    expect(result.calculation_details.inflation_applied).toBe(toNumber(expected.inflationApplied));
+    expect(result.calculation_details.inflation_applied).toBeCloseTo(-0.050114708, 8);
+    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(726.403499597, 8);
+    expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
+    expect(result.estimate.co2e).toBeCloseTo(19.758175189, 8);
+    expect(result.notices).toEqual([]);
+  });
+
+  it('2023 (after, within the data): the spend is deflated by 2020..2023', () => {
+    // DE CPI %: 2020 0.144877925813982, 2021 3.06666666666673, 2022 6.87257438551097, 2023 5.94643667725823.
+    // Π = 1.00144877925814 × 1.03066666666667 × 1.06872574385511 × 1.05946436677258 ≈ 1.168690725.
+    // activity = 690 / 1.168690725 ≈ 590.404274636; co2e ≈ 590.404274636 × 0.0272 ≈ 16.058996270.
+    const result = calculateSpend(spend({ spend_year: 2023 }), defaultDatasets);
+    const expected = expectedSpend({
+      money: 1000,
+      currency: 'eur',
+      spendYear: 2023,
+      region: 'DE',
+      factor: 0.0272,
+      margins: MARGINS,
+    });
+    expect(result.calculation_details.inflation_years).toEqual([2020, 2021, 2022, 2023]);
+    expect(result.calculation_details.inflation_applied).toBe(toNumber(expected.inflationApplied));
+    expect(result.calculation_details.inflation_applied).toBeCloseTo(0.168690725, 8);
+    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(590.404274636, 8);
+    expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
+    expect(result.estimate.co2e).toBeCloseTo(16.05899627, 8);
+    expect(result.notices).toEqual([]);
+  });
+
+  it('2025 (beyond the CPI data): 2020..2024 applied, 2025 listed in a partial_inflation_adjustment warning', () => {
+    // The World Bank series ends in 2024 (DE 2024: 2.2564981433876 %), so 2025 is skipped.
+    // Π(2020..2024) ≈ 1.168690725 × 1.022564981 ≈ 1.195062210; activity = 690 / 1.195062210 ≈ 577.375800419.
+    // The 2025 price rise is not taken out, so the 2019-euro activity and the emissions are likely overstated.
+    expect(cpiRate('DE', 2024)).toBe(2.2564981433876);
+    expect(cpiRate('DE', 2025)).toBeUndefined();
+    const result = calculateSpend(spend({ spend_year: 2025 }), defaultDatasets);
+    const expected = expectedSpend({
+      money: 1000,
+      currency: 'eur',
+      spendYear: 2025,
+      region: 'DE',
+      factor: 0.0272,
+      margins: MARGINS,
+    });
+    expect(result.calculation_details.inflation_years).toEqual([2020, 2021, 2022, 2023, 2024]);
+    expect(result.calculation_details.inflation_applied).toBe(toNumber(expected.inflationApplied));
+    expect(result.calculation_details.inflation_applied).toBeCloseTo(0.19506221, 8);
+    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(577.375800419, 8);
+    expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
+    expect(result.notices).toHaveLength(1);
+    const [notice] = result.notices;
+    expect(notice?.code).toBe('partial_inflation_adjustment');
+    expect(notice?.severity).toBe('warning');
+    expect(notice?.message).toContain('2025');
+    expect(notice?.message).not.toContain('2024');
+    expect(notice?.message).toContain('overstated');
+  });
+
+  it('2030: every year 2025..2030 is listed as missing', () => {
+    // Same applied years as 2025 (2020..2024), so the same activity 577.375800419; 2025..2030 are all skipped.
+    const result = calculateSpend(spend({ spend_year: 2030 }), defaultDatasets);
+    const expected = expectedSpend({
+      money: 1000,
+      currency: 'eur',
+      spendYear: 2030,
+      region: 'DE',
+      factor: 0.0272,
+      margins: MARGINS,
+    });
+    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(577.375800419, 8);
+    const notice = result.notices.find((candidate) => candidate.code === 'partial_inflation_adjustment');
+    expect(notice?.message).toContain('2025, 2026, 2027, 2028, 2029, 2030');
+    expect(notice?.message).toContain('overstated');
+  });
+
+  it('1985 (before the CPI data): 1986..1989 are missing and emissions are likely understated', () => {
+    // The series starts in 1990; the rates 1990..2019 are applied, 1986..1989 are skipped, so the spend is inflated
+    // too little and the emissions are understated.
+    const result = calculateSpend(spend({ spend_year: 1985 }), defaultDatasets);
+    const expected = expectedSpend({
+      money: 1000,
+      currency: 'eur',
+      spendYear: 1985,
+      region: 'DE',
+      factor: 0.0272,
+      margins: MARGINS,
+    });
+    expect(result.calculation_details.inflation_years[0]).toBe(1990);
+    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
+    const notice = result.notices.find((candidate) => candidate.code === 'partial_inflation_adjustment');
+    expect(notice?.message).toContain('1986, 1987, 1988, 1989');
+    expect(notice?.message).toContain('understated');
+  });
+});
+
+describe('exchange-rate year fallback', () => {
+  it('JPY has no 2025 rate in fx-imf.json: the 2024 annual averages are used, with a notice', () => {
+    // fx-imf.json: jpy ends in 2024 (151.3662913027518 per USD); eur 2024 0.9238895461176068 per USD.
+    // rate = 0.9238895461176068 / 151.3662913027518 ≈ 0.006103667720; 1000 JPY ≈ 6.103667720 EUR; × 0.69 ≈ 4.211530727.
+    // DE inflation 2020..2024 (Π ≈ 1.195062210): activity ≈ 4.211530727 / 1.195062210 ≈ 3.524110035; × 0.0272 ≈ 0.095855793.
+    expect(() => fx('jpy', 2025)).toThrow();
+    expect(fx('jpy', 2024)).toBe(151.3662913027518);
+    const result = calculateSpend(spend({ money_unit: 'JPY', spend_year: 2025 }), defaultDatasets);
+    const expected = expectedSpend({
+      money: 1000,
+      currency: 'jpy',
+      spendYear: 2025,
+      fxYear: 2024,
+      region: 'DE',
+      factor: 0.0272,
+      margins: MARGINS,
+    });
+    expect(result.calculation_details.exchange_rate_year).toBe(2024);
+    expect(result.calculation_details.exchange_rate).toBe(toNumber(expected.rate));
+    expect(result.calculation_details.exchange_rate).toBeCloseTo(0.00610366772, 11);
+    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(3.524110035, 8);
+    expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
+    expect(codes(result)).toEqual(['fx_year_fallback', 'partial_inflation_adjustment']);
+    const fallback = result.notices[0];
+    expect(fallback?.severity).toBe('warning');
+    expect(fallback?.message).toContain('No 2025 exchange rate');
+    expect(fallback?.message).toContain('2024 annual average was used');
+  });
+});
+
+describe('codes that map to several EXIOBASE products', () => {
+  it('ISIC division 10 in DE: the 2019-output-weighted mean of its 10 food products', () => {
+    // isic4 '10' → p15.a..p15.i, p15.k, all with DE factors (kg/EUR) and DE 2019 output (million EUR):
+    //   p15.a 2.0726 × 3705.6670011   p15.b 0.5388 × 10639.5567385  p15.c 0.2472 × 8584.45263022
+    //   p15.d 0.4832 × 20850.3661573  p15.e 0.4433 × 6053.32447423  p15.f 0.9415 × 33502.4726901
+    //   p15.g 2.0099 × 87.0710122369  p15.h 0.4140 × 3638.07221698  p15.i 0.4530 × 105172.782748
+    //   p15.k 0.5564 × 6451.08402372
+    // Σ w·f ≈ 112749.768653, Σ w ≈ 198684.849692, factor ≈ 0.567480453730 kg/EUR.
+    // activity 690 EUR (as the 4711 case); co2e ≈ 690 × 0.567480453730 ≈ 391.561513074 kg.
+    const products = mappedProducts('isic4', '10');
+    expect(products).toEqual([
+      'p15.a',
+      'p15.b',
+      'p15.c',
+      'p15.d',
+      'p15.e',
+      'p15.f',
+      'p15.g',
+      'p15.h',
+      'p15.i',
+      'p15.k',
+    ]);
+    expect(exiobaseFactor('p15.a', 'DE').kgco2e).toBe(2.0726);
+    expect(outputWeight('DE', 'p15.a')).toBe(3705.6670011);
+    const factor = outputWeightedFactor('isic4', '10', 'DE');
+    const result = calculateSpend(
+      spend({ activity: { classification_type: 'isic4', classification_code: '10' } }),
+      defaultDatasets,
+    );
+    expect(result.estimate.emission_factor?.factor).toBe(toNumber(factor));
+    expect(result.estimate.emission_factor?.factor).toBeCloseTo(0.56748045373, 11);
+    expect(result.estimate.activity_data.activity_value).toBe(690);
+    expect(result.estimate.co2e).toBe(toNumber(factor.times(690)));
+    expect(result.estimate.co2e).toBeCloseTo(391.561513074, 8);
+    expect(result.estimate.co2e_calculation_origin).toBe('co2e-engine');
+    expect(result.estimate.emission_factor?.name).toBe(
+      'isic4 10: output-weighted mean of 10 exiobase3p products (p15.a, p15.b, p15.c, p15.d, p15.e, p15.f, p15.g, p15.h, p15.i, p15.k)',
+    );
+    expect(result.estimate.emission_factor?.activity_id).toBe('isic4-10-mean');
+    expect(result.calculation_details.products).toEqual(
+      products.map((product) => ({
+        product,
+        name: expect.any(String),
+        factor: exiobaseFactor(product, 'DE').kgco2e,
+        weight: outputWeight('DE', product),
+      })),
+    );
+    expect(result.notices).toEqual([]);
+  });
+
+  it('ISIC section C in DE: products without a DE factor are left out of the mean, with a notice', () => {
+    // Section C maps to 84 products; 15 of them (the waste-treatment `.w` products, p24.e, ...) have no DE factor.
+    // The mean is Σ w·f / Σ w over the other 69, computed from the JSON files.
+    const all = mappedProducts('isic4', 'C');
+    const withFactor = all.filter((product) => hasExiobaseFactor(product, 'DE'));
+    expect(all).toHaveLength(84);
+    expect(withFactor).toHaveLength(69);
+    const factor = outputWeightedFactor('isic4', 'C', 'DE');
+    const result = calculateSpend(
+      spend({ activity: { classification_type: 'isic4', classification_code: 'c' } }),
+      defaultDatasets,
+    );
+    expect(result.estimate.emission_factor?.factor).toBe(toNumber(factor));
+    expect(result.estimate.co2e).toBe(toNumber(factor.times(690)));
+    expect(result.calculation_details.products.map((share) => share.product)).toEqual(withFactor);
+    expect(codes(result)).toEqual(['products_without_factor']);
+    expect(result.notices[0]?.message).toContain('15 have no factor in DE');
+  });
+
+  it('ISIC division 47 in DE: motor-fuel retail (p50.b) and other retail (p52)', () => {
+    // 47 → p50.b (0.0837 kg/EUR, output 3912.595811) and p52 (0.0272, output 56278.4188676).
+    // factor = (0.0837 × 3912.595811 + 0.0272 × 56278.4188676) / (3912.595811 + 56278.4188676)
+    //        = (327.484269 + 1530.772993) / 60191.014679 = 1858.257263 / 60191.014679 ≈ 0.030872669 kg/EUR.
+    const factor = new Big(0.0837)
+      .times(3912.595811)
+      .plus(new Big(0.0272).times(56278.4188676))
+      .div(new Big(3912.595811).plus(56278.4188676));
+    expect(toNumber(factor)).toBeCloseTo(0.030872669, 9);
+    const result = calculateSpend(
+      spend({ activity: { classification_type: 'isic4', classification_code: '47' } }),
+      defaultDatasets,
+    );
+    expect(result.estimate.emission_factor?.factor).toBe(toNumber(factor));
+    expect(result.estimate.co2e).toBe(toNumber(factor.times(690)));
+  });
+});
+
+describe('classification forms that reach p52', () => {
+  // All of these resolve to the single product p52, so each gives the 4711 result: 690 EUR, 18.768 kg.
+  const cases: Array<[string, SpendRequest['activity']]> = [
+    ['NACE 47.11', { classification_type: 'nace2', classification_code: '47.11' }],
+    ['NACE 4711 (undotted)', { classification_type: 'nace2', classification_code: '4711' }],
+    ['NAICS 2017 445110 (supermarkets)', { classification_type: 'naics2017', classification_code: '445110' }],
+    ['ISIC type in upper case', { classification_type: 'ISIC4', classification_code: '4711' }],
+    ['activity_id of the p52 factor', { activity_id: exiobaseFactor('p52', 'DE').activity_id }],
+  ];
+  for (const [label, activity] of cases) {
+    it(label, () => {
+      const result = calculateSpend(spend({ activity }), defaultDatasets);
+      expect(result.calculation_details.products.map((share) => share.product)).toEqual(['p52']);
+      expect(result.estimate.activity_data.activity_value).toBe(690);
+      expect(result.estimate.co2e).toBe(18.768);
+    });
+  }
+
+  it('ISIC codes at every level resolve (section, division, group, class)', () => {
+    for (const code of ['G', '47', '471', '4711']) {
+      const result = calculateSpend(
+        spend({ activity: { classification_type: 'isic4', classification_code: code } }),
+        defaultDatasets,
+      );
+      expect(result.calculation_details.products.map((share) => share.product)).toContain('p52');
+    }
+  });
+});
+
+describe('USEEIO alternative dataset', () => {
+  it('NAICS 445110 in US, 100 USD of 2022: purchaser-price factor 0.186, no margins, no inflation', () => {
+    // useeio-factors.json: 445110 kgco2e 0.186 per 2022 USD at purchaser's price.
+    // activity = 100 USD (margins 0: factors already include them); co2e = 100 × 0.186 = 18.6 kg.
+    expect(useeioFactor('445110')).toBe(0.186);
+    const result = calculateSpend(
+      {
+        activity: { classification_type: 'naics2017', classification_code: '445110' },
+        spend_year: 2022,
+        spend_region: 'US',
+        money: 100,
+        money_unit: 'usd',
+      },
+      useeioDatasets,
+    );
+    expect(result.estimate.co2e).toBe(18.6);
+    expect(result.estimate.activity_data).toEqual({ activity_value: 100, activity_unit: 'usd' });
+    expect(result.estimate.emission_factor).toMatchObject({
+      factor: 0.186,
+      year: 2022,
+      region: 'US',
+      source: 'U.S. Environmental Protection Agency',
+    });
+    expect(result.calculation_details).toMatchObject({
+      tax_margin: 0,
+      trade_margin: 0,
+      transport_margin: 0,
+      margin_sources: { tax_margin: 'none', trade_margin: 'none', transport_margin: 'none' },
+      inflation_applied: 0,
+      factor_currency: 'usd',
+      factor_year: 2022,
+      price_basis: 'purchaser',
+    });
+    expect(codes(result)).toEqual(['purchaser_price_factors']);
+    expect(result.notices[0]?.severity).toBe('info');
+  });
+
+  it('ISIC 4711 maps to 4 NAICS products without weights: their plain mean, with an unweighted_mean warning', () => {
+    // useeio-classifications.json: isic4 4711 → 445110 (0.186), 445120 (0.186), 447110 (0.183), 452311 (0.164);
+    // weights is empty. factor = (0.186 + 0.186 + 0.183 + 0.164) / 4 = 0.719 / 4 = 0.17975 kg/USD.
+    // 100 USD of 2022, no margins: co2e = 100 × 0.17975 = 17.975 kg.
+    expect(['445110', '445120', '447110', '452311'].map(useeioFactor)).toEqual([0.186, 0.186, 0.183, 0.164]);
+    const result = calculateSpend(
+      { activity: RETAIL, spend_year: 2022, spend_region: 'US', money: 100, money_unit: 'usd' },
+      useeioDatasets,
+    );
+    expect(result.estimate.emission_factor?.factor).toBe(0.17975);
+    expect(result.estimate.co2e).toBe(17.975);
+    expect(result.estimate.emission_factor?.name).toBe(
+      'isic4 4711: unweighted mean of 4 naics2017 products (445110, 445120, 447110, 452311)',
+    );
+    expect(result.estimate.co2e_calculation_origin).toBe('co2e-engine');
+    expect(result.calculation_details.products.map((share) => share.weight)).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(codes(result)).toEqual(['unweighted_mean', 'purchaser_price_factors']);
+  });
+
+  it('a 2019 USD spend is inflated to the 2022 factor year with US CPI', () => {
+    // US CPI %: 2020 1.23358439630629, 2021 4.69785886363742, 2022 8.00279982052121.
+    // Π = 1.01233584396306 × 1.04697858863637 × 1.08002799820521 ≈ 1.144715145; activity = 100 × Π ≈ 114.471514452 USD.
+    // co2e ≈ 114.471514452 × 0.186 ≈ 21.291701688 kg.
+    const result = calculateSpend(
+      {
+        activity: { classification_type: 'naics2017', classification_code: '445110' },
+        spend_year: 2019,
+        spend_region: 'US',
+        money: 100,
+        money_unit: 'usd',
+      },
+      useeioDatasets,
+    );
+    const expected = expectedSpend({
+      money: 100,
+      currency: 'usd',
+      spendYear: 2019,
+      region: 'US',
+      factor: 0.186,
+      margins: { tax: 0, trade: 0, transport: 0 },
+      factorCurrency: 'usd',
+      factorYear: 2022,
+    });
+    expect(result.calculation_details.inflation_years).toEqual([2020, 2021, 2022]);
+    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(114.471514452, 8);
+    expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
+    expect(result.estimate.co2e).toBeCloseTo(21.291701688, 8);
+  });
+});
+
+describe('output options', () => {
+  it('audit_trail disabled drops the factor and gases but keeps the numbers', () => {
+    const result = calculateSpend(spend({ audit_trail: 'disabled' }), defaultDatasets);
+    expect(result.estimate.audit_trail).toBe('disabled');
+    expect(result.estimate.emission_factor).toBeNull();
+    expect(result.estimate.constituent_gases).toBeNull();
+    expect(result.estimate.co2e).toBe(18.768);
+    expect(result.estimate.activity_data.activity_value).toBe(690);
+  });
+
+  it('significantDigits rounds the output numbers for display', () => {
+    // USD case: activity 616.36061737651… → 616.4 (4 significant digits); co2e 16.765008792… → 16.77;
+    // exchange rate 0.893276257… → 0.8933.
+    const result = calculateSpend(spend({ money_unit: 'usd' }), defaultDatasets, { significantDigits: 4 });
+    expect(result.estimate.activity_data.activity_value).toBe(616.4);
+    expect(result.estimate.co2e).toBe(16.77);
+    expect(result.calculation_details.exchange_rate).toBe(0.8933);
+    expect(result.calculation_details.money_in_factor_currency).toBe(893.3);
+  });
+
+  it('significantDigits never drops integer digits', () => {
+    // 10 000 000 EUR of 4711 in DE: activity 6 900 000 EUR, co2e 6 900 000 × 0.0272 = 187 680 kg (6 integer digits > 4).
+    const result = calculateSpend(spend({ money: 10_000_000 }), defaultDatasets, { significantDigits: 4 });
+    expect(result.estimate.co2e).toBe(187680);
+  });
+});
+
+describe('calculateSpendBatch', () => {
+  it('returns the single results in order, with bad elements as error bodies', () => {
+    const requests = [spend(), spend({ spend_region: 'FR' }), spend({ money_unit: 'usd' })];
+    const results = calculateSpendBatch(requests, defaultDatasets);
+    expect(results[0]).toEqual(calculateSpend(requests[0] as SpendRequest, defaultDatasets));
+    expect(results[1]).toMatchObject({
+      error_code: 'no_emission_factors_found',
+      path: 'requests[1].spend_region',
+    });
+    expect(results[2]).toEqual(calculateSpend(requests[2] as SpendRequest, defaultDatasets));
+  });
+});

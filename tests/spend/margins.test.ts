@@ -1,0 +1,314 @@
+import { describe, expect, it } from 'vitest';
+import {
+  calculateSpend,
+  createTableDatasets,
+  EmissionsError,
+  type MarginsTable,
+  type SpendDatasets,
+  type SpendRequest,
+} from '../../src/index';
+import { defaultDatasets, useeioDatasets } from '../../src/datasets/index';
+import { Big, exiobaseFactor, outputWeight, outputWeightedFactor, toNumber } from './expected';
+
+/**
+ * SPEC.md's margin rules: all supplied (used and echoed), some supplied (the rest from the dataset's defaults for
+ * the factor's region and products), none supplied (all defaults). The embedded EXIOBASE margins table is empty, so
+ * the default path is tested on a small custom table next to the embedded spend tables.
+ */
+
+const RETAIL = { classification_type: 'isic4', classification_code: '4711' } as const;
+const spend = (overrides: Partial<SpendRequest> = {}): SpendRequest => ({
+  activity: RETAIL,
+  spend_year: 2019,
+  spend_region: 'DE',
+  money: 1000,
+  money_unit: 'eur',
+  ...overrides,
+});
+
+const INFO = {
+  id: 'test-margins',
+  version: '1',
+  source: 'test',
+  source_dataset: 'hand-made margins for tests',
+  licence: 'MIT',
+  attribution: 'none',
+};
+/** DE defaults for p52 and p50.b (the two products of ISIC 47); none for p15.* (food). */
+const marginsTable: MarginsTable = {
+  dataset: INFO,
+  margins: [
+    { region: 'DE', product: 'p52', tax_margin: 0.15, trade_margin: 0.2, transport_margin: 0.03 },
+    { region: 'DE', product: 'p50.b', tax_margin: 0.4, trade_margin: 0.1, transport_margin: 0.05 },
+  ],
+};
+const withMargins: SpendDatasets = { ...defaultDatasets, ...createTableDatasets({ margins: marginsTable }) };
+
+function thrown(run: () => unknown): EmissionsError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof EmissionsError) return error;
+    throw error;
+  }
+  throw new Error('expected an EmissionsError');
+}
+
+describe('rule 1: all margins supplied', () => {
+  it('uses and echoes them, even where the dataset has defaults', () => {
+    // 1000 × (1 − 0.19 − 0.1 − 0.02) = 690 EUR; × 0.0272 = 18.768 kg. The custom defaults (0.15/0.2/0.03) are ignored.
+    const result = calculateSpend(
+      spend({ tax_margin: 0.19, trade_margin: 0.1, transport_margin: 0.02 }),
+      withMargins,
+    );
+    expect(result.calculation_details).toMatchObject({
+      tax_margin: 0.19,
+      trade_margin: 0.1,
+      transport_margin: 0.02,
+      margin_sources: { tax_margin: 'supplied', trade_margin: 'supplied', transport_margin: 'supplied' },
+    });
+    expect(result.estimate.activity_data.activity_value).toBe(690);
+    expect(result.estimate.co2e).toBe(18.768);
+    expect(result.notices).toEqual([]);
+  });
+
+  it('a supplied 0 is a supplied margin, not a missing one', () => {
+    const result = calculateSpend(
+      spend({ tax_margin: 0, trade_margin: 0, transport_margin: 0 }),
+      defaultDatasets,
+    );
+    expect(result.calculation_details.margin_sources).toEqual({
+      tax_margin: 'supplied',
+      trade_margin: 'supplied',
+      transport_margin: 'supplied',
+    });
+    expect(result.estimate.activity_data.activity_value).toBe(1000);
+    expect(result.notices).toEqual([]);
+  });
+});
+
+describe('rule 2: some margins supplied', () => {
+  it('fills the missing ones from the default table of (region, product)', () => {
+    // tax 0.19 supplied; trade 0.2 and transport 0.03 from the DE p52 defaults.
+    // 1000 × (1 − 0.19 − 0.2 − 0.03) = 1000 × 0.58 = 580 EUR; × 0.0272 = 15.776 kg.
+    const result = calculateSpend(spend({ tax_margin: 0.19 }), withMargins);
+    expect(result.calculation_details).toMatchObject({
+      tax_margin: 0.19,
+      trade_margin: 0.2,
+      transport_margin: 0.03,
+      margin_sources: { tax_margin: 'supplied', trade_margin: 'default', transport_margin: 'default' },
+    });
+    expect(result.estimate.activity_data.activity_value).toBe(580);
+    expect(result.estimate.co2e).toBe(15.776);
+    expect(result.notices).toEqual([]);
+  });
+
+  it('with the embedded (empty) defaults, the missing ones are 0 and a warning names them', () => {
+    // tax 0.19 supplied; trade and transport have no default → 0. 1000 × 0.81 = 810 EUR; × 0.0272 = 22.032 kg.
+    const result = calculateSpend(spend({ tax_margin: 0.19 }), defaultDatasets);
+    expect(result.calculation_details).toMatchObject({
+      tax_margin: 0.19,
+      trade_margin: 0,
+      transport_margin: 0,
+      margin_sources: { tax_margin: 'supplied', trade_margin: 'none', transport_margin: 'none' },
+    });
+    expect(result.estimate.activity_data.activity_value).toBe(810);
+    expect(result.estimate.co2e).toBe(22.032);
+    expect(result.notices).toHaveLength(1);
+    expect(result.notices[0]).toMatchObject({ code: 'default_margins_unavailable', severity: 'warning' });
+    expect(result.notices[0]?.message).toContain('trade_margin, transport_margin');
+    expect(result.notices[0]?.message).not.toContain('tax_margin');
+    expect(result.notices[0]?.message).toContain('overstated');
+  });
+});
+
+describe('rule 3: no margins supplied', () => {
+  it('uses all three defaults', () => {
+    // 1000 × (1 − 0.15 − 0.2 − 0.03) = 620 EUR; × 0.0272 = 16.864 kg.
+    const result = calculateSpend(spend(), withMargins);
+    expect(result.calculation_details).toMatchObject({
+      tax_margin: 0.15,
+      trade_margin: 0.2,
+      transport_margin: 0.03,
+      margin_sources: { tax_margin: 'default', trade_margin: 'default', transport_margin: 'default' },
+    });
+    expect(result.estimate.activity_data.activity_value).toBe(620);
+    expect(result.estimate.co2e).toBe(16.864);
+    expect(result.notices).toEqual([]);
+  });
+
+  it('weights the defaults like the factor for a code with several products', () => {
+    // ISIC 47 → p50.b (DE output 3912.595811) and p52 (56278.4188676); Σ w = 60191.0146786.
+    // tax       = (0.4  × 3912.595811 + 0.15 × 56278.4188676) / Σ w = (1565.038324 + 8441.762830) / 60191.014679 ≈ 0.166250
+    // trade     = (0.1  × 3912.595811 + 0.2  × 56278.4188676) / Σ w = (391.259581 + 11255.683774) / 60191.014679 ≈ 0.193500
+    // transport = (0.05 × 3912.595811 + 0.03 × 56278.4188676) / Σ w = (195.629791 + 1688.352566) / 60191.014679 ≈ 0.031300
+    // activity = 1000 × (1 − tax − trade − transport) ≈ 1000 × 0.608950 ≈ 608.950 EUR.
+    const w50 = new Big(outputWeight('DE', 'p50.b'));
+    const w52 = new Big(outputWeight('DE', 'p52'));
+    const total = w50.plus(w52);
+    const mean = (a: number, b: number) => w50.times(a).plus(w52.times(b)).div(total);
+    const tax = mean(0.4, 0.15);
+    const trade = mean(0.1, 0.2);
+    const transport = mean(0.05, 0.03);
+    const activity = new Big(1000).times(new Big(1).minus(tax).minus(trade).minus(transport));
+    const factor = outputWeightedFactor('isic4', '47', 'DE');
+
+    const result = calculateSpend(
+      spend({ activity: { classification_type: 'isic4', classification_code: '47' } }),
+      withMargins,
+    );
+    expect(result.calculation_details.tax_margin).toBe(toNumber(tax));
+    expect(result.calculation_details.trade_margin).toBe(toNumber(trade));
+    expect(result.calculation_details.transport_margin).toBe(toNumber(transport));
+    expect(result.calculation_details.tax_margin).toBeCloseTo(0.16625, 5);
+    expect(result.calculation_details.trade_margin).toBeCloseTo(0.1935, 4);
+    expect(result.calculation_details.transport_margin).toBeCloseTo(0.0313, 4);
+    expect(result.calculation_details.margin_sources).toEqual({
+      tax_margin: 'default',
+      trade_margin: 'default',
+      transport_margin: 'default',
+    });
+    expect(result.estimate.activity_data.activity_value).toBe(toNumber(activity));
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(608.95, 2);
+    expect(result.estimate.co2e).toBe(toNumber(activity.times(factor)));
+  });
+
+  it('when one product of a code has no default, the margins are 0 with a notice (never a partial mean)', () => {
+    // ISIC 10 → p15.*: none has a default in the custom table, so all three margins are 0; 1000 EUR stays 1000.
+    const result = calculateSpend(
+      spend({ activity: { classification_type: 'isic4', classification_code: '10' } }),
+      withMargins,
+    );
+    expect(result.calculation_details.margin_sources).toEqual({
+      tax_margin: 'none',
+      trade_margin: 'none',
+      transport_margin: 'none',
+    });
+    expect(result.estimate.activity_data.activity_value).toBe(1000);
+    expect(result.notices.map((notice) => notice.code)).toEqual(['default_margins_unavailable']);
+    expect(result.notices[0]?.message).toContain('tax_margin, trade_margin, transport_margin');
+  });
+
+  it('a region without defaults gets 0 with a notice', () => {
+    // GB has no rows in the custom table. 1000 EUR, GB p52 0.0469: co2e = 1000 × 0.0469 = 46.9 kg.
+    expect(exiobaseFactor('p52', 'GB').kgco2e).toBe(0.0469);
+    const result = calculateSpend(spend({ spend_region: 'GB' }), withMargins);
+    expect(result.estimate.co2e).toBe(46.9);
+    expect(result.notices.map((notice) => notice.code)).toEqual(['default_margins_unavailable']);
+  });
+
+  it('with the embedded (empty) defaults: all 0, never silently', () => {
+    // 1000 EUR × 1 × 0.0272 = 27.2 kg.
+    const result = calculateSpend(spend(), defaultDatasets);
+    expect(result.calculation_details).toMatchObject({ tax_margin: 0, trade_margin: 0, transport_margin: 0 });
+    expect(result.calculation_details.margin_sources).toEqual({
+      tax_margin: 'none',
+      trade_margin: 'none',
+      transport_margin: 'none',
+    });
+    expect(result.estimate.co2e).toBe(27.2);
+    expect(result.notices).toEqual([
+      {
+        code: 'default_margins_unavailable',
+        severity: 'warning',
+        message: expect.stringContaining(
+          'no default tax_margin, trade_margin, transport_margin for DE and p52, so 0 was used',
+        ),
+      },
+    ]);
+  });
+
+  it('purchaser-price factors (USEEIO) need no margins: 0 with an info notice, not a missing-default warning', () => {
+    const result = calculateSpend(
+      {
+        activity: { classification_type: 'naics2017', classification_code: '445110' },
+        spend_year: 2022,
+        spend_region: 'US',
+        money: 100,
+        money_unit: 'usd',
+      },
+      useeioDatasets,
+    );
+    expect(result.notices.map((notice) => notice.code)).toEqual(['purchaser_price_factors']);
+    expect(result.calculation_details.margin_sources).toEqual({
+      tax_margin: 'none',
+      trade_margin: 'none',
+      transport_margin: 'none',
+    });
+  });
+});
+
+describe('margin bounds', () => {
+  it('a negative trade margin is invalid_request at trade_margin', () => {
+    const error = thrown(() => calculateSpend(spend({ trade_margin: -0.01 }), defaultDatasets));
+    expect(error.error_code).toBe('invalid_request');
+    expect(error.path).toBe('trade_margin');
+    expect(error.message).toContain('must not be negative');
+  });
+
+  it('a negative transport margin is invalid_request at transport_margin', () => {
+    const error = thrown(() => calculateSpend(spend({ transport_margin: -0.5 }), defaultDatasets));
+    expect(error.error_code).toBe('invalid_request');
+    expect(error.path).toBe('transport_margin');
+  });
+
+  it('a negative tax margin (subsidy) is allowed and raises the basic price', () => {
+    // 1000 × (1 − (−0.1) − 0.1 − 0.02) = 1000 × 0.98 = 980 EUR; × 0.0272 = 26.656 kg.
+    const result = calculateSpend(
+      spend({ tax_margin: -0.1, trade_margin: 0.1, transport_margin: 0.02 }),
+      defaultDatasets,
+    );
+    expect(result.calculation_details.tax_margin).toBe(-0.1);
+    expect(result.estimate.activity_data.activity_value).toBe(980);
+    expect(result.estimate.co2e).toBe(26.656);
+  });
+
+  it('a large subsidy can make the basic price exceed the purchaser price', () => {
+    // 1000 × (1 − (−0.5)) = 1500 EUR; × 0.0272 = 40.8 kg.
+    const result = calculateSpend(
+      spend({ tax_margin: -0.5, trade_margin: 0, transport_margin: 0 }),
+      defaultDatasets,
+    );
+    expect(result.estimate.activity_data.activity_value).toBe(1500);
+    expect(result.estimate.co2e).toBe(40.8);
+  });
+
+  it('margins summing to exactly 1 are invalid_request (nothing would be left of the price)', () => {
+    const error = thrown(() =>
+      calculateSpend(spend({ tax_margin: 0.5, trade_margin: 0.3, transport_margin: 0.2 }), defaultDatasets),
+    );
+    expect(error.error_code).toBe('invalid_request');
+    expect(error.message).toContain('must be below 1');
+    expect(error.path).toBe('tax_margin');
+  });
+
+  it('margins summing to more than 1 are invalid_request', () => {
+    const error = thrown(() =>
+      calculateSpend(spend({ tax_margin: 0.6, trade_margin: 0.5, transport_margin: 0 }), defaultDatasets),
+    );
+    expect(error.error_code).toBe('invalid_request');
+    expect(error.message).toContain('sum to 1.1');
+  });
+
+  it('a supplied margin plus defaults summing to 1 or more is invalid_request too', () => {
+    // tax 0.77 supplied + default trade 0.2 + transport 0.03 = 1.
+    const error = thrown(() => calculateSpend(spend({ tax_margin: 0.77 }), withMargins));
+    expect(error.error_code).toBe('invalid_request');
+    expect(error.path).toBe('tax_margin');
+  });
+
+  it('a single margin above 1 is invalid_request at that margin', () => {
+    const error = thrown(() => calculateSpend(spend({ tax_margin: 1.5 }), defaultDatasets));
+    expect(error.error_code).toBe('invalid_request');
+    expect(error.path).toBe('tax_margin');
+    expect(error.message).toContain('at most 1');
+  });
+
+  it('a margin that is not a number is invalid_request', () => {
+    const error = thrown(() =>
+      calculateSpend({ ...spend(), trade_margin: '0.1' } as unknown as SpendRequest, defaultDatasets),
+    );
+    expect(error.error_code).toBe('invalid_request');
+    expect(error.path).toBe('trade_margin');
+  });
+});
