@@ -141,7 +141,7 @@ const CALCULATORS: Calculator[] = [
 
 interface Expected {
   error_code: ErrorBody['error_code'];
-  path: string;
+  path: string | undefined;
   valid_values?: Array<string | number>;
 }
 
@@ -191,9 +191,9 @@ describe.each(CALCULATORS)('$name: invalid requests', (calculator) => {
     });
 
     it.each([null, undefined, 42, 'a string', true, [], [valid]])(
-      'a non-object body %j is invalid_request at the root',
+      'a non-object body %j is invalid_request with no path (the body itself is wrong)',
       (body) => {
-        const error = expectEmissionsError(call(body), { error_code: 'invalid_request', path: '' });
+        const error = expectEmissionsError(call(body), { error_code: 'invalid_request', path: undefined });
         expect(error.message).toBe('The request must be a JSON object.');
       },
     );
