@@ -68,3 +68,30 @@ for (const { label, code, region, year, money, unit } of spendCases) {
   console.log(`${label.padEnd(52)} ${format(result.estimate.co2e)}  (${activity_value.toFixed(2)} EUR basic 2019)`);
   for (const notice of result.notices) console.log(`    ${notice.severity}: ${notice.code}`);
 }
+
+// The CLI on the committed example files. Each has one bad row on purpose, so the CLI reports it in the row's
+// error columns and exits 1; anything else is a failure of the demo.
+{
+  const { spawnSync } = await import('node:child_process');
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const outDir = mkdtempSync(join(tmpdir(), 'co2e-demo-'));
+  const runs = [
+    { command: 'spend', file: 'examples/ledger.csv', bad: 'INV-2023-0021, money typed as 12O0 (letter O)' },
+    { command: 'cloud', file: 'examples/cloud-usage.csv', bad: 'legacy-vm, region us_east_3 does not exist' },
+  ];
+  for (const { command, file, bad } of runs) {
+    const out = join(outDir, `${command}-co2e.csv`);
+    console.log(`\n$ co2e-engine ${command} ${file} --out ${out}\n`);
+    const { status, error } = spawnSync(process.execPath, ['dist/cli.js', command, file, '--out', out], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    if (status === 1) {
+      console.log(`exit code 1, as expected: one row is bad on purpose (${bad}); the others are in ${out}`);
+    } else {
+      console.error(`demo failed: expected exit code 1 from the CLI on ${file}, got ${status}${error ? ` (${error.message})` : ''}`);
+      process.exitCode = 1;
+    }
+  }
+}

@@ -1,0 +1,166 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import packageJson from '../../package.json';
+import { defaultDatasets } from '../datasets/index';
+import { cloudRows } from './cloud-rows';
+import { type FileCommandOptions, runFileCommand } from './file-command';
+import { type CliIo, EXIT, UsageError } from './io';
+import type { RowKind } from './outcome';
+import type { FileFormat } from './read-rows';
+import { serve } from './serve';
+import { spendRows } from './spend-rows';
+
+export type { CliIo } from './io';
+
+function integer(name: string, min: number, max: number) {
+  return (text: string): number => {
+    const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
+      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}.`);
+    }
+    return value;
+  };
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+const FORMATS: FileFormat[] = ['csv', 'jsonl'];
+
+interface FileFlags {
+  out?: string;
+  format?: FileFormat;
+  inputFormat?: FileFormat;
+}
+
+const FILE_HELP = {
+  spend: `
+Columns (CSV header or JSON keys): classification_type, classification_code (or activity_id), spend_year,
+spend_region, money, money_unit, and optionally tax_margin, trade_margin, transport_margin. Other columns pass
+through. An empty cell means "not supplied".`,
+  cloud: `
+Columns: calculator (cpu, memory, storage, networking, embodied, instance), provider (aws, azure, gcp), then
+that calculator's request fields (cpu_count, region, duration, duration_unit, data, data_unit, storage_type,
+instance, instance_count, average_vcpu_utilization, year). Empty cells are omitted; other columns pass through.`,
+} as const;
+
+const TRAILER = `
+Output: the input columns, then co2e, co2e_unit, activity_value, activity_unit, factor_id, factor_name,
+factor_source, notices, error_code, error_message. A summary goes to stderr.
+Exit code: 0 when every row succeeded, 1 when any row failed, 2 on usage errors.`;
+
+/**
+ * Runs the `co2e-engine` command line with `argv` (without `node` and the script) and returns the exit code: 0
+ * success, 1 when a batch file had failed rows, 2 on usage errors, 130 when interrupted.
+ *
+ * @example
+ * ```ts
+ * const code = await runCli(['spend', 'ledger.csv', '--out', 'ledger-co2e.csv'], {
+ *   stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env,
+ * });
+ * ```
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const program = new Command('co2e-engine')
+    .description('Carbon estimates offline: serve the REST endpoints, or run spend and cloud batch files.')
+    .version(packageJson.version)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .showHelpAfterError('(run with --help for usage)');
+
+  program
+    .command('serve')
+    .description(
+      "Serve SPEC.md's REST endpoints (POST /procurement/spend, /compute/{provider}/...) over HTTP.",
+    )
+    .option('--port <port>', 'port to listen on (0: any free port)', integer('--port', 0, 65535), 8080)
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option(
+      '--api-key <key>',
+      'accepted API key (repeatable; env CO2E_API_KEYS adds comma-separated keys)',
+      collect,
+      [],
+    )
+    .option(
+      '--max-batch-size <n>',
+      'most elements per batch request',
+      integer('--max-batch-size', 1, 1_000_000),
+      100,
+    )
+    .option(
+      '--max-body-bytes <n>',
+      'largest request body in bytes',
+      integer('--max-body-bytes', 1, 1_000_000_000),
+      1_000_000,
+    )
+    .action(
+      async (flags: {
+        port: number;
+        host: string;
+        apiKey: string[];
+        maxBatchSize: number;
+        maxBodyBytes: number;
+      }) => {
+        exitCode = await serve(
+          {
+            port: flags.port,
+            host: flags.host,
+            apiKeys: flags.apiKey,
+            maxBatchSize: flags.maxBatchSize,
+            maxBodyBytes: flags.maxBodyBytes,
+          },
+          defaultDatasets,
+          io,
+        );
+      },
+    );
+
+  const fileCommand = (name: 'spend' | 'cloud', description: string, kind: () => RowKind) =>
+    program
+      .command(`${name} <file>`)
+      .description(description)
+      .option('-o, --out <file>', 'write results here instead of stdout')
+      .addOption(
+        new Option('--format <format>', 'output format (default: from --out, else the input format)').choices(
+          FORMATS,
+        ),
+      )
+      .addOption(
+        new Option(
+          '--input-format <format>',
+          'input format (default: from the extension; csv for -)',
+        ).choices(FORMATS),
+      )
+      .addHelpText('after', FILE_HELP[name] + TRAILER)
+      .action(async (file: string, flags: FileFlags) => {
+        const options: FileCommandOptions = {};
+        if (flags.out !== undefined) options.out = flags.out;
+        if (flags.format !== undefined) options.format = flags.format;
+        if (flags.inputFormat !== undefined) options.inputFormat = flags.inputFormat;
+        exitCode = await runFileCommand(kind(), file, options, io);
+      });
+
+  fileCommand('spend', 'Estimate procurement spend rows of a CSV or JSON Lines file (- for stdin).', () =>
+    spendRows(defaultDatasets),
+  );
+  fileCommand('cloud', 'Estimate cloud usage rows of a CSV or JSON Lines file (- for stdin).', () =>
+    cloudRows(defaultDatasets),
+  );
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version'
+        ? EXIT.ok
+        : EXIT.usage;
+    }
+    if (error instanceof UsageError) {
+      io.stderr.write(`co2e-engine: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  return exitCode;
+}

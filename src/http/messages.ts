@@ -1,0 +1,21 @@
+/** Messages of the HTTP adapter, kept together so wording stays consistent. */
+export const httpMessages = {
+  missingApiKey: () => 'Missing API key. Send it as the header `Authorization: Bearer <API_KEY>`.',
+  invalidApiKey: () => 'The API key is not valid.',
+  notFound: (method: string, path: string) =>
+    `No route ${method} ${path}. See the endpoint list in the documentation.`,
+  notServed: (family: string) =>
+    `This server has no ${family} datasets, so it does not serve ${family} routes.`,
+  methodNotAllowed: (method: string) =>
+    `Method ${method} is not allowed; every route takes POST with a JSON body.`,
+  unsupportedMediaType: (contentType: string | null) =>
+    contentType === null
+      ? 'The request has no Content-Type; send `Content-Type: application/json`.'
+      : `Content-Type '${contentType}' is not supported; send \`Content-Type: application/json\` (UTF-8).`,
+  payloadTooLarge: (maxBytes: number) => `The request body is larger than ${maxBytes} bytes.`,
+  emptyBody: () => 'The request body is empty; send a JSON value.',
+  notUtf8: () => 'The request body is not valid UTF-8.',
+  unreadableBody: () => 'The request body could not be read.',
+  invalidJson: (detail: string) => `The request body is not valid JSON: ${detail}`,
+  internalError: () => 'An internal error occurred. The request was not processed.',
+} as const;

@@ -1,0 +1,64 @@
+/**
+ * The routes of SPEC.md's endpoint table, plus `/batch` forms of the spend and instance endpoints (which SPEC.md
+ * does not list; the library has both batch functions, so the server offers them too).
+ */
+
+export const CLOUD_CALCULATORS = ['instance', 'cpu', 'memory', 'storage', 'networking', 'embodied'] as const;
+export type CloudCalculatorName = (typeof CLOUD_CALCULATORS)[number];
+
+export type Route =
+  | { readonly family: 'spend'; readonly batch: boolean }
+  | {
+      readonly family: 'cloud';
+      readonly calculator: CloudCalculatorName;
+      /** The `provider_id` path segment, percent-decoded; validated by the calculator. */
+      readonly provider: string;
+      readonly batch: boolean;
+    };
+
+const isCloudCalculator = (segment: string): segment is CloudCalculatorName =>
+  (CLOUD_CALCULATORS as readonly string[]).includes(segment);
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined; // a malformed %-escape cannot name any route
+  }
+}
+
+/**
+ * The route a path names, or undefined. `basePath` (e.g. `/api`) is stripped first; paths match exactly (no
+ * trailing slash).
+ */
+export function matchRoute(pathname: string, basePath: string): Route | undefined {
+  if (basePath !== '') {
+    if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined;
+    pathname = pathname.slice(basePath.length);
+  }
+  const segments = pathname.split('/').slice(1);
+  const batch = segments.length > 0 && segments[segments.length - 1] === 'batch';
+  const [first, second, third, ...rest] = batch ? segments.slice(0, -1) : segments;
+
+  if (first === 'procurement' && second === 'spend' && third === undefined) return { family: 'spend', batch };
+  if (
+    first === 'compute' &&
+    second !== undefined &&
+    second !== '' &&
+    third !== undefined &&
+    rest.length === 0
+  ) {
+    const provider = decodeSegment(second);
+    if (provider !== undefined && isCloudCalculator(third))
+      return { family: 'cloud', calculator: third, provider, batch };
+  }
+  return undefined;
+}
+
+/** Normalises a base path: `''`, or a leading slash and no trailing slash (`api/` → `/api`). */
+export function normaliseBasePath(basePath: string | undefined): string {
+  if (basePath === undefined) return '';
+  const trimmed = basePath.replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}

@@ -1,0 +1,93 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { parse } from 'csv-parse/sync';
+import { type CliIo, runCli } from '../../src/cli/run-cli';
+
+/** Runs the CLI in-process with captured output, and temp files to run it on. */
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function capture(isTTY = false) {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      text += chunk.toString();
+      callback();
+    },
+  }) as Writable & { isTTY?: boolean; columns?: number };
+  if (isTTY) {
+    stream.isTTY = true;
+    stream.columns = 120;
+  }
+  return { stream, text: () => text };
+}
+
+export async function cli(
+  argv: string[],
+  options: {
+    stdin?: string;
+    env?: Record<string, string>;
+    signal?: AbortSignal;
+    tty?: boolean;
+    onStderr?: (text: string) => void;
+  } = {},
+): Promise<CliRun> {
+  const out = capture();
+  const err = capture(options.tty);
+  if (options.onStderr !== undefined) {
+    const write = err.stream.write.bind(err.stream);
+    err.stream.write = ((chunk: string, ...rest: never[]) => {
+      options.onStderr?.(String(chunk));
+      return write(chunk, ...rest);
+    }) as typeof err.stream.write;
+  }
+  const io: CliIo = {
+    stdin: (async function* () {
+      yield new TextEncoder().encode(options.stdin ?? '');
+    })(),
+    stdout: out.stream,
+    stderr: err.stream,
+    env: options.env ?? {},
+    ...(options.signal && { signal: options.signal }),
+  };
+  const code = await runCli(argv, io);
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
+const directory = mkdtempSync(join(tmpdir(), 'co2e-cli-'));
+let counter = 0;
+
+/** Writes a temp file and returns its path. */
+export function tempFile(name: string, content: string | Uint8Array): string {
+  const path = join(directory, `${++counter}-${name}`);
+  writeFileSync(path, content);
+  return path;
+}
+
+export const tempPath = (name: string) => join(directory, `${++counter}-${name}`);
+
+export const parseCsv = (text: string): Array<Record<string, string>> => parse(text, { columns: true });
+export const parseJsonl = (text: string): Array<Record<string, any>> =>
+  text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
+
+export const RESULT_COLUMNS = [
+  'co2e',
+  'co2e_unit',
+  'activity_value',
+  'activity_unit',
+  'factor_id',
+  'factor_name',
+  'factor_source',
+  'notices',
+  'error_code',
+  'error_message',
+];

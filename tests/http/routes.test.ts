@@ -1,0 +1,252 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultDatasets } from '../../src/datasets/index';
+import { startServer, type TestServer } from './server';
+
+/**
+ * Every route of SPEC.md's endpoint table over real HTTP, with values worked out by hand from the embedded
+ * datasets (CCF coefficients, Electricity Maps 2022 grid factors, EXIOBASE 2019 factors), and the wire quirk:
+ * the per-resource cloud endpoints send data_quality_flags as a string, spend and instance as an array.
+ */
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ datasets: defaultDatasets });
+});
+afterAll(() => server.close());
+
+const FLAGS_TEXT = "['notable_methodological_variance']";
+
+describe('per-resource cloud routes', () => {
+  it('POST /compute/aws/cpu: 4 vCPU for 30 min in us-east-1', async () => {
+    // activity = 4 × 0.5 h = 2 CPU-hour
+    // factor = (0.74 + 0.5 × (3.5 − 0.74)) / 1000 × PUE 1.135 × grid 0.434 = 0.00212 × 1.135 × 0.434 = 0.0010442908
+    // co2e = 2 × 0.0010442908 = 0.0020885816
+    const { status, headers, body } = await server.post('/compute/aws/cpu', {
+      cpu_count: 4,
+      region: 'us_east_1',
+      duration: 30,
+      duration_unit: 'min',
+    });
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(body.co2e).toBe(0.0020885816);
+    expect(body.activity_data).toEqual({ activity_value: 2, activity_unit: 'CPU-hour' });
+    expect(body.emission_factor.factor).toBe(0.0010442908);
+    expect(body.emission_factor.name).toBe('AWS (us-east-1) CPU');
+    expect(body.emission_factor.data_quality_flags).toBe(FLAGS_TEXT);
+  });
+
+  it('POST /compute/aws/memory: 16 GB for 2 h', async () => {
+    // activity = 16 GB × 2 h = 32 GB-hour; factor = 0.000392 × 1.135 × 0.434 = 0.00019309528
+    // co2e = 32 × 0.00019309528 = 0.00617904896
+    const { status, body } = await server.post('/compute/aws/memory', {
+      region: 'us-east-1',
+      data: 16,
+      duration: 2,
+    });
+    expect(status).toBe(200);
+    expect(body.co2e).toBe(0.00617904896);
+    expect(body.activity_data).toEqual({ activity_value: 32, activity_unit: 'GB-hour' });
+    expect(body.emission_factor.data_quality_flags).toBe(FLAGS_TEXT);
+  });
+
+  it('POST /compute/gcp/storage: 2 TB SSD for 30 days', async () => {
+    // activity = 2 TB × 720 h = 1440 TB-hour; factor = 1.2 / 1000 × PUE 1.1 × grid 0.197 = 0.00026004
+    // co2e = 1440 × 0.00026004 = 0.3744576
+    const { status, body } = await server.post('/compute/gcp/storage', {
+      region: 'europe_west1',
+      storage_type: 'ssd',
+      data: 2,
+      data_unit: 'TB',
+      duration: 30,
+      duration_unit: 'day',
+    });
+    expect(status).toBe(200);
+    expect(body.co2e).toBe(0.3744576);
+    expect(body.activity_data).toEqual({ activity_value: 1440, activity_unit: 'TB-hour' });
+    expect(body.emission_factor.data_quality_flags).toBe(FLAGS_TEXT);
+  });
+
+  it('POST /compute/azure/networking: 100 GB', async () => {
+    // factor = 0.001 × PUE 1.185 × grid 0.347 = 0.000411195; co2e = 100 × 0.000411195 = 0.0411195
+    const { status, body } = await server.post('/compute/azure/networking', {
+      region: 'westeurope',
+      data: 100,
+    });
+    expect(status).toBe(200);
+    expect(body.co2e).toBe(0.0411195);
+    expect(body.activity_data).toEqual({ activity_value: 100, activity_unit: 'GB' });
+    expect(body.emission_factor.data_quality_flags).toBe(FLAGS_TEXT);
+  });
+
+  it('POST /compute/aws/embodied: 3 × m5.large for 24 h', async () => {
+    // activity = 3 × 24 = 72 instance-hour; m5.large: 2 of its platform's 96 vCPU, platform 1610.79 kg, 35040 h
+    // co2e = 72 × 1610.79 × 2 / (96 × 35040) = 231953.76 / 3363840 = 0.068955051369863013698…
+    const { status, body } = await server.post('/compute/aws/embodied', {
+      instance: 'm5.large',
+      instance_count: 3,
+      duration: 24,
+    });
+    expect(status).toBe(200);
+    expect(body.co2e).toBe(0.068955051369863013698);
+    expect(body.activity_data).toEqual({ activity_value: 72, activity_unit: 'instance-hour' });
+    expect(body.emission_factor.year).toBe(2021);
+    expect(body.emission_factor.data_quality_flags).toBe(FLAGS_TEXT);
+  });
+
+  it('sends emission_factor null when the audit trail is disabled', async () => {
+    const disabled = await server.post('/compute/aws/cpu', {
+      cpu_count: 1,
+      region: 'us_east_1',
+      duration: 1,
+      audit_trail: 'disabled',
+    });
+    expect(disabled.status).toBe(200);
+    expect(disabled.body.emission_factor).toBe(null);
+    expect(disabled.body.audit_trail).toBe('disabled');
+  });
+});
+
+describe('instance and spend routes send data_quality_flags as a JSON array', () => {
+  it('POST /compute/aws/instance: t2.micro for 1 h (DESIGN.md check values)', async () => {
+    // energy_used_cpu = 1 vCPU × 1 h × 0.00212 kW × 1.135 = 0.0024062 kWh
+    // energy_used_memory = 1 GiB = 1.073741824 GB × 1 h × 0.000392 × 1.135 = 0.00047772921233408 kWh
+    const { status, body } = await server.post('/compute/aws/instance', {
+      instance: 't2.micro',
+      region: 'us_east_1',
+      duration: 1,
+      duration_unit: 'h',
+    });
+    expect(status).toBe(200);
+    expect(body.calculation_details.energy_used_cpu).toBe(0.0024062);
+    expect(body.calculation_details.energy_used_memory).toBe(0.00047772921233408);
+    expect(body.cpu_estimate.emission_factor.data_quality_flags).toEqual([]);
+    expect(body.embodied_cpu_estimate.emission_factor.data_quality_flags).toEqual([
+      'notable_methodological_variance',
+    ]);
+    expect(Object.keys(body)).toEqual([
+      'total_co2e',
+      'total_co2e_unit',
+      'memory_estimate',
+      'cpu_estimate',
+      'embodied_cpu_estimate',
+      'calculation_details',
+    ]);
+  });
+
+  it('POST /procurement/spend: 1000 EUR retail trade in DE, 2019, margins supplied', async () => {
+    // activity = 1000 × (1 − 0.19 − 0.1 − 0.02) / (1 + 0) = 690 EUR (2019 is the factor year: no inflation)
+    // co2e = 690 × 0.0272 (EXIOBASE DE, p52 retail trade) = 18.768
+    const { status, body } = await server.post('/procurement/spend', {
+      activity: { classification_type: 'isic4', classification_code: '4711' },
+      spend_year: 2019,
+      spend_region: 'DE',
+      money: 1000,
+      money_unit: 'eur',
+      tax_margin: 0.19,
+      trade_margin: 0.1,
+      transport_margin: 0.02,
+    });
+    expect(status).toBe(200);
+    expect(body.estimate.co2e).toBe(18.768);
+    expect(body.estimate.activity_data).toEqual({ activity_value: 690, activity_unit: 'eur' });
+    expect(body.estimate.emission_factor.data_quality_flags).toEqual([]);
+    expect(body.calculation_details.inflation_applied).toBe(0);
+    expect(body.notices).toEqual([]);
+  });
+});
+
+describe('batch routes: results in request order, a bad element is its error body', () => {
+  const cpu = { cpu_count: 4, region: 'us_east_1', duration: 30, duration_unit: 'min' };
+
+  it('POST /compute/aws/cpu/batch with good, bad and good elements', async () => {
+    const { status, body } = await server.post('/compute/aws/cpu/batch', [
+      cpu,
+      { ...cpu, cpu_count: -1 },
+      { ...cpu, duration: 60 }, // twice the activity of the first: 4 CPU-hour × 0.0010442908 = 0.0041771632
+    ]);
+    expect(status).toBe(200);
+    expect(body).toHaveLength(3);
+    expect(body[0].co2e).toBe(0.0020885816);
+    expect(body[0].emission_factor.data_quality_flags).toBe(FLAGS_TEXT);
+    expect(body[1]).toEqual({
+      error: 'bad_request',
+      error_code: 'invalid_request',
+      message: "'cpu_count' must not be negative.",
+      path: 'requests[1].cpu_count',
+    });
+    expect(body[2].co2e).toBe(0.0041771632);
+    expect(body[2].emission_factor.data_quality_flags).toBe(FLAGS_TEXT);
+  });
+
+  it.each([
+    ['memory', { region: 'us_east_1', data: 16, duration: 2 }, { region: 'mars' }, 0.00617904896],
+    [
+      'storage',
+      { region: 'us_east_1', storage_type: 'hdd', data: 1000, duration: 1 },
+      { storage_type: 'tape' },
+      0.0003201835,
+    ],
+    ['networking', { region: 'us_east_1', data: 100 }, { data: 'a lot' }, 0.049259],
+    [
+      'embodied',
+      { instance: 't2.micro', instance_count: 48, duration: 35040 },
+      { instance: 'z9.huge' },
+      1477.54,
+    ],
+  ])('POST /compute/aws/%s/batch', async (calculator, good, bad, co2e) => {
+    // memory: as above, 32 GB-hour × 0.00019309528 = 0.00617904896
+    // storage: 1000 GB = 1 TB × 1 h × 0.65 / 1000 × 1.135 × 0.434 = 0.00065 × 0.49259 = 0.0003201835
+    // networking: 100 × 0.001 × 1.135 × 0.434 = 0.049259
+    // embodied: 48 × 35040 instance-hours of a 1-vCPU slice of a 48-vCPU platform = the platform's 1477.54 kg
+    const { status, body } = await server.post(`/compute/aws/${calculator}/batch`, [
+      good,
+      { ...good, ...bad },
+    ]);
+    expect(status).toBe(200);
+    expect(body).toHaveLength(2);
+    expect(body[0].co2e).toBe(co2e);
+    expect(body[0].emission_factor.data_quality_flags).toBe(FLAGS_TEXT);
+    expect(body[1].path).toMatch(/^requests\[1\]\./);
+  });
+
+  it('POST /compute/gcp/instance/batch keeps the arrays', async () => {
+    const { status, body } = await server.post('/compute/gcp/instance/batch', [
+      { instance: 'e2-standard-2', region: 'europe_west1', duration: 24 },
+      { instance: 'e2-standard-2', region: 'atlantis', duration: 24 },
+    ]);
+    expect(status).toBe(200);
+    expect(body[0].embodied_cpu_estimate.emission_factor.data_quality_flags).toEqual([
+      'notable_methodological_variance',
+    ]);
+    expect(body[1].error_code).toBe('unknown_region');
+    expect(body[1].path).toBe('requests[1].region');
+  });
+
+  it('POST /procurement/spend/batch', async () => {
+    const good = {
+      activity: { classification_type: 'isic4', classification_code: '4711' },
+      spend_year: 2019,
+      spend_region: 'DE',
+      money: 1000,
+      money_unit: 'eur',
+      tax_margin: 0.19,
+      trade_margin: 0.1,
+      transport_margin: 0.02,
+    };
+    const { status, body } = await server.post('/procurement/spend/batch', [
+      { ...good, activity: { classification_type: 'isic4', classification_code: '9999' } },
+      good,
+    ]);
+    expect(status).toBe(200);
+    expect(body[0].error_code).toBe('unknown_classification_code');
+    expect(body[0].path).toBe('requests[0].activity.classification_code');
+    expect(body[1].estimate.co2e).toBe(18.768);
+  });
+
+  it('an empty batch is an empty array', async () => {
+    const { status, body } = await server.post('/compute/aws/cpu/batch', []);
+    expect(status).toBe(200);
+    expect(body).toEqual([]);
+  });
+});

@@ -1,0 +1,339 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../src/core/errors';
+import { defaultDatasets } from '../../src/datasets/index';
+import type { CloudRegionsProvider } from '../../src/datasets/types';
+import { createHandler } from '../../src/http/index';
+import { reply, startServer, type TestServer } from './server';
+
+/** Every status the handler sends, over real HTTP: 400, 401, 404, 405, 413, 415, and 500 for an engine fault. */
+
+const cpu = { cpu_count: 1, region: 'us_east_1', duration: 1 };
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ datasets: defaultDatasets, maxBatchSize: 3, maxBodyBytes: 1000 });
+});
+afterAll(() => server.close());
+
+const expectErrorBody = (body: any, status: number, error: string, errorCode: string) => {
+  expect(body.error).toBe(error);
+  expect(body.error_code).toBe(errorCode);
+  expect(ERROR_CODES).toContain(body.error_code);
+  expect(typeof body.message).toBe('string');
+  expect(body.message).not.toMatch(/\n\s+at /); // no stack trace
+  void status;
+};
+
+describe('404 unknown route', () => {
+  it.each([
+    '/',
+    '/compute/aws/gpu',
+    '/compute/aws',
+    '/compute/aws/cpu/',
+    '/compute/aws/cpu/batch/batch',
+    '/procurement/spend/extra',
+    '/procurement',
+    '/compute//cpu',
+    '/compute/%E0%A4%A/cpu',
+  ])('%s', async (path) => {
+    const { status, body } = await server.post(path, cpu);
+    expect(status).toBe(404);
+    expectErrorBody(body, 404, 'not_found', 'not_found');
+  });
+
+  it('a route whose datasets the server lacks is not served', async () => {
+    const cloudOnly = createHandler({
+      datasets: {
+        cloudCoefficients: defaultDatasets.cloudCoefficients,
+        cloudRegions: defaultDatasets.cloudRegions,
+        cloudInstances: defaultDatasets.cloudInstances,
+      },
+    });
+    const post = (path: string, body: unknown) =>
+      cloudOnly(
+        new Request(`http://x${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      );
+    const spend = await reply(await post('/procurement/spend', {}));
+    expect(spend.status).toBe(404);
+    expect(spend.body.message).toBe('This server has no spend datasets, so it does not serve spend routes.');
+    expect((await post('/compute/aws/cpu', cpu)).status).toBe(200);
+  });
+});
+
+describe('405 wrong method', () => {
+  it.each(['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'])('%s /compute/aws/cpu', async (method) => {
+    const response = await fetch(`${server.url}/compute/aws/cpu`, { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    if (method !== 'HEAD')
+      expectErrorBody(await response.json(), 405, 'method_not_allowed', 'method_not_allowed');
+  });
+});
+
+describe('415 not JSON', () => {
+  it.each([
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'application/json; charset=latin1',
+    'multipart/form-data',
+  ])('%s', async (contentType) => {
+    const { status, body } = await server.post('/compute/aws/cpu', cpu, { 'content-type': contentType });
+    expect(status).toBe(415);
+    expectErrorBody(body, 415, 'unsupported_media_type', 'unsupported_media_type');
+  });
+
+  it('no Content-Type at all', async () => {
+    const response = await fetch(`${server.url}/compute/aws/cpu`, {
+      method: 'POST',
+      body: new Uint8Array([123, 125]),
+    });
+    expect(response.status).toBe(415);
+    expect((await response.json()).message).toBe(
+      'The request has no Content-Type; send `Content-Type: application/json`.',
+    );
+  });
+
+  it.each([
+    'application/json; charset=utf-8',
+    'Application/JSON; charset="UTF-8"',
+    'application/vnd.api+json',
+  ])('accepts %s', async (contentType) => {
+    const { status } = await server.post('/compute/aws/cpu', cpu, { 'content-type': contentType });
+    expect(status).toBe(200);
+  });
+});
+
+describe('413 body too large (maxBodyBytes 1000)', () => {
+  it('by Content-Length', async () => {
+    const { status, body, headers } = await server.post('/compute/aws/cpu', ' '.repeat(1001));
+    expect(status).toBe(413);
+    expectErrorBody(body, 413, 'payload_too_large', 'payload_too_large');
+    expect(body.message).toBe('The request body is larger than 1000 bytes.');
+    expect(headers.get('connection')).toBe('close');
+  });
+
+  it('counted while streaming, with no Content-Length (chunked upload)', async () => {
+    const chunk = new TextEncoder().encode(' '.repeat(300));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // 4 × 300 bytes = 1200 > 1000: the handler stops reading after the fourth chunk
+        if (sent++ < 4) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const response = await fetch(`${server.url}/compute/aws/cpu`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+  });
+
+  it('a lying Content-Length does not get past the count', async () => {
+    const handler = createHandler({ datasets: defaultDatasets, maxBodyBytes: 10 });
+    const request = new Request('http://x/compute/aws/cpu', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': '2' },
+      body: JSON.stringify(cpu),
+    });
+    expect((await handler(request)).status).toBe(413);
+  });
+
+  it('a chunked body under the limit is read whole', async () => {
+    const json = new TextEncoder().encode(JSON.stringify(cpu));
+    const parts = [json.slice(0, 5), json.slice(5, 20), json.slice(20)];
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const part = parts.shift();
+        if (part === undefined) controller.close();
+        else controller.enqueue(part);
+      },
+    });
+    const response = await fetch(`${server.url}/compute/aws/cpu`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(200);
+    // 1 CPU-hour × 0.0010442908 kg (routes.test.ts)
+    expect((await response.json()).co2e).toBe(0.0010442908);
+  });
+
+  it('exactly maxBodyBytes is accepted', async () => {
+    const json = JSON.stringify(cpu);
+    const { status } = await server.post('/compute/aws/cpu', json + ' '.repeat(1000 - json.length));
+    expect(status).toBe(200);
+  });
+
+  it('a large upload is cut off without the server buffering it, and the server stays usable', async () => {
+    const big = ' '.repeat(5_000_000);
+    const first = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(`${server.url}/compute/aws/cpu`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      });
+      request.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', reject);
+      request.write(big.slice(0, 2000));
+      request.end(big.slice(2000, 4000));
+    });
+    expect(first).toBe(413);
+    expect((await server.post('/compute/aws/cpu', cpu)).status).toBe(200);
+  });
+});
+
+describe('400', () => {
+  it.each([
+    ['{', 'The request body is not valid JSON:'],
+    ['', 'The request body is empty; send a JSON value.'],
+    ['   ', 'The request body is empty; send a JSON value.'],
+    ['{"cpu_count": 1,}', 'The request body is not valid JSON:'],
+    ['NaN', 'The request body is not valid JSON:'],
+  ])('invalid_json for %j', async (text, message) => {
+    const { status, body } = await server.post('/compute/aws/cpu', text);
+    expect(status).toBe(400);
+    expectErrorBody(body, 400, 'bad_request', 'invalid_json');
+    expect(body.message.startsWith(message)).toBe(true);
+  });
+
+  it('invalid_json for bytes that are not UTF-8', async () => {
+    const { status, body } = await server.post('/compute/aws/cpu', new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]));
+    expect(status).toBe(400);
+    expect(body.error_code).toBe('invalid_json');
+    expect(body.message).toBe('The request body is not valid UTF-8.');
+  });
+
+  it('batch_too_large above maxBatchSize (3); 3 is fine', async () => {
+    const four = await server.post('/compute/aws/cpu/batch', [cpu, cpu, cpu, cpu]);
+    expect(four.status).toBe(400);
+    expect(four.body).toEqual({
+      error: 'bad_request',
+      error_code: 'batch_too_large',
+      message: 'The batch has 4 elements; at most 3 are allowed.',
+      path: 'requests',
+    });
+    expect((await server.post('/compute/aws/cpu/batch', [cpu, cpu, cpu])).status).toBe(200);
+  });
+
+  it('a batch must be an array', async () => {
+    const { status, body } = await server.post('/compute/aws/cpu/batch', cpu);
+    expect(status).toBe(400);
+    expect(body.error_code).toBe('invalid_request');
+    expect(body.path).toBe('requests');
+  });
+
+  it('an unsupported provider is one 400 for the whole batch, listing the providers', async () => {
+    for (const path of ['/compute/ibm/cpu', '/compute/ibm/cpu/batch']) {
+      const { status, body } = await server.post(path, path.endsWith('batch') ? [cpu] : cpu);
+      expect(status).toBe(400);
+      expect(body.error_code).toBe('unsupported_provider');
+      expect(body.path).toBe('provider_id');
+      expect(body.valid_values).toEqual(['aws', 'azure', 'gcp']);
+    }
+  });
+
+  it('calculator errors carry path and valid_values', async () => {
+    const { status, body } = await server.post('/compute/aws/cpu', { ...cpu, year: 1999 });
+    expect(status).toBe(400);
+    expect(body).toEqual({
+      error: 'bad_request',
+      error_code: 'no_emission_factors_found',
+      message:
+        "No emission factor for region 'us-east-1' in year 1999. Valid years: 2021, 2022, 2023, 2024, 2025.",
+      path: 'year',
+      valid_values: [2021, 2022, 2023, 2024, 2025],
+    });
+  });
+
+  it('a JSON value that is not an object', async () => {
+    for (const json of ['null', '42', '"text"', JSON.stringify([cpu])]) {
+      const { status, body } = await server.post('/compute/aws/cpu', json);
+      expect(status).toBe(400);
+      expect(body.error_code).toBe('invalid_request');
+    }
+  });
+});
+
+describe('500 only for engine faults, with no detail', () => {
+  it('a dataset that throws a TypeError gives the fixed 500 body and is told to onError', async () => {
+    const seen: unknown[] = [];
+    const broken: CloudRegionsProvider = {
+      ...defaultDatasets.cloudRegions,
+      get: () => {
+        throw new TypeError('secret internal detail');
+      },
+    };
+    const faulty = await startServer({
+      datasets: { ...defaultDatasets, cloudRegions: broken },
+      onError: (error) => seen.push(error),
+    });
+    try {
+      const { status, body, text } = await faulty.post('/compute/aws/cpu', cpu);
+      expect(status).toBe(500);
+      expect(body).toEqual({
+        error: 'internal_server_error',
+        error_code: 'internal_error',
+        message: 'An internal error occurred. The request was not processed.',
+      });
+      expect(text).not.toContain('secret');
+      expect(seen).toHaveLength(1);
+      expect((seen[0] as Error).message).toBe('secret internal detail');
+    } finally {
+      await faulty.close();
+    }
+  });
+
+  it('an onError that throws still gives the 500', async () => {
+    const handler = createHandler({
+      datasets: {
+        ...defaultDatasets,
+        cloudRegions: { ...defaultDatasets.cloudRegions, get: () => ({}) as never },
+      },
+      onError: () => {
+        throw new Error('logger down');
+      },
+    });
+    const response = await handler(
+      new Request('http://x/compute/aws/cpu', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(cpu),
+      }),
+    );
+    expect(response.status).toBe(500);
+  });
+});
+
+describe('createHandler options', () => {
+  it('calculation options reach the calculators (significantDigits: 4 rounds like the hosted API)', async () => {
+    const handler = createHandler({ datasets: defaultDatasets, calculation: { significantDigits: 4 } });
+    const response = await handler(
+      new Request('http://x/compute/aws/cpu', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ cpu_count: 2, region: 'us_east_1', duration: 1 }),
+      }),
+    );
+    // 2 CPU-hour × 0.0010442908 = 0.0020885816 → 4 significant digits: 0.002089
+    expect((await response.json()).co2e).toBe(0.002089);
+  });
+
+  it.each([
+    [{ maxBatchSize: 0 }, 'maxBatchSize must be a positive integer, got 0.'],
+    [{ maxBatchSize: 1.5 }, 'maxBatchSize must be a positive integer, got 1.5.'],
+    [{ maxBodyBytes: -1 }, 'maxBodyBytes must be a positive integer, got -1.'],
+    [{ maxBodyBytes: Number.NaN }, 'maxBodyBytes must be a positive integer, got NaN.'],
+  ])('rejects %j', (options, message) => {
+    expect(() => createHandler({ datasets: defaultDatasets, ...options })).toThrow(new RangeError(message));
+  });
+});
