@@ -44,6 +44,7 @@ export type {
 export { DATA_UNITS, DURATION_UNITS, type DataUnit, type DurationUnit } from './core/units';
 export { MAX_QUANTITY } from './core/validate';
 export { createTableDatasets, type DatasetTables } from './datasets/create';
+export { mergeDatasets } from './datasets/merge';
 export { DatasetError } from './datasets/errors';
 export * from './datasets/tables';
 export type * from './datasets/types';

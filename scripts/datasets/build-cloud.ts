@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
-import { type Decimal, decimal, div, mul, sum, toNumber } from '../../src/core/decimal';
+import { decimal, div, mul, toNumber } from '../../src/core/decimal';
 import { instanceKey, regionKey } from '../../src/datasets/create';
+import { CCF_INSTANCE_FILES, parseCcfInstances } from '../../src/loaders/parse-ccf-instances';
 import {
   CLOUD_PROVIDERS,
   type CloudCoefficientsTable,
@@ -17,8 +18,6 @@ import {
   byProviderThen,
   compareStrings,
   isMain,
-  parseDecimal,
-  readCsv,
   readJson,
   repoPath,
   sharedPath,
@@ -503,271 +502,42 @@ function buildCcfRegions(regions: RegionsFile, refs: RegionRef[]): CloudRegionsT
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// 4. Instances
-
-type Instance = CloudInstancesTable['instances'][number];
-
-interface Drop {
-  provider: CloudProvider;
-  instance: string;
-  reason: string;
-}
+// 4. Instances: parsed by the same loader users call (src/loaders/parse-ccf-instances.ts), so both take the same
+// decisions; this script adds the dataset description and prints what was dropped and why.
 
 const COEFFICIENTS_DIR = 'ccf/ccf-coefficients';
 
-/** Emits a row or records why it cannot be used. */
-function instanceOrDrop(
-  drops: Drop[],
-  provider: CloudProvider,
-  instance: string,
-  fields: { vcpu?: number; memory_gib?: number; platform_vcpu?: number; platform_embodied_kgco2e?: number },
-): Instance | undefined {
-  const bad = Object.entries(fields)
-    .filter(([, value]) => value === undefined || value <= 0)
-    .map(([name]) => name);
-  if (bad.length > 0) {
-    drops.push({ provider, instance, reason: `missing, zero or unparseable ${bad.join(', ')}` });
-    return undefined;
-  }
-  const row = fields as Required<typeof fields>;
-  assert(
-    row.vcpu <= row.platform_vcpu,
-    `${provider}/${instance}: vcpu ${row.vcpu} > platform ${row.platform_vcpu}`,
-  );
-  return { provider, instance, ...row };
-}
-
-function buildAwsInstances(drops: Drop[]): Instance[] {
-  const specs = new Map(
-    readCsv(sharedPath(COEFFICIENTS_DIR, 'aws-instances.csv')).map((r) => [r['Instance type'], r]),
-  );
-  const rows: Instance[] = [];
-  for (const embodied of readCsv(sharedPath(COEFFICIENTS_DIR, 'coefficients-aws-embodied.csv'))) {
-    const type = embodied.type ?? '';
-    const spec = specs.get(type);
-    if (!spec) {
-      drops.push({ provider: 'aws', instance: type, reason: 'not in aws-instances.csv' });
-      continue;
-    }
-    const row = instanceOrDrop(drops, 'aws', type, {
-      vcpu: parseDecimal(spec['Instance vCPU']),
-      memory_gib: parseDecimal(spec['Instance Memory (in GB)']),
-      platform_vcpu: parseDecimal(spec['Platform Total Number of vCPU']),
-      platform_embodied_kgco2e: parseDecimal(embodied.total),
-    });
-    if (row) rows.push(row);
-  }
-  return rows;
-}
-
-/**
- * CCF size name → ARM size name: `D2s v3` → `Standard_D2s_v3`. Also drops the Azure-docs footnote marker CCF
- * kept (`M128 1`, `E80ids v4 1`) and restores the ARM casing of B- and GS-series names (`B1MS` → `B1ms`,
- * `Gs4-8` → `GS4-8`).
- */
-export function azureArmName(ccfName: string): string {
-  const name = ccfName
-    .trim()
-    .replace(/\s+1$/, '')
-    .replace(/^B(\d+)([A-Z]+)$/, (_, size: string, suffix: string) => `B${size}${suffix.toLowerCase()}`)
-    .replace(/^Gs(?=\d)/, 'GS')
-    .replace(/\s+/g, '_');
-  return name.startsWith('Standard_') ? name : `Standard_${name}`;
-}
-
-interface AzureRow {
-  series: string;
-  type: string;
-  vcpu?: number;
-  memory_gib?: number;
-  platform_vcpu?: number;
-  total?: number;
-}
-
-function buildAzureInstances(drops: Drop[], notes: string[]): Instance[] {
-  const embodied = readCsv(sharedPath(COEFFICIENTS_DIR, 'coefficients-azure-embodied.csv'));
-  const specs = readCsv(sharedPath(COEFFICIENTS_DIR, 'azure-instances.csv'));
-  assert(embodied.length === specs.length, 'Azure embodied and instance CSVs differ in length');
-
-  // Both CSVs come out of one pipeline, one row per (size, microarchitecture), in the same order.
-  const rows: AzureRow[] = embodied.map((e, i) => {
-    const s = specs[i]!;
-    assert(
-      e.type === s['Virtual Machine'] && e.microarchitecture === s.Microarchitecture,
-      `Azure CSV row ${i}: ${e.type}/${e.microarchitecture} vs ${s['Virtual Machine']}/${s.Microarchitecture}`,
-    );
-    return {
-      series: s.Series ?? '',
-      type: e.type ?? '',
-      vcpu: parseDecimal(s['Instance vCPUs']),
-      memory_gib: parseDecimal(s['Instance Memory']),
-      platform_vcpu: parseDecimal(s['Platform vCPUs (highest vCPU possible)']),
-      total: parseDecimal(e.total),
-    };
-  });
-
-  // Constrained-vCPU sizes (`E16-4s v3`): the vCPU column holds active/parent vCPUs (0.25) and the platform column
-  // the parent size's vCPUs (16). Restore the active count (4), as CCF's own constrained-vCPU table has it.
-  const constrained = new Set<string>();
-  for (const row of rows) {
-    if (row.vcpu === undefined || Number.isInteger(row.vcpu) || row.platform_vcpu === undefined) continue;
-    const active = Number(/^[A-Za-z]+\d+-(\d+)/.exec(row.type)?.[1]);
-    const restored = row.vcpu * row.platform_vcpu;
-    assert(
-      Math.abs(restored - active) < 1e-6,
-      `Azure ${row.type}: fractional vCPU ${row.vcpu} × ${row.platform_vcpu} is not the name's ${active}`,
-    );
-    row.vcpu = active;
-    constrained.add(row.type);
-  }
-  if (constrained.size > 0) {
-    notes.push(
-      `azure: ${constrained.size} constrained-vCPU sizes: vcpu = active vCPUs from the name (CSV held the ratio)`,
-    );
-  }
-
-  // Series whose platform column is below an instance's vCPUs (Mv2 208 < 416, NCas_T4_v3 24 < 64): use the
-  // largest instance of the series as the platform, for every size of the series (as CCF's code does).
-  const seriesMax = new Map<string, { platform: number; vcpu: number }>();
-  for (const row of rows) {
-    const max = seriesMax.get(row.series) ?? { platform: 0, vcpu: 0 };
-    seriesMax.set(row.series, {
-      platform: Math.max(max.platform, row.platform_vcpu ?? 0),
-      vcpu: Math.max(max.vcpu, row.vcpu ?? 0),
-    });
-  }
-  for (const [series, max] of [...seriesMax].sort(([a], [b]) => compareStrings(a, b))) {
-    if (max.vcpu <= max.platform) continue;
-    const sizes = new Set<string>();
-    for (const row of rows) {
-      if (row.series !== series) continue;
-      row.platform_vcpu = max.vcpu;
-      sizes.add(row.type);
-    }
-    notes.push(
-      `azure: series "${series}" platform vCPU ${max.platform} < largest size ${max.vcpu}; ` +
-        `platform_vcpu = ${max.vcpu} for ${[...sizes].join(', ')}`,
-    );
-  }
-
-  // One row per size: sizes repeat once per microarchitecture.
-  const bySize = new Map<string, AzureRow[]>();
-  for (const row of rows) {
-    const name = azureArmName(row.type);
-    bySize.set(name, [...(bySize.get(name) ?? []), row]);
-  }
-  const lowerNames = new Set([...bySize.keys()].map((name) => name.toLowerCase()));
-  assert(lowerNames.size === bySize.size, 'Azure ARM names collide case-insensitively');
-
-  const out: Instance[] = [];
-  for (const [name, group] of bySize) {
-    const first = group[0]!;
-    for (const row of group) {
-      assert(
-        row.vcpu === first.vcpu &&
-          row.memory_gib === first.memory_gib &&
-          row.platform_vcpu === first.platform_vcpu,
-        `Azure ${name}: specs differ between microarchitecture rows`,
-      );
-    }
-    const totals = group.map((row) => row.total);
-    let total: number | undefined = totals[0];
-    if (totals.some((t) => t === undefined)) {
-      total = undefined;
-    } else if (new Set(totals).size > 1) {
-      const values: Decimal[] = totals.map((t) => decimal(t!));
-      total = toNumber(div(sum(values), decimal(values.length)));
-      notes.push(`azure: ${name} embodied totals differ by microarchitecture; mean ${total} used`);
-    }
-    const row = instanceOrDrop(drops, 'azure', name, {
-      vcpu: first.vcpu,
-      memory_gib: first.memory_gib,
-      platform_vcpu: first.platform_vcpu,
-      platform_embodied_kgco2e: total,
-    });
-    if (row) out.push(row);
-  }
-  return out;
-}
-
-/** Most common value; a tie goes to the largest. */
-function mode(values: number[]): number | undefined {
-  const counts = new Map<number, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  let best: [number, number] | undefined;
-  for (const [value, count] of counts) {
-    if (!best || count > best[1] || (count === best[1] && value > best[0])) best = [value, count];
-  }
-  return best?.[0];
-}
-
-function buildGcpInstances(drops: Drop[], notes: string[]): Instance[] {
-  const specs = new Map<string, Record<string, string>[]>();
-  for (const row of readCsv(sharedPath(COEFFICIENTS_DIR, 'gcp-instances.csv'))) {
-    const type = row['Machine type'] ?? '';
-    specs.set(type, [...(specs.get(type) ?? []), row]);
-  }
-  const out: Instance[] = [];
-  for (const embodied of readCsv(sharedPath(COEFFICIENTS_DIR, 'coefficients-gcp-embodied-mean.csv'))) {
-    const type = embodied.type ?? '';
-    const group = specs.get(type);
-    if (!group) {
-      drops.push({ provider: 'gcp', instance: type, reason: 'not in gcp-instances.csv' });
-      continue;
-    }
-    const vcpus = new Set(group.map((r) => r['Instance vCPUs']));
-    const memories = new Set(group.map((r) => parseDecimal(r['Instance Memory'])));
-    assert(
-      vcpus.size === 1 && memories.size === 1,
-      `GCP ${type}: instance specs differ by microarchitecture`,
-    );
-    const platforms = group.map((r) => parseDecimal(r['Platform vCPUs (highest vCPU possible)']));
-    const platformVcpu = platforms.includes(undefined) ? undefined : mode(platforms as number[]);
-    if (new Set(platforms).size > 1) {
-      notes.push(
-        `gcp: ${type} platform vCPUs ${platforms.join('/')} by microarchitecture; ${platformVcpu} used`,
-      );
-    }
-    const row = instanceOrDrop(drops, 'gcp', type, {
-      vcpu: parseDecimal(group[0]!['Instance vCPUs']),
-      memory_gib: parseDecimal(group[0]!['Instance Memory']),
-      platform_vcpu: platformVcpu,
-      platform_embodied_kgco2e: parseDecimal(embodied.total_mean),
-    });
-    if (row) out.push(row);
-  }
-  return out;
-}
-
 function buildInstances(): CloudInstancesTable {
-  const drops: Drop[] = [];
-  const notes: string[] = [];
-  const instances = [
-    ...buildAwsInstances(drops),
-    ...buildAzureInstances(drops, notes),
-    ...buildGcpInstances(drops, notes),
-  ];
-  console.log(`  instance rows dropped: ${drops.length}`);
-  for (const d of drops) console.log(`    ${d.provider}/${d.instance}: ${d.reason}`);
-  for (const note of notes) console.log(`  note: ${note}`);
-  return CloudInstancesTableSchema.parse({
-    dataset: {
-      id: 'ccf-coefficients-instances',
-      version: CCF_COEFFICIENTS_COMMIT,
-      source: 'CCF',
-      source_dataset: 'ccf-coefficients (Teads method, SPECpower)',
-      licence: 'Apache-2.0',
-      attribution:
-        `${CCF_ATTRIBUTION}; ccf-coefficients commit ${CCF_COEFFICIENTS_COMMIT}. Instance specs and embodied ` +
-        `emissions are based on the Teads Carbon Footprint dataset and SPECpower_ssj2008 results. GWP basis ` +
-        `is not stated by the sources (manufacturer LCAs); labelled AR4 nominally, as Climatiq's OEFDB labels ` +
-        `CCF-derived factors.`,
+  const read = (name: string) => readFileSync(sharedPath(COEFFICIENTS_DIR, name), 'utf8');
+  const files = CCF_INSTANCE_FILES;
+  const { cloudInstances, dropped, notes } = parseCcfInstances(
+    {
+      aws: { instances: read(files.aws.instances), embodied: read(files.aws.embodied) },
+      azure: { instances: read(files.azure.instances), embodied: read(files.azure.embodied) },
+      gcp: { instances: read(files.gcp.instances), embodiedMean: read(files.gcp.embodiedMean) },
     },
-    default_year: 2021,
-    gwp: 'ar4',
-    years: [2021, 2022, 2023, 2024, 2025],
-    instances: instances.sort(byProviderThen('instance')),
-  });
+    {
+      dataset: {
+        id: 'ccf-coefficients-instances',
+        version: CCF_COEFFICIENTS_COMMIT,
+        source: 'CCF',
+        source_dataset: 'ccf-coefficients (Teads method, SPECpower)',
+        licence: 'Apache-2.0',
+        attribution:
+          `${CCF_ATTRIBUTION}; ccf-coefficients commit ${CCF_COEFFICIENTS_COMMIT}. Instance specs and embodied ` +
+          `emissions are based on the Teads Carbon Footprint dataset and SPECpower_ssj2008 results. GWP basis ` +
+          `is not stated by the sources (manufacturer LCAs); labelled AR4 nominally, as Climatiq's OEFDB labels ` +
+          `CCF-derived factors.`,
+      },
+      default_year: 2021,
+      gwp: 'ar4',
+      years: [2021, 2022, 2023, 2024, 2025],
+    },
+  );
+  console.log(`  instance rows dropped: ${dropped.length}`);
+  for (const d of dropped) console.log(`    ${d.provider}/${d.instance}: ${d.reason}`);
+  for (const note of notes) console.log(`  note: ${note}`);
+  return CloudInstancesTableSchema.parse({ ...cloudInstances, instances: cloudInstances.instances.sort(byProviderThen('instance')) });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

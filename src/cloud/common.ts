@@ -2,7 +2,7 @@ import { type Decimal, add, decimal, div, mul, sub } from '../core/decimal';
 import { EmissionsError, messages } from '../core/errors';
 import type { CalculationMethod, FactorMetadata } from '../core/estimate';
 import { factorId } from '../core/factor-id';
-import { CLOUD_PROVIDERS, type CloudProvider } from '../datasets/tables';
+import { CLOUD_PROVIDERS, type CloudProvider, type DatasetInfo } from '../datasets/tables';
 import type { CloudCoefficients, CloudDatasets, CloudInstance, CloudRegion } from '../datasets/types';
 
 /**
@@ -49,17 +49,28 @@ export function resolveRegion(provider: CloudProvider, region: string, datasets:
 export function resolveInstance(provider: CloudProvider, instance: string, datasets: CloudDatasets): CloudInstance {
   const record = datasets.cloudInstances.get(provider, instance);
   if (record === undefined) {
-    const family = instance.toLowerCase().split(/[.\-_ ]/)[0] ?? '';
+    const wanted = instance.toLowerCase();
+    const family = wanted.split(/[.\-_ ]/)[0] ?? '';
+    // Closest spelling first (longest common prefix), so `t2.micr` suggests `t2.micro` before `cache.t2.micro`.
     const suggestions = datasets.cloudInstances
       .list(provider)
       .filter((candidate) => family !== '' && candidate.toLowerCase().includes(family))
-      .slice(0, 5);
+      .map((candidate) => ({ candidate, shared: commonPrefixLength(candidate.toLowerCase(), wanted) }))
+      .sort((a, b) => b.shared - a.shared)
+      .slice(0, 5)
+      .map(({ candidate }) => candidate);
     throw new EmissionsError('unknown_instance', messages.unknownInstance(provider, instance, suggestions), {
       path: 'instance',
       ...(suggestions.length > 0 && { valid_values: suggestions }),
     });
   }
   return record;
+}
+
+function commonPrefixLength(a: string, b: string): number {
+  let length = 0;
+  while (length < a.length && length < b.length && a[length] === b[length]) length++;
+  return length;
 }
 
 /** Grid factor in kg CO2e per kWh for the region and year, or `no_emission_factors_found` listing the years. */
@@ -106,6 +117,12 @@ export function usePhaseFactor(kwhPerUnit: Decimal, coefficients: CloudCoefficie
   return mul(mul(kwhPerUnit, decimal(coefficients.pue)), grid);
 }
 
+// A record's own dataset (set by mergeDatasets) wins over the provider's, so an overriding factor reports its source.
+const coefficientsDataset = (provider: CloudProvider, datasets: CloudDatasets): DatasetInfo =>
+  datasets.cloudCoefficients.get(provider)?.dataset ?? datasets.cloudCoefficients.info;
+const gridDataset = (region: CloudRegion, year: number, datasets: CloudDatasets): DatasetInfo =>
+  region.grid_datasets?.[String(year)] ?? datasets.cloudRegions.info;
+
 export type UsePhaseKind = 'cpu' | 'memory' | 'storage' | 'networking';
 
 const USE_PHASE_LABEL: Readonly<Record<UsePhaseKind, string>> = {
@@ -126,8 +143,8 @@ export function usePhaseMetadata(
   /** What else determines the factor's value (the CPU utilisation), so that its id differs. */
   identity = '',
 ): FactorMetadata {
-  const coefficients = datasets.cloudCoefficients.info;
-  const grid = datasets.cloudRegions.info;
+  const coefficients = coefficientsDataset(provider, datasets);
+  const grid = gridDataset(region, year, datasets);
   const regionId = region.region.toLowerCase().replaceAll('-', '_');
   const activityId = `${kind}-provider_${provider}-region_${regionId}${variant ? `-type_${variant.id}` : ''}`;
   return {
@@ -147,7 +164,7 @@ export function usePhaseMetadata(
 
 /** Factor metadata of a grid electricity factor (kg per kWh), used by the instance calculator. */
 export function gridMetadata(provider: CloudProvider, region: CloudRegion, year: number, datasets: CloudDatasets): FactorMetadata {
-  const grid = datasets.cloudRegions.info;
+  const grid = gridDataset(region, year, datasets);
   const regionId = region.region.toLowerCase().replaceAll('-', '_');
   const activityId = `electricity-supply_grid-provider_${provider}-region_${regionId}`;
   return {
@@ -167,8 +184,8 @@ export function gridMetadata(provider: CloudProvider, region: CloudRegion, year:
 
 /** Factor metadata of an embodied CPU factor (kg per instance-hour). */
 export function embodiedMetadata(provider: CloudProvider, instance: CloudInstance, year: number, datasets: CloudDatasets): FactorMetadata {
-  const coefficients = datasets.cloudCoefficients.info;
-  const instances = datasets.cloudInstances.info;
+  const coefficients = coefficientsDataset(provider, datasets);
+  const instances = instance.dataset ?? datasets.cloudInstances.info;
   const instanceId = instance.instance.toLowerCase().replace(/[^a-z0-9]+/g, '_');
   const activityId = `embodied_cpu-provider_${provider}-instance_${instanceId}`;
   return {

@@ -1,3 +1,11 @@
+/** Where in a text file a problem is: 1-based line and, where known, 1-based column (and the column's name). */
+export interface FilePosition {
+  line: number;
+  column?: number;
+  /** Header name of the column, for CSV files. */
+  columnName?: string;
+}
+
 /**
  * Thrown when a dataset table is invalid: names the table (or file), where in it, and what is wrong.
  *
@@ -10,6 +18,10 @@
  */
 export class DatasetError extends Error {
   override readonly name = 'DatasetError';
+  /** 1-based line in the file, when the problem was found in a text file. */
+  readonly line?: number;
+  /** 1-based column in the file, when known. */
+  readonly column?: number;
   constructor(
     /** The table or file, e.g. `fx` or `rates.csv`. */
     readonly table: string,
@@ -17,7 +29,13 @@ export class DatasetError extends Error {
     readonly location: string,
     /** What is wrong. */
     readonly problem: string,
+    /** Line and column, when the table was read from a file. */
+    position?: FilePosition,
   ) {
     super(`${table}${location === '' ? '' : ` at ${location}`}: ${problem}`);
+    if (position !== undefined) {
+      this.line = position.line;
+      if (position.column !== undefined) this.column = position.column;
+    }
   }
 }

@@ -12,10 +12,22 @@ import type {
  * through these, so any part can be replaced (`{ ...defaultDatasets, fx: myFx }`).
  */
 
-export type CloudCoefficients = NonNullable<CloudCoefficientsTable['providers'][CloudProvider]>;
-export type CloudRegion = CloudRegionsTable['regions'][number];
-export type CloudInstance = CloudInstancesTable['instances'][number];
-export type SpendFactor = SpendFactorsTable['factors'][number];
+/**
+ * Where a record came from, set by providers that layer several tables ({@link mergeDatasets}); absent on a
+ * provider built from one table, whose records all come from its `info`. The factor metadata of an estimate
+ * (`source`, `source_dataset`, `id`) is taken from here when present.
+ */
+export interface RecordProvenance {
+  readonly dataset?: DatasetInfo;
+}
+
+export type CloudCoefficients = NonNullable<CloudCoefficientsTable['providers'][CloudProvider]> & RecordProvenance;
+export type CloudRegion = CloudRegionsTable['regions'][number] & {
+  /** The dataset of each year's grid factor (by four-digit year), when a merge layered several tables. */
+  readonly grid_datasets?: Readonly<Record<string, DatasetInfo>>;
+};
+export type CloudInstance = CloudInstancesTable['instances'][number] & RecordProvenance;
+export type SpendFactor = SpendFactorsTable['factors'][number] & RecordProvenance;
 
 export interface CloudCoefficientsProvider {
   readonly info: DatasetInfo;
@@ -69,6 +81,8 @@ export interface ClassificationsProvider {
   /** Weight of a product in a region for means over several products, or undefined without weights. */
   weight(region: string, product: string): number | undefined;
   readonly weightsDescription: string;
+  /** The dataset a code's mapping came from, when a merge layered several tables; otherwise absent. */
+  mappingDataset?(type: string, code: string): DatasetInfo | undefined;
 }
 
 export interface MarginsRecord {

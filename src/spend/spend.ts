@@ -4,6 +4,7 @@ import { EmissionsError, type ErrorBody } from '../core/errors';
 import { buildEstimate, type CalculationOptions, type Estimate, type FactorMetadata, outputNumber } from '../core/estimate';
 import { factorId } from '../core/factor-id';
 import { parseRequest } from '../core/validate';
+import type { DatasetInfo } from '../datasets/tables';
 import type { SpendDatasets } from '../datasets/types';
 import { type ProductShare, type SelectedFactor, selectFactor } from './classification';
 import { convertCurrency } from './currency';
@@ -119,12 +120,14 @@ export function calculateSpend(request: SpendRequest, datasets: SpendDatasets, o
 }
 
 function spendMetadata(input: ParsedSpendRequest, selected: SelectedFactor, datasets: SpendDatasets): FactorMetadata {
-  const info = datasets.spendFactors.info;
+  // A row's own dataset (set by mergeDatasets) wins, so a user's overriding factor reports its own source and id.
+  const infos = distinctDatasets(selected.rows.map((row) => row.dataset ?? datasets.spendFactors.info));
+  const identity = infos.flatMap((info) => [info.id, info.version]);
   const region = input.spend_region;
   const base = {
     access_type: 'public',
-    source: info.source,
-    source_dataset: info.source_dataset,
+    source: [...new Set(infos.map((info) => info.source))].join('; '),
+    source_dataset: [...new Set(infos.map((info) => info.source_dataset))].join('; '),
     year: datasets.spendFactors.factorYear,
     region,
     source_lca_activity: 'unknown',
@@ -134,7 +137,7 @@ function spendMetadata(input: ParsedSpendRequest, selected: SelectedFactor, data
     return {
       ...base,
       name: single.name,
-      id: factorId([info.id, info.version, single.activity_id, single.product, region]),
+      id: factorId([...identity, single.activity_id, single.product, region]),
       activity_id: single.activity_id,
       category: 'Procurement',
       data_quality_flags: [...single.data_quality_flags],
@@ -143,14 +146,25 @@ function spendMetadata(input: ParsedSpendRequest, selected: SelectedFactor, data
   const products = selected.rows.map((row) => row.product);
   const type = 'classification_type' in input.activity ? input.activity.classification_type.toLowerCase() : 'activity';
   const weighted = selected.shares.every((share) => share.weight !== null);
+  const mapping = datasets.classifications.mappingDataset?.(type, selected.code) ?? datasets.classifications.info;
   return {
     ...base,
     name: `${type} ${selected.code}: ${weighted ? 'output-weighted' : 'unweighted'} mean of ${products.length} ${datasets.classifications.productClassification} products (${products.join(', ')})`,
-    id: factorId([info.id, info.version, datasets.classifications.info.id, datasets.classifications.info.version, type, selected.code, region]),
+    id: factorId([...identity, mapping.id, mapping.version, type, selected.code, region]),
     activity_id: `${type}-${selected.code.toLowerCase().replaceAll('.', '_')}-mean`,
     category: 'Procurement',
     data_quality_flags: [...new Set(selected.rows.flatMap((row) => row.data_quality_flags))].sort(),
   };
+}
+
+/** Datasets in first-seen order, one per (id, version). */
+function distinctDatasets(infos: readonly DatasetInfo[]): DatasetInfo[] {
+  const seen = new Map<string, DatasetInfo>();
+  for (const info of infos) {
+    const key = `${info.id}\u0000${info.version}`;
+    if (!seen.has(key)) seen.set(key, info);
+  }
+  return [...seen.values()];
 }
 
 /**

@@ -1,0 +1,294 @@
+import { instanceKey, regionKey } from './create';
+import { DatasetError } from './errors';
+import { CLOUD_PROVIDERS, type CloudProvider, type DatasetInfo } from './tables';
+import type {
+  ClassificationsProvider,
+  CloudCoefficients,
+  CloudCoefficientsProvider,
+  CloudInstance,
+  CloudInstancesProvider,
+  CloudRegion,
+  CloudRegionsProvider,
+  Datasets,
+  FxProvider,
+  InflationProvider,
+  MarginsProvider,
+  SpendFactor,
+  SpendFactorsProvider,
+} from './types';
+
+/**
+ * Layers datasets: each later one wins per key, and every record remembers the dataset it came from, so an
+ * estimate that uses an overriding factor reports that factor's own `source`, `source_dataset` and `id`, while
+ * every other estimate stays exactly as it was.
+ *
+ * Keys: spend factor per (product, region); grid factor per (provider, region, year); instance per (provider,
+ * instance); cloud coefficients per provider; FX rate per (currency, year); inflation rate per (region, year) and
+ * (region, product, year); default margins per (region, product); classification mapping per (type, code), product
+ * name per product, weight per (region, product).
+ *
+ * Table-wide settings come from the first dataset that has the part (the base): default years, the embodied
+ * years, GWP basis, factor currency, factor year, price basis and product classification. An override whose
+ * settings differ from the base's cannot be layered on it (its factors would be read in the wrong currency, year
+ * or GWP basis) and throws.
+ *
+ * @example
+ * ```ts
+ * import { createTableDatasets, mergeDatasets } from 'co2e-engine';
+ * import { defaultDatasets } from 'co2e-engine/datasets';
+ * const mine = createTableDatasets({ spendFactors: mySupplierFactors });
+ * const datasets = mergeDatasets(defaultDatasets, mine); // my factors win where they exist
+ * ```
+ * @throws {DatasetError} when an override's table-wide settings differ from the base's.
+ */
+export function mergeDatasets<B extends Datasets>(base: B, ...overrides: readonly Datasets[]): B {
+  const all = [base, ...overrides];
+  const layersOf = <K extends keyof Datasets>(part: K) =>
+    all.flatMap((datasets) =>
+      datasets[part] === undefined ? [] : [datasets[part] as NonNullable<Datasets[K]>],
+    );
+  const merged: Datasets = { ...base };
+  const parts = {
+    cloudCoefficients: mergeCloudCoefficients,
+    cloudRegions: mergeCloudRegions,
+    cloudInstances: mergeCloudInstances,
+    spendFactors: mergeSpendFactors,
+    classifications: mergeClassifications,
+    margins: mergeMargins,
+    inflation: mergeInflation,
+    fx: mergeFx,
+  } as const satisfies {
+    [K in keyof Datasets]-?: (layers: Array<NonNullable<Datasets[K]>>) => NonNullable<Datasets[K]>;
+  };
+  for (const part of Object.keys(parts) as Array<keyof Datasets>) {
+    const layers = layersOf(part);
+    if (layers.length === 0) continue;
+    // One layer: the provider itself, so nothing about its estimates changes.
+    merged[part] = (
+      layers.length === 1 ? layers[0] : (parts[part] as (l: typeof layers) => unknown)(layers)
+    ) as never;
+  }
+  return merged as B;
+}
+
+/**
+ * The dataset of a merged provider: the layers' one dataset if they share it, else their ids, versions and texts
+ * joined in layer order.
+ */
+function combinedInfo(infos: readonly DatasetInfo[]): DatasetInfo {
+  const distinct = [...new Map(infos.map((info) => [`${info.id}\u0000${info.version}`, info])).values()];
+  if (distinct.length === 1) return distinct[0] as DatasetInfo;
+  const joined = (field: keyof DatasetInfo, separator: string) =>
+    [...new Set(distinct.map((info) => info[field]))].join(separator);
+  return {
+    id: joined('id', '+'),
+    version: joined('version', '+'),
+    source: joined('source', '; '),
+    source_dataset: joined('source_dataset', '; '),
+    licence: joined('licence', '; '),
+    attribution: joined('attribution', ' | '),
+  };
+}
+
+/** Throws unless every layer agrees with the base on a table-wide setting. */
+function sameSetting<L extends { info: DatasetInfo }>(
+  part: keyof Datasets,
+  layers: readonly L[],
+  setting: string,
+  read: (layer: L) => unknown,
+) {
+  const [base, ...rest] = layers as [L, ...L[]];
+  for (const layer of rest) {
+    if (read(layer) !== read(base)) {
+      throw new DatasetError(
+        part,
+        `dataset "${layer.info.id}"`,
+        `${setting} ${JSON.stringify(read(layer))} differs from ${JSON.stringify(read(base))} of the base dataset "${base.info.id}"; ` +
+          `a merged ${part} table has one ${setting}, so convert the override to it first`,
+      );
+    }
+  }
+}
+
+/** The last layer's answer that is defined, with that layer. */
+function lastDefined<L, T>(
+  layers: readonly L[],
+  read: (layer: L) => T | undefined,
+): { value: T; layer: L } | undefined {
+  for (let index = layers.length - 1; index >= 0; index--) {
+    const layer = layers[index] as L;
+    const value = read(layer);
+    if (value !== undefined) return { value, layer };
+  }
+  return undefined;
+}
+
+/** Annotates each record once (cached), keeping a provenance it already has from an earlier merge. */
+function annotator<R extends { readonly dataset?: DatasetInfo }>() {
+  const cache = new WeakMap<R, R>();
+  return (record: R, info: DatasetInfo): R => {
+    let annotated = cache.get(record);
+    if (annotated === undefined) {
+      annotated = { ...record, dataset: record.dataset ?? info };
+      cache.set(record, annotated);
+    }
+    return annotated;
+  };
+}
+
+const sortedUnion = <T>(lists: ReadonlyArray<readonly T[]>, compare?: (a: T, b: T) => number): T[] =>
+  [...new Set(lists.flat())].sort(compare);
+
+function mergeCloudCoefficients(layers: CloudCoefficientsProvider[]): CloudCoefficientsProvider {
+  const byProvider = new Map<CloudProvider, CloudCoefficients>();
+  for (const provider of CLOUD_PROVIDERS) {
+    const found = lastDefined(layers, (layer) => layer.get(provider));
+    if (found) byProvider.set(provider, { ...found.value, dataset: found.value.dataset ?? found.layer.info });
+  }
+  return {
+    info: combinedInfo(layers.map((layer) => layer.info)),
+    get: (provider) => byProvider.get(provider),
+  };
+}
+
+function mergeCloudRegions(layers: CloudRegionsProvider[]): CloudRegionsProvider {
+  sameSetting('cloudRegions', layers, 'gwp', (layer) => layer.gwp);
+  const index = new Map<string, CloudRegion>();
+  const lists = new Map<CloudProvider, string[]>();
+  for (const provider of CLOUD_PROVIDERS) {
+    const ids = sortedUnion(layers.map((layer) => layer.list(provider)));
+    lists.set(provider, ids);
+    for (const id of ids) {
+      let merged: CloudRegion | undefined;
+      for (const layer of layers) {
+        const record = layer.get(provider, id);
+        if (record === undefined) continue;
+        const factors: Record<string, number> = { ...merged?.grid_factors };
+        const sources: Record<string, string> = { ...merged?.grid_sources };
+        const datasets: Record<string, DatasetInfo> = { ...merged?.grid_datasets };
+        for (const [year, value] of Object.entries(record.grid_factors)) {
+          factors[year] = value;
+          datasets[year] = record.grid_datasets?.[year] ?? layer.info;
+          // A year's source travels with its factor; a stale one from an earlier layer must not stay.
+          const source = record.grid_sources[year];
+          if (source === undefined) delete sources[year];
+          else sources[year] = source;
+        }
+        merged = { ...record, grid_factors: factors, grid_sources: sources, grid_datasets: datasets };
+      }
+      if (merged !== undefined) index.set(`${provider}\u0000${id}`, merged);
+    }
+  }
+  const [base] = layers as [CloudRegionsProvider];
+  return {
+    info: combinedInfo(layers.map((layer) => layer.info)),
+    defaultYear: base.defaultYear,
+    gwp: base.gwp,
+    get: (provider, region) => index.get(`${provider}\u0000${regionKey(region)}`),
+    list: (provider) => lists.get(provider) ?? [],
+  };
+}
+
+function mergeCloudInstances(layers: CloudInstancesProvider[]): CloudInstancesProvider {
+  sameSetting('cloudInstances', layers, 'gwp', (layer) => layer.gwp);
+  const annotate = annotator<CloudInstance>();
+  const lists = new Map<CloudProvider, string[]>();
+  for (const provider of CLOUD_PROVIDERS) {
+    // One name per instance under the lookup key, spelled as the winning layer spells it.
+    const names = new Map<string, string>();
+    for (const layer of layers)
+      for (const name of layer.list(provider)) names.set(instanceKey(provider, name), name);
+    lists.set(provider, [...names.values()].sort());
+  }
+  const [base] = layers as [CloudInstancesProvider];
+  return {
+    info: combinedInfo(layers.map((layer) => layer.info)),
+    defaultYear: base.defaultYear,
+    gwp: base.gwp,
+    years: base.years,
+    get: (provider, instance) => {
+      const found = lastDefined(layers, (layer) => layer.get(provider, instance));
+      return found && annotate(found.value, found.layer.info);
+    },
+    list: (provider) => lists.get(provider) ?? [],
+  };
+}
+
+function mergeSpendFactors(layers: SpendFactorsProvider[]): SpendFactorsProvider {
+  sameSetting('spendFactors', layers, 'currency', (layer) => layer.currency);
+  sameSetting('spendFactors', layers, 'factor year', (layer) => layer.factorYear);
+  sameSetting('spendFactors', layers, 'price basis', (layer) => layer.priceBasis);
+  sameSetting('spendFactors', layers, 'gwp', (layer) => layer.gwp);
+  sameSetting('spendFactors', layers, 'product classification', (layer) => layer.productClassification);
+  const annotate = annotator<SpendFactor>();
+  const [base] = layers as [SpendFactorsProvider];
+  return {
+    info: combinedInfo(layers.map((layer) => layer.info)),
+    currency: base.currency,
+    factorYear: base.factorYear,
+    priceBasis: base.priceBasis,
+    gwp: base.gwp,
+    productClassification: base.productClassification,
+    get: (product, region) => {
+      const found = lastDefined(layers, (layer) => layer.get(product, region));
+      return found && annotate(found.value, found.layer.info);
+    },
+    productForActivity: (activityId) =>
+      lastDefined(layers, (layer) => layer.productForActivity(activityId))?.value,
+    regions: sortedUnion(layers.map((layer) => layer.regions)),
+  };
+}
+
+function mergeClassifications(layers: ClassificationsProvider[]): ClassificationsProvider {
+  sameSetting('classifications', layers, 'product classification', (layer) => layer.productClassification);
+  const [base] = layers as [ClassificationsProvider];
+  return {
+    info: combinedInfo(layers.map((layer) => layer.info)),
+    productClassification: base.productClassification,
+    types: sortedUnion(layers.map((layer) => layer.types)),
+    products: (type, code) => lastDefined(layers, (layer) => layer.products(type, code))?.value,
+    productName: (product) => lastDefined(layers, (layer) => layer.productName(product))?.value,
+    weight: (region, product) => lastDefined(layers, (layer) => layer.weight(region, product))?.value,
+    weightsDescription: [...new Set(layers.map((layer) => layer.weightsDescription))].join('; '),
+    mappingDataset: (type, code) => {
+      const found = lastDefined(layers, (layer) => layer.products(type, code));
+      return found && (found.layer.mappingDataset?.(type, code) ?? found.layer.info);
+    },
+  };
+}
+
+function mergeMargins(layers: MarginsProvider[]): MarginsProvider {
+  return {
+    info: combinedInfo(layers.map((layer) => layer.info)),
+    get: (region, product) => lastDefined(layers, (layer) => layer.get(region, product))?.value,
+  };
+}
+
+function mergeInflation(layers: InflationProvider[]): InflationProvider {
+  return {
+    info: combinedInfo(layers.map((layer) => layer.info)),
+    countryRate: (region, year) => lastDefined(layers, (layer) => layer.countryRate(region, year))?.value,
+    sectorRate: (region, product, year) =>
+      lastDefined(layers, (layer) => layer.sectorRate(region, product, year))?.value,
+    hasRegion: (region) => layers.some((layer) => layer.hasRegion(region)),
+  };
+}
+
+function mergeFx(layers: FxProvider[]): FxProvider {
+  const currencies = sortedUnion(layers.map((layer) => layer.currencies));
+  const years = new Map(
+    currencies.map((currency) => [
+      currency,
+      sortedUnion(
+        layers.map((layer) => layer.years(currency)),
+        (a, b) => a - b,
+      ),
+    ]),
+  );
+  return {
+    info: combinedInfo(layers.map((layer) => layer.info)),
+    rate: (currency, year) => lastDefined(layers, (layer) => layer.rate(currency, year))?.value,
+    years: (currency) => years.get(currency) ?? [],
+    currencies,
+  };
+}

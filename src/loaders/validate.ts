@@ -1,0 +1,80 @@
+import type * as z from 'zod';
+import type { FilePosition } from '../datasets/errors';
+import { DatasetError } from '../datasets/errors';
+import type { Problems } from './problems';
+import { META_SCHEMAS, TABLE_SCHEMAS, type TableKind, type TableMeta, type TableOf } from './table-kinds';
+
+/** Plainer words for the schemas' code patterns. */
+const PATTERN_HINTS: Readonly<Record<string, string>> = {
+  '/^[A-Z]{2}$/': 'two capital letters (an ISO 3166-1 alpha-2 or EXIOBASE region code, e.g. DE)',
+  '/^[a-z]{3}$/': 'three lowercase letters (an ISO 4217 currency code, e.g. eur)',
+  '/^\\d{4}$/': 'a four-digit year',
+};
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_format' && 'pattern' in issue && typeof issue.pattern === 'string') {
+    const hint = PATTERN_HINTS[issue.pattern];
+    if (hint !== undefined) return `must be ${hint}`;
+  }
+  if (issue.code === 'invalid_key') {
+    const nested = issue.issues.map((inner) => issueMessage(inner)).join('; ');
+    return `${JSON.stringify(String(issue.path[issue.path.length - 1]))} is not a valid key: ${nested}`;
+  }
+  return issue.message;
+}
+
+/** What is wrong, with the field's name and the value found: `kgco2e: Too small: expected number to be >=0 (got -1)`. */
+export function describeIssue(
+  issue: z.core.$ZodIssue,
+  input: unknown,
+  position: FilePosition | undefined,
+): string {
+  const field =
+    position?.columnName ?? (issue.path.length === 0 ? 'table' : issue.path.map(String).join('.'));
+  const value = issue.code === 'invalid_key' ? undefined : valueAt(input, issue.path);
+  const got =
+    value === undefined || (typeof value === 'object' && value !== null)
+      ? ''
+      : ` (got ${JSON.stringify(value)})`;
+  return `${field}: ${issueMessage(issue)}${got}`;
+}
+
+/**
+ * Validates a candidate table against its kind's schema, recording every issue at the position `locate` maps
+ * its path to. Returns the parsed table, or undefined when there were issues.
+ */
+export function validateTable<K extends TableKind>(
+  kind: K,
+  candidate: unknown,
+  problems: Problems,
+  locate: (path: readonly PropertyKey[]) => FilePosition,
+): TableOf<K> | undefined {
+  const result = (TABLE_SCHEMAS[kind] as unknown as z.ZodType<TableOf<K>>).safeParse(candidate);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) {
+    const position = locate(issue.path);
+    problems.add(position, describeIssue(issue, candidate, position));
+  }
+  return undefined;
+}
+
+/**
+ * Validates the table-wide fields of a kind (see `META_SCHEMAS`).
+ *
+ * @throws {DatasetError} naming `label`, the path of the first issue and what is wrong.
+ */
+export function parseMeta<K extends TableKind>(kind: K, meta: unknown, label: string): TableMeta<K> {
+  const result = META_SCHEMAS[kind].safeParse(meta);
+  if (result.success) return result.data as TableMeta<K>;
+  const issue = result.error.issues[0] as z.core.$ZodIssue;
+  throw new DatasetError(label, issue.path.map(String).join('.'), describeIssue(issue, meta, undefined));
+}

@@ -1,0 +1,14 @@
+/**
+ * `co2e-engine/node`: file and zip access for the loaders of `co2e-engine/loaders`, for Node.js. Each function
+ * reads everything it needs, validates it whole, and returns tables for `createTableDatasets` or throws a
+ * `DatasetError` naming the file, line, column and problem.
+ *
+ * @packageDocumentation
+ */
+export { loadExiobaseRelease, type LoadExiobaseReleaseOptions } from './load-exiobase-release';
+export { loadTableFile, type LoadTableFileOptions } from './load-table-file';
+export {
+  loadCcfCoefficients,
+  type LoadCcfCoefficientsOptions,
+  type LoadedCcfCoefficients,
+} from './load-ccf-coefficients';
