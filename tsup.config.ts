@@ -1,15 +1,41 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    datasets: 'src/datasets/index.ts',
+export default defineConfig([
+  {
+    entry: {
+      index: 'src/index.ts',
+      datasets: 'src/datasets/index.ts',
+      http: 'src/http/index.ts',
+      loaders: 'src/loaders/index.ts',
+      node: 'src/node/index.ts',
+    },
+    // The loaders' parsers (csv-parse for CSV, fflate for zips) are bundled so runtime deps stay zod and big.js.
+    noExternal: ['csv-parse', 'fflate'],
+    format: ['esm', 'cjs'],
+    dts: true,
+    // Keep the CLI, which the second config writes into the same folder at the same time.
+    clean: ['!cli.js', '!cli.js.map'],
+    sourcemap: true,
+    target: 'es2022',
+    treeshake: true,
+    splitting: true,
   },
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'es2022',
-  treeshake: true,
-  splitting: true,
-});
+  {
+    // The `co2e-engine` executable: one ESM file with its CLI-only dependencies bundled in, so the package's
+    // runtime dependencies stay zod and big.js.
+    entry: { cli: 'src/cli/index.ts' },
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    noExternal: ['commander', 'csv-parse', 'csv-stringify', 'cli-progress'],
+    banner: {
+      // Bundled CommonJS (commander, cli-progress) calls require() for Node built-ins; give it a real one.
+      js: "#!/usr/bin/env node\nimport { createRequire as __cliCreateRequire } from 'node:module';\nconst require = __cliCreateRequire(import.meta.url);",
+    },
+    dts: false,
+    clean: false,
+    sourcemap: true,
+    splitting: false,
+    treeshake: true,
+  },
+]);
