@@ -1,7 +1,11 @@
-import { type Decimal, add, decimal, div, mul, sub } from '../core/decimal';
+import type * as z from 'zod';
+import { type Decimal, add, decimal, mul, sub } from '../core/decimal';
 import { EmissionsError, messages } from '../core/errors';
 import type { CalculationMethod, FactorMetadata } from '../core/estimate';
 import { factorId } from '../core/factor-id';
+import { createMemo } from '../core/memo';
+import { parseRequest } from '../core/validate';
+import { requireParts } from '../datasets/require';
 import { CLOUD_PROVIDERS, type CloudProvider, type DatasetInfo } from '../datasets/tables';
 import type { CloudCoefficients, CloudDatasets, CloudInstance, CloudRegion } from '../datasets/types';
 
@@ -15,22 +19,64 @@ export { CLOUD_PROVIDERS, type CloudProvider };
 const PROVIDER_LABEL: Readonly<Record<CloudProvider, string>> = { aws: 'AWS', azure: 'Azure', gcp: 'GCP' };
 export const CLOUD_DATA_QUALITY_FLAGS: readonly string[] = ['notable_methodological_variance'];
 
-/** The provider and its coefficients, or `unsupported_provider`. */
+const CLOUD_PARTS = ['cloudCoefficients', 'cloudRegions', 'cloudInstances'] as const;
+
+/**
+ * The provider and its coefficients, or `unsupported_provider`.
+ *
+ * @throws {DatasetError} when `datasets` lacks a cloud part (a programming error, not bad input).
+ */
 export function resolveProvider(
   provider: unknown,
   datasets: CloudDatasets,
 ): { provider: CloudProvider; coefficients: CloudCoefficients } {
+  requireParts(datasets, CLOUD_PARTS, 'the cloud calculators');
   const id = typeof provider === 'string' ? provider.toLowerCase() : undefined;
+  const coefficients = id === undefined ? undefined : datasets.cloudCoefficients.get(id as CloudProvider);
+  if (coefficients !== undefined && (CLOUD_PROVIDERS as readonly unknown[]).includes(id)) {
+    return { provider: id as CloudProvider, coefficients };
+  }
   const supported = CLOUD_PROVIDERS.filter((candidate) => datasets.cloudCoefficients.get(candidate) !== undefined);
   const known = supported.find((candidate) => candidate === id);
   if (known === undefined) {
-    throw new EmissionsError('unsupported_provider', messages.unsupportedProvider(String(provider), supported), {
+    // Not String(provider): a null-prototype object or `{ toString: false }` cannot be converted.
+    const shown = typeof provider === 'string' ? provider : `(a ${provider === null ? 'null' : typeof provider})`;
+    throw new EmissionsError('unsupported_provider', messages.unsupportedProvider(shown, supported), {
       path: 'provider_id',
       valid_values: supported,
     });
   }
   return { provider: known, coefficients: datasets.cloudCoefficients.get(known) as CloudCoefficients };
 }
+
+/** What every use-phase calculator resolves first: provider, request, region and year. */
+export function resolveUsePhaseRequest<S extends z.ZodType<{ region: string; year?: number | undefined }>>(
+  provider: unknown,
+  schema: S,
+  request: unknown,
+  datasets: CloudDatasets,
+) {
+  const resolved = resolveProvider(provider, datasets);
+  const input: z.output<S> = parseRequest(schema, request);
+  const region = resolveRegion(resolved.provider, input.region, datasets);
+  const year = input.year ?? datasets.cloudRegions.defaultYear;
+  return { ...resolved, input, region, year };
+}
+
+/** A factor (kg per activity unit) with its metadata, derived once per dataset and key. */
+export interface CloudFactor {
+  factor: Decimal;
+  metadata: FactorMetadata;
+}
+
+const cloudFactors = createMemo<CloudFactor>();
+
+/**
+ * The factor named by `key` (which must include everything the factor depends on besides the datasets), computed by
+ * `compute` the first time for these datasets.
+ */
+export const cachedCloudFactor = (datasets: CloudDatasets, key: string, compute: () => CloudFactor): CloudFactor =>
+  cloudFactors.get([datasets.cloudCoefficients, datasets.cloudRegions, datasets.cloudInstances], key, compute);
 
 /** The region record, or `unknown_region` listing the provider's regions. */
 export function resolveRegion(provider: CloudProvider, region: string, datasets: CloudDatasets): CloudRegion {
@@ -99,7 +145,7 @@ export function embodiedYear(year: number | undefined, datasets: CloudDatasets):
   return resolved;
 }
 
-const WATTS_PER_KILOWATT = decimal(1000);
+const KILOWATTS_PER_WATT = decimal('0.001');
 
 /** Average watts per vCPU at utilisation u: Wmin + u·(Wmax − Wmin). */
 export function wattsPerVcpu(coefficients: CloudCoefficients, utilization: Decimal): Decimal {
@@ -110,7 +156,7 @@ export function wattsPerVcpu(coefficients: CloudCoefficients, utilization: Decim
 
 /** kWh per vCPU-hour at utilisation u, before PUE. */
 export const kwhPerVcpuHour = (coefficients: CloudCoefficients, utilization: Decimal): Decimal =>
-  div(wattsPerVcpu(coefficients, utilization), WATTS_PER_KILOWATT);
+  mul(wattsPerVcpu(coefficients, utilization), KILOWATTS_PER_WATT);
 
 /** A use-phase factor (kg per activity unit) = energy per unit × PUE × grid, as CCF does. */
 export function usePhaseFactor(kwhPerUnit: Decimal, coefficients: CloudCoefficients, grid: Decimal): Decimal {

@@ -3,9 +3,17 @@ import { decimal, mul } from '../core/decimal';
 import type { ErrorBody } from '../core/errors';
 import { buildEstimate, type CalculationOptions, type Estimate } from '../core/estimate';
 import { toHours } from '../core/units';
-import { parseRequest } from '../core/validate';
 import type { CloudDatasets } from '../datasets/types';
-import { gridFactor, gridMethod, kwhPerVcpuHour, resolveProvider, resolveRegion, usePhaseFactor, usePhaseMetadata } from './common';
+import {
+  cachedCloudFactor,
+  gridFactor,
+  gridMethod,
+  kwhPerVcpuHour,
+  resolveProvider,
+  resolveUsePhaseRequest,
+  usePhaseFactor,
+  usePhaseMetadata,
+} from './common';
 import { CpuRequest } from './cpu.schema';
 
 /**
@@ -28,18 +36,18 @@ export function calculateCpu(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  const { provider: id, coefficients } = resolveProvider(provider, datasets);
-  const input = parseRequest(CpuRequest, request);
-  const region = resolveRegion(id, input.region, datasets);
-  const year = input.year ?? datasets.cloudRegions.defaultYear;
-  const utilization = decimal(input.average_vcpu_utilization);
-  const factor = usePhaseFactor(kwhPerVcpuHour(coefficients, utilization), coefficients, gridFactor(region, year));
+  const { provider: id, coefficients, input, region, year } = resolveUsePhaseRequest(provider, CpuRequest, request, datasets);
+  const utilization = input.average_vcpu_utilization;
+  const { factor, metadata } = cachedCloudFactor(datasets, `cpu|${id}|${region.region}|${year}|${utilization}`, () => ({
+    factor: usePhaseFactor(kwhPerVcpuHour(coefficients, decimal(utilization)), coefficients, gridFactor(region, year)),
+    metadata: usePhaseMetadata('cpu', id, region, year, datasets, undefined, `u=${utilization}`),
+  }));
   return buildEstimate(
     {
       activityValue: mul(decimal(input.cpu_count), toHours(decimal(input.duration), input.duration_unit)),
       activityUnit: 'CPU-hour',
       factor,
-      metadata: usePhaseMetadata('cpu', id, region, year, datasets, undefined, `u=${input.average_vcpu_utilization}`),
+      metadata,
       method: gridMethod(datasets),
       origin: 'source',
       auditTrail: input.audit_trail,
@@ -55,7 +63,7 @@ export function calculateCpu(
  * ```ts
  * calculateCpuBatch('gcp', [{ cpu_count: 2, region: 'europe_west1', duration: 3 }], defaultDatasets);
  * ```
- * @throws {EmissionsError} `invalid_request` when `requests` is not an array.
+ * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
 export function calculateCpuBatch(
   provider: string,
@@ -63,5 +71,7 @@ export function calculateCpuBatch(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Array<Estimate | ErrorBody> {
+  // The provider is a path parameter: a bad one fails the whole batch once, not every element.
+  resolveProvider(provider, datasets);
   return runBatch(requests, (request) => calculateCpu(provider, request as CpuRequest, datasets, options));
 }

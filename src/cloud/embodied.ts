@@ -55,7 +55,7 @@ export function calculateEmbodied(
  * ```ts
  * calculateEmbodiedBatch('azure', [{ instance: 'Standard_D2s_v3', instance_count: 1, duration: 1 }], defaultDatasets);
  * ```
- * @throws {EmissionsError} `invalid_request` when `requests` is not an array.
+ * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
 export function calculateEmbodiedBatch(
   provider: string,
@@ -63,5 +63,7 @@ export function calculateEmbodiedBatch(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Array<Estimate | ErrorBody> {
+  // The provider is a path parameter: a bad one fails the whole batch once, not every element.
+  resolveProvider(provider, datasets);
   return runBatch(requests, (request) => calculateEmbodied(provider, request as EmbodiedRequest, datasets, options));
 }

@@ -133,7 +133,7 @@ export function calculateInstance(
  * ```ts
  * calculateInstanceBatch('gcp', [{ instance: 'e2-standard-2', region: 'europe_west1', duration: 24 }], defaultDatasets);
  * ```
- * @throws {EmissionsError} `invalid_request` when `requests` is not an array.
+ * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
 export function calculateInstanceBatch(
   provider: string,
@@ -141,5 +141,7 @@ export function calculateInstanceBatch(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Array<InstanceEstimate | ErrorBody> {
+  // The provider is a path parameter: a bad one fails the whole batch once, not every element.
+  resolveProvider(provider, datasets);
   return runBatch(requests, (request) => calculateInstance(provider, request as InstanceRequest, datasets, options));
 }

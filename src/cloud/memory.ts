@@ -3,9 +3,16 @@ import { decimal, mul } from '../core/decimal';
 import type { ErrorBody } from '../core/errors';
 import { buildEstimate, type CalculationOptions, type Estimate } from '../core/estimate';
 import { toGigabytes, toHours } from '../core/units';
-import { parseRequest } from '../core/validate';
 import type { CloudDatasets } from '../datasets/types';
-import { gridFactor, gridMethod, resolveProvider, resolveRegion, usePhaseFactor, usePhaseMetadata } from './common';
+import {
+  cachedCloudFactor,
+  gridFactor,
+  gridMethod,
+  resolveProvider,
+  resolveUsePhaseRequest,
+  usePhaseFactor,
+  usePhaseMetadata,
+} from './common';
 import { MemoryRequest } from './memory.schema';
 
 /**
@@ -24,17 +31,18 @@ export function calculateMemory(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  const { provider: id, coefficients } = resolveProvider(provider, datasets);
-  const input = parseRequest(MemoryRequest, request);
-  const region = resolveRegion(id, input.region, datasets);
-  const year = input.year ?? datasets.cloudRegions.defaultYear;
+  const { provider: id, coefficients, input, region, year } = resolveUsePhaseRequest(provider, MemoryRequest, request, datasets);
+  const { factor, metadata } = cachedCloudFactor(datasets, `memory|${id}|${region.region}|${year}`, () => ({
+    factor: usePhaseFactor(decimal(coefficients.memory_kwh_per_gb_hour), coefficients, gridFactor(region, year)),
+    metadata: usePhaseMetadata('memory', id, region, year, datasets),
+  }));
   const gigabytes = toGigabytes(decimal(input.data), input.data_unit);
   return buildEstimate(
     {
       activityValue: mul(gigabytes, toHours(decimal(input.duration), input.duration_unit)),
       activityUnit: 'GB-hour',
-      factor: usePhaseFactor(decimal(coefficients.memory_kwh_per_gb_hour), coefficients, gridFactor(region, year)),
-      metadata: usePhaseMetadata('memory', id, region, year, datasets),
+      factor,
+      metadata,
       method: gridMethod(datasets),
       origin: 'source',
       auditTrail: input.audit_trail,
@@ -50,7 +58,7 @@ export function calculateMemory(
  * ```ts
  * calculateMemoryBatch('azure', [{ region: 'westeurope', data: 8, duration: 1 }], defaultDatasets);
  * ```
- * @throws {EmissionsError} `invalid_request` when `requests` is not an array.
+ * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
 export function calculateMemoryBatch(
   provider: string,
@@ -58,5 +66,7 @@ export function calculateMemoryBatch(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Array<Estimate | ErrorBody> {
+  // The provider is a path parameter: a bad one fails the whole batch once, not every element.
+  resolveProvider(provider, datasets);
   return runBatch(requests, (request) => calculateMemory(provider, request as MemoryRequest, datasets, options));
 }

@@ -3,9 +3,16 @@ import { decimal } from '../core/decimal';
 import type { ErrorBody } from '../core/errors';
 import { buildEstimate, type CalculationOptions, type Estimate } from '../core/estimate';
 import { toGigabytes } from '../core/units';
-import { parseRequest } from '../core/validate';
 import type { CloudDatasets } from '../datasets/types';
-import { gridFactor, gridMethod, resolveProvider, resolveRegion, usePhaseFactor, usePhaseMetadata } from './common';
+import {
+  cachedCloudFactor,
+  gridFactor,
+  gridMethod,
+  resolveProvider,
+  resolveUsePhaseRequest,
+  usePhaseFactor,
+  usePhaseMetadata,
+} from './common';
 import { NetworkingRequest } from './networking.schema';
 
 /**
@@ -24,16 +31,17 @@ export function calculateNetworking(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  const { provider: id, coefficients } = resolveProvider(provider, datasets);
-  const input = parseRequest(NetworkingRequest, request);
-  const region = resolveRegion(id, input.region, datasets);
-  const year = input.year ?? datasets.cloudRegions.defaultYear;
+  const { provider: id, coefficients, input, region, year } = resolveUsePhaseRequest(provider, NetworkingRequest, request, datasets);
+  const { factor, metadata } = cachedCloudFactor(datasets, `networking|${id}|${region.region}|${year}`, () => ({
+    factor: usePhaseFactor(decimal(coefficients.networking_kwh_per_gb), coefficients, gridFactor(region, year)),
+    metadata: usePhaseMetadata('networking', id, region, year, datasets),
+  }));
   return buildEstimate(
     {
       activityValue: toGigabytes(decimal(input.data), input.data_unit),
       activityUnit: 'GB',
-      factor: usePhaseFactor(decimal(coefficients.networking_kwh_per_gb), coefficients, gridFactor(region, year)),
-      metadata: usePhaseMetadata('networking', id, region, year, datasets),
+      factor,
+      metadata,
       method: gridMethod(datasets),
       origin: 'source',
       auditTrail: input.audit_trail,
@@ -49,7 +57,7 @@ export function calculateNetworking(
  * ```ts
  * calculateNetworkingBatch('gcp', [{ region: 'europe_west1', data: 5, data_unit: 'TB' }], defaultDatasets);
  * ```
- * @throws {EmissionsError} `invalid_request` when `requests` is not an array.
+ * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
 export function calculateNetworkingBatch(
   provider: string,
@@ -57,5 +65,7 @@ export function calculateNetworkingBatch(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Array<Estimate | ErrorBody> {
+  // The provider is a path parameter: a bad one fails the whole batch once, not every element.
+  resolveProvider(provider, datasets);
   return runBatch(requests, (request) => calculateNetworking(provider, request as NetworkingRequest, datasets, options));
 }

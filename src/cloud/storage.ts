@@ -1,15 +1,22 @@
 import { runBatch } from '../core/batch';
-import { decimal, div, mul } from '../core/decimal';
+import { decimal, mul } from '../core/decimal';
 import type { ErrorBody } from '../core/errors';
 import { buildEstimate, type CalculationOptions, type Estimate } from '../core/estimate';
 import { toGigabytes, toHours } from '../core/units';
-import { parseRequest } from '../core/validate';
 import type { CloudDatasets } from '../datasets/types';
-import { gridFactor, gridMethod, resolveProvider, resolveRegion, usePhaseFactor, usePhaseMetadata } from './common';
+import {
+  cachedCloudFactor,
+  gridFactor,
+  gridMethod,
+  resolveProvider,
+  resolveUsePhaseRequest,
+  usePhaseFactor,
+  usePhaseMetadata,
+} from './common';
 import { StorageRequest } from './storage.schema';
 
-const GB_PER_TB = decimal(1000);
-const WH_PER_KWH = decimal(1000);
+const TB_PER_GB = decimal('0.001');
+const KWH_PER_WH = decimal('0.001');
 
 /**
  * Use-phase emissions of stored data: activity `TB × hours` in `TB-hour`, factor
@@ -27,19 +34,22 @@ export function calculateStorage(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  const { provider: id, coefficients } = resolveProvider(provider, datasets);
-  const input = parseRequest(StorageRequest, request);
-  const region = resolveRegion(id, input.region, datasets);
-  const year = input.year ?? datasets.cloudRegions.defaultYear;
-  const terabytes = div(toGigabytes(decimal(input.data), input.data_unit), GB_PER_TB);
-  const whPerTbHour = input.storage_type === 'ssd' ? coefficients.ssd_wh_per_tb_hour : coefficients.hdd_wh_per_tb_hour;
-  const variant = { label: input.storage_type.toUpperCase(), id: input.storage_type };
+  const { provider: id, coefficients, input, region, year } = resolveUsePhaseRequest(provider, StorageRequest, request, datasets);
+  const type = input.storage_type;
+  const { factor, metadata } = cachedCloudFactor(datasets, `storage|${id}|${region.region}|${year}|${type}`, () => {
+    const whPerTbHour = type === 'ssd' ? coefficients.ssd_wh_per_tb_hour : coefficients.hdd_wh_per_tb_hour;
+    return {
+      factor: usePhaseFactor(mul(decimal(whPerTbHour), KWH_PER_WH), coefficients, gridFactor(region, year)),
+      metadata: usePhaseMetadata('storage', id, region, year, datasets, { label: type.toUpperCase(), id: type }),
+    };
+  });
+  const terabytes = mul(toGigabytes(decimal(input.data), input.data_unit), TB_PER_GB);
   return buildEstimate(
     {
       activityValue: mul(terabytes, toHours(decimal(input.duration), input.duration_unit)),
       activityUnit: 'TB-hour',
-      factor: usePhaseFactor(div(decimal(whPerTbHour), WH_PER_KWH), coefficients, gridFactor(region, year)),
-      metadata: usePhaseMetadata('storage', id, region, year, datasets, variant),
+      factor,
+      metadata,
       method: gridMethod(datasets),
       origin: 'source',
       auditTrail: input.audit_trail,
@@ -55,7 +65,7 @@ export function calculateStorage(
  * ```ts
  * calculateStorageBatch('aws', [{ region: 'us_east_1', storage_type: 'hdd', data: 500, duration: 24 }], defaultDatasets);
  * ```
- * @throws {EmissionsError} `invalid_request` when `requests` is not an array.
+ * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
 export function calculateStorageBatch(
   provider: string,
@@ -63,5 +73,7 @@ export function calculateStorageBatch(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Array<Estimate | ErrorBody> {
+  // The provider is a path parameter: a bad one fails the whole batch once, not every element.
+  resolveProvider(provider, datasets);
   return runBatch(requests, (request) => calculateStorage(provider, request as StorageRequest, datasets, options));
 }

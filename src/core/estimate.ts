@@ -80,6 +80,21 @@ export function outputNumber(value: Decimal, options: CalculationOptions | undef
   return toNumber(digits === undefined ? value : roundSignificant(value, digits));
 }
 
+const sharedNumbers = new WeakMap<Decimal, number>();
+/**
+ * {@link outputNumber} for a decimal that is cached and shared between calls (a factor, a rate): its number form
+ * is converted once, not per estimate.
+ */
+export function sharedNumber(value: Decimal, options: CalculationOptions | undefined): number {
+  if (options?.significantDigits !== undefined) return outputNumber(value, options);
+  let number = sharedNumbers.get(value);
+  if (number === undefined) {
+    number = toNumber(value);
+    sharedNumbers.set(value, number);
+  }
+  return number;
+}
+
 /** Builds an {@link Estimate}; co2e is computed here, once, from the exact activity value and factor. */
 export function buildEstimate(parts: EstimateParts, options?: CalculationOptions): Estimate {
   const co2e = mul(parts.activityValue, parts.factor);
@@ -89,7 +104,7 @@ export function buildEstimate(parts: EstimateParts, options?: CalculationOptions
 /** Builds an {@link Estimate} whose co2e is already known (e.g. the sum of exact parts). */
 export function estimateFromCo2e(co2e: Decimal, parts: EstimateParts, options?: CalculationOptions): Estimate {
   const enabled = parts.auditTrail === 'enabled';
-  const factor = outputNumber(parts.factor, options);
+  const factor = sharedNumber(parts.factor, options);
   return {
     co2e: outputNumber(co2e, options),
     co2e_unit: 'kg',

@@ -1,6 +1,7 @@
 import { type Decimal, decimal, div, mul, ONE } from '../core/decimal';
 import { EmissionsError } from '../core/errors';
 import type { FxProvider } from '../datasets/types';
+import { createMemo } from '../core/memo';
 import { notice, type Notice } from './notices';
 
 export interface Conversion {
@@ -31,6 +32,13 @@ function rateYear(fx: FxProvider, from: string, to: string, year: number): numbe
  */
 export function convertCurrency(money: Decimal, from: string, to: string, year: number, fx: FxProvider): Conversion {
   if (from === to) return { amount: money, rate: ONE, rateYear: null, notices: [] };
+  const { rate, rateYear, notices } = crossRates.get([fx], `${from}|${to}|${year}`, () => crossRate(from, to, year, fx));
+  return { amount: mul(money, rate), rate, rateYear, notices };
+}
+
+const crossRates = createMemo<Omit<Conversion, 'amount'>>();
+
+function crossRate(from: string, to: string, year: number, fx: FxProvider): Omit<Conversion, 'amount'> {
   for (const [currency, path] of [[from, 'money_unit'], [to, 'money_unit']] as const) {
     if (fx.years(currency).length === 0) {
       throw new EmissionsError(
@@ -59,6 +67,5 @@ export function convertCurrency(money: Decimal, from: string, to: string, year: 
             `No ${year} exchange rate between ${from} and ${to} in ${fx.info.source_dataset}; the ${used} annual average was used.`,
           ),
         ];
-  const amount = div(mul(money, decimal(fx.rate(to, used) as number)), decimal(fx.rate(from, used) as number));
-  return { amount, rate, rateYear: used, notices };
+  return { rate, rateYear: used, notices };
 }

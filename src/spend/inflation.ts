@@ -1,5 +1,6 @@
-import { type Decimal, add, decimal, div, mul, ONE } from '../core/decimal';
+import { type Decimal, add, decimal, div, mul, ONE, sub } from '../core/decimal';
 import type { InflationProvider } from '../datasets/types';
+import { createMemo } from '../core/memo';
 import { notice, type Notice } from './notices';
 
 const HUNDRED = decimal(100);
@@ -7,6 +8,10 @@ const HUNDRED = decimal(100);
 export interface PriceChange {
   /** Price level of the spend year over the factor year's (1 when no data at all). */
   level: Decimal;
+  /** 1 / level: what spend is multiplied by to bring it to factor-year prices. */
+  deflator: Decimal;
+  /** level − 1, reported as `inflation_applied`. */
+  applied: Decimal;
   /** Compounded over these years (each year's annual rate), in order. */
   years: number[];
   /** Years in the span without any rate, skipped. */
@@ -22,6 +27,20 @@ export interface PriceChange {
  * spend before it inflated by it (`level` < 1 then). Years without a rate are skipped and reported.
  */
 export function priceChange(
+  region: string,
+  product: string | undefined,
+  spendYear: number,
+  factorYear: number,
+  inflation: InflationProvider,
+): PriceChange {
+  return priceChanges.get([inflation], `${region}|${product ?? ''}|${spendYear}|${factorYear}`, () =>
+    computePriceChange(region, product, spendYear, factorYear, inflation),
+  );
+}
+
+const priceChanges = createMemo<PriceChange>();
+
+function computePriceChange(
   region: string,
   product: string | undefined,
   spendYear: number,
@@ -46,7 +65,9 @@ export function priceChange(
     years.push(year);
     compounded = mul(compounded, add(ONE, div(decimal(rate), HUNDRED)));
   }
+  // Only one of level and deflator needs a division: the compounded product is exact.
   const level = forward ? compounded : div(ONE, compounded);
+  const deflator = forward ? div(ONE, compounded) : compounded;
   const notices: Notice[] = [];
   if (missingYears.length > 0) {
     const hasRegion = inflation.hasRegion(region);
@@ -62,5 +83,5 @@ export function priceChange(
       ),
     );
   }
-  return { level, years, missingYears, sectorRates, notices };
+  return { level, deflator, applied: sub(level, ONE), years, missingYears, sectorRates, notices };
 }

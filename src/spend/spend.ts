@@ -1,9 +1,18 @@
 import { runBatch } from '../core/batch';
-import { type Decimal, decimal, div, isPositive, mul, ONE, sub, sum, toNumber } from '../core/decimal';
+import { type Decimal, decimal, isPositive, mul, ONE, roundSignificant, sub, sum, toNumber } from '../core/decimal';
 import { EmissionsError, type ErrorBody } from '../core/errors';
-import { buildEstimate, type CalculationOptions, type Estimate, type FactorMetadata, outputNumber } from '../core/estimate';
+import {
+  buildEstimate,
+  type CalculationOptions,
+  type Estimate,
+  type FactorMetadata,
+  outputNumber,
+  sharedNumber,
+} from '../core/estimate';
 import { factorId } from '../core/factor-id';
+import { createMemo } from '../core/memo';
 import { parseRequest } from '../core/validate';
+import { requireParts } from '../datasets/require';
 import type { DatasetInfo } from '../datasets/tables';
 import type { SpendDatasets } from '../datasets/types';
 import { type ProductShare, type SelectedFactor, selectFactor } from './classification';
@@ -67,8 +76,12 @@ export interface SpendEstimate {
  *   `invalid_request`.
  */
 export function calculateSpend(request: SpendRequest, datasets: SpendDatasets, options?: CalculationOptions): SpendEstimate {
+  requireParts(datasets, SPEND_PARTS, 'calculateSpend');
   const input = parseRequest(SpendRequest, request);
-  const selected = selectFactor(input, datasets);
+  const { selected, metadata } = selections.get([datasets.spendFactors, datasets.classifications], selectionKey(input), () => {
+    const selection = selectFactor(input, datasets);
+    return { selected: selection, metadata: spendMetadata(input, selection, datasets) };
+  });
   const factors = datasets.spendFactors;
 
   const conversion = convertCurrency(decimal(input.money), input.money_unit, factors.currency, input.spend_year, datasets.fx);
@@ -83,14 +96,19 @@ export function calculateSpend(request: SpendRequest, datasets: SpendDatasets, o
   }
   const product = selected.rows.length === 1 ? selected.rows[0]?.product : undefined;
   const prices = priceChange(input.spend_region, product, input.spend_year, factors.factorYear, datasets.inflation);
-  const activityValue = div(mul(conversion.amount, basicShare), prices.level);
+  const toFactorPrices = factorPriceMultipliers.get(
+    [datasets.fx, datasets.inflation],
+    `${input.money_unit}|${factors.currency}|${input.spend_year}|${input.spend_region}|${product ?? ''}|${factors.factorYear}`,
+    () => roundSignificant(mul(conversion.rate, prices.deflator), MULTIPLIER_DIGITS),
+  );
+  const activityValue = mul(mul(decimal(input.money), basicShare), toFactorPrices);
 
   const estimate = buildEstimate(
     {
       activityValue,
       activityUnit: factors.currency,
       factor: selected.factor,
-      metadata: spendMetadata(input, selected, datasets),
+      metadata,
       method: factors.gwp,
       origin: selected.rows.length === 1 ? 'source' : 'co2e-engine',
       auditTrail: input.audit_trail,
@@ -104,20 +122,39 @@ export function calculateSpend(request: SpendRequest, datasets: SpendDatasets, o
       tax_margin: number(margins.values.tax_margin),
       trade_margin: number(margins.values.trade_margin),
       transport_margin: number(margins.values.transport_margin),
-      inflation_applied: number(sub(prices.level, ONE)),
+      inflation_applied: sharedNumber(prices.applied, options),
       margin_sources: margins.origins,
-      inflation_years: prices.years,
-      exchange_rate: number(conversion.rate),
+      inflation_years: [...prices.years],
+      exchange_rate: sharedNumber(conversion.rate, options),
       exchange_rate_year: conversion.rateYear,
       money_in_factor_currency: number(conversion.amount),
       factor_currency: factors.currency,
       factor_year: factors.factorYear,
       price_basis: factors.priceBasis,
-      products: selected.shares,
+      products: selected.shares.map((share) => ({ ...share })),
     },
-    notices: [...selected.notices, ...conversion.notices, ...margins.notices, ...prices.notices],
+    // Copies: the selection, exchange-rate and price-change parts are cached and shared between calls.
+    notices: [...selected.notices, ...conversion.notices, ...margins.notices, ...prices.notices].map((n) => ({ ...n })),
   };
 }
+
+const SPEND_PARTS = ['spendFactors', 'classifications', 'margins', 'inflation', 'fx'] as const;
+
+/**
+ * Exchange rate × deflator, per currency pair, year, region and product: one cached multiplier brings money to
+ * factor-currency, factor-year prices. It is rounded to 34 significant digits (the precision of IEEE 754
+ * decimal128), far beyond the 17 a JS number shows, which keeps the per-call multiplication short.
+ */
+const factorPriceMultipliers = createMemo<Decimal>();
+const MULTIPLIER_DIGITS = 34;
+
+/** Factor selections (with their metadata) per factor and classification datasets; they depend on nothing else. */
+const selections = createMemo<{ selected: SelectedFactor; metadata: FactorMetadata }>();
+
+const selectionKey = ({ activity, spend_region }: ParsedSpendRequest): string =>
+  'activity_id' in activity
+    ? `id\u0000${activity.activity_id}\u0000${spend_region}`
+    : `${activity.classification_type.toLowerCase()}\u0000${activity.classification_code}\u0000${spend_region}`;
 
 function spendMetadata(input: ParsedSpendRequest, selected: SelectedFactor, datasets: SpendDatasets): FactorMetadata {
   // A row's own dataset (set by mergeDatasets) wins, so a user's overriding factor reports its own source and id.

@@ -547,11 +547,11 @@ describe('batch forms', () => {
     for (const calculator of CALCULATORS) expect(calculator.batch('aws', [], ds)).toEqual([]);
   });
 
-  it('an unsupported provider fails every element with unsupported_provider', () => {
-    const results = calculateCpuBatch('ibm', [{ cpu_count: 1, region: 'us_east_1', duration: 1 }, null], ds);
-    expect(results.map((result) => (result as ErrorBody).error_code)).toEqual([
-      'unsupported_provider',
-      'unsupported_provider',
-    ]);
+  it('an unsupported provider (a path parameter) fails the whole batch once, before any element', () => {
+    expectEmissionsError(() => calculateCpuBatch('ibm', [{ cpu_count: 1, region: 'us_east_1', duration: 1 }, null], ds), {
+      error_code: 'unsupported_provider',
+      path: 'provider_id',
+      valid_values: ['aws', 'azure', 'gcp'],
+    });
   });
 });
