@@ -5,8 +5,8 @@ import { type CalculationOptions, type Estimate, estimateFromCo2e } from '../cor
 import { toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
 import type { CloudDatasets } from '../datasets/types';
-import { embodiedMetadata, embodiedYear, resolveInstance, resolveProvider } from './common';
-import { embodiedCo2e } from './embodied-factor';
+import { embodiedYear, resolveInstance, resolveProvider } from './common';
+import { embodiedCo2e, embodiedFactor } from './embodied-factor';
 import { EmbodiedRequest } from './embodied.schema';
 
 /**
@@ -32,14 +32,14 @@ export function calculateEmbodied(
   const instance = resolveInstance(id, input.instance, datasets);
   const year = embodiedYear(input.year, datasets);
   const instanceHours = mul(decimal(input.instance_count), toHours(decimal(input.duration), input.duration_unit));
-  const { co2e, factor } = embodiedCo2e(instanceHours, instance, coefficients);
+  const embodied = embodiedFactor(id, instance, coefficients, year, datasets);
   return estimateFromCo2e(
-    co2e,
+    embodiedCo2e(instanceHours, embodied),
     {
       activityValue: instanceHours,
       activityUnit: 'instance-hour',
-      factor,
-      metadata: embodiedMetadata(id, instance, year, datasets),
+      factor: embodied.factor,
+      metadata: embodied.metadata,
       method: datasets.cloudInstances.gwp,
       origin: 'source',
       auditTrail: input.audit_trail,

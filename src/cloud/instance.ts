@@ -1,12 +1,19 @@
 import { runBatch } from '../core/batch';
-import { add, decimal, mul } from '../core/decimal';
+import { type Decimal, add, decimal, mul } from '../core/decimal';
 import type { ErrorBody } from '../core/errors';
-import { type CalculationOptions, type Estimate, buildEstimate, estimateFromCo2e, outputNumber } from '../core/estimate';
+import {
+  type CalculationOptions,
+  type Estimate,
+  type FactorMetadata,
+  buildEstimate,
+  estimateFromCo2e,
+  outputNumber,
+} from '../core/estimate';
+import { createMemo } from '../core/memo';
 import { gibibytesToGigabytes, toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
 import type { CloudDatasets } from '../datasets/types';
 import {
-  embodiedMetadata,
   embodiedYear,
   gridFactor,
   gridMetadata,
@@ -16,8 +23,22 @@ import {
   resolveProvider,
   resolveRegion,
 } from './common';
-import { embodiedCo2e } from './embodied-factor';
+import { embodiedCo2e, type EmbodiedFactor, embodiedFactor } from './embodied-factor';
 import { InstanceRequest } from './instance.schema';
+
+/** What an instance estimate needs besides the duration, derived once per instance, region, years and load. */
+interface Machine {
+  grid: Decimal;
+  gridMetadata: FactorMetadata;
+  /** CPU kWh per hour of running, PUE included. */
+  cpuKwhPerHour: Decimal;
+  /** Memory kWh per hour of running, PUE included. */
+  memoryKwhPerHour: Decimal;
+  memoryGigabytes: Decimal;
+  embodied: EmbodiedFactor;
+}
+
+const machines = createMemo<Machine>();
 
 /** How the virtual-machine estimate was made. */
 export interface InstanceCalculationDetails {
@@ -70,19 +91,32 @@ export function calculateInstance(
   const instance = resolveInstance(id, input.instance, datasets);
   const region = resolveRegion(id, input.region, datasets);
   const electricityYear = input.year ?? datasets.cloudRegions.defaultYear;
-  const grid = gridFactor(region, electricityYear);
+  const utilization = input.average_vcpu_utilization;
+  const machine = machines.get(
+    [datasets.cloudCoefficients, datasets.cloudRegions, datasets.cloudInstances],
+    `${id}|${instance.instance}|${region.region}|${electricityYear}|${input.year ?? ''}|${utilization}`,
+    () => {
+      const pue = decimal(coefficients.pue);
+      const memoryGigabytes = gibibytesToGigabytes(decimal(instance.memory_gib));
+      return {
+        grid: gridFactor(region, electricityYear),
+        gridMetadata: gridMetadata(id, region, electricityYear, datasets),
+        cpuKwhPerHour: mul(mul(decimal(instance.vcpu), kwhPerVcpuHour(coefficients, decimal(utilization))), pue),
+        memoryKwhPerHour: mul(mul(memoryGigabytes, decimal(coefficients.memory_kwh_per_gb_hour)), pue),
+        memoryGigabytes,
+        embodied: embodiedFactor(id, instance, coefficients, embodiedYear(input.year, datasets), datasets),
+      };
+    },
+  );
+  const { grid, memoryGigabytes, embodied } = machine;
   const hours = toHours(decimal(input.duration), input.duration_unit);
-  const pue = decimal(coefficients.pue);
-
-  const utilization = decimal(input.average_vcpu_utilization);
-  const energyCpu = mul(mul(mul(decimal(instance.vcpu), hours), kwhPerVcpuHour(coefficients, utilization)), pue);
-  const memoryGigabytes = gibibytesToGigabytes(decimal(instance.memory_gib));
-  const energyMemory = mul(mul(mul(memoryGigabytes, hours), decimal(coefficients.memory_kwh_per_gb_hour)), pue);
+  const energyCpu = mul(hours, machine.cpuKwhPerHour);
+  const energyMemory = mul(hours, machine.memoryKwhPerHour);
 
   const electricity = {
     activityUnit: 'kWh',
     factor: grid,
-    metadata: gridMetadata(id, region, electricityYear, datasets),
+    metadata: machine.gridMetadata,
     method: gridMethod(datasets),
     origin: 'co2e-engine',
     auditTrail: input.audit_trail,
@@ -90,14 +124,14 @@ export function calculateInstance(
   const cpuEstimate = buildEstimate({ ...electricity, activityValue: energyCpu }, options);
   const memoryEstimate = buildEstimate({ ...electricity, activityValue: energyMemory }, options);
 
-  const embodied = embodiedCo2e(hours, instance, coefficients);
+  const embodiedKg = embodiedCo2e(hours, embodied);
   const embodiedEstimate = estimateFromCo2e(
-    embodied.co2e,
+    embodiedKg,
     {
       activityValue: hours,
       activityUnit: 'instance-hour',
       factor: embodied.factor,
-      metadata: embodiedMetadata(id, instance, embodiedYear(input.year, datasets), datasets),
+      metadata: embodied.metadata,
       method: datasets.cloudInstances.gwp,
       origin: 'source',
       auditTrail: input.audit_trail,
@@ -105,7 +139,7 @@ export function calculateInstance(
     options,
   );
 
-  const total = add(add(mul(energyCpu, grid), mul(energyMemory, grid)), embodied.co2e);
+  const total = add(add(mul(energyCpu, grid), mul(energyMemory, grid)), embodiedKg);
   return {
     total_co2e: outputNumber(total, options),
     total_co2e_unit: 'kg',
