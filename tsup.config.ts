@@ -1,16 +1,35 @@
+import { readFile } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
+import type { Plugin } from 'esbuild';
+
+/**
+ * Embedded tables become `JSON.parse('…')` rather than object literals: V8 parses a JSON string markedly faster
+ * than the same data as JavaScript, which is most of the datasets entries' import time.
+ */
+const jsonAsParse: Plugin = {
+  name: 'json-as-parse',
+  setup(build) {
+    build.onLoad({ filter: /\.json$/ }, async ({ path }) => {
+      const minified = JSON.stringify(JSON.parse(await readFile(path, 'utf8')));
+      return { contents: `export default JSON.parse(${JSON.stringify(minified)});`, loader: 'js' };
+    });
+  },
+};
 
 export default defineConfig([
   {
     entry: {
       index: 'src/index.ts',
       datasets: 'src/datasets/index.ts',
+      'datasets-cloud': 'src/datasets/cloud.ts',
+      'datasets-spend': 'src/datasets/spend.ts',
       http: 'src/http/index.ts',
       loaders: 'src/loaders/index.ts',
       node: 'src/node/index.ts',
     },
     // The loaders' parsers (csv-parse for CSV, fflate for zips) are bundled so runtime deps stay zod and big.js.
     noExternal: ['csv-parse', 'fflate'],
+    esbuildPlugins: [jsonAsParse],
     format: ['esm', 'cjs'],
     dts: true,
     // Keep the CLI, which the second config writes into the same folder at the same time.
@@ -28,6 +47,7 @@ export default defineConfig([
     platform: 'node',
     target: 'node20',
     noExternal: ['commander', 'csv-parse', 'csv-stringify', 'cli-progress'],
+    esbuildPlugins: [jsonAsParse],
     banner: {
       // Bundled CommonJS (commander, cli-progress) calls require() for Node built-ins; give it a real one.
       js: "#!/usr/bin/env node\nimport { createRequire as __cliCreateRequire } from 'node:module';\nconst require = __cliCreateRequire(import.meta.url);",

@@ -4,48 +4,23 @@
  *
  * @packageDocumentation
  */
-import cloudCoefficientsJson from '../../datasets/cloud/coefficients.json';
-import cloudInstancesJson from '../../datasets/cloud/instances.json';
-import ccfRegionsJson from '../../datasets/cloud/regions-ccf.json';
-import electricityMapsRegionsJson from '../../datasets/cloud/regions-electricitymaps.json';
-import exiobaseClassificationsJson from '../../datasets/spend/exiobase-classifications.json';
-import exiobaseFactorsJson from '../../datasets/spend/exiobase-factors.oefdb.json';
-import exiobaseMarginsJson from '../../datasets/spend/exiobase-margins.json';
-import fxJson from '../../datasets/spend/fx-imf.json';
-import inflationJson from '../../datasets/spend/inflation-worldbank.json';
-import useeioClassificationsJson from '../../datasets/spend/useeio-classifications.json';
-import useeioFactorsJson from '../../datasets/spend/useeio-factors.json';
-import { buildTableDatasets, type DatasetTables } from './create';
-import type {
-  ClassificationsTable,
-  CloudCoefficientsTable,
-  CloudInstancesTable,
-  CloudRegionsTable,
-  FxTable,
-  InflationTable,
-  MarginsTable,
-  SpendFactorsTable,
-} from './tables';
+import { ccfGridRegionsTable, cloudTables } from './cloud';
+import { lazyTableDatasets } from './lazy';
+import { spendTables, useeioTables } from './spend';
+import type { DatasetTables } from './create';
 import type { CloudDatasets, SpendDatasets } from './types';
 
-// JSON imports widen literal types; the tables are validated against their schemas in tests/datasets.
+export { ccfGridRegionsTable, cloudDatasets, cloudTables } from './cloud';
+export { spendDatasets, spendTables, useeioSpendDatasets, useeioTables } from './spend';
+
 /** The embedded tables, for inspection or for building variants with `createTableDatasets`. */
-export const defaultTables = {
-  cloudCoefficients: cloudCoefficientsJson as CloudCoefficientsTable,
-  cloudRegions: electricityMapsRegionsJson as CloudRegionsTable,
-  cloudInstances: cloudInstancesJson as CloudInstancesTable,
-  spendFactors: exiobaseFactorsJson as SpendFactorsTable,
-  classifications: exiobaseClassificationsJson as ClassificationsTable,
-  margins: exiobaseMarginsJson as MarginsTable,
-  inflation: inflationJson as InflationTable,
-  fx: fxJson as FxTable,
-} satisfies Required<DatasetTables>;
+export const defaultTables = { ...cloudTables, ...spendTables } satisfies Required<DatasetTables>;
 
 /** Alternative embedded tables: CCF's own grid factors (one 2024 vintage) and US EPA USEEIO v1.3 spend factors. */
 export const alternativeTables = {
-  ccfGridRegions: ccfRegionsJson as CloudRegionsTable,
-  useeioFactors: useeioFactorsJson as SpendFactorsTable,
-  useeioClassifications: useeioClassificationsJson as ClassificationsTable,
+  ccfGridRegions: ccfGridRegionsTable,
+  useeioFactors: useeioTables.spendFactors,
+  useeioClassifications: useeioTables.classifications,
 } as const;
 
 /**
@@ -60,7 +35,7 @@ export const alternativeTables = {
  * calculateCpu('aws', { cpu_count: 2, region: 'us_east_1', duration: 1 }, defaultDatasets);
  * ```
  */
-export const defaultDatasets = buildTableDatasets(defaultTables) as CloudDatasets & SpendDatasets;
+export const defaultDatasets = lazyTableDatasets(defaultTables) as CloudDatasets & SpendDatasets;
 
 /**
  * The defaults with CCF's own grid emission factors (trunk 2024-03 vintage, year 2024 only) in place of
@@ -71,10 +46,10 @@ export const defaultDatasets = buildTableDatasets(defaultTables) as CloudDataset
  * calculateCpu('aws', { cpu_count: 2, region: 'us_east_1', duration: 1, year: 2024 }, ccfGridDatasets);
  * ```
  */
-export const ccfGridDatasets: CloudDatasets & SpendDatasets = {
-  ...defaultDatasets,
-  ...buildTableDatasets({ cloudRegions: alternativeTables.ccfGridRegions }),
-} as CloudDatasets & SpendDatasets;
+export const ccfGridDatasets = lazyTableDatasets({
+  ...defaultTables,
+  cloudRegions: ccfGridRegionsTable,
+}) as CloudDatasets & SpendDatasets;
 
 /**
  * The defaults with US EPA USEEIO v1.3 spend factors (US only, 2022 USD, purchaser's price, NAICS 2017) in place
@@ -86,10 +61,5 @@ export const ccfGridDatasets: CloudDatasets & SpendDatasets = {
  *   spend_year: 2022, spend_region: 'US', money: 100, money_unit: 'usd' }, useeioDatasets);
  * ```
  */
-export const useeioDatasets: CloudDatasets & SpendDatasets = {
-  ...defaultDatasets,
-  ...buildTableDatasets({
-    spendFactors: alternativeTables.useeioFactors,
-    classifications: alternativeTables.useeioClassifications,
-  }),
-} as CloudDatasets & SpendDatasets;
+export const useeioDatasets = lazyTableDatasets({ ...defaultTables, ...useeioTables }) as CloudDatasets &
+  SpendDatasets;
