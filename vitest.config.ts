@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts', 'src/**/*.test.ts'],
+    // Need a build (and Chromium, or the registry): `npm run test:browser` and `npm run test:package`, run by .ci/run.
+    exclude: [...configDefaults.exclude, 'tests/browser/**', 'tests/package/**'],
     testTimeout: 60_000,
   },
 });

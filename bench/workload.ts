@@ -1,0 +1,189 @@
+import type * as Library from '../src/index';
+import type * as DatasetsEntry from '../src/datasets/index';
+
+/**
+ * Deterministic, varied, valid requests for the benchmarks: many regions, instances, units, years and
+ * classification codes, so lookups and arithmetic are not measured on one hot input.
+ */
+
+export type Lib = typeof Library;
+export type DatasetsModule = typeof DatasetsEntry;
+export type Datasets = DatasetsModule['defaultDatasets'];
+
+export const CALCULATORS = [
+  'cpu',
+  'memory',
+  'storage',
+  'networking',
+  'embodied',
+  'instance',
+  'spend',
+] as const;
+export type CalculatorName = (typeof CALCULATORS)[number];
+
+/** Cloud requests are for one provider, as a batch is. */
+export const PROVIDER = 'aws';
+
+/** mulberry32: a small seeded PRNG, so every run measures the same inputs. */
+export function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+const round = (value: number, places: number) => Number(value.toFixed(places));
+
+type Candidate = Record<string, unknown>;
+
+function cloudCandidate(
+  kind: Exclude<CalculatorName, 'spend'>,
+  next: () => number,
+  datasets: Datasets,
+): Candidate {
+  const region = pick(next, datasets.cloudRegions.list(PROVIDER));
+  const instance = pick(next, datasets.cloudInstances.list(PROVIDER));
+  const duration = round(next() * 1000, 2);
+  const durationUnit = pick(next, ['hour', 'h', 'min', 'day', 'sec']);
+  const data = round(next() * 512, 3);
+  const dataUnit = pick(next, ['GB', 'TB', 'MB', 'gb']);
+  const year = next() < 0.5 ? {} : { year: pick(next, [2021, 2022, 2023, 2024, 2025]) };
+  const utilization = next() < 0.5 ? {} : { average_vcpu_utilization: round(next(), 2) };
+  switch (kind) {
+    case 'cpu':
+      return {
+        cpu_count: 1 + Math.floor(next() * 64),
+        region,
+        duration,
+        duration_unit: durationUnit,
+        ...utilization,
+        ...year,
+      };
+    case 'memory':
+      return { region, data, data_unit: dataUnit, duration, duration_unit: durationUnit, ...year };
+    case 'storage':
+      return {
+        region,
+        storage_type: pick(next, ['ssd', 'hdd']),
+        data,
+        data_unit: dataUnit,
+        duration,
+        duration_unit: durationUnit,
+        ...year,
+      };
+    case 'networking':
+      return { region, data, data_unit: dataUnit, ...year };
+    case 'embodied':
+      return { instance, instance_count: 1 + Math.floor(next() * 10), duration, duration_unit: durationUnit };
+    case 'instance':
+      return { instance, region, duration, duration_unit: durationUnit, ...utilization, ...year };
+  }
+}
+
+function spendCandidate(next: () => number, datasets: Datasets, codes: readonly string[]): Candidate {
+  const region = pick(next, datasets.spendFactors.regions);
+  const margins =
+    next() < 0.5
+      ? {}
+      : {
+          tax_margin: round(next() * 0.2, 3),
+          trade_margin: round(next() * 0.2, 3),
+          transport_margin: round(next() * 0.05, 3),
+        };
+  return {
+    activity: { classification_type: 'isic4', classification_code: pick(next, codes) },
+    spend_year: 2012 + Math.floor(next() * 14),
+    spend_region: region,
+    money: round(next() * 100_000, 2),
+    money_unit: pick(next, ['eur', 'usd', 'gbp', 'nok', 'brl', 'EUR']),
+    ...margins,
+  };
+}
+
+/** The call of one calculator, single and batch, with the datasets bound. */
+export function engineCalls(lib: Lib, datasets: Datasets, kind: CalculatorName) {
+  switch (kind) {
+    case 'cpu':
+      return {
+        single: (r: unknown) => lib.calculateCpu(PROVIDER, r as never, datasets),
+        batch: (rs: unknown[]) => lib.calculateCpuBatch(PROVIDER, rs, datasets),
+      };
+    case 'memory':
+      return {
+        single: (r: unknown) => lib.calculateMemory(PROVIDER, r as never, datasets),
+        batch: (rs: unknown[]) => lib.calculateMemoryBatch(PROVIDER, rs, datasets),
+      };
+    case 'storage':
+      return {
+        single: (r: unknown) => lib.calculateStorage(PROVIDER, r as never, datasets),
+        batch: (rs: unknown[]) => lib.calculateStorageBatch(PROVIDER, rs, datasets),
+      };
+    case 'networking':
+      return {
+        single: (r: unknown) => lib.calculateNetworking(PROVIDER, r as never, datasets),
+        batch: (rs: unknown[]) => lib.calculateNetworkingBatch(PROVIDER, rs, datasets),
+      };
+    case 'embodied':
+      return {
+        single: (r: unknown) => lib.calculateEmbodied(PROVIDER, r as never, datasets),
+        batch: (rs: unknown[]) => lib.calculateEmbodiedBatch(PROVIDER, rs, datasets),
+      };
+    case 'instance':
+      return {
+        single: (r: unknown) => lib.calculateInstance(PROVIDER, r as never, datasets),
+        batch: (rs: unknown[]) => lib.calculateInstanceBatch(PROVIDER, rs, datasets),
+      };
+    case 'spend':
+      return {
+        single: (r: unknown) => lib.calculateSpend(r as never, datasets),
+        batch: (rs: unknown[]) => lib.calculateSpendBatch(rs, datasets),
+      };
+  }
+}
+
+/**
+ * A pool of distinct valid requests (each checked once against the engine), from which batches are drawn. Pools
+ * are small next to the batches, so a batch repeats requests, but every element is its own object.
+ */
+export function requestPool(
+  lib: Lib,
+  datasets: Datasets,
+  tables: DatasetsModule['defaultTables'],
+  kind: CalculatorName,
+  size = 2048,
+): Candidate[] {
+  const next = random(0xc02e + CALCULATORS.indexOf(kind));
+  const codes = Object.keys(tables.classifications.mappings.isic4 ?? {});
+  const { single } = engineCalls(lib, datasets, kind);
+  const pool: Candidate[] = [];
+  for (let attempt = 0; pool.length < size && attempt < size * 20; attempt++) {
+    const candidate =
+      kind === 'spend' ? spendCandidate(next, datasets, codes) : cloudCandidate(kind, next, datasets);
+    try {
+      single(candidate);
+      pool.push(candidate);
+    } catch {
+      // Not every random code has a factor in every region; only valid requests are measured.
+    }
+  }
+  if (pool.length < size) throw new Error(`only ${pool.length} valid ${kind} requests found`);
+  return pool;
+}
+
+/** `count` requests drawn from the pool in order, each a fresh copy (its nested activity too). */
+export function batchOf(pool: readonly Candidate[], count: number): Candidate[] {
+  const requests: Candidate[] = new Array(count);
+  for (let index = 0; index < count; index++) {
+    const template = pool[index % pool.length] as Candidate;
+    requests[index] =
+      template.activity === undefined
+        ? { ...template }
+        : { ...template, activity: { ...(template.activity as object) } };
+  }
+  return requests;
+}

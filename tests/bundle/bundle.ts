@@ -1,0 +1,111 @@
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build, type Metafile, type Plugin } from 'esbuild';
+
+/**
+ * Bundles a snippet the way a browser app would (esbuild, minified, tree-shaken, ESM, platform browser), with
+ * `co2e-engine` and `co2e-engine/datasets` resolved to the TypeScript sources, so no build is needed. zod and
+ * big.js are bundled in: they ship to the user's browser too.
+ */
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const SOURCE_ENTRIES: Readonly<Record<string, string>> = {
+  'co2e-engine': `${ROOT}src/index.ts`,
+  'co2e-engine/datasets': `${ROOT}src/datasets/index.ts`,
+  'co2e-engine/datasets/cloud': `${ROOT}src/datasets/cloud.ts`,
+  'co2e-engine/datasets/spend': `${ROOT}src/datasets/spend.ts`,
+};
+
+/** Resolves the package's own specifiers to its sources (exact matches only, so a typo fails the build). */
+const packageSources: Plugin = {
+  name: 'co2e-engine-sources',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^co2e-engine(\/.*)?$/ }, (args) => {
+      const path = SOURCE_ENTRIES[args.path];
+      if (path === undefined) return { errors: [{ text: `no source entry for '${args.path}'` }] };
+      return { path };
+    });
+  },
+};
+
+export interface BundleResult {
+  code: string;
+  /** Minified bytes. */
+  minified: number;
+  /** gzip bytes at zlib's default level (6), what a web server typically sends. */
+  gzipped: number;
+  /** Minified output bytes contributed by each group of inputs: our sources, zod, big.js, dataset JSON. */
+  contributions: Record<string, number>;
+}
+
+const groupOf = (input: string): string => {
+  if (input.includes('node_modules/zod/')) return 'zod';
+  if (input.includes('node_modules/big.js/')) return 'big.js';
+  if (input.endsWith('.json')) return 'dataset JSON';
+  if (input.startsWith('src/')) return 'co2e-engine';
+  return 'other';
+};
+
+function contributionsOf(metafile: Metafile): Record<string, number> {
+  const totals: Record<string, number> = {};
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const group = groupOf(input);
+      totals[group] = (totals[group] ?? 0) + bytesInOutput;
+    }
+  }
+  return totals;
+}
+
+/** Bundles `source` (an ES module that imports from `co2e-engine`) and measures it. */
+export async function bundle(source: string): Promise<BundleResult> {
+  const result = await build({
+    stdin: { contents: source, resolveDir: ROOT, loader: 'ts', sourcefile: 'entry.ts' },
+    bundle: true,
+    minify: true,
+    treeShaking: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [packageSources],
+  });
+  const output = result.outputFiles[0];
+  if (output === undefined) throw new Error('esbuild produced no output');
+  const code = output.text;
+  return {
+    code,
+    minified: Buffer.byteLength(code),
+    gzipped: gzipSync(code).byteLength,
+    contributions: contributionsOf(result.metafile),
+  };
+}
+
+const CALCULATORS = [
+  'calculateCpu',
+  'calculateMemory',
+  'calculateStorage',
+  'calculateNetworking',
+  'calculateEmbodied',
+  'calculateInstance',
+  'calculateSpend',
+] as const;
+
+/** Snippets a browser app would write against the root entry, by name. Each keeps its import alive by re-exporting it. */
+export const ROOT_ENTRIES: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(
+    CALCULATORS.map((name) => [name, `import { ${name} } from 'co2e-engine'; export { ${name} };`]),
+  ),
+  createEngine: `import { createEngine } from 'co2e-engine'; export { createEngine };`,
+  'whole root entry': `export * from 'co2e-engine';`,
+};
+
+/** The embedded datasets subpaths: all tables, the cloud tables only, the spend tables only. */
+export const DATASETS_ENTRIES = {
+  'co2e-engine/datasets': `import { defaultDatasets } from 'co2e-engine/datasets'; export { defaultDatasets };`,
+  'co2e-engine/datasets/cloud': `import { cloudDatasets } from 'co2e-engine/datasets/cloud'; export { cloudDatasets };`,
+  'co2e-engine/datasets/spend': `import { spendDatasets } from 'co2e-engine/datasets/spend'; export { spendDatasets };`,
+} as const;

@@ -1,0 +1,99 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bundle, type BundleResult, DATASETS_ENTRIES, ROOT_ENTRIES } from './bundle';
+
+/**
+ * Text that exists only in the embedded dataset tables. None may reach a bundle of the root entry: the root holds
+ * no data, so `import { calculateCpu } from 'co2e-engine'` must not ship megabytes of tables. Numbers are written
+ * without their leading `0`, as a minifier prints them (`.8932…`).
+ */
+const CLOUD_TABLE_TEXT = [
+  'electricitymaps-yearly', // cloudRegions dataset id (datasets/cloud/regions-electricitymaps.json)
+  'US-MIDA-PJM', // an Electricity Maps grid zone (us-east-1)
+  't2.micro', // an instance type (datasets/cloud/instances.json)
+];
+const SPEND_TABLE_TEXT = [
+  'Retail  trade', // an EXIOBASE product name, double space as published (exiobase-classifications.json)
+  'Paddy Rice', // an EXIOBASE factor name (exiobase-factors.oefdb.json)
+  'FP.CPI', // World Bank CPI series code (inflation-worldbank.json)
+  '8932762570674088', // IMF EUR per USD, 2019 average (fx-imf.json)
+  '783445110011929', // IMF GBP per USD, 2019 average
+  '109.0096659008632', // IMF JPY per USD, 2019 average
+];
+const MUST_NOT_APPEAR = [...CLOUD_TABLE_TEXT, ...SPEND_TABLE_TEXT];
+
+/** Strings only the spend calculator needs, and only the cloud calculators need, to check they shake apart. */
+const SPEND_ONLY = ['partial_inflation_adjustment', 'unweighted_mean', 'fx_year_fallback'];
+const CLOUD_ONLY = ['Cloud Computing - ', 'notable_methodological_variance', 'CPU-hour'];
+
+const CLOUD_CALCULATORS = [
+  'calculateCpu',
+  'calculateMemory',
+  'calculateStorage',
+  'calculateNetworking',
+  'calculateEmbodied',
+  'calculateInstance',
+];
+
+const bundles = new Map<string, BundleResult>();
+const datasetBundles = new Map<string, BundleResult>();
+
+beforeAll(async () => {
+  for (const [name, source] of Object.entries(ROOT_ENTRIES)) bundles.set(name, await bundle(source));
+  for (const [name, source] of Object.entries(DATASETS_ENTRIES))
+    datasetBundles.set(name, await bundle(source));
+});
+
+const datasetsBundle = (name: keyof typeof DATASETS_ENTRIES): BundleResult => {
+  const result = datasetBundles.get(name);
+  if (result === undefined) throw new Error(`no bundle for ${name}`);
+  return result;
+};
+
+const rootBundle = (name: string): BundleResult => {
+  const result = bundles.get(name);
+  if (result === undefined) throw new Error(`no bundle for ${name}`);
+  return result;
+};
+
+describe('the datasets subpath (control: the strings below are real dataset content)', () => {
+  it.each(MUST_NOT_APPEAR)('contains %j', (text) => {
+    expect(datasetsBundle('co2e-engine/datasets').code).toContain(text);
+  });
+});
+
+describe('the cloud and spend datasets subpaths hold only their own tables', () => {
+  it.each(CLOUD_TABLE_TEXT)('datasets/cloud contains %j and datasets/spend does not', (text) => {
+    expect(datasetsBundle('co2e-engine/datasets/cloud').code).toContain(text);
+    expect(datasetsBundle('co2e-engine/datasets/spend').code).not.toContain(text);
+  });
+
+  it.each(SPEND_TABLE_TEXT)('datasets/spend contains %j and datasets/cloud does not', (text) => {
+    expect(datasetsBundle('co2e-engine/datasets/spend').code).toContain(text);
+    expect(datasetsBundle('co2e-engine/datasets/cloud').code).not.toContain(text);
+  });
+});
+
+describe.each(Object.keys(ROOT_ENTRIES))('a bundle of %s from the root entry', (name) => {
+  it('includes no dataset JSON module', () => {
+    expect(rootBundle(name).contributions['dataset JSON']).toBeUndefined();
+  });
+
+  it.each(MUST_NOT_APPEAR)('does not contain %j', (text) => {
+    expect(rootBundle(name).code).not.toContain(text);
+  });
+});
+
+describe('calculators shake apart', () => {
+  it.each(CLOUD_CALCULATORS)('%s ships no spend code', (name) => {
+    for (const text of SPEND_ONLY) expect(rootBundle(name).code).not.toContain(text);
+  });
+
+  it('calculateSpend ships no cloud code', () => {
+    for (const text of CLOUD_ONLY) expect(rootBundle('calculateSpend').code).not.toContain(text);
+  });
+
+  it('createEngine binds every calculator, so it holds both (control for the two checks above)', () => {
+    for (const text of [...SPEND_ONLY, ...CLOUD_ONLY])
+      expect(rootBundle('createEngine').code).toContain(text);
+  });
+});

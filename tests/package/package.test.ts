@@ -1,0 +1,327 @@
+import { execFile } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The package as a user gets it: `npm pack`, installed from the tarball into a fresh project (zod and big.js come
+ * from the registry or npm's cache), then imported from ESM, CommonJS and TypeScript, and linted by publint and
+ * are-the-types-wrong. Run with `npm run test:package` after `npm run build`.
+ */
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'node_modules', '.bin');
+const KEEP = process.env.KEEP_PACKAGE_TEST_DIR === '1';
+
+interface PackageJson {
+  name: string;
+  version: string;
+  exports: Record<string, unknown>;
+  bin?: Record<string, string>;
+}
+const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as PackageJson;
+const NAME = packageJson.name;
+/** Every import specifier the exports map offers (`co2e-engine`, `co2e-engine/datasets`, …). */
+const SPECIFIERS = Object.keys(packageJson.exports)
+  .filter((subpath) => subpath !== './package.json')
+  .map((subpath) => (subpath === '.' ? NAME : `${NAME}/${subpath.slice(2)}`));
+
+if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
+  throw new Error('The package test packs the built package; run `npm run build` first.');
+}
+
+let workDir: string;
+let project: string;
+let tarball: string;
+let packedFiles: string[];
+
+async function exec(command: string, args: string[], cwd: string) {
+  try {
+    return await run(command, args, {
+      cwd,
+      maxBuffer: 64 * 1024 * 1024,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+  } catch (error) {
+    const failure = error as Error & { stdout?: string; stderr?: string };
+    throw new Error(
+      `${command} ${args.join(' ')} failed in ${cwd}:\n${failure.stdout ?? ''}\n${failure.stderr ?? ''}`,
+    );
+  }
+}
+
+beforeAll(async () => {
+  workDir = mkdtempSync(join(tmpdir(), 'co2e-engine-package-'));
+  const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', workDir], ROOT);
+  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
+  if (packed === undefined) throw new Error(`npm pack printed no package: ${stdout}`);
+  tarball = join(workDir, packed.filename);
+  packedFiles = packed.files.map((file) => file.path).sort();
+
+  project = join(workDir, 'consumer');
+  mkdirSync(project);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
+  // The registry when reachable, npm's cache first: zod and big.js are the only dependencies to fetch.
+  await exec(
+    'npm',
+    ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--package-lock=false'],
+    project,
+  );
+}, 300_000);
+
+afterAll(() => {
+  if (workDir !== undefined && !KEEP) rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('the tarball', () => {
+  it('holds the build, the licences and the data notes, and no sources or tests', () => {
+    for (const file of [
+      'package.json',
+      'LICENSE',
+      'README.md',
+      'datasets/SOURCES.md',
+      'dist/index.js',
+      'dist/index.cjs',
+      'dist/index.d.ts',
+      'dist/index.d.cts',
+      'dist/datasets.js',
+      'dist/datasets.cjs',
+    ]) {
+      expect(packedFiles).toContain(file);
+    }
+    expect(packedFiles.some((file) => file.startsWith('datasets/LICENSES/'))).toBe(true);
+    expect(
+      packedFiles.filter((file) => /^(src|tests|scripts|bench)\//.test(file) || file.endsWith('.tgz')),
+    ).toEqual([]);
+    expect(packedFiles.filter((file) => /^datasets\/.*\.json$/.test(file))).toEqual([]);
+  });
+
+  it('installs with zod and big.js as its only dependencies', () => {
+    const installed = JSON.parse(
+      readFileSync(join(project, 'node_modules', NAME, 'package.json'), 'utf8'),
+    ) as {
+      dependencies: Record<string, string>;
+    };
+    expect(Object.keys(installed.dependencies).sort()).toEqual(['big.js', 'zod']);
+    expect(existsSync(join(project, 'node_modules', 'zod', 'package.json'))).toBe(true);
+    expect(existsSync(join(project, 'node_modules', 'big.js', 'package.json'))).toBe(true);
+  });
+});
+
+// DESIGN.md's check value: AWS t2.micro (1 vCPU, 1 GiB), 1 h, u 0.5:
+//   CPU    1 × (0.74 + 0.5 × (3.5 − 0.74)) W × 1.135 PUE / 1000 = 2.12 × 1.135 / 1000 = 0.0024062 kWh
+//   memory 1 GiB × 1.073741824 GB/GiB × 0.000392 kWh/GB-h × 1.135 = 1.073741824 × 0.00044492 = 0.00047772921233408 kWh
+const CHECK_REQUEST = `{ instance: 't2.micro', region: 'us_east_1', duration: 1, duration_unit: 'h' }`;
+const CHECK_VALUES = { energy_used_cpu: 0.0024062, energy_used_memory: 0.00047772921233408 };
+
+/** Prints every specifier's export names and the check estimate as JSON, loaded by `load` (import or require). */
+const consumerScript = (load: (specifier: string) => string, header = '') => `${header}
+const exportsBySpecifier = {};
+${SPECIFIERS.map((specifier) => `exportsBySpecifier[${JSON.stringify(specifier)}] = Object.keys(${load(specifier)}).filter((key) => key !== 'default' && key !== 'module.exports').sort();`).join('\n')}
+const { calculateInstance, calculateCpuBatch, EmissionsError } = ${load(NAME)};
+const { defaultDatasets } = ${load(`${NAME}/datasets`)};
+const vm = calculateInstance('aws', ${CHECK_REQUEST}, defaultDatasets);
+let thrown;
+try { calculateInstance('aws', { instance: 'nope', region: 'us_east_1', duration: 1 }, defaultDatasets); } catch (error) { thrown = { isEmissionsError: error instanceof EmissionsError, code: error.error_code }; }
+const batch = calculateCpuBatch('aws', [{ cpu_count: 1, region: 'us_east_1', duration: 1 }, { cpu_count: -1 }], defaultDatasets);
+console.log(JSON.stringify({ exportsBySpecifier, details: vm.calculation_details, thrown, batch }));
+`;
+
+async function runConsumer(file: string, source: string) {
+  writeFileSync(join(project, file), source);
+  const { stdout } = await exec(process.execPath, [file], project);
+  return JSON.parse(stdout) as {
+    exportsBySpecifier: Record<string, string[]>;
+    details: Record<string, unknown>;
+    thrown: unknown;
+    batch: Array<Record<string, unknown>>;
+  };
+}
+
+describe('loading the installed package', () => {
+  it('works from ESM (.mjs, import) and CommonJS (.cjs, require) alike, with the same exports and results', async () => {
+    const esm = await runConsumer(
+      'consumer.mjs',
+      consumerScript((specifier) => `(await import(${JSON.stringify(specifier)}))`),
+    );
+    const cjs = await runConsumer(
+      'consumer.cjs',
+      consumerScript((specifier) => `require(${JSON.stringify(specifier)})`),
+    );
+
+    expect(esm.details).toMatchObject(CHECK_VALUES);
+    expect(esm.thrown).toEqual({ isEmissionsError: true, code: 'unknown_instance' });
+    expect(esm.batch[1]).toMatchObject({ error_code: 'invalid_request', path: 'requests[1].cpu_count' });
+    expect(Object.keys(esm.exportsBySpecifier)).toEqual(SPECIFIERS);
+    for (const specifier of SPECIFIERS)
+      expect(esm.exportsBySpecifier[specifier]?.length, specifier).toBeGreaterThan(0);
+    expect(cjs).toStrictEqual(esm);
+  });
+
+  it('offers the package.json subpath', async () => {
+    const { stdout } = await exec(
+      process.execPath,
+      ['--input-type=commonjs', '-e', `console.log(require('${NAME}/package.json').version)`],
+      project,
+    );
+    expect(stdout.trim()).toBe(packageJson.version);
+  });
+
+  it.runIf(packageJson.bin !== undefined)('installs its command, which starts and prints help', async () => {
+    for (const command of Object.keys(packageJson.bin ?? {})) {
+      const { stdout } = await exec(join(project, 'node_modules', '.bin', command), ['--help'], project);
+      expect(stdout, command).toMatch(/usage/i);
+    }
+  });
+});
+
+/** A TypeScript consumer: the types must resolve to real declarations (the @ts-expect-error proves they are not `any`). */
+const typescriptConsumer = `import { calculateCpu, calculateInstance, EmissionsError, type Estimate, type InstanceEstimate } from '${NAME}';
+import { defaultDatasets } from '${NAME}/datasets';
+${SPECIFIERS.map((specifier, index) => `import type * as entry${index} from '${specifier}';`).join('\n')}
+
+export type Entries = [${SPECIFIERS.map((_, index) => `typeof entry${index}`).join(', ')}];
+export const vm: InstanceEstimate = calculateInstance('aws', ${CHECK_REQUEST}, defaultDatasets);
+export const kwh: number = vm.calculation_details.energy_used_cpu;
+export const cpu: Estimate = calculateCpu('aws', { cpu_count: 4, region: 'us_east_1', duration: 1 }, defaultDatasets);
+export const isError = (error: unknown): boolean => error instanceof EmissionsError && error.error_code === 'unknown_region';
+// @ts-expect-error cpu_count is a number: the request types are real, not \`any\`.
+calculateCpu('aws', { cpu_count: '4', region: 'us_east_1', duration: 1 }, defaultDatasets);
+`;
+
+async function typecheck(
+  name: string,
+  compilerOptions: Record<string, unknown>,
+  files: Record<string, string>,
+) {
+  for (const [file, source] of Object.entries(files)) writeFileSync(join(project, file), source);
+  const config = {
+    compilerOptions: {
+      target: 'es2022',
+      lib: ['es2022'],
+      types: ['node'],
+      strict: true,
+      noEmit: true,
+      ...compilerOptions,
+    },
+    files: Object.keys(files),
+  };
+  writeFileSync(join(project, `tsconfig.${name}.json`), JSON.stringify(config, null, 2));
+  return exec(join(BIN, 'tsc'), ['-p', `tsconfig.${name}.json`], project);
+}
+
+describe('TypeScript consumers (the repo’s tsc)', () => {
+  beforeAll(() => {
+    // @types/node for the node:http adapter's and the Fetch API's types, as any Node project has it.
+    const types = join(project, 'node_modules', '@types');
+    mkdirSync(types, { recursive: true });
+    if (!existsSync(join(types, 'node')))
+      symlinkSync(join(ROOT, 'node_modules', '@types', 'node'), join(types, 'node'), 'dir');
+  });
+
+  it('moduleResolution node16, from ESM (.mts) and CommonJS (.cts)', async () => {
+    await typecheck(
+      'node16',
+      { module: 'node16', moduleResolution: 'node16', skipLibCheck: true },
+      { 'consumer-esm.mts': typescriptConsumer, 'consumer-cjs.cts': typescriptConsumer },
+    );
+  });
+
+  it('moduleResolution bundler', async () => {
+    await typecheck(
+      'bundler',
+      { module: 'esnext', moduleResolution: 'bundler', skipLibCheck: true },
+      { 'consumer-bundler.ts': typescriptConsumer },
+    );
+  });
+
+  // KNOWN BUG, pinned until fixed (then make this expect success): dist/index.d.ts has `import BigJs from
+  // 'big.js'` because DurationUnit/DataUnit are derived from tables of `Decimal` ratios (src/core/units.ts), and
+  // big.js ships no types (@types/big.js is only a devDependency), so tsc reports TS7016 for every consumer that
+  // checks declaration files. Fix: declare `DurationUnit`/`DataUnit` as string unions in src/core/units.ts (so no
+  // Decimal reaches the public types), or make @types/big.js a dependency.
+  it('KNOWN BUG: without skipLibCheck the declaration files fail only on the untyped big.js import', async () => {
+    const failure = await typecheck(
+      'strict',
+      { module: 'node16', moduleResolution: 'node16', skipLibCheck: false },
+      {
+        'consumer-strict.mts': typescriptConsumer,
+      },
+    ).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    const errors = (failure ?? '').split('\n').filter((line) => line.includes('error TS'));
+    expect(errors.length).toBeGreaterThan(0);
+    for (const line of errors)
+      expect(line).toMatch(/error TS7016: Could not find a declaration file for module 'big\.js'/);
+  });
+});
+
+describe('package linters', () => {
+  it('publint finds no errors in the installed package', async () => {
+    const pkgDir = join(project, 'node_modules', NAME);
+    const { messages } = await publint({ pkgDir, pack: false, level: 'suggestion' });
+    const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const report = messages.map(
+      (message) => `${message.type}: ${formatMessage(message, pkg, { color: false })}`,
+    );
+    if (report.length > 0) console.log(`publint:\n${report.join('\n')}`);
+    expect(report.filter((line) => line.startsWith('error'))).toEqual([]);
+  });
+
+  it('are-the-types-wrong finds no problems other than node10 subpath resolution (below)', async () => {
+    const args = [
+      tarball,
+      '--ignore-rules',
+      'no-resolution',
+      '--format',
+      'ascii',
+      '--no-color',
+      '--no-emoji',
+    ];
+    const { stdout } = await exec(join(BIN, 'attw'), args, workDir);
+    console.log(`attw --ignore-rules no-resolution:\n${stdout}`);
+  });
+
+  it('are-the-types-wrong resolves every entry point under node16 (from CJS and ESM) and bundler', async () => {
+    await exec(join(BIN, 'attw'), [tarball, '--profile', 'node16', '--no-color', '--no-emoji'], workDir);
+  });
+
+  // KNOWN ISSUE, pinned until fixed (then drop this test and the `--ignore-rules` above): under TypeScript's
+  // legacy node10 resolution (still the default of `"module": "commonjs"` tsconfigs) the subpaths
+  // (`co2e-engine/datasets`, …) do not resolve, because node10 ignores `exports`. Fix: a `typesVersions` map in
+  // package.json, e.g. `{ "*": { "datasets": ["./dist/datasets.d.ts"], "http": ["./dist/http.d.ts"], … } }`.
+  it('KNOWN ISSUE: under node10 resolution the subpaths do not resolve', async () => {
+    const failure = await exec(
+      join(BIN, 'attw'),
+      [tarball, '--format', 'ascii', '--no-color', '--no-emoji'],
+      workDir,
+    ).then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    expect(failure).toMatch(/"co2e-engine\/datasets"\s+node10: Resolution failed/);
+    expect(failure).toMatch(/"co2e-engine"\s+node10: OK/);
+  });
+});
