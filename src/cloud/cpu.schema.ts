@@ -8,7 +8,8 @@ export const utilization = () =>
     .min(0, 'must be between 0 and 1')
     .max(1, 'must be between 0 and 1')
     .optional()
-    .transform((value) => value ?? 0.5);
+    // `+ 0` turns -0 into 0, so the echoed load never prints as -0.
+    .transform((value) => (value === undefined ? 0.5 : value + 0));
 
 /** Request body of `POST /compute/{provider_id}/cpu`. */
 export const CpuRequest = z.strictObject(

@@ -14,16 +14,20 @@ interface Ratio {
 
 const ratio = (times: number, per = 1): Ratio => ({ times: decimal(times), per: decimal(per) });
 
+// Spelled out rather than derived from the tables below, so no Decimal reaches the published types.
+/** Canonical duration units. */
+export type DurationUnit = 'hour' | 'min' | 'sec' | 'ms' | 'day';
+/** Canonical data units (decimal: 1 TB = 1000 GB). */
+export type DataUnit = 'KB' | 'MB' | 'GB' | 'TB' | 'PB';
+
 /** Canonical duration units and their value in hours. */
-const HOURS_PER_DURATION_UNIT = {
+const HOURS_PER_DURATION_UNIT: Readonly<Record<DurationUnit, Ratio>> = {
   hour: ratio(1),
   min: ratio(1, 60),
   sec: ratio(1, 3_600),
   ms: ratio(1, 3_600_000),
   day: ratio(24),
-} as const;
-
-export type DurationUnit = keyof typeof HOURS_PER_DURATION_UNIT;
+};
 export const DURATION_UNITS = Object.keys(HOURS_PER_DURATION_UNIT) as DurationUnit[];
 
 /** Accepted spellings (lowercase) of each canonical duration unit. */
@@ -40,15 +44,13 @@ const DURATION_ALIASES: Readonly<Record<string, DurationUnit>> = {
 export const DURATION_UNIT_SPELLINGS = Object.keys(DURATION_ALIASES);
 
 /** Canonical data units and their value in GB (decimal: 1 TB = 1000 GB). */
-const GB_PER_DATA_UNIT = {
+const GB_PER_DATA_UNIT: Readonly<Record<DataUnit, Ratio>> = {
   KB: ratio(0.000001),
   MB: ratio(0.001),
   GB: ratio(1),
   TB: ratio(1000),
   PB: ratio(1_000_000),
-} as const;
-
-export type DataUnit = keyof typeof GB_PER_DATA_UNIT;
+};
 export const DATA_UNITS = Object.keys(GB_PER_DATA_UNIT) as DataUnit[];
 
 /** The canonical duration unit for a spelling, or undefined when it is not one. */
