@@ -28,7 +28,6 @@ import {
   MarginsTableSchema,
   SpendFactorsTableSchema,
   type ClassificationsTable,
-  type DatasetInfo,
   type FxTable,
   type InflationTable,
   type MarginsTable,

@@ -36,11 +36,14 @@ export function resolveProvider(
   if (coefficients !== undefined && (CLOUD_PROVIDERS as readonly unknown[]).includes(id)) {
     return { provider: id as CloudProvider, coefficients };
   }
-  const supported = CLOUD_PROVIDERS.filter((candidate) => datasets.cloudCoefficients.get(candidate) !== undefined);
+  const supported = CLOUD_PROVIDERS.filter(
+    (candidate) => datasets.cloudCoefficients.get(candidate) !== undefined,
+  );
   const known = supported.find((candidate) => candidate === id);
   if (known === undefined) {
     // Not String(provider): a null-prototype object or `{ toString: false }` cannot be converted.
-    const shown = typeof provider === 'string' ? provider : `(a ${provider === null ? 'null' : typeof provider})`;
+    const shown =
+      typeof provider === 'string' ? provider : `(a ${provider === null ? 'null' : typeof provider})`;
     throw new EmissionsError('unsupported_provider', messages.unsupportedProvider(shown, supported), {
       path: 'provider_id',
       valid_values: supported,
@@ -75,8 +78,16 @@ const cloudFactors = createMemo<CloudFactor>();
  * The factor named by `key` (which must include everything the factor depends on besides the datasets), computed by
  * `compute` the first time for these datasets.
  */
-export const cachedCloudFactor = (datasets: CloudDatasets, key: string, compute: () => CloudFactor): CloudFactor =>
-  cloudFactors.get([datasets.cloudCoefficients, datasets.cloudRegions, datasets.cloudInstances], key, compute);
+export const cachedCloudFactor = (
+  datasets: CloudDatasets,
+  key: string,
+  compute: () => CloudFactor,
+): CloudFactor =>
+  cloudFactors.get(
+    [datasets.cloudCoefficients, datasets.cloudRegions, datasets.cloudInstances],
+    key,
+    compute,
+  );
 
 /** The region record, or `unknown_region` listing the provider's regions. */
 export function resolveRegion(provider: CloudProvider, region: string, datasets: CloudDatasets): CloudRegion {
@@ -92,7 +103,11 @@ export function resolveRegion(provider: CloudProvider, region: string, datasets:
 }
 
 /** The instance record, or `unknown_instance` with a few likely spellings. */
-export function resolveInstance(provider: CloudProvider, instance: string, datasets: CloudDatasets): CloudInstance {
+export function resolveInstance(
+  provider: CloudProvider,
+  instance: string,
+  datasets: CloudDatasets,
+): CloudInstance {
   const record = datasets.cloudInstances.get(provider, instance);
   if (record === undefined) {
     const wanted = instance.toLowerCase();
@@ -123,11 +138,17 @@ function commonPrefixLength(a: string, b: string): number {
 export function gridFactor(region: CloudRegion, year: number): Decimal {
   const value = region.grid_factors[String(year)];
   if (value === undefined) {
-    const valid = Object.keys(region.grid_factors).map(Number).sort((a, b) => a - b);
-    throw new EmissionsError('no_emission_factors_found', messages.noFactorForYear(`region '${region.region}'`, year, valid), {
-      path: 'year',
-      valid_values: valid,
-    });
+    const valid = Object.keys(region.grid_factors)
+      .map(Number)
+      .sort((a, b) => a - b);
+    throw new EmissionsError(
+      'no_emission_factors_found',
+      messages.noFactorForYear(`region '${region.region}'`, year, valid),
+      {
+        path: 'year',
+        valid_values: valid,
+      },
+    );
   }
   return decimal(value);
 }
@@ -137,10 +158,14 @@ export function embodiedYear(year: number | undefined, datasets: CloudDatasets):
   const resolved = year ?? datasets.cloudInstances.defaultYear;
   if (!datasets.cloudInstances.years.includes(resolved)) {
     const valid = datasets.cloudInstances.years;
-    throw new EmissionsError('no_emission_factors_found', messages.noFactorForYear('embodied emissions', resolved, valid), {
-      path: 'year',
-      valid_values: [...valid],
-    });
+    throw new EmissionsError(
+      'no_emission_factors_found',
+      messages.noFactorForYear('embodied emissions', resolved, valid),
+      {
+        path: 'year',
+        valid_values: [...valid],
+      },
+    );
   }
   return resolved;
 }
@@ -209,7 +234,12 @@ export function usePhaseMetadata(
 }
 
 /** Factor metadata of a grid electricity factor (kg per kWh), used by the instance calculator. */
-export function gridMetadata(provider: CloudProvider, region: CloudRegion, year: number, datasets: CloudDatasets): FactorMetadata {
+export function gridMetadata(
+  provider: CloudProvider,
+  region: CloudRegion,
+  year: number,
+  datasets: CloudDatasets,
+): FactorMetadata {
   const grid = gridDataset(region, year, datasets);
   const regionId = region.region.toLowerCase().replaceAll('-', '_');
   const activityId = `electricity-supply_grid-provider_${provider}-region_${regionId}`;
@@ -229,7 +259,12 @@ export function gridMetadata(provider: CloudProvider, region: CloudRegion, year:
 }
 
 /** Factor metadata of an embodied CPU factor (kg per instance-hour). */
-export function embodiedMetadata(provider: CloudProvider, instance: CloudInstance, year: number, datasets: CloudDatasets): FactorMetadata {
+export function embodiedMetadata(
+  provider: CloudProvider,
+  instance: CloudInstance,
+  year: number,
+  datasets: CloudDatasets,
+): FactorMetadata {
   const coefficients = coefficientsDataset(provider, datasets);
   const instances = instance.dataset ?? datasets.cloudInstances.info;
   const instanceId = instance.instance.toLowerCase().replace(/[^a-z0-9]+/g, '_');

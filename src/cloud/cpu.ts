@@ -1,15 +1,13 @@
-import { runBatch } from '../core/batch';
 import { decimal, mul } from '../core/decimal';
-import type { ErrorBody } from '../core/errors';
 import { buildEstimate, type CalculationOptions, type Estimate } from '../core/estimate';
 import { toHours } from '../core/units';
 import type { CloudDatasets } from '../datasets/types';
+import { type CloudBatch, cloudBatch } from './batch';
 import {
   cachedCloudFactor,
   gridFactor,
   gridMethod,
   kwhPerVcpuHour,
-  resolveProvider,
   resolveUsePhaseRequest,
   usePhaseFactor,
   usePhaseMetadata,
@@ -36,12 +34,26 @@ export function calculateCpu(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  const { provider: id, coefficients, input, region, year } = resolveUsePhaseRequest(provider, CpuRequest, request, datasets);
+  const {
+    provider: id,
+    coefficients,
+    input,
+    region,
+    year,
+  } = resolveUsePhaseRequest(provider, CpuRequest, request, datasets);
   const utilization = input.average_vcpu_utilization;
-  const { factor, metadata } = cachedCloudFactor(datasets, `cpu|${id}|${region.region}|${year}|${utilization}`, () => ({
-    factor: usePhaseFactor(kwhPerVcpuHour(coefficients, decimal(utilization)), coefficients, gridFactor(region, year)),
-    metadata: usePhaseMetadata('cpu', id, region, year, datasets, undefined, `u=${utilization}`),
-  }));
+  const { factor, metadata } = cachedCloudFactor(
+    datasets,
+    `cpu|${id}|${region.region}|${year}|${utilization}`,
+    () => ({
+      factor: usePhaseFactor(
+        kwhPerVcpuHour(coefficients, decimal(utilization)),
+        coefficients,
+        gridFactor(region, year),
+      ),
+      metadata: usePhaseMetadata('cpu', id, region, year, datasets, undefined, `u=${utilization}`),
+    }),
+  );
   return buildEstimate(
     {
       activityValue: mul(decimal(input.cpu_count), toHours(decimal(input.duration), input.duration_unit)),
@@ -65,13 +77,4 @@ export function calculateCpu(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export function calculateCpuBatch(
-  provider: string,
-  requests: readonly unknown[],
-  datasets: CloudDatasets,
-  options?: CalculationOptions,
-): Array<Estimate | ErrorBody> {
-  // The provider is a path parameter: a bad one fails the whole batch once, not every element.
-  resolveProvider(provider, datasets);
-  return runBatch(requests, (request) => calculateCpu(provider, request as CpuRequest, datasets, options));
-}
+export const calculateCpuBatch: CloudBatch<Estimate> = cloudBatch(calculateCpu);

@@ -45,7 +45,12 @@ export function embodiedFactor(
     `${provider}|${instance.instance}|${year}`,
     () => {
       const { numerator, denominator } = embodiedPerInstanceHour(instance, coefficients);
-      return { numerator, denominator, factor: div(numerator, denominator), metadata: embodiedMetadata(provider, instance, year, datasets) };
+      return {
+        numerator,
+        denominator,
+        factor: div(numerator, denominator),
+        metadata: embodiedMetadata(provider, instance, year, datasets),
+      };
     },
   );
 }

@@ -1,10 +1,9 @@
-import { runBatch } from '../core/batch';
 import { decimal, mul } from '../core/decimal';
-import type { ErrorBody } from '../core/errors';
 import { type CalculationOptions, type Estimate, estimateFromCo2e } from '../core/estimate';
 import { toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
 import type { CloudDatasets } from '../datasets/types';
+import { type CloudBatch, cloudBatch } from './batch';
 import { embodiedYear, resolveInstance, resolveProvider } from './common';
 import { embodiedCo2e, embodiedFactor } from './embodied-factor';
 import { EmbodiedRequest } from './embodied.schema';
@@ -31,7 +30,10 @@ export function calculateEmbodied(
   const input = parseRequest(EmbodiedRequest, request);
   const instance = resolveInstance(id, input.instance, datasets);
   const year = embodiedYear(input.year, datasets);
-  const instanceHours = mul(decimal(input.instance_count), toHours(decimal(input.duration), input.duration_unit));
+  const instanceHours = mul(
+    decimal(input.instance_count),
+    toHours(decimal(input.duration), input.duration_unit),
+  );
   const embodied = embodiedFactor(id, instance, coefficients, year, datasets);
   return estimateFromCo2e(
     embodiedCo2e(instanceHours, embodied),
@@ -57,13 +59,4 @@ export function calculateEmbodied(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export function calculateEmbodiedBatch(
-  provider: string,
-  requests: readonly unknown[],
-  datasets: CloudDatasets,
-  options?: CalculationOptions,
-): Array<Estimate | ErrorBody> {
-  // The provider is a path parameter: a bad one fails the whole batch once, not every element.
-  resolveProvider(provider, datasets);
-  return runBatch(requests, (request) => calculateEmbodied(provider, request as EmbodiedRequest, datasets, options));
-}
+export const calculateEmbodiedBatch: CloudBatch<Estimate> = cloudBatch(calculateEmbodied);

@@ -1,6 +1,4 @@
-import { runBatch } from '../core/batch';
 import { type Decimal, add, decimal, mul } from '../core/decimal';
-import type { ErrorBody } from '../core/errors';
 import {
   type CalculationOptions,
   type Estimate,
@@ -13,6 +11,7 @@ import { createMemo } from '../core/memo';
 import { gibibytesToGigabytes, toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
 import type { CloudDatasets } from '../datasets/types';
+import { type CloudBatch, cloudBatch } from './batch';
 import {
   embodiedYear,
   gridFactor,
@@ -101,7 +100,10 @@ export function calculateInstance(
       return {
         grid: gridFactor(region, electricityYear),
         gridMetadata: gridMetadata(id, region, electricityYear, datasets),
-        cpuKwhPerHour: mul(mul(decimal(instance.vcpu), kwhPerVcpuHour(coefficients, decimal(utilization))), pue),
+        cpuKwhPerHour: mul(
+          mul(decimal(instance.vcpu), kwhPerVcpuHour(coefficients, decimal(utilization))),
+          pue,
+        ),
         memoryKwhPerHour: mul(mul(memoryGigabytes, decimal(coefficients.memory_kwh_per_gb_hour)), pue),
         memoryGigabytes,
         embodied: embodiedFactor(id, instance, coefficients, embodiedYear(input.year, datasets), datasets),
@@ -169,13 +171,4 @@ export function calculateInstance(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export function calculateInstanceBatch(
-  provider: string,
-  requests: readonly unknown[],
-  datasets: CloudDatasets,
-  options?: CalculationOptions,
-): Array<InstanceEstimate | ErrorBody> {
-  // The provider is a path parameter: a bad one fails the whole batch once, not every element.
-  resolveProvider(provider, datasets);
-  return runBatch(requests, (request) => calculateInstance(provider, request as InstanceRequest, datasets, options));
-}
+export const calculateInstanceBatch: CloudBatch<InstanceEstimate> = cloudBatch(calculateInstance);

@@ -1,18 +1,18 @@
 import * as z from 'zod';
 import { auditTrail, dataUnit, durationUnit, nonEmptyString, quantity, year } from '../core/validate';
 
+/** Fields of a request for data held over time (memory allocated, data stored), shared by memory and storage. */
+export const dataOverTimeFields = () => ({
+  region: nonEmptyString(),
+  data: quantity(),
+  data_unit: dataUnit(),
+  duration: quantity(),
+  duration_unit: durationUnit(),
+  year: year().optional(),
+  audit_trail: auditTrail(),
+});
+
 /** Request body of `POST /compute/{provider_id}/memory`. */
-export const MemoryRequest = z.strictObject(
-  {
-    region: nonEmptyString(),
-    data: quantity(),
-    data_unit: dataUnit(),
-    duration: quantity(),
-    duration_unit: durationUnit(),
-    year: year().optional(),
-    audit_trail: auditTrail(),
-  },
-  { error: 'must be a JSON object' },
-);
+export const MemoryRequest = z.strictObject(dataOverTimeFields(), { error: 'must be a JSON object' });
 /** A memory request as a caller writes it. */
 export type MemoryRequest = z.input<typeof MemoryRequest>;

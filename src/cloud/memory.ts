@@ -1,14 +1,12 @@
-import { runBatch } from '../core/batch';
 import { decimal, mul } from '../core/decimal';
-import type { ErrorBody } from '../core/errors';
 import { buildEstimate, type CalculationOptions, type Estimate } from '../core/estimate';
 import { toGigabytes, toHours } from '../core/units';
 import type { CloudDatasets } from '../datasets/types';
+import { type CloudBatch, cloudBatch } from './batch';
 import {
   cachedCloudFactor,
   gridFactor,
   gridMethod,
-  resolveProvider,
   resolveUsePhaseRequest,
   usePhaseFactor,
   usePhaseMetadata,
@@ -31,9 +29,19 @@ export function calculateMemory(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  const { provider: id, coefficients, input, region, year } = resolveUsePhaseRequest(provider, MemoryRequest, request, datasets);
+  const {
+    provider: id,
+    coefficients,
+    input,
+    region,
+    year,
+  } = resolveUsePhaseRequest(provider, MemoryRequest, request, datasets);
   const { factor, metadata } = cachedCloudFactor(datasets, `memory|${id}|${region.region}|${year}`, () => ({
-    factor: usePhaseFactor(decimal(coefficients.memory_kwh_per_gb_hour), coefficients, gridFactor(region, year)),
+    factor: usePhaseFactor(
+      decimal(coefficients.memory_kwh_per_gb_hour),
+      coefficients,
+      gridFactor(region, year),
+    ),
     metadata: usePhaseMetadata('memory', id, region, year, datasets),
   }));
   const gigabytes = toGigabytes(decimal(input.data), input.data_unit);
@@ -60,13 +68,4 @@ export function calculateMemory(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export function calculateMemoryBatch(
-  provider: string,
-  requests: readonly unknown[],
-  datasets: CloudDatasets,
-  options?: CalculationOptions,
-): Array<Estimate | ErrorBody> {
-  // The provider is a path parameter: a bad one fails the whole batch once, not every element.
-  resolveProvider(provider, datasets);
-  return runBatch(requests, (request) => calculateMemory(provider, request as MemoryRequest, datasets, options));
-}
+export const calculateMemoryBatch: CloudBatch<Estimate> = cloudBatch(calculateMemory);

@@ -1,14 +1,12 @@
-import { runBatch } from '../core/batch';
 import { decimal } from '../core/decimal';
-import type { ErrorBody } from '../core/errors';
 import { buildEstimate, type CalculationOptions, type Estimate } from '../core/estimate';
 import { toGigabytes } from '../core/units';
 import type { CloudDatasets } from '../datasets/types';
+import { type CloudBatch, cloudBatch } from './batch';
 import {
   cachedCloudFactor,
   gridFactor,
   gridMethod,
-  resolveProvider,
   resolveUsePhaseRequest,
   usePhaseFactor,
   usePhaseMetadata,
@@ -31,11 +29,25 @@ export function calculateNetworking(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  const { provider: id, coefficients, input, region, year } = resolveUsePhaseRequest(provider, NetworkingRequest, request, datasets);
-  const { factor, metadata } = cachedCloudFactor(datasets, `networking|${id}|${region.region}|${year}`, () => ({
-    factor: usePhaseFactor(decimal(coefficients.networking_kwh_per_gb), coefficients, gridFactor(region, year)),
-    metadata: usePhaseMetadata('networking', id, region, year, datasets),
-  }));
+  const {
+    provider: id,
+    coefficients,
+    input,
+    region,
+    year,
+  } = resolveUsePhaseRequest(provider, NetworkingRequest, request, datasets);
+  const { factor, metadata } = cachedCloudFactor(
+    datasets,
+    `networking|${id}|${region.region}|${year}`,
+    () => ({
+      factor: usePhaseFactor(
+        decimal(coefficients.networking_kwh_per_gb),
+        coefficients,
+        gridFactor(region, year),
+      ),
+      metadata: usePhaseMetadata('networking', id, region, year, datasets),
+    }),
+  );
   return buildEstimate(
     {
       activityValue: toGigabytes(decimal(input.data), input.data_unit),
@@ -59,13 +71,4 @@ export function calculateNetworking(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export function calculateNetworkingBatch(
-  provider: string,
-  requests: readonly unknown[],
-  datasets: CloudDatasets,
-  options?: CalculationOptions,
-): Array<Estimate | ErrorBody> {
-  // The provider is a path parameter: a bad one fails the whole batch once, not every element.
-  resolveProvider(provider, datasets);
-  return runBatch(requests, (request) => calculateNetworking(provider, request as NetworkingRequest, datasets, options));
-}
+export const calculateNetworkingBatch: CloudBatch<Estimate> = cloudBatch(calculateNetworking);

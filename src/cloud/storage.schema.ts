@@ -1,10 +1,9 @@
 import * as z from 'zod';
-import { auditTrail, dataUnit, durationUnit, nonEmptyString, quantity, year } from '../core/validate';
+import { dataOverTimeFields } from './memory.schema';
 
 /** Request body of `POST /compute/{provider_id}/storage`. */
 export const StorageRequest = z.strictObject(
   {
-    region: nonEmptyString(),
     storage_type: z
       .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
       .transform((value, ctx) => {
@@ -18,12 +17,7 @@ export const StorageRequest = z.strictObject(
         });
         return z.NEVER;
       }),
-    data: quantity(),
-    data_unit: dataUnit(),
-    duration: quantity(),
-    duration_unit: durationUnit(),
-    year: year().optional(),
-    audit_trail: auditTrail(),
+    ...dataOverTimeFields(),
   },
   { error: 'must be a JSON object' },
 );

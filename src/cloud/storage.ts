@@ -1,14 +1,12 @@
-import { runBatch } from '../core/batch';
 import { decimal, mul } from '../core/decimal';
-import type { ErrorBody } from '../core/errors';
 import { buildEstimate, type CalculationOptions, type Estimate } from '../core/estimate';
 import { toGigabytes, toHours } from '../core/units';
 import type { CloudDatasets } from '../datasets/types';
+import { type CloudBatch, cloudBatch } from './batch';
 import {
   cachedCloudFactor,
   gridFactor,
   gridMethod,
-  resolveProvider,
   resolveUsePhaseRequest,
   usePhaseFactor,
   usePhaseMetadata,
@@ -34,15 +32,28 @@ export function calculateStorage(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  const { provider: id, coefficients, input, region, year } = resolveUsePhaseRequest(provider, StorageRequest, request, datasets);
+  const {
+    provider: id,
+    coefficients,
+    input,
+    region,
+    year,
+  } = resolveUsePhaseRequest(provider, StorageRequest, request, datasets);
   const type = input.storage_type;
-  const { factor, metadata } = cachedCloudFactor(datasets, `storage|${id}|${region.region}|${year}|${type}`, () => {
-    const whPerTbHour = type === 'ssd' ? coefficients.ssd_wh_per_tb_hour : coefficients.hdd_wh_per_tb_hour;
-    return {
-      factor: usePhaseFactor(mul(decimal(whPerTbHour), KWH_PER_WH), coefficients, gridFactor(region, year)),
-      metadata: usePhaseMetadata('storage', id, region, year, datasets, { label: type.toUpperCase(), id: type }),
-    };
-  });
+  const { factor, metadata } = cachedCloudFactor(
+    datasets,
+    `storage|${id}|${region.region}|${year}|${type}`,
+    () => {
+      const whPerTbHour = type === 'ssd' ? coefficients.ssd_wh_per_tb_hour : coefficients.hdd_wh_per_tb_hour;
+      return {
+        factor: usePhaseFactor(mul(decimal(whPerTbHour), KWH_PER_WH), coefficients, gridFactor(region, year)),
+        metadata: usePhaseMetadata('storage', id, region, year, datasets, {
+          label: type.toUpperCase(),
+          id: type,
+        }),
+      };
+    },
+  );
   const terabytes = mul(toGigabytes(decimal(input.data), input.data_unit), TB_PER_GB);
   return buildEstimate(
     {
@@ -67,13 +78,4 @@ export function calculateStorage(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export function calculateStorageBatch(
-  provider: string,
-  requests: readonly unknown[],
-  datasets: CloudDatasets,
-  options?: CalculationOptions,
-): Array<Estimate | ErrorBody> {
-  // The provider is a path parameter: a bad one fails the whole batch once, not every element.
-  resolveProvider(provider, datasets);
-  return runBatch(requests, (request) => calculateStorage(provider, request as StorageRequest, datasets, options));
-}
+export const calculateStorageBatch: CloudBatch<Estimate> = cloudBatch(calculateStorage);

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultTables } from '../../src/datasets/index';
 import { DatasetError } from '../../src/index';
-import { parseExiobaseRelease, parseTableCsv } from '../../src/loaders/index';
+import { parseExiobaseRelease } from '../../src/loaders/index';
 import { loadCcfCoefficients, loadExiobaseRelease, loadTableFile } from '../../src/node/index';
 import {
   AWS_EMBODIED,
