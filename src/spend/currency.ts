@@ -1,12 +1,9 @@
-import { type Decimal, decimal, div, mul, ONE } from '../core/decimal';
+import { type Decimal, decimal, div, ONE } from '../core/decimal';
 import { EmissionsError } from '../core/errors';
 import type { FxProvider } from '../datasets/types';
-import { createMemo } from '../core/memo';
 import { notice, type Notice } from './notices';
 
-export interface Conversion {
-  /** `money` in the factor currency. */
-  amount: Decimal;
+export interface ExchangeRate {
   /** Units of the factor currency per unit of the spend currency. */
   rate: Decimal;
   /** Year of the annual average rates used (null when no conversion was needed). */
@@ -24,21 +21,14 @@ function rateYear(fx: FxProvider, from: string, to: string, year: number): numbe
 }
 
 /**
- * Converts money from the spend currency to the factor currency with the annual average rates of the spend year
- * (rates are units per USD, so the cross rate is `rate(to) / rate(from)`). A missing year falls back to the
+ * The rate that converts money from the spend currency to the factor currency: the annual averages of the spend
+ * year (rates are units per USD, so the cross rate is `rate(to) / rate(from)`). A missing year falls back to the
  * nearest earlier year with rates, with a notice.
  *
  * @throws {EmissionsError} `unsupported_currency`.
  */
-export function convertCurrency(money: Decimal, from: string, to: string, year: number, fx: FxProvider): Conversion {
-  if (from === to) return { amount: money, rate: ONE, rateYear: null, notices: [] };
-  const { rate, rateYear, notices } = crossRates.get([fx], `${from}|${to}|${year}`, () => crossRate(from, to, year, fx));
-  return { amount: mul(money, rate), rate, rateYear, notices };
-}
-
-const crossRates = createMemo<Omit<Conversion, 'amount'>>();
-
-function crossRate(from: string, to: string, year: number, fx: FxProvider): Omit<Conversion, 'amount'> {
+export function exchangeRate(from: string, to: string, year: number, fx: FxProvider): ExchangeRate {
+  if (from === to) return { rate: ONE, rateYear: null, notices: [] };
   for (const [currency, path] of [[from, 'money_unit'], [to, 'money_unit']] as const) {
     if (fx.years(currency).length === 0) {
       throw new EmissionsError(

@@ -1,6 +1,5 @@
 import { type Decimal, add, decimal, div, mul, ONE, sub } from '../core/decimal';
 import type { InflationProvider } from '../datasets/types';
-import { createMemo } from '../core/memo';
 import { notice, type Notice } from './notices';
 
 const HUNDRED = decimal(100);
@@ -27,20 +26,6 @@ export interface PriceChange {
  * spend before it inflated by it (`level` < 1 then). Years without a rate are skipped and reported.
  */
 export function priceChange(
-  region: string,
-  product: string | undefined,
-  spendYear: number,
-  factorYear: number,
-  inflation: InflationProvider,
-): PriceChange {
-  return priceChanges.get([inflation], `${region}|${product ?? ''}|${spendYear}|${factorYear}`, () =>
-    computePriceChange(region, product, spendYear, factorYear, inflation),
-  );
-}
-
-const priceChanges = createMemo<PriceChange>();
-
-function computePriceChange(
   region: string,
   product: string | undefined,
   spendYear: number,

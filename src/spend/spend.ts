@@ -16,8 +16,8 @@ import { requireParts } from '../datasets/require';
 import type { DatasetInfo } from '../datasets/tables';
 import type { SpendDatasets } from '../datasets/types';
 import { type ProductShare, type SelectedFactor, selectFactor } from './classification';
-import { convertCurrency } from './currency';
-import { priceChange } from './inflation';
+import { exchangeRate, type ExchangeRate } from './currency';
+import { priceChange, type PriceChange } from './inflation';
 import { applyMargins, type MarginName } from './margins';
 import type { Notice } from './notices';
 import { type ParsedSpendRequest, SpendRequest } from './spend.schema';
@@ -84,7 +84,18 @@ export function calculateSpend(request: SpendRequest, datasets: SpendDatasets, o
   });
   const factors = datasets.spendFactors;
 
-  const conversion = convertCurrency(decimal(input.money), input.money_unit, factors.currency, input.spend_year, datasets.fx);
+  const product = selected.rows.length === 1 ? selected.rows[0]?.product : undefined;
+  const pricing = factorPrices.get(
+    [datasets.fx, datasets.inflation],
+    `${input.money_unit}|${factors.currency}|${input.spend_year}|${input.spend_region}|${product ?? ''}|${factors.factorYear}`,
+    () => {
+      const exchange = exchangeRate(input.money_unit, factors.currency, input.spend_year, datasets.fx);
+      const prices = priceChange(input.spend_region, product, input.spend_year, factors.factorYear, datasets.inflation);
+      return { exchange, prices, multiplier: roundSignificant(mul(exchange.rate, prices.deflator), PRECISION) };
+    },
+  );
+  const { exchange, prices } = pricing;
+  const money = decimal(input.money);
   const margins = applyMargins(input, selected.shares, datasets);
   const basicShare = sub(ONE, sum(Object.values(margins.values)));
   if (!isPositive(basicShare)) {
@@ -94,14 +105,7 @@ export function calculateSpend(request: SpendRequest, datasets: SpendDatasets, o
       { path: (['tax_margin', 'trade_margin', 'transport_margin'] as const).find((m) => input[m] !== undefined) ?? 'tax_margin' },
     );
   }
-  const product = selected.rows.length === 1 ? selected.rows[0]?.product : undefined;
-  const prices = priceChange(input.spend_region, product, input.spend_year, factors.factorYear, datasets.inflation);
-  const toFactorPrices = factorPriceMultipliers.get(
-    [datasets.fx, datasets.inflation],
-    `${input.money_unit}|${factors.currency}|${input.spend_year}|${input.spend_region}|${product ?? ''}|${factors.factorYear}`,
-    () => roundSignificant(mul(conversion.rate, prices.deflator), MULTIPLIER_DIGITS),
-  );
-  const activityValue = mul(mul(decimal(input.money), basicShare), toFactorPrices);
+  const activityValue = roundSignificant(mul(mul(money, basicShare), pricing.multiplier), PRECISION);
 
   const estimate = buildEstimate(
     {
@@ -125,28 +129,32 @@ export function calculateSpend(request: SpendRequest, datasets: SpendDatasets, o
       inflation_applied: sharedNumber(prices.applied, options),
       margin_sources: margins.origins,
       inflation_years: [...prices.years],
-      exchange_rate: sharedNumber(conversion.rate, options),
-      exchange_rate_year: conversion.rateYear,
-      money_in_factor_currency: number(conversion.amount),
+      exchange_rate: sharedNumber(exchange.rate, options),
+      exchange_rate_year: exchange.rateYear,
+      money_in_factor_currency: number(mul(money, exchange.rate)),
       factor_currency: factors.currency,
       factor_year: factors.factorYear,
       price_basis: factors.priceBasis,
       products: selected.shares.map((share) => ({ ...share })),
     },
     // Copies: the selection, exchange-rate and price-change parts are cached and shared between calls.
-    notices: [...selected.notices, ...conversion.notices, ...margins.notices, ...prices.notices].map((n) => ({ ...n })),
+    notices: [...selected.notices, ...exchange.notices, ...margins.notices, ...prices.notices].map((n) => ({ ...n })),
   };
 }
 
 const SPEND_PARTS = ['spendFactors', 'classifications', 'margins', 'inflation', 'fx'] as const;
 
 /**
- * Exchange rate × deflator, per currency pair, year, region and product: one cached multiplier brings money to
- * factor-currency, factor-year prices. It is rounded to 34 significant digits (the precision of IEEE 754
- * decimal128), far beyond the 17 a JS number shows, which keeps the per-call multiplication short.
+ * Exchange rate, price change and their product per currency pair, year, region and product: one cached
+ * multiplier brings money to factor-currency, factor-year prices.
  */
-const factorPriceMultipliers = createMemo<Decimal>();
-const MULTIPLIER_DIGITS = 34;
+const factorPrices = createMemo<{ exchange: ExchangeRate; prices: PriceChange; multiplier: Decimal }>();
+
+/**
+ * Significant digits kept by the multiplier and the activity value: those of IEEE 754 decimal128, far beyond the
+ * 17 a JS number shows, so outputs are unaffected while per-call products stay short.
+ */
+const PRECISION = 34;
 
 /** Factor selections (with their metadata) per factor and classification datasets; they depend on nothing else. */
 const selections = createMemo<{ selected: SelectedFactor; metadata: FactorMetadata }>();
