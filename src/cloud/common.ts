@@ -59,11 +59,10 @@ export function resolveUsePhaseRequest<S extends z.ZodType<{ region: string; yea
   request: unknown,
   datasets: CloudDatasets,
 ) {
-  const resolved = resolveProvider(provider, datasets);
+  const { provider: id, coefficients } = resolveProvider(provider, datasets);
   const input: z.output<S> = parseRequest(schema, request);
-  const region = resolveRegion(resolved.provider, input.region, datasets);
-  const year = input.year ?? datasets.cloudRegions.defaultYear;
-  return { ...resolved, input, region, year };
+  const region = resolveRegion(id, input.region, datasets);
+  return { provider: id, coefficients, input, region, year: input.year ?? datasets.cloudRegions.defaultYear };
 }
 
 /** A factor (kg per activity unit) with its metadata, derived once per dataset and key. */
