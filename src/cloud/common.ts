@@ -1,7 +1,14 @@
 import type * as z from 'zod';
 import { type Decimal, add, decimal, mul, sub } from '../core/decimal';
 import { EmissionsError, messages } from '../core/errors';
-import type { CalculationMethod, FactorMetadata } from '../core/estimate';
+import {
+  type AuditTrail,
+  buildEstimate,
+  type CalculationMethod,
+  type CalculationOptions,
+  type Estimate,
+  type FactorMetadata,
+} from '../core/estimate';
 import { factorId } from '../core/factor-id';
 import { createMemo } from '../core/memo';
 import { parseRequest } from '../core/validate';
@@ -87,6 +94,29 @@ export const cachedCloudFactor = (
     key,
     compute,
   );
+
+/** The estimate of a use-phase calculator: the activity in its unit × the cached CCF factor. */
+export function usePhaseEstimate(
+  activityValue: Decimal,
+  activityUnit: string,
+  { factor, metadata }: CloudFactor,
+  auditTrail: AuditTrail,
+  datasets: CloudDatasets,
+  options: CalculationOptions | undefined,
+): Estimate {
+  return buildEstimate(
+    {
+      activityValue,
+      activityUnit,
+      factor,
+      metadata,
+      method: gridMethod(datasets),
+      origin: 'source',
+      auditTrail,
+    },
+    options,
+  );
+}
 
 /** The region record, or `unknown_region` listing the provider's regions. */
 export function resolveRegion(provider: CloudProvider, region: string, datasets: CloudDatasets): CloudRegion {

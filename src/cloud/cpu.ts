@@ -1,14 +1,14 @@
 import { decimal, mul } from '../core/decimal';
-import { buildEstimate, type CalculationOptions, type Estimate } from '../core/estimate';
+import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toHours } from '../core/units';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import {
   cachedCloudFactor,
   gridFactor,
-  gridMethod,
   kwhPerVcpuHour,
   resolveUsePhaseRequest,
+  usePhaseEstimate,
   usePhaseFactor,
   usePhaseMetadata,
 } from './common';
@@ -42,28 +42,20 @@ export function calculateCpu(
     year,
   } = resolveUsePhaseRequest(provider, CpuRequest, request, datasets);
   const utilization = input.average_vcpu_utilization;
-  const { factor, metadata } = cachedCloudFactor(
+  const factor = cachedCloudFactor(datasets, `cpu|${id}|${region.region}|${year}|${utilization}`, () => ({
+    factor: usePhaseFactor(
+      kwhPerVcpuHour(coefficients, decimal(utilization)),
+      coefficients,
+      gridFactor(region, year),
+    ),
+    metadata: usePhaseMetadata('cpu', id, region, year, datasets, undefined, `u=${utilization}`),
+  }));
+  return usePhaseEstimate(
+    mul(decimal(input.cpu_count), toHours(decimal(input.duration), input.duration_unit)),
+    'CPU-hour',
+    factor,
+    input.audit_trail,
     datasets,
-    `cpu|${id}|${region.region}|${year}|${utilization}`,
-    () => ({
-      factor: usePhaseFactor(
-        kwhPerVcpuHour(coefficients, decimal(utilization)),
-        coefficients,
-        gridFactor(region, year),
-      ),
-      metadata: usePhaseMetadata('cpu', id, region, year, datasets, undefined, `u=${utilization}`),
-    }),
-  );
-  return buildEstimate(
-    {
-      activityValue: mul(decimal(input.cpu_count), toHours(decimal(input.duration), input.duration_unit)),
-      activityUnit: 'CPU-hour',
-      factor,
-      metadata,
-      method: gridMethod(datasets),
-      origin: 'source',
-      auditTrail: input.audit_trail,
-    },
     options,
   );
 }

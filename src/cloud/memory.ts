@@ -1,13 +1,13 @@
 import { decimal, mul } from '../core/decimal';
-import { buildEstimate, type CalculationOptions, type Estimate } from '../core/estimate';
+import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toGigabytes, toHours } from '../core/units';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import {
   cachedCloudFactor,
   gridFactor,
-  gridMethod,
   resolveUsePhaseRequest,
+  usePhaseEstimate,
   usePhaseFactor,
   usePhaseMetadata,
 } from './common';
@@ -36,7 +36,7 @@ export function calculateMemory(
     region,
     year,
   } = resolveUsePhaseRequest(provider, MemoryRequest, request, datasets);
-  const { factor, metadata } = cachedCloudFactor(datasets, `memory|${id}|${region.region}|${year}`, () => ({
+  const factor = cachedCloudFactor(datasets, `memory|${id}|${region.region}|${year}`, () => ({
     factor: usePhaseFactor(
       decimal(coefficients.memory_kwh_per_gb_hour),
       coefficients,
@@ -45,16 +45,12 @@ export function calculateMemory(
     metadata: usePhaseMetadata('memory', id, region, year, datasets),
   }));
   const gigabytes = toGigabytes(decimal(input.data), input.data_unit);
-  return buildEstimate(
-    {
-      activityValue: mul(gigabytes, toHours(decimal(input.duration), input.duration_unit)),
-      activityUnit: 'GB-hour',
-      factor,
-      metadata,
-      method: gridMethod(datasets),
-      origin: 'source',
-      auditTrail: input.audit_trail,
-    },
+  return usePhaseEstimate(
+    mul(gigabytes, toHours(decimal(input.duration), input.duration_unit)),
+    'GB-hour',
+    factor,
+    input.audit_trail,
+    datasets,
     options,
   );
 }

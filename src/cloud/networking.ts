@@ -1,13 +1,13 @@
 import { decimal } from '../core/decimal';
-import { buildEstimate, type CalculationOptions, type Estimate } from '../core/estimate';
+import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toGigabytes } from '../core/units';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import {
   cachedCloudFactor,
   gridFactor,
-  gridMethod,
   resolveUsePhaseRequest,
+  usePhaseEstimate,
   usePhaseFactor,
   usePhaseMetadata,
 } from './common';
@@ -36,28 +36,20 @@ export function calculateNetworking(
     region,
     year,
   } = resolveUsePhaseRequest(provider, NetworkingRequest, request, datasets);
-  const { factor, metadata } = cachedCloudFactor(
+  const factor = cachedCloudFactor(datasets, `networking|${id}|${region.region}|${year}`, () => ({
+    factor: usePhaseFactor(
+      decimal(coefficients.networking_kwh_per_gb),
+      coefficients,
+      gridFactor(region, year),
+    ),
+    metadata: usePhaseMetadata('networking', id, region, year, datasets),
+  }));
+  return usePhaseEstimate(
+    toGigabytes(decimal(input.data), input.data_unit),
+    'GB',
+    factor,
+    input.audit_trail,
     datasets,
-    `networking|${id}|${region.region}|${year}`,
-    () => ({
-      factor: usePhaseFactor(
-        decimal(coefficients.networking_kwh_per_gb),
-        coefficients,
-        gridFactor(region, year),
-      ),
-      metadata: usePhaseMetadata('networking', id, region, year, datasets),
-    }),
-  );
-  return buildEstimate(
-    {
-      activityValue: toGigabytes(decimal(input.data), input.data_unit),
-      activityUnit: 'GB',
-      factor,
-      metadata,
-      method: gridMethod(datasets),
-      origin: 'source',
-      auditTrail: input.audit_trail,
-    },
     options,
   );
 }

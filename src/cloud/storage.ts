@@ -1,13 +1,13 @@
 import { decimal, mul } from '../core/decimal';
-import { buildEstimate, type CalculationOptions, type Estimate } from '../core/estimate';
+import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toGigabytes, toHours } from '../core/units';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import {
   cachedCloudFactor,
   gridFactor,
-  gridMethod,
   resolveUsePhaseRequest,
+  usePhaseEstimate,
   usePhaseFactor,
   usePhaseMetadata,
 } from './common';
@@ -40,31 +40,23 @@ export function calculateStorage(
     year,
   } = resolveUsePhaseRequest(provider, StorageRequest, request, datasets);
   const type = input.storage_type;
-  const { factor, metadata } = cachedCloudFactor(
-    datasets,
-    `storage|${id}|${region.region}|${year}|${type}`,
-    () => {
-      const whPerTbHour = type === 'ssd' ? coefficients.ssd_wh_per_tb_hour : coefficients.hdd_wh_per_tb_hour;
-      return {
-        factor: usePhaseFactor(mul(decimal(whPerTbHour), KWH_PER_WH), coefficients, gridFactor(region, year)),
-        metadata: usePhaseMetadata('storage', id, region, year, datasets, {
-          label: type.toUpperCase(),
-          id: type,
-        }),
-      };
-    },
-  );
+  const factor = cachedCloudFactor(datasets, `storage|${id}|${region.region}|${year}|${type}`, () => {
+    const whPerTbHour = type === 'ssd' ? coefficients.ssd_wh_per_tb_hour : coefficients.hdd_wh_per_tb_hour;
+    return {
+      factor: usePhaseFactor(mul(decimal(whPerTbHour), KWH_PER_WH), coefficients, gridFactor(region, year)),
+      metadata: usePhaseMetadata('storage', id, region, year, datasets, {
+        label: type.toUpperCase(),
+        id: type,
+      }),
+    };
+  });
   const terabytes = mul(toGigabytes(decimal(input.data), input.data_unit), TB_PER_GB);
-  return buildEstimate(
-    {
-      activityValue: mul(terabytes, toHours(decimal(input.duration), input.duration_unit)),
-      activityUnit: 'TB-hour',
-      factor,
-      metadata,
-      method: gridMethod(datasets),
-      origin: 'source',
-      auditTrail: input.audit_trail,
-    },
+  return usePhaseEstimate(
+    mul(terabytes, toHours(decimal(input.duration), input.duration_unit)),
+    'TB-hour',
+    factor,
+    input.audit_trail,
+    datasets,
     options,
   );
 }
