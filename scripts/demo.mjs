@@ -26,9 +26,15 @@ for (const { provider, region, instance } of cloudCases) {
     region,
     [`VM ${instance} 24 h`]: format(vm.total_co2e),
     'CPU 4 vCPU 24 h': format(calculateCpu(provider, { cpu_count: 4, region, ...day }, defaultDatasets).co2e),
-    'Memory 16 GB 24 h': format(calculateMemory(provider, { region, data: 16, ...day }, defaultDatasets).co2e),
+    'Memory 16 GB 24 h': format(
+      calculateMemory(provider, { region, data: 16, ...day }, defaultDatasets).co2e,
+    ),
     'SSD 1 TB 30 days': format(
-      calculateStorage(provider, { region, storage_type: 'ssd', data: 1, data_unit: 'TB', duration: 30, duration_unit: 'day' }, defaultDatasets).co2e,
+      calculateStorage(
+        provider,
+        { region, storage_type: 'ssd', data: 1, data_unit: 'TB', duration: 30, duration_unit: 'day' },
+        defaultDatasets,
+      ).co2e,
     ),
     'Network 100 GB': format(calculateNetworking(provider, { region, data: 100 }, defaultDatasets).co2e),
     [`Embodied ${instance} 24 h`]: format(
@@ -43,11 +49,46 @@ for (const row of rows) {
 }
 
 const spendCases = [
-  { label: '1000 EUR retail trade (ISIC 4711), DE, 2023', code: '4711', region: 'DE', year: 2023, money: 1000, unit: 'eur' },
-  { label: '1000 USD computer programming (ISIC 62), US, 2019', code: '62', region: 'US', year: 2019, money: 1000, unit: 'usd' },
-  { label: '5000 GBP construction (ISIC F), GB, 2021', code: 'F', region: 'GB', year: 2021, money: 5000, unit: 'gbp' },
-  { label: '2000 NOK fishing (ISIC 0311), NO, 2017', code: '0311', region: 'NO', year: 2017, money: 2000, unit: 'nok' },
-  { label: '800 BRL steel (ISIC 2410), BR, 2025', code: '2410', region: 'BR', year: 2025, money: 800, unit: 'brl' },
+  {
+    label: '1000 EUR retail trade (ISIC 4711), DE, 2023',
+    code: '4711',
+    region: 'DE',
+    year: 2023,
+    money: 1000,
+    unit: 'eur',
+  },
+  {
+    label: '1000 USD computer programming (ISIC 62), US, 2019',
+    code: '62',
+    region: 'US',
+    year: 2019,
+    money: 1000,
+    unit: 'usd',
+  },
+  {
+    label: '5000 GBP construction (ISIC F), GB, 2021',
+    code: 'F',
+    region: 'GB',
+    year: 2021,
+    money: 5000,
+    unit: 'gbp',
+  },
+  {
+    label: '2000 NOK fishing (ISIC 0311), NO, 2017',
+    code: '0311',
+    region: 'NO',
+    year: 2017,
+    money: 2000,
+    unit: 'nok',
+  },
+  {
+    label: '800 BRL steel (ISIC 2410), BR, 2025',
+    code: '2410',
+    region: 'BR',
+    year: 2025,
+    money: 800,
+    unit: 'brl',
+  },
 ];
 console.log('\nProcurement spend (EXIOBASE 3, 2019 EUR basic prices, via OEFDB)\n');
 for (const { label, code, region, year, money, unit } of spendCases) {
@@ -65,7 +106,9 @@ for (const { label, code, region, year, money, unit } of spendCases) {
     defaultDatasets,
   );
   const { activity_value } = result.estimate.activity_data;
-  console.log(`${label.padEnd(52)} ${format(result.estimate.co2e)}  (${activity_value.toFixed(2)} EUR basic 2019)`);
+  console.log(
+    `${label.padEnd(52)} ${format(result.estimate.co2e)}  (${activity_value.toFixed(2)} EUR basic 2019)`,
+  );
   for (const notice of result.notices) console.log(`    ${notice.severity}: ${notice.code}`);
 }
 
@@ -90,7 +133,9 @@ for (const { label, code, region, year, money, unit } of spendCases) {
     if (status === 1) {
       console.log(`exit code 1, as expected: one row is bad on purpose (${bad}); the others are in ${out}`);
     } else {
-      console.error(`demo failed: expected exit code 1 from the CLI on ${file}, got ${status}${error ? ` (${error.message})` : ''}`);
+      console.error(
+        `demo failed: expected exit code 1 from the CLI on ${file}, got ${status}${error ? ` (${error.message})` : ''}`,
+      );
       process.exitCode = 1;
     }
   }

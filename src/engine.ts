@@ -50,18 +50,28 @@ export function createEngine(datasets: Datasets, defaults: CalculationOptions = 
     datasets,
     calculateSpend: (request, options) => calculateSpend(request, spend, merge(options)),
     calculateSpendBatch: (requests, options) => calculateSpendBatch(requests, spend, merge(options)),
-    calculateInstance: (provider, request, options) => calculateInstance(provider, request, cloud, merge(options)),
-    calculateInstanceBatch: (provider, requests, options) => calculateInstanceBatch(provider, requests, cloud, merge(options)),
+    calculateInstance: (provider, request, options) =>
+      calculateInstance(provider, request, cloud, merge(options)),
+    calculateInstanceBatch: (provider, requests, options) =>
+      calculateInstanceBatch(provider, requests, cloud, merge(options)),
     calculateCpu: (provider, request, options) => calculateCpu(provider, request, cloud, merge(options)),
-    calculateCpuBatch: (provider, requests, options) => calculateCpuBatch(provider, requests, cloud, merge(options)),
-    calculateMemory: (provider, request, options) => calculateMemory(provider, request, cloud, merge(options)),
-    calculateMemoryBatch: (provider, requests, options) => calculateMemoryBatch(provider, requests, cloud, merge(options)),
-    calculateStorage: (provider, request, options) => calculateStorage(provider, request, cloud, merge(options)),
-    calculateStorageBatch: (provider, requests, options) => calculateStorageBatch(provider, requests, cloud, merge(options)),
-    calculateNetworking: (provider, request, options) => calculateNetworking(provider, request, cloud, merge(options)),
+    calculateCpuBatch: (provider, requests, options) =>
+      calculateCpuBatch(provider, requests, cloud, merge(options)),
+    calculateMemory: (provider, request, options) =>
+      calculateMemory(provider, request, cloud, merge(options)),
+    calculateMemoryBatch: (provider, requests, options) =>
+      calculateMemoryBatch(provider, requests, cloud, merge(options)),
+    calculateStorage: (provider, request, options) =>
+      calculateStorage(provider, request, cloud, merge(options)),
+    calculateStorageBatch: (provider, requests, options) =>
+      calculateStorageBatch(provider, requests, cloud, merge(options)),
+    calculateNetworking: (provider, request, options) =>
+      calculateNetworking(provider, request, cloud, merge(options)),
     calculateNetworkingBatch: (provider, requests, options) =>
       calculateNetworkingBatch(provider, requests, cloud, merge(options)),
-    calculateEmbodied: (provider, request, options) => calculateEmbodied(provider, request, cloud, merge(options)),
-    calculateEmbodiedBatch: (provider, requests, options) => calculateEmbodiedBatch(provider, requests, cloud, merge(options)),
+    calculateEmbodied: (provider, request, options) =>
+      calculateEmbodied(provider, request, cloud, merge(options)),
+    calculateEmbodiedBatch: (provider, requests, options) =>
+      calculateEmbodiedBatch(provider, requests, cloud, merge(options)),
   };
 }

@@ -537,7 +537,10 @@ function buildInstances(): CloudInstancesTable {
   console.log(`  instance rows dropped: ${dropped.length}`);
   for (const d of dropped) console.log(`    ${d.provider}/${d.instance}: ${d.reason}`);
   for (const note of notes) console.log(`  note: ${note}`);
-  return CloudInstancesTableSchema.parse({ ...cloudInstances, instances: cloudInstances.instances.sort(byProviderThen('instance')) });
+  return CloudInstancesTableSchema.parse({
+    ...cloudInstances,
+    instances: cloudInstances.instances.sort(byProviderThen('instance')),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ import { EmissionsError, type ErrorBody, messages } from './errors';
  * @throws {EmissionsError} `invalid_request` when `requests` is not an array.
  */
 export function runBatch<T>(requests: unknown, calculate: (request: unknown) => T): Array<T | ErrorBody> {
-  if (!Array.isArray(requests)) throw new EmissionsError('invalid_request', messages.notABatch(), { path: 'requests' });
+  if (!Array.isArray(requests))
+    throw new EmissionsError('invalid_request', messages.notABatch(), { path: 'requests' });
   const results: Array<T | ErrorBody> = new Array(requests.length);
   for (let index = 0; index < requests.length; index++) {
     try {

@@ -98,7 +98,8 @@ export class EmissionsError extends Error {
   }
 }
 
-const joinPath = (prefix: string, path: string) => (path.startsWith('[') ? prefix + path : `${prefix}.${path}`);
+const joinPath = (prefix: string, path: string) =>
+  path.startsWith('[') ? prefix + path : `${prefix}.${path}`;
 
 /** Formats a path of keys and indices as `a.b[3].c`. */
 export function formatPath(segments: ReadonlyArray<PropertyKey>): string {

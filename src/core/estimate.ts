@@ -102,7 +102,11 @@ export function buildEstimate(parts: EstimateParts, options?: CalculationOptions
 }
 
 /** Builds an {@link Estimate} whose co2e is already known (e.g. the sum of exact parts). */
-export function estimateFromCo2e(co2e: Decimal, parts: EstimateParts, options?: CalculationOptions): Estimate {
+export function estimateFromCo2e(
+  co2e: Decimal,
+  parts: EstimateParts,
+  options?: CalculationOptions,
+): Estimate {
   const enabled = parts.auditTrail === 'enabled';
   const factor = sharedNumber(parts.factor, options);
   return {
@@ -111,7 +115,9 @@ export function estimateFromCo2e(co2e: Decimal, parts: EstimateParts, options?: 
     co2e_calculation_method: parts.method,
     co2e_calculation_origin: parts.origin,
     emission_factor: enabled ? emissionFactor(parts.metadata, factor) : null,
-    constituent_gases: enabled ? { co2e_total: factor, co2e_other: null, co2: null, ch4: null, n2o: null } : null,
+    constituent_gases: enabled
+      ? { co2e_total: factor, co2e_other: null, co2: null, ch4: null, n2o: null }
+      : null,
     activity_data: {
       activity_value: outputNumber(parts.activityValue, options),
       activity_unit: parts.activityUnit,

@@ -76,7 +76,8 @@ export const toHours = (value: Decimal, unit: DurationUnit): Decimal =>
   convert(value, HOURS_PER_DURATION_UNIT[unit]);
 
 /** `value` of `unit` in GB. */
-export const toGigabytes = (value: Decimal, unit: DataUnit): Decimal => convert(value, GB_PER_DATA_UNIT[unit]);
+export const toGigabytes = (value: Decimal, unit: DataUnit): Decimal =>
+  convert(value, GB_PER_DATA_UNIT[unit]);
 
 const GB_PER_GIB = decimal('1.073741824');
 /** Binary gibibytes to decimal gigabytes (1 GiB = 1.073741824 GB), exactly. */

@@ -99,7 +99,8 @@ function issueToError(issue: z.core.$ZodIssue | undefined): EmissionsError {
   }
   const path = formatPath(issue.path);
   const what = path === '' ? 'The request' : `'${path}'`;
-  const validValues = issue.code === 'custom' ? (issue.params?.valid_values as string[] | undefined) : undefined;
+  const validValues =
+    issue.code === 'custom' ? (issue.params?.valid_values as string[] | undefined) : undefined;
   const message = issue.code === 'custom' ? issue.message : `${what} ${issue.message}.`;
   // A problem with the whole body has no path: the body itself is what is wrong.
   return new EmissionsError('invalid_request', path === '' ? 'The request must be a JSON object.' : message, {

@@ -69,10 +69,17 @@ const SCHEMAS = {
  * ```
  * @throws {DatasetError} naming the table, the path in it and what is wrong.
  */
-export function createTableDatasets<T extends DatasetTables>(tables: T): Datasets & { [K in keyof T & keyof Datasets]-?: NonNullable<Datasets[K]> } {
+export function createTableDatasets<T extends DatasetTables>(
+  tables: T,
+): Datasets & { [K in keyof T & keyof Datasets]-?: NonNullable<Datasets[K]> } {
   for (const [part, table] of Object.entries(tables)) {
     const schema = SCHEMAS[part as keyof DatasetTables];
-    if (schema === undefined) throw new DatasetError(part, '', `unknown dataset part; valid parts: ${Object.keys(SCHEMAS).join(', ')}`);
+    if (schema === undefined)
+      throw new DatasetError(
+        part,
+        '',
+        `unknown dataset part; valid parts: ${Object.keys(SCHEMAS).join(', ')}`,
+      );
     if (table === undefined) continue;
     const result = schema.safeParse(table);
     if (!result.success) {
@@ -86,7 +93,8 @@ export function createTableDatasets<T extends DatasetTables>(tables: T): Dataset
 /** Like {@link createTableDatasets} without validation: for tables already validated (the embedded defaults). */
 export function buildTableDatasets(tables: DatasetTables): Datasets {
   const datasets: Datasets = {};
-  if (tables.cloudCoefficients) datasets.cloudCoefficients = cloudCoefficientsProvider(tables.cloudCoefficients);
+  if (tables.cloudCoefficients)
+    datasets.cloudCoefficients = cloudCoefficientsProvider(tables.cloudCoefficients);
   if (tables.cloudRegions) datasets.cloudRegions = cloudRegionsProvider(tables.cloudRegions);
   if (tables.cloudInstances) datasets.cloudInstances = cloudInstancesProvider(tables.cloudInstances);
   if (tables.spendFactors) datasets.spendFactors = spendFactorsProvider(tables.spendFactors);
@@ -124,7 +132,12 @@ function uniqueIndex<R>(part: string, rows: readonly R[], key: (row: R) => strin
   const index = new Map<string, R>();
   rows.forEach((row, position) => {
     const id = key(row);
-    if (index.has(id)) throw new DatasetError(part, String(position), `duplicate key ${JSON.stringify(id.replace('\u0000', ' '))}`);
+    if (index.has(id))
+      throw new DatasetError(
+        part,
+        String(position),
+        `duplicate key ${JSON.stringify(id.replace('\u0000', ' '))}`,
+      );
     index.set(id, row);
   });
   return index;
@@ -135,7 +148,9 @@ function cloudCoefficientsProvider(table: CloudCoefficientsTable): CloudCoeffici
 }
 
 function cloudRegionsProvider(table: CloudRegionsTable): CloudRegionsProvider {
-  const index = uniqueIndex<CloudRegion>('cloudRegions', table.regions, (row) => providerKey(row.provider, regionKey(row.region)));
+  const index = uniqueIndex<CloudRegion>('cloudRegions', table.regions, (row) =>
+    providerKey(row.provider, regionKey(row.region)),
+  );
   return {
     info: table.dataset,
     defaultYear: table.default_year,
@@ -160,7 +175,9 @@ function cloudInstancesProvider(table: CloudInstancesTable): CloudInstancesProvi
 }
 
 function spendFactorsProvider(table: SpendFactorsTable): SpendFactorsProvider {
-  const index = uniqueIndex<SpendFactor>('spendFactors', table.factors, (row) => providerKey(row.product, row.region));
+  const index = uniqueIndex<SpendFactor>('spendFactors', table.factors, (row) =>
+    providerKey(row.product, row.region),
+  );
   const productsByActivity = new Map(table.factors.map((row) => [row.activity_id, row.product]));
   return {
     info: table.dataset,
@@ -176,9 +193,13 @@ function spendFactorsProvider(table: SpendFactorsTable): SpendFactorsProvider {
 }
 
 function classificationsProvider(table: ClassificationsTable): ClassificationsProvider {
-  const mappings = new Map(Object.entries(table.mappings).map(([type, codes]) => [type, new Map(Object.entries(codes))]));
+  const mappings = new Map(
+    Object.entries(table.mappings).map(([type, codes]) => [type, new Map(Object.entries(codes))]),
+  );
   const products = new Map(Object.entries(table.products));
-  const weights = new Map(Object.entries(table.weights).map(([region, byProduct]) => [region, new Map(Object.entries(byProduct))]));
+  const weights = new Map(
+    Object.entries(table.weights).map(([region, byProduct]) => [region, new Map(Object.entries(byProduct))]),
+  );
   return {
     info: table.dataset,
     productClassification: table.product_classification,
@@ -191,8 +212,10 @@ function classificationsProvider(table: ClassificationsTable): ClassificationsPr
 }
 
 function marginsProvider(table: MarginsTable): MarginsProvider {
-  const index = uniqueIndex<MarginsRecord & { region: string; product: string }>('margins', table.margins, (row) =>
-    providerKey(row.region, row.product),
+  const index = uniqueIndex<MarginsRecord & { region: string; product: string }>(
+    'margins',
+    table.margins,
+    (row) => providerKey(row.region, row.product),
   );
   return { info: table.dataset, get: (region, product) => index.get(providerKey(region, product)) };
 }
@@ -217,8 +240,12 @@ function inflationProvider(table: InflationTable): InflationProvider {
 }
 
 function fxProvider(table: FxTable): FxProvider {
-  const rates = new Map(Object.entries(table.rates).map(([currency, byYears]) => [currency, byYear(byYears)]));
-  const years = new Map([...rates].map(([currency, byYears]) => [currency, [...byYears.keys()].sort((a, b) => a - b)]));
+  const rates = new Map(
+    Object.entries(table.rates).map(([currency, byYears]) => [currency, byYear(byYears)]),
+  );
+  const years = new Map(
+    [...rates].map(([currency, byYears]) => [currency, [...byYears.keys()].sort((a, b) => a - b)]),
+  );
   return {
     info: table.dataset,
     rate: (currency, year) => rates.get(currency)?.get(year),

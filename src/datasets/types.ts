@@ -21,7 +21,8 @@ export interface RecordProvenance {
   readonly dataset?: DatasetInfo;
 }
 
-export type CloudCoefficients = NonNullable<CloudCoefficientsTable['providers'][CloudProvider]> & RecordProvenance;
+export type CloudCoefficients = NonNullable<CloudCoefficientsTable['providers'][CloudProvider]> &
+  RecordProvenance;
 export type CloudRegion = CloudRegionsTable['regions'][number] & {
   /** The dataset of each year's grid factor (by four-digit year), when a merge layered several tables. */
   readonly grid_datasets?: Readonly<Record<string, DatasetInfo>>;

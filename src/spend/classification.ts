@@ -39,9 +39,13 @@ function resolveProducts(activity: ParsedSpendRequest['activity'], datasets: Spe
   if ('activity_id' in activity) {
     const product = datasets.spendFactors.productForActivity(activity.activity_id);
     if (product === undefined) {
-      throw new EmissionsError('no_emission_factors_found', `No emission factor has activity_id '${activity.activity_id}'.`, {
-        path: 'activity.activity_id',
-      });
+      throw new EmissionsError(
+        'no_emission_factors_found',
+        `No emission factor has activity_id '${activity.activity_id}'.`,
+        {
+          path: 'activity.activity_id',
+        },
+      );
     }
     return { code: activity.activity_id, products: [product] as readonly string[] };
   }
@@ -105,11 +109,20 @@ export function selectFactor(request: ParsedSpendRequest, datasets: SpendDataset
   const name = (row: SpendFactor) => datasets.classifications.productName(row.product) ?? row.name;
   if (rows.length === 1) {
     const row = rows[0] as SpendFactor;
-    return { code, products, rows, factor: decimal(row.kgco2e), shares: [{ product: row.product, name: name(row), factor: row.kgco2e, weight: null }], notices };
+    return {
+      code,
+      products,
+      rows,
+      factor: decimal(row.kgco2e),
+      shares: [{ product: row.product, name: name(row), factor: row.kgco2e, weight: null }],
+      notices,
+    };
   }
 
   const weights = rows.map((row) => datasets.classifications.weight(region, row.product));
-  const weighted = weights.every((weight) => weight !== undefined) && isPositive(sum(weights.map((w) => decimal(w as number))));
+  const weighted =
+    weights.every((weight) => weight !== undefined) &&
+    isPositive(sum(weights.map((w) => decimal(w as number))));
   let factor: Decimal;
   if (weighted) {
     let numerator = ZERO;

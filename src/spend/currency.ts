@@ -29,7 +29,10 @@ function rateYear(fx: FxProvider, from: string, to: string, year: number): numbe
  */
 export function exchangeRate(from: string, to: string, year: number, fx: FxProvider): ExchangeRate {
   if (from === to) return { rate: ONE, rateYear: null, notices: [] };
-  for (const [currency, path] of [[from, 'money_unit'], [to, 'money_unit']] as const) {
+  for (const [currency, path] of [
+    [from, 'money_unit'],
+    [to, 'money_unit'],
+  ] as const) {
     if (fx.years(currency).length === 0) {
       throw new EmissionsError(
         'unsupported_currency',
@@ -42,9 +45,13 @@ export function exchangeRate(from: string, to: string, year: number, fx: FxProvi
   }
   const used = rateYear(fx, from, to, year);
   if (used === undefined) {
-    throw new EmissionsError('unsupported_currency', `No year has exchange rates for both '${from}' and '${to}'.`, {
-      path: 'money_unit',
-    });
+    throw new EmissionsError(
+      'unsupported_currency',
+      `No year has exchange rates for both '${from}' and '${to}'.`,
+      {
+        path: 'money_unit',
+      },
+    );
   }
   const rate = div(decimal(fx.rate(to, used) as number), decimal(fx.rate(from, used) as number));
   const notices =

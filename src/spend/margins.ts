@@ -19,7 +19,11 @@ export interface AppliedMargins {
  * defaults for (region, product) (weighted like the factor over several products). Where no default exists the
  * margin is 0, with a notice. Factors at purchaser's price need no margins: missing ones are 0 then.
  */
-export function applyMargins(request: ParsedSpendRequest, shares: readonly ProductShare[], datasets: SpendDatasets): AppliedMargins {
+export function applyMargins(
+  request: ParsedSpendRequest,
+  shares: readonly ProductShare[],
+  datasets: SpendDatasets,
+): AppliedMargins {
   const values = {} as Record<MarginName, Decimal>;
   const origins = {} as Record<MarginName, 'supplied' | 'default' | 'none'>;
   const notices: Notice[] = [];

@@ -1,5 +1,15 @@
 import { runBatch } from '../core/batch';
-import { type Decimal, decimal, isPositive, mul, ONE, roundSignificant, sub, sum, toNumber } from '../core/decimal';
+import {
+  type Decimal,
+  decimal,
+  isPositive,
+  mul,
+  ONE,
+  roundSignificant,
+  sub,
+  sum,
+  toNumber,
+} from '../core/decimal';
 import { EmissionsError, type ErrorBody } from '../core/errors';
 import {
   buildEstimate,
@@ -75,13 +85,21 @@ export interface SpendEstimate {
  * @throws {EmissionsError} `unknown_classification_code`, `no_emission_factors_found`, `unsupported_currency`,
  *   `invalid_request`.
  */
-export function calculateSpend(request: SpendRequest, datasets: SpendDatasets, options?: CalculationOptions): SpendEstimate {
+export function calculateSpend(
+  request: SpendRequest,
+  datasets: SpendDatasets,
+  options?: CalculationOptions,
+): SpendEstimate {
   requireParts(datasets, SPEND_PARTS, 'calculateSpend');
   const input = parseRequest(SpendRequest, request);
-  const { selected, metadata } = selections.get([datasets.spendFactors, datasets.classifications], selectionKey(input), () => {
-    const selection = selectFactor(input, datasets);
-    return { selected: selection, metadata: spendMetadata(input, selection, datasets) };
-  });
+  const { selected, metadata } = selections.get(
+    [datasets.spendFactors, datasets.classifications],
+    selectionKey(input),
+    () => {
+      const selection = selectFactor(input, datasets);
+      return { selected: selection, metadata: spendMetadata(input, selection, datasets) };
+    },
+  );
   const factors = datasets.spendFactors;
 
   const product = selected.rows.length === 1 ? selected.rows[0]?.product : undefined;
@@ -90,8 +108,18 @@ export function calculateSpend(request: SpendRequest, datasets: SpendDatasets, o
     `${input.money_unit}|${factors.currency}|${input.spend_year}|${input.spend_region}|${product ?? ''}|${factors.factorYear}`,
     () => {
       const exchange = exchangeRate(input.money_unit, factors.currency, input.spend_year, datasets.fx);
-      const prices = priceChange(input.spend_region, product, input.spend_year, factors.factorYear, datasets.inflation);
-      return { exchange, prices, multiplier: roundSignificant(mul(exchange.rate, prices.deflator), PRECISION) };
+      const prices = priceChange(
+        input.spend_region,
+        product,
+        input.spend_year,
+        factors.factorYear,
+        datasets.inflation,
+      );
+      return {
+        exchange,
+        prices,
+        multiplier: roundSignificant(mul(exchange.rate, prices.deflator), PRECISION),
+      };
     },
   );
   const { exchange, prices } = pricing;
@@ -102,7 +130,11 @@ export function calculateSpend(request: SpendRequest, datasets: SpendDatasets, o
     throw new EmissionsError(
       'invalid_request',
       `The margins sum to ${toNumber(sub(ONE, basicShare))}; tax, trade and transport margins together must be below 1.`,
-      { path: (['tax_margin', 'trade_margin', 'transport_margin'] as const).find((m) => input[m] !== undefined) ?? 'tax_margin' },
+      {
+        path:
+          (['tax_margin', 'trade_margin', 'transport_margin'] as const).find((m) => input[m] !== undefined) ??
+          'tax_margin',
+      },
     );
   }
   const activityValue = roundSignificant(mul(mul(money, basicShare), pricing.multiplier), PRECISION);
@@ -138,7 +170,9 @@ export function calculateSpend(request: SpendRequest, datasets: SpendDatasets, o
       products: selected.shares.map((share) => ({ ...share })),
     },
     // Copies: the selection, exchange-rate and price-change parts are cached and shared between calls.
-    notices: [...selected.notices, ...exchange.notices, ...margins.notices, ...prices.notices].map((n) => ({ ...n })),
+    notices: [...selected.notices, ...exchange.notices, ...margins.notices, ...prices.notices].map((n) => ({
+      ...n,
+    })),
   };
 }
 
@@ -164,7 +198,11 @@ const selectionKey = ({ activity, spend_region }: ParsedSpendRequest): string =>
     ? `id\u0000${activity.activity_id}\u0000${spend_region}`
     : `${activity.classification_type.toLowerCase()}\u0000${activity.classification_code}\u0000${spend_region}`;
 
-function spendMetadata(input: ParsedSpendRequest, selected: SelectedFactor, datasets: SpendDatasets): FactorMetadata {
+function spendMetadata(
+  input: ParsedSpendRequest,
+  selected: SelectedFactor,
+  datasets: SpendDatasets,
+): FactorMetadata {
   // A row's own dataset (set by mergeDatasets) wins, so a user's overriding factor reports its own source and id.
   const infos = distinctDatasets(selected.rows.map((row) => row.dataset ?? datasets.spendFactors.info));
   const identity = infos.flatMap((info) => [info.id, info.version]);
@@ -189,9 +227,11 @@ function spendMetadata(input: ParsedSpendRequest, selected: SelectedFactor, data
     };
   }
   const products = selected.rows.map((row) => row.product);
-  const type = 'classification_type' in input.activity ? input.activity.classification_type.toLowerCase() : 'activity';
+  const type =
+    'classification_type' in input.activity ? input.activity.classification_type.toLowerCase() : 'activity';
   const weighted = selected.shares.every((share) => share.weight !== null);
-  const mapping = datasets.classifications.mappingDataset?.(type, selected.code) ?? datasets.classifications.info;
+  const mapping =
+    datasets.classifications.mappingDataset?.(type, selected.code) ?? datasets.classifications.info;
   return {
     ...base,
     name: `${type} ${selected.code}: ${weighted ? 'output-weighted' : 'unweighted'} mean of ${products.length} ${datasets.classifications.productClassification} products (${products.join(', ')})`,

@@ -548,10 +548,13 @@ describe('batch forms', () => {
   });
 
   it('an unsupported provider (a path parameter) fails the whole batch once, before any element', () => {
-    expectEmissionsError(() => calculateCpuBatch('ibm', [{ cpu_count: 1, region: 'us_east_1', duration: 1 }, null], ds), {
-      error_code: 'unsupported_provider',
-      path: 'provider_id',
-      valid_values: ['aws', 'azure', 'gcp'],
-    });
+    expectEmissionsError(
+      () => calculateCpuBatch('ibm', [{ cpu_count: 1, region: 'us_east_1', duration: 1 }, null], ds),
+      {
+        error_code: 'unsupported_provider',
+        path: 'provider_id',
+        valid_values: ['aws', 'azure', 'gcp'],
+      },
+    );
   });
 });

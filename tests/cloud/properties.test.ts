@@ -418,14 +418,12 @@ describe.each(CALCULATORS)('$name', (calculator) => {
       fc
         .tuple(calculator.request(provider), fc.oneof(...mutations))
         .map(([request, mutate]) => mutate(compact(request)));
-    const batchOf = fc
-      .constantFrom(...PROVIDERS)
-      .chain((provider) =>
-        fc.record({
-          provider: fc.constant(provider),
-          requests: fc.array(element(provider), { maxLength: 8 }),
-        }),
-      );
+    const batchOf = fc.constantFrom(...PROVIDERS).chain((provider) =>
+      fc.record({
+        provider: fc.constant(provider),
+        requests: fc.array(element(provider), { maxLength: 8 }),
+      }),
+    );
 
     fc.assert(
       fc.property(batchOf, ({ provider, requests }) => {
