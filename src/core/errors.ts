@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'payload_too_large',
   'unsupported_media_type',
   'invalid_json',
+  'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -29,6 +30,7 @@ const ERROR_BY_STATUS: Readonly<Record<number, string>> = {
   405: 'method_not_allowed',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
+  500: 'internal_server_error',
 };
 
 /** The wire body of an error, as the hosted API sends it; also what a failed batch element becomes. */

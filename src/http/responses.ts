@@ -1,4 +1,4 @@
-import type { EmissionsError } from '../core/errors';
+import { EmissionsError } from '../core/errors';
 import { httpMessages } from './messages';
 
 const JSON_HEADERS = {
@@ -20,10 +20,8 @@ export function errorResponse(error: EmissionsError): Response {
 }
 
 /** The body of a 500: fixed text, never the error's message or stack. */
-export const INTERNAL_ERROR_BODY = {
-  error: 'internal_server_error',
-  error_code: 'internal_error',
-  message: httpMessages.internalError(),
-} as const;
+export const INTERNAL_ERROR_BODY = new EmissionsError('internal_error', httpMessages.internalError(), {
+  status: 500,
+}).toJSON();
 
 export const internalErrorResponse = (): Response => jsonResponse(INTERNAL_ERROR_BODY, 500);
