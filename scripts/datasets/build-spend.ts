@@ -153,6 +153,11 @@ const OEFDB_ATTRIBUTION =
   'https://github.com/climatiq/Open-Emission-Factors-DB, licensed CC BY-SA 4.0 (commit 677c3beadcb6bf1199b89ff168c4495356ddea65). ' +
   'EXIOBASE-derived factors: EXIOBASE 3 (Stadler et al. 2018, J. Ind. Ecol. 22(3):502-515; data Zenodo record 5589597), CC BY-SA 4.0. ' +
   'Cloud factors derived from Cloud Carbon Footprint (Apache-2.0).';
+const OEFDB_REGIONS_ATTRIBUTION =
+  'Contains data from the Open Emission Factors Database (OEFDB), Climatiq and contributors, ' +
+  'https://github.com/climatiq/Open-Emission-Factors-DB, licensed CC BY-SA 4.0 (working file 257_2.csv, blob 0df28c4, ' +
+  'commits 340c2c5/22eb64a, 2022-06-01). EXIOBASE-derived factors: EXIOBASE 3 (Stadler et al. 2018, J. Ind. Ecol. ' +
+  '22(3):502-515; data Zenodo record 5589597), CC BY-SA 4.0.';
 const EXIOBASE_X_ATTRIBUTION =
   'EXIOBASE 3.8.2 (Stadler, K. et al., Zenodo 10.5281/zenodo.5589597), CC BY-SA 4.0; file as redistributed by ' +
   'Ignite Procurement, https://github.com/ignite-analytics/carbon-accounting (CC BY-SA 4.0)';
@@ -261,9 +266,21 @@ export const OEFDB_NAME_TO_EXIOBASE: Readonly<Record<string, string>> = {
 
 const collapseSpaces = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-function buildOefdbFactors(dataDir: string, products: ExioProducts, report: Report): SpendFactorsTable {
-  const rows = readTable(dataDir, 'oefdb/exiobase_spend_factors.csv');
-  assert(rows.length === 864, `864 OEFDB EXIOBASE rows, got ${rows.length}`);
+type Factor = SpendFactorsTable['factors'][number];
+
+/**
+ * The EXIOBASE rows of an OEFDB file as factors, one per (product, region), in EXIOBASE product order. Rows of other
+ * sources (EPA, BEIS, GHG Protocol in the working file) are skipped: only `source == EXIOBASE` is read.
+ */
+function readOefdbExiobaseFactors(
+  dataDir: string,
+  rel: string,
+  expectedRows: number,
+  products: ExioProducts,
+  report: Report,
+): Factor[] {
+  const rows = readTable(dataDir, rel).filter((r) => col(r, 'source') === 'EXIOBASE');
+  assert(rows.length === expectedRows, `${expectedRows} EXIOBASE rows in ${rel}, got ${rows.length}`);
 
   const byNorm = new Map<string, ExioProduct>();
   for (const p of products.list) {
@@ -307,7 +324,6 @@ function buildOefdbFactors(dataDir: string, products: ExioProducts, report: Repo
   for (const name of unmatched)
     report.warn(`OEFDB name not mapped to an EXIOBASE product, rows dropped: "${name}"`);
 
-  type Factor = SpendFactorsTable['factors'][number];
   const candidates = new Map<string, Factor[]>();
   let dropped = 0;
   for (const r of rows) {
@@ -378,7 +394,25 @@ function buildOefdbFactors(dataDir: string, products: ExioProducts, report: Repo
         .join(', ')}; ` +
       `products ${new Set(factors.map((f) => f.product)).size}; flagged ${factors.filter((f) => f.data_quality_flags.length).length}`,
   );
+  return factors;
+}
 
+const OEFDB_TABLE_SETTINGS = {
+  currency: 'eur',
+  factor_year: 2019,
+  price_basis: 'basic',
+  gwp: 'ar5',
+  product_classification: 'exiobase3p',
+} as const;
+
+function buildOefdbFactors(dataDir: string, products: ExioProducts, report: Report): SpendFactorsTable {
+  const factors = readOefdbExiobaseFactors(
+    dataDir,
+    'oefdb/exiobase_spend_factors.csv',
+    864,
+    products,
+    report,
+  );
   return SpendFactorsTableSchema.parse({
     dataset: {
       id: 'exiobase-3-oefdb',
@@ -388,12 +422,56 @@ function buildOefdbFactors(dataDir: string, products: ExioProducts, report: Repo
       licence: 'CC-BY-SA-4.0',
       attribution: OEFDB_ATTRIBUTION,
     },
-    currency: 'eur',
-    factor_year: 2019,
-    price_basis: 'basic',
-    gwp: 'ar5',
-    product_classification: 'exiobase3p',
+    ...OEFDB_TABLE_SETTINGS,
     factors,
+  } satisfies SpendFactorsTable);
+}
+
+/**
+ * The factors of OEFDB's 20-region working file (`257_2.csv`, blob 0df28c4) that the released table lacks. The
+ * build fails unless every (product, region) both files hold has the identical row (same release and vintage), so
+ * the supplement only adds regions and products, never changes a released value.
+ */
+function buildOefdbRegionsSupplement(
+  dataDir: string,
+  products: ExioProducts,
+  released: SpendFactorsTable,
+  report: Report,
+): SpendFactorsTable {
+  const all = readOefdbExiobaseFactors(
+    dataDir,
+    'oefdb/exiobase_spend_factors_20_regions_partial.csv',
+    734,
+    products,
+    report,
+  );
+  const releasedByKey = new Map(released.factors.map((f) => [`${f.product}|${f.region}`, f]));
+  let overlaps = 0;
+  const added = all.filter((factor) => {
+    const twin = releasedByKey.get(`${factor.product}|${factor.region}`);
+    if (twin === undefined) return true;
+    assert(
+      stableStringify(twin) === stableStringify(factor),
+      `working-file row differs from the released row for ${factor.product} ${factor.region}: ${stableStringify(factor)} vs ${stableStringify(twin)}`,
+    );
+    overlaps++;
+    return false;
+  });
+  const regions = [...new Set(added.map((f) => f.region))].sort(byCodePoint);
+  report.info(
+    `  supplement: ${overlaps} rows identical to the released table (dropped), ${added.length} added in ${regions.length} regions (${regions.join(' ')})`,
+  );
+  return SpendFactorsTableSchema.parse({
+    dataset: {
+      id: 'exiobase-3-oefdb-regions',
+      version: 'oefdb-0df28c4',
+      source: 'EXIOBASE',
+      source_dataset: 'EXIOBASE 3 via Climatiq OEFDB working file 257_2.csv (blob 0df28c4, commit 22eb64a)',
+      licence: 'CC-BY-SA-4.0',
+      attribution: OEFDB_REGIONS_ATTRIBUTION,
+    },
+    ...OEFDB_TABLE_SETTINGS,
+    factors: added,
   } satisfies SpendFactorsTable);
 }
 
@@ -497,6 +575,59 @@ function withNaicsPrefixes(six: Map<string, Set<string>>, sort: (items: Iterable
   const out: Record<string, string[]> = {};
   for (const [code, set] of acc) out[code] = sort(set);
   return out;
+}
+
+interface Shares {
+  classes_per_product: Record<string, number>;
+  codes: Record<string, number[]>;
+}
+
+/**
+ * Each product's share of a code, so a code is represented by what its classes are rather than by how large the
+ * products they touch are: a product's output is divided equally among the classes that map to it, and a code
+ * (class, group, division, section, or NAICS prefix) holds the parts of its own classes. A product's share of code C
+ * is (classes of C mapping to it) / (classes mapping to it in the whole classification); the mean over C's products
+ * is weighted by share × regional output. Listed only where the shares change the mean: codes with several products
+ * whose shares differ (equal shares leave the output-weighted mean as it is).
+ */
+function classShares(
+  classItems: ReadonlyMap<string, ReadonlySet<string>>,
+  codesOf: (klass: string) => readonly string[],
+  mapping: Readonly<Record<string, readonly string[]>>,
+): Shares {
+  const classesPerProduct = new Map<string, number>();
+  const inCode = new Map<string, Map<string, number>>();
+  for (const [klass, items] of classItems) {
+    for (const product of items) {
+      classesPerProduct.set(product, (classesPerProduct.get(product) ?? 0) + 1);
+      for (const code of codesOf(klass)) {
+        const counts = inCode.get(code) ?? new Map<string, number>();
+        counts.set(product, (counts.get(product) ?? 0) + 1);
+        inCode.set(code, counts);
+      }
+    }
+  }
+  const codes: Record<string, number[]> = {};
+  const used = new Set<string>();
+  for (const [code, products] of Object.entries(mapping)) {
+    if (products.length < 2) continue;
+    const counts = inCode.get(code);
+    assert(counts, `no classes behind code ${code}`);
+    const numerators = products.map((product) => {
+      const own = counts.get(product);
+      assert(own !== undefined && own <= classesPerProduct.get(product)!, `share of ${product} in ${code}`);
+      return own;
+    });
+    const ratio = (index: number) =>
+      new Big(numerators[index]!).div(classesPerProduct.get(products[index]!)!);
+    if (products.every((_, index) => ratio(index).eq(ratio(0)))) continue;
+    codes[code] = numerators;
+    for (const product of products) used.add(product);
+  }
+  const classes_per_product: Record<string, number> = {};
+  for (const product of [...used].sort(byCodePoint))
+    classes_per_product[product] = classesPerProduct.get(product)!;
+  return { classes_per_product, codes };
 }
 
 function loadNace(dataDir: string) {
@@ -610,6 +741,8 @@ function buildExiobaseClassifications(
     `  NACE→EXIOBASE concordance: ${conc.size} source codes, ${naceClassProducts.size}/${nace.classes.length} NACE classes with products`,
   );
   const nace2 = rollUp(nace, naceClassProducts, products.sortCodes, 'nace2', report);
+  const withAncestors = (h: Hierarchy) => (c: string) => [c, ...h.ancestors.get(c)!];
+  const nace2Shares = classShares(naceClassProducts, withAncestors(nace), nace2);
 
   // ISIC class ← NACE classes (reverse of NACE → ISIC) → union of products.
   const naceToIsic = naceToIsicClasses(dataDir, nace, isic);
@@ -620,6 +753,7 @@ function buildExiobaseClassifications(
     isicClassProducts.set(isicClass, set);
   }
   const isic4 = rollUp(isic, isicClassProducts, products.sortCodes, 'isic4', report);
+  const isic4Shares = classShares(isicClassProducts, withAncestors(isic), isic4);
 
   // NAICS-6 → ISIC classes → union of products; plus 2- to 5-digit prefixes.
   const naicsIsic = naicsToIsicClasses(dataDir, isic, report);
@@ -634,6 +768,8 @@ function buildExiobaseClassifications(
   }
   for (const code of naicsIsic.keys()) assert(naicsList.includes(code), `NAICS ${code} not in naics2017.csv`);
   const naics2017 = withNaicsPrefixes(naicsProducts, products.sortCodes);
+  const naicsPrefixes = (code: string) => [2, 3, 4, 5, 6].map((length) => code.slice(0, length));
+  const naics2017Shares = classShares(naicsProducts, naicsPrefixes, naics2017);
   report.info(
     `  naics2017: ${naicsProducts.size} six-digit codes + ${Object.keys(naics2017).length - naicsProducts.size} 2-5 digit prefixes` +
       (naicsWithout.length ? `; without products, omitted: ${naicsWithout.join(' ')}` : ''),
@@ -676,6 +812,7 @@ function buildExiobaseClassifications(
     product_classification: 'exiobase3p',
     products: productNames,
     mappings: { isic4, nace2: nace2, naics2017 },
+    shares: { isic4: isic4Shares, nace2: nace2Shares, naics2017: naics2017Shares },
     weights,
     weights_description:
       'EXIOBASE 3.8.2 IOT_2019_pxp total output x, million EUR (current 2019 basic prices)',
@@ -964,6 +1101,8 @@ export function buildSpend(options: { dataDir?: string; outDir?: string } = {}):
   const products = loadExioProducts(dataDir);
   report.info('exiobase-factors.oefdb.json');
   const exioFactors = buildOefdbFactors(dataDir, products, report);
+  report.info('exiobase-factors.oefdb-regions.json');
+  const exioRegions = buildOefdbRegionsSupplement(dataDir, products, exioFactors, report);
   report.info('exiobase-classifications.json');
   const exioClass = buildExiobaseClassifications(dataDir, products, report);
   report.info('exiobase-margins.json');
@@ -990,6 +1129,7 @@ export function buildSpend(options: { dataDir?: string; outDir?: string } = {}):
 
   for (const [name, table] of [
     ['exiobase-factors.oefdb.json', exioFactors],
+    ['exiobase-factors.oefdb-regions.json', exioRegions],
     ['exiobase-classifications.json', exioClass],
     ['exiobase-margins.json', margins],
     ['fx-imf.json', fx],
@@ -998,13 +1138,14 @@ export function buildSpend(options: { dataDir?: string; outDir?: string } = {}):
   ] as const) {
     assertNoNegative(table, name); // inflation is exempt: deflation years are negative by nature
   }
-  for (const t of [exioFactors, useeio.factors]) {
+  for (const t of [exioFactors, exioRegions, useeio.factors]) {
     const keys = new Set(t.factors.map((f) => `${f.product}|${f.region}`));
     assert(keys.size === t.factors.length, `unique (product, region) in ${t.dataset.id}`);
   }
 
   const outputs: [string, unknown][] = [
     ['exiobase-factors.oefdb.json', exioFactors],
+    ['exiobase-factors.oefdb-regions.json', exioRegions],
     ['exiobase-classifications.json', exioClass],
     ['exiobase-margins.json', margins],
     ['inflation-worldbank.json', inflation],

@@ -60,6 +60,9 @@ export const isPositive = (a: Decimal): boolean => a.s === 1 && !a.eq(0);
 /** The nearest JS number, converted once from the exact decimal string. */
 export const toNumber = (a: Decimal): number => Number(a.toString());
 
+/** The decimal rounded half-up to `places` decimal places, as a plain string (`12.3`). */
+export const toFixed = (a: Decimal, places: number): string => a.toFixed(places, 1);
+
 /** The exact decimal as a string, without exponent notation. */
 export const toPlainString = (a: Decimal): string => a.toFixed();
 

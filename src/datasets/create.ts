@@ -179,6 +179,13 @@ function spendFactorsProvider(table: SpendFactorsTable): SpendFactorsProvider {
     providerKey(row.product, row.region),
   );
   const productsByActivity = new Map(table.factors.map((row) => [row.activity_id, row.product]));
+  const productsByRegion = new Map<string, string[]>();
+  for (const row of table.factors) {
+    const list = productsByRegion.get(row.region) ?? [];
+    list.push(row.product);
+    productsByRegion.set(row.region, list);
+  }
+  for (const list of productsByRegion.values()) list.sort();
   return {
     info: table.dataset,
     currency: table.currency,
@@ -188,7 +195,8 @@ function spendFactorsProvider(table: SpendFactorsTable): SpendFactorsProvider {
     productClassification: table.product_classification,
     get: (product, region) => index.get(providerKey(product, region)),
     productForActivity: (activityId) => productsByActivity.get(activityId),
-    regions: [...new Set(table.factors.map((row) => row.region))].sort(),
+    regions: [...productsByRegion.keys()].sort(),
+    productsIn: (region) => productsByRegion.get(region) ?? [],
   };
 }
 
@@ -196,6 +204,7 @@ function classificationsProvider(table: ClassificationsTable): ClassificationsPr
   const mappings = new Map(
     Object.entries(table.mappings).map(([type, codes]) => [type, new Map(Object.entries(codes))]),
   );
+  checkShares(table);
   const products = new Map(Object.entries(table.products));
   const weights = new Map(
     Object.entries(table.weights).map(([region, byProduct]) => [region, new Map(Object.entries(byProduct))]),
@@ -205,10 +214,46 @@ function classificationsProvider(table: ClassificationsTable): ClassificationsPr
     productClassification: table.product_classification,
     types: [...mappings.keys()].sort(),
     products: (type, code) => mappings.get(type)?.get(code),
+    share: (type, code, product) => {
+      const shares = table.shares?.[type];
+      const numerators = shares?.codes[code];
+      if (numerators === undefined) return undefined;
+      const index = mappings.get(type)?.get(code)?.indexOf(product) ?? -1;
+      const numerator = numerators[index];
+      const denominator = shares?.classes_per_product[product];
+      return numerator === undefined || denominator === undefined ? undefined : [numerator, denominator];
+    },
     productName: (product) => products.get(product),
     weight: (region, product) => weights.get(region)?.get(product),
     weightsDescription: table.weights_description,
   };
+}
+
+/** Every share names a mapped code, one numerator per product, and a denominator at least as large. */
+function checkShares({ shares = {}, mappings }: ClassificationsTable): void {
+  for (const [type, { codes, classes_per_product: denominators }] of Object.entries(shares)) {
+    for (const [code, numerators] of Object.entries(codes)) {
+      const at = `shares.${type}.codes.${code}`;
+      const products = mappings[type]?.[code];
+      if (products === undefined)
+        throw new DatasetError('classifications', at, `no mapping for ${type} ${code}`);
+      if (products.length !== numerators.length)
+        throw new DatasetError(
+          'classifications',
+          at,
+          `${numerators.length} numerators for ${products.length} products (one per product, in mapping order)`,
+        );
+      products.forEach((product, index) => {
+        const denominator = denominators[product];
+        if (denominator === undefined || denominator < (numerators[index] as number))
+          throw new DatasetError(
+            'classifications',
+            `${at}[${index}]`,
+            `classes_per_product.${product} must be at least the numerator ${numerators[index]}`,
+          );
+      });
+    }
+  }
 }
 
 function marginsProvider(table: MarginsTable): MarginsProvider {

@@ -6,12 +6,18 @@
  */
 import { ccfGridRegionsTable, cloudTables } from './cloud';
 import { lazyTableDatasets } from './lazy';
-import { spendTables, useeioTables } from './spend';
+import { spendTables, spendUnderlays, useeioTables } from './spend';
 import type { DatasetTables } from './create';
 import type { CloudDatasets, SpendDatasets } from './types';
 
 export { ccfGridRegionsTable, cloudDatasets, cloudTables } from './cloud';
-export { spendDatasets, spendTables, useeioSpendDatasets, useeioTables } from './spend';
+export {
+  exiobaseRegionsFactorsTable,
+  spendDatasets,
+  spendTables,
+  useeioSpendDatasets,
+  useeioTables,
+} from './spend';
 
 /** The embedded tables, for inspection or for building variants with `createTableDatasets`. */
 export const defaultTables = { ...cloudTables, ...spendTables } satisfies Required<DatasetTables>;
@@ -25,7 +31,7 @@ export const alternativeTables = {
 
 /**
  * The default datasets: CCF coefficients and instances, Electricity Maps yearly grid factors (2021–2025, default
- * 2022), EXIOBASE 3 spend factors (2019, EUR, via OEFDB) with their concordances, World Bank CPI inflation and IMF
+ * 2022), EXIOBASE 3 spend factors (2019, EUR, via OEFDB: the released table and the 20-region working file) with their concordances, World Bank CPI inflation and IMF
  * annual exchange rates.
  *
  * @example
@@ -35,7 +41,8 @@ export const alternativeTables = {
  * calculateCpu('aws', { cpu_count: 2, region: 'us_east_1', duration: 1 }, defaultDatasets);
  * ```
  */
-export const defaultDatasets = lazyTableDatasets(defaultTables) as CloudDatasets & SpendDatasets;
+export const defaultDatasets = lazyTableDatasets(defaultTables, spendUnderlays) as CloudDatasets &
+  SpendDatasets;
 
 /**
  * The defaults with CCF's own grid emission factors (trunk 2024-03 vintage, year 2024 only) in place of
@@ -46,10 +53,10 @@ export const defaultDatasets = lazyTableDatasets(defaultTables) as CloudDatasets
  * calculateCpu('aws', { cpu_count: 2, region: 'us_east_1', duration: 1, year: 2024 }, ccfGridDatasets);
  * ```
  */
-export const ccfGridDatasets = lazyTableDatasets({
-  ...defaultTables,
-  cloudRegions: ccfGridRegionsTable,
-}) as CloudDatasets & SpendDatasets;
+export const ccfGridDatasets = lazyTableDatasets(
+  { ...defaultTables, cloudRegions: ccfGridRegionsTable },
+  spendUnderlays,
+) as CloudDatasets & SpendDatasets;
 
 /**
  * The defaults with US EPA USEEIO v1.3 spend factors (US only, 2022 USD, purchaser's price, NAICS 2017) in place

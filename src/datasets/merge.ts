@@ -236,6 +236,9 @@ function mergeSpendFactors(layers: SpendFactorsProvider[]): SpendFactorsProvider
     productForActivity: (activityId) =>
       lastDefined(layers, (layer) => layer.productForActivity(activityId))?.value,
     regions: sortedUnion(layers.map((layer) => layer.regions)),
+    ...(layers.every((layer) => layer.productsIn !== undefined) && {
+      productsIn: (region: string) => sortedUnion(layers.map((layer) => layer.productsIn?.(region) ?? [])),
+    }),
   };
 }
 
@@ -247,6 +250,9 @@ function mergeClassifications(layers: ClassificationsProvider[]): Classification
     productClassification: base.productClassification,
     types: sortedUnion(layers.map((layer) => layer.types)),
     products: (type, code) => lastDefined(layers, (layer) => layer.products(type, code))?.value,
+    // The share belongs to the layer whose mapping wins, so a code's products and their shares never mix layers.
+    share: (type, code, product) =>
+      lastDefined(layers, (layer) => layer.products(type, code))?.layer.share?.(type, code, product),
     productName: (product) => lastDefined(layers, (layer) => layer.productName(product))?.value,
     weight: (region, product) => lastDefined(layers, (layer) => layer.weight(region, product))?.value,
     weightsDescription: [...new Set(layers.map((layer) => layer.weightsDescription))].join('; '),

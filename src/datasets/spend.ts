@@ -6,6 +6,7 @@
  */
 import exiobaseClassificationsJson from '../../datasets/spend/exiobase-classifications.json';
 import exiobaseFactorsJson from '../../datasets/spend/exiobase-factors.oefdb.json';
+import exiobaseRegionsJson from '../../datasets/spend/exiobase-factors.oefdb-regions.json';
 import exiobaseMarginsJson from '../../datasets/spend/exiobase-margins.json';
 import fxJson from '../../datasets/spend/fx-imf.json';
 import inflationJson from '../../datasets/spend/inflation-worldbank.json';
@@ -31,6 +32,21 @@ export const spendTables = {
   fx: fxJson as FxTable,
 };
 
+/**
+ * EXIOBASE factors of OEFDB's 20-region working file that the released table lacks (FR, ES, CN, … and more
+ * products in AT … US), in their own CC BY-SA 4.0 file. Every row they share with the released table is identical
+ * (checked by the build), so layering them only adds factors.
+ */
+export const exiobaseRegionsFactorsTable = exiobaseRegionsJson as SpendFactorsTable;
+
+/**
+ * Tables layered under {@link spendTables} in every default: the working file's EXIOBASE factors, so each factor
+ * reports its own file as `source_dataset`.
+ *
+ * @internal
+ */
+export const spendUnderlays = { spendFactors: exiobaseRegionsFactorsTable };
+
 /** US EPA USEEIO v1.3 spend factors (US, 2022 USD, purchaser's price) and their NAICS/ISIC concordance. */
 export const useeioTables = {
   spendFactors: useeioFactorsJson as SpendFactorsTable,
@@ -38,7 +54,7 @@ export const useeioTables = {
 };
 
 /**
- * The default spend datasets: EXIOBASE 3 factors (2019, EUR, basic prices; DE BR US NO GB) with ISIC/NACE/NAICS
+ * The default spend datasets: EXIOBASE 3 factors (2019, EUR, basic prices; 20 regions, all products in DE BR US NO GB) with ISIC/NACE/NAICS
  * concordances, World Bank CPI inflation and IMF annual exchange rates.
  *
  * @example
@@ -49,7 +65,7 @@ export const useeioTables = {
  *   spend_year: 2023, spend_region: 'DE', money: 1000, money_unit: 'eur' }, spendDatasets);
  * ```
  */
-export const spendDatasets = lazyTableDatasets(spendTables) as SpendDatasets;
+export const spendDatasets = lazyTableDatasets(spendTables, spendUnderlays) as SpendDatasets;
 
 /**
  * The spend defaults with USEEIO factors in place of EXIOBASE's (inflation, FX and margins stay).

@@ -146,12 +146,26 @@ export type SpendFactorsTable = z.infer<typeof SpendFactorsTableSchema>;
 /**
  * Classification codes mapped to the products of a factor table. `mappings[type][code]` lists the products a code
  * covers; `weights[region][product]` (e.g. EXIOBASE total output, million EUR) weights the mean over several.
+ * `shares[type]`, where given, holds each product's share of a code: `codes[code][i]` classes of the code map to its
+ * i-th product, out of `classes_per_product[product]` classes in the whole classification. The mean is then
+ * weighted by share × weight, so a product the code's classes touch only in part counts only in part.
  */
 export const ClassificationsTableSchema = z.strictObject({
   dataset: DatasetInfoSchema,
   product_classification: z.string().min(1),
   products: z.record(z.string().min(1), z.string().min(1)),
   mappings: z.record(z.string().min(1), z.record(z.string().min(1), z.array(z.string().min(1)).min(1))),
+  shares: z
+    .record(
+      z.string().min(1),
+      z.strictObject({
+        /** Classes of the classification that map to each product (the denominators). */
+        classes_per_product: z.record(z.string().min(1), z.number().int().positive()),
+        /** Per code, the classes of the code that map to each of its products, in `mappings` order. */
+        codes: z.record(z.string().min(1), z.array(z.number().int().positive()).min(1)),
+      }),
+    )
+    .optional(),
   weights: z.record(z.string().regex(/^[A-Z]{2}$/), z.record(z.string().min(1), nonNegative)),
   /** What `weights` measure, e.g. `EXIOBASE 3.8.2 total output 2019, million EUR`. */
   weights_description: z.string().min(1),

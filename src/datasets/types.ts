@@ -69,6 +69,8 @@ export interface SpendFactorsProvider {
   productForActivity(activityId: string): string | undefined;
   /** Regions with at least one factor, sorted. */
   readonly regions: readonly string[];
+  /** Products with a factor in a region, sorted (empty for a region without factors). */
+  productsIn?(region: string): readonly string[];
 }
 
 export interface ClassificationsProvider {
@@ -78,6 +80,11 @@ export interface ClassificationsProvider {
   readonly types: readonly string[];
   /** Products a code maps to, or undefined for an unknown type or code. */
   products(type: string, code: string): readonly string[] | undefined;
+  /**
+   * A product's share of a code as `[numerator, denominator]` (the code's classes that map to the product, all
+   * classes that map to it), or undefined for a whole share. Means over several products weigh each by share × weight.
+   */
+  share?(type: string, code: string, product: string): readonly [number, number] | undefined;
   productName(product: string): string | undefined;
   /** Weight of a product in a region for means over several products, or undefined without weights. */
   weight(region: string, product: string): number | undefined;

@@ -1,4 +1,15 @@
-import { type Decimal, add, decimal, div, mul, sum, ZERO, isPositive } from '../core/decimal';
+import {
+  type Decimal,
+  add,
+  decimal,
+  div,
+  isPositive,
+  mul,
+  sum,
+  toFixed,
+  toNumber,
+  ZERO,
+} from '../core/decimal';
 import { EmissionsError, listForMessage } from '../core/errors';
 import type { SpendDatasets, SpendFactor } from '../datasets/types';
 import { notice, type Notice } from './notices';
@@ -10,7 +21,10 @@ export interface ProductShare {
   name: string;
   /** kg CO2e per unit of money of this product in the region. */
   factor: number;
-  /** Weight in the mean (e.g. EXIOBASE output, million EUR), or null for an unweighted mean or a single product. */
+  /**
+   * Weight in the mean: the product's share of the code × its regional weight (e.g. EXIOBASE output, million EUR),
+   * or null for an unweighted mean or a single product.
+   */
   weight: number | null;
 }
 
@@ -21,6 +35,8 @@ export interface SelectedFactor {
   rows: readonly SpendFactor[];
   factor: Decimal;
   shares: ProductShare[];
+  /** The exact weights behind `shares` (same order), or null for a single product or a plain mean. */
+  weights: readonly Decimal[] | null;
   notices: Notice[];
 }
 
@@ -47,7 +63,7 @@ function resolveProducts(activity: ParsedSpendRequest['activity'], datasets: Spe
         },
       );
     }
-    return { code: activity.activity_id, products: [product] as readonly string[] };
+    return { type: undefined, code: activity.activity_id, products: [product] as readonly string[] };
   }
   const type = activity.classification_type.toLowerCase();
   if (!datasets.classifications.types.includes(type)) {
@@ -67,18 +83,22 @@ function resolveProducts(activity: ParsedSpendRequest['activity'], datasets: Spe
       { path: 'activity.classification_code' },
     );
   }
-  return { code, products };
+  return { type, code, products };
 }
 
 /**
- * Selects the spend factor of an activity in a region: the product's factor, or the weighted mean over the
- * products a code maps to (weights from the classifications dataset, e.g. EXIOBASE output of the region).
+ * Selects the spend factor of an activity in a region. A code that one product represents gets that product's own
+ * factor. A code over several products gets their mean weighted by each product's share of the code × its regional
+ * output: a product's output is split equally among the classes that map to it, and a code holds its own classes'
+ * parts (see docs/spend.md, "Which product a code means"). Products without output in the region weigh nothing; if
+ * only one product is left, the code gets that product's factor. Products without a factor in the region are left
+ * out with a warning that says how much of the code's weight the factor covers.
  *
  * @throws {EmissionsError} `unknown_classification_code`, `no_emission_factors_found`, `invalid_request`.
  */
 export function selectFactor(request: ParsedSpendRequest, datasets: SpendDatasets): SelectedFactor {
   const region = request.spend_region;
-  const { code, products } = resolveProducts(request.activity, datasets);
+  const { type, code, products } = resolveProducts(request.activity, datasets);
   const factors = datasets.spendFactors;
   if (!factors.regions.includes(region)) {
     throw new EmissionsError(
@@ -88,63 +108,133 @@ export function selectFactor(request: ParsedSpendRequest, datasets: SpendDataset
     );
   }
   const rows = products.flatMap((product) => factors.get(product, region) ?? []);
-  if (rows.length === 0) {
-    throw new EmissionsError(
-      'no_emission_factors_found',
-      `No emission factor in region '${region}' for ${code} (products ${listForMessage(products)}).`,
-      { path: 'activity' },
-    );
-  }
+  if (rows.length === 0) throw noFactorInRegion(code, products, region, datasets);
+
+  const weightOf = productWeights(type, code, region, datasets);
   const notices: Notice[] = [];
   const missing = products.filter((product) => !rows.some((row) => row.product === product));
   if (missing.length > 0) {
+    const coverage = coveredShare(products, missing, weightOf);
     notices.push(
       notice(
         'products_without_factor',
-        'info',
-        `${code} maps to ${products.length} products; ${missing.length} have no factor in ${region} and are left out of the mean: ${listForMessage(missing)}.`,
+        'warning',
+        `${code} maps to ${products.length} products; ${missing.length} have no factor in ${region} and are left out of the mean: ${listForMessage(missing.map((product) => productLabel(product, datasets)))}.` +
+          (coverage === undefined
+            ? ''
+            : ` The products used carry ${coverage}% of the code's weight in ${region}, so the factor stands for that part only.`),
       ),
     );
   }
   const name = (row: SpendFactor) => datasets.classifications.productName(row.product) ?? row.name;
-  if (rows.length === 1) {
-    const row = rows[0] as SpendFactor;
+  const single = (row: SpendFactor): SelectedFactor => ({
+    code,
+    products,
+    rows: [row],
+    factor: decimal(row.kgco2e),
+    shares: [{ product: row.product, name: name(row), factor: row.kgco2e, weight: null }],
+    weights: null,
+    notices,
+  });
+  if (rows.length === 1) return single(rows[0] as SpendFactor);
+
+  const weights = rows.map((row) => weightOf(row.product));
+  const total = weights.every((weight) => weight !== undefined) ? sum(weights as Decimal[]) : ZERO;
+  if (isPositive(total)) {
+    const used = rows.filter((_, index) => isPositive(weights[index] as Decimal));
+    if (used.length === 1) return single(used[0] as SpendFactor);
+    let numerator = ZERO;
+    rows.forEach((row, index) => {
+      numerator = add(numerator, mul(decimal(row.kgco2e), weights[index] as Decimal));
+    });
+    const shares = rows.map((row, index) => ({
+      product: row.product,
+      name: name(row),
+      factor: row.kgco2e,
+      weight: toNumber(weights[index] as Decimal),
+    }));
     return {
       code,
       products,
       rows,
-      factor: decimal(row.kgco2e),
-      shares: [{ product: row.product, name: name(row), factor: row.kgco2e, weight: null }],
+      factor: div(numerator, total),
+      shares,
+      weights: weights as Decimal[],
       notices,
     };
   }
-
-  const weights = rows.map((row) => datasets.classifications.weight(region, row.product));
-  const weighted =
-    weights.every((weight) => weight !== undefined) &&
-    isPositive(sum(weights.map((w) => decimal(w as number))));
-  let factor: Decimal;
-  if (weighted) {
-    let numerator = ZERO;
-    rows.forEach((row, index) => {
-      numerator = add(numerator, mul(decimal(row.kgco2e), decimal(weights[index] as number)));
-    });
-    factor = div(numerator, sum(weights.map((w) => decimal(w as number))));
-  } else {
-    factor = div(sum(rows.map((row) => decimal(row.kgco2e))), decimal(rows.length));
-    notices.push(
-      notice(
-        'unweighted_mean',
-        'warning',
-        `${code} maps to ${rows.length} products with factors; the dataset has no usable weights for ${region} (${datasets.classifications.weightsDescription}), so the factor is their plain mean.`,
-      ),
-    );
-  }
-  const shares = rows.map((row, index) => ({
+  notices.push(
+    notice(
+      'unweighted_mean',
+      'warning',
+      `${code} maps to ${rows.length} products with factors; the dataset has no usable weights for ${region} (${datasets.classifications.weightsDescription}), so the factor is their plain mean.`,
+    ),
+  );
+  const shares = rows.map((row) => ({
     product: row.product,
     name: name(row),
     factor: row.kgco2e,
-    weight: weighted ? (weights[index] as number) : null,
+    weight: null,
   }));
-  return { code, products, rows, factor, shares, notices };
+  const factor = div(sum(rows.map((row) => decimal(row.kgco2e))), decimal(rows.length));
+  return { code, products, rows, factor, shares, weights: null, notices };
+}
+
+/**
+ * A product's weight in the mean for a code: its share of the code (classes of the code mapping to it over all
+ * classes mapping to it; whole when the dataset gives no share) × its weight in the region, or undefined.
+ */
+function productWeights(type: string | undefined, code: string, region: string, datasets: SpendDatasets) {
+  const { classifications } = datasets;
+  return (product: string): Decimal | undefined => {
+    const weight = classifications.weight(region, product);
+    if (weight === undefined) return undefined;
+    const share = type === undefined ? undefined : classifications.share?.(type, code, product);
+    return share === undefined
+      ? decimal(weight)
+      : div(mul(decimal(weight), decimal(share[0])), decimal(share[1]));
+  };
+}
+
+/** Percentage (one decimal) of a code's weight carried by the products that have factors, or undefined. */
+function coveredShare(
+  products: readonly string[],
+  missing: readonly string[],
+  weightOf: (product: string) => Decimal | undefined,
+): string | undefined {
+  const weights = products.map(weightOf);
+  if (weights.some((weight) => weight === undefined)) return undefined;
+  const total = sum(weights as Decimal[]);
+  if (!isPositive(total)) return undefined;
+  const covered = sum(
+    products.flatMap((product, index) => (missing.includes(product) ? [] : [weights[index] as Decimal])),
+  );
+  return toFixed(div(mul(covered, decimal(100)), total), 1);
+}
+
+const productLabel = (product: string, datasets: SpendDatasets) => {
+  const name = datasets.classifications.productName(product);
+  return name === undefined ? product : `${product} ${name}`;
+};
+
+/** No product of the code has a factor in the region: name the products the region does have. */
+function noFactorInRegion(
+  code: string,
+  products: readonly string[],
+  region: string,
+  datasets: SpendDatasets,
+): EmissionsError {
+  const available = datasets.spendFactors.productsIn?.(region) ?? [];
+  const wanted = products.map((product) => productLabel(product, datasets));
+  return new EmissionsError(
+    'no_emission_factors_found',
+    `No emission factor in region '${region}' for ${code} (${products.length === 1 ? 'product' : 'products'} ${listForMessage(wanted)}).` +
+      (available.length === 0
+        ? ''
+        : ` ${region} has factors for ${available.length} products: ${listForMessage(
+            available.map((product) => productLabel(product, datasets)),
+            40,
+          )}.`),
+    { path: 'activity', ...(available.length > 0 && { valid_values: [...available] }) },
+  );
 }

@@ -1,6 +1,6 @@
-import { type Decimal, add, compare, decimal, div, isPositive, mul, sum, ZERO } from '../core/decimal';
+import { type Decimal, add, compare, decimal, div, mul, sum, ZERO } from '../core/decimal';
 import type { SpendDatasets } from '../datasets/types';
-import type { ProductShare } from './classification';
+import type { SelectedFactor } from './classification';
 import { notice, type Notice } from './notices';
 import type { ParsedSpendRequest } from './spend.schema';
 
@@ -21,9 +21,10 @@ export interface AppliedMargins {
  */
 export function applyMargins(
   request: ParsedSpendRequest,
-  shares: readonly ProductShare[],
+  selected: Pick<SelectedFactor, 'shares' | 'weights'>,
   datasets: SpendDatasets,
 ): AppliedMargins {
+  const { shares } = selected;
   const values = {} as Record<MarginName, Decimal>;
   const origins = {} as Record<MarginName, 'supplied' | 'default' | 'none'>;
   const notices: Notice[] = [];
@@ -38,7 +39,7 @@ export function applyMargins(
       values[margin] = ZERO;
       origins[margin] = 'none';
     } else {
-      const fromDefaults = defaultMargin(margin, request.spend_region, shares, datasets);
+      const fromDefaults = defaultMargin(margin, request.spend_region, selected, datasets);
       values[margin] = fromDefaults ?? ZERO;
       origins[margin] = fromDefaults === undefined ? 'none' : 'default';
       if (fromDefaults === undefined) missingDefaults.push(margin);
@@ -79,19 +80,17 @@ export function applyMargins(
 function defaultMargin(
   margin: MarginName,
   region: string,
-  shares: readonly ProductShare[],
+  { shares, weights }: Pick<SelectedFactor, 'shares' | 'weights'>,
   datasets: SpendDatasets,
 ): Decimal | undefined {
   const records = shares.map((share) => datasets.margins.get(region, share.product));
   if (records.some((record) => record === undefined)) return undefined;
   const values = records.map((record) => decimal((record as NonNullable<typeof record>)[margin]));
   if (values.length === 1) return values[0];
-  const weights = shares.map((share) => (share.weight === null ? decimal(1) : decimal(share.weight)));
-  const total = sum(weights);
-  if (!isPositive(total)) return div(sum(values), decimal(values.length));
+  if (weights === null) return div(sum(values), decimal(values.length));
   let weighted = ZERO;
   values.forEach((value, index) => {
     weighted = add(weighted, mul(value, weights[index] as Decimal));
   });
-  return div(weighted, total);
+  return div(weighted, sum(weights));
 }

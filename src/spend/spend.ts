@@ -124,7 +124,7 @@ export function calculateSpend(
   );
   const { exchange, prices } = pricing;
   const money = decimal(input.money);
-  const margins = applyMargins(input, selected.shares, datasets);
+  const margins = applyMargins(input, selected, datasets);
   const basicShare = sub(ONE, sum(Object.values(margins.values)));
   if (!isPositive(basicShare)) {
     throw new EmissionsError(

@@ -9,6 +9,7 @@ import {
 } from '../../src/index';
 import classificationsJson from '../../datasets/spend/exiobase-classifications.json';
 import factorsJson from '../../datasets/spend/exiobase-factors.oefdb.json';
+import regionsFactorsJson from '../../datasets/spend/exiobase-factors.oefdb-regions.json';
 import marginsJson from '../../datasets/spend/exiobase-margins.json';
 import fxJson from '../../datasets/spend/fx-imf.json';
 import inflationJson from '../../datasets/spend/inflation-worldbank.json';
@@ -22,6 +23,7 @@ import useeioFactorsJson from '../../datasets/spend/useeio-factors.json';
 
 const spendTables = [
   ['exiobase-factors.oefdb.json', SpendFactorsTableSchema, factorsJson],
+  ['exiobase-factors.oefdb-regions.json', SpendFactorsTableSchema, regionsFactorsJson],
   ['useeio-factors.json', SpendFactorsTableSchema, useeioFactorsJson],
   ['exiobase-classifications.json', ClassificationsTableSchema, classificationsJson],
   ['useeio-classifications.json', ClassificationsTableSchema, useeioClassificationsJson],
@@ -31,6 +33,7 @@ const spendTables = [
 ] as const;
 
 const exiobase = SpendFactorsTableSchema.parse(factorsJson);
+const exiobaseRegions = SpendFactorsTableSchema.parse(regionsFactorsJson);
 const useeio = SpendFactorsTableSchema.parse(useeioFactorsJson);
 const exiobaseClassifications = ClassificationsTableSchema.parse(classificationsJson);
 const useeioClassifications = ClassificationsTableSchema.parse(useeioClassificationsJson);
@@ -58,6 +61,7 @@ describe('every spend table parses with its schema', () => {
         fx,
       }),
     ).not.toThrow();
+    expect(() => createTableDatasets({ spendFactors: exiobaseRegions })).not.toThrow();
     expect(() =>
       createTableDatasets({ spendFactors: useeio, classifications: useeioClassifications }),
     ).not.toThrow();
@@ -67,6 +71,7 @@ describe('every spend table parses with its schema', () => {
 describe('spend factors', () => {
   for (const [name, table, classifications] of [
     ['EXIOBASE', exiobase, exiobaseClassifications],
+    ['EXIOBASE working file', exiobaseRegions, exiobaseClassifications],
     ['USEEIO', useeio, useeioClassifications],
   ] as const) {
     it(`${name}: no negative or non-finite factor`, () => {
@@ -105,6 +110,29 @@ describe('spend factors', () => {
     // Each region has factors for most of the 200 EXIOBASE products.
     for (const region of FACTOR_REGIONS)
       expect(exiobase.factors.filter((row) => row.region === region).length).toBeGreaterThanOrEqual(150);
+  });
+
+  it('EXIOBASE working file: the released settings, 15 new regions, and only (product, region) pairs the released table lacks', () => {
+    const { factors, dataset, ...settings } = exiobaseRegions;
+    const { factors: released, dataset: releasedDataset, ...releasedSettings } = exiobase;
+    expect(settings).toEqual(releasedSettings);
+    expect(dataset.licence).toBe('CC-BY-SA-4.0');
+    expect(dataset.id).not.toBe(releasedDataset.id);
+    expect([...new Set(factors.map((row) => row.region))].sort()).toEqual(
+      // Its rows for BR, DE, GB, NO and US all equal released rows, so it adds 15 regions (MANIFEST.md).
+      'AT AU BE BG CA CH CN CY CZ DK EE ES FI FR GR'.split(' '),
+    );
+    const releasedKeys = new Set(released.map((row) => `${row.product} ${row.region}`));
+    expect(factors.filter((row) => releasedKeys.has(`${row.product} ${row.region}`))).toEqual([]);
+    // 734 EXIOBASE rows in the working file, 183 of them identical to released rows (MANIFEST.md).
+    expect(factors).toHaveLength(734 - 183);
+  });
+
+  it('EXIOBASE: an activity_id names one product across both files', () => {
+    const products = new Map<string, Set<string>>();
+    for (const row of [...exiobase.factors, ...exiobaseRegions.factors])
+      products.set(row.activity_id, (products.get(row.activity_id) ?? new Set()).add(row.product));
+    expect([...products].filter(([, set]) => set.size > 1).map(([id]) => id)).toEqual([]);
   });
 
   it('USEEIO: 2022 USD at purchaser price, US only, ≥ 1000 NAICS products', () => {

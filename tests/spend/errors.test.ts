@@ -10,6 +10,9 @@ import {
 } from '../../src/index';
 import { defaultDatasets, defaultTables } from '../../src/datasets/index';
 
+/** The regions of the released OEFDB table (BR DE GB NO US) and of its 20-region working file, per MANIFEST.md. */
+const FACTOR_REGIONS = 'AT AU BE BG BR CA CH CN CY CZ DE DK EE ES FI FR GB GR NO US'.split(' ');
+
 /** Every error path of calculateSpend: code, path, and valid values where the engine lists them. */
 
 const valid = {
@@ -72,12 +75,12 @@ describe('classification', () => {
 });
 
 describe('region and currency', () => {
-  it('a region without factors is no_emission_factors_found listing the five factor regions', () => {
-    const error = thrown({ ...valid, spend_region: 'FR' });
+  it('a region without factors is no_emission_factors_found listing the 20 factor regions', () => {
+    const error = thrown({ ...valid, spend_region: 'JP' });
     expect(error.error_code).toBe('no_emission_factors_found');
     expect(error.path).toBe('spend_region');
-    expect(error.valid_values).toEqual(['BR', 'DE', 'GB', 'NO', 'US']);
-    expect(error.message).toContain('BR, DE, GB, NO, US');
+    expect(error.valid_values).toEqual(FACTOR_REGIONS);
+    expect(error.message).toContain(FACTOR_REGIONS.join(', '));
   });
 
   it('a lower-case region is accepted (normalised to upper case)', () => {
@@ -193,7 +196,7 @@ describe('calculateSpendBatch with good and bad elements', () => {
     const requests: unknown[] = [
       valid,
       { ...valid, money: -5 },
-      { ...valid, spend_region: 'FR' },
+      { ...valid, spend_region: 'JP' },
       null,
       { ...valid, money_unit: 'xyz' },
       { ...valid, activity: { classification_type: 'isic4', classification_code: '9999' } },
@@ -211,7 +214,7 @@ describe('calculateSpendBatch with good and bad elements', () => {
     expect(results[2]).toMatchObject({
       error_code: 'no_emission_factors_found',
       path: 'requests[2].spend_region',
-      valid_values: ['BR', 'DE', 'GB', 'NO', 'US'],
+      valid_values: FACTOR_REGIONS,
     });
     expect(results[3]).toMatchObject({ error_code: 'invalid_request', path: 'requests[3]' });
     expect(results[4]).toMatchObject({ error_code: 'unsupported_currency', path: 'requests[4].money_unit' });

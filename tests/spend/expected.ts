@@ -1,6 +1,7 @@
 import BigJs from 'big.js';
 import classificationsJson from '../../datasets/spend/exiobase-classifications.json';
 import factorsJson from '../../datasets/spend/exiobase-factors.oefdb.json';
+import regionsFactorsJson from '../../datasets/spend/exiobase-factors.oefdb-regions.json';
 import fxJson from '../../datasets/spend/fx-imf.json';
 import inflationJson from '../../datasets/spend/inflation-worldbank.json';
 import useeioFactorsJson from '../../datasets/spend/useeio-factors.json';
@@ -20,7 +21,8 @@ export const toNumber = (value: BigValue): number => Number(value.toString());
 
 const fxRates = fxJson.rates as Record<string, Record<string, number>>;
 const cpi = inflationJson.country as Record<string, Record<string, number>>;
-const exiobaseFactors = factorsJson.factors as Array<{
+/** Both embedded EXIOBASE files: the released OEFDB table and the rows its 20-region working file adds. */
+const exiobaseFactors = [...factorsJson.factors, ...regionsFactorsJson.factors] as Array<{
   product: string;
   region: string;
   kgco2e: number;
@@ -69,6 +71,47 @@ export function mappedProducts(type: string, code: string): string[] {
   const products = mappings[type]?.[code];
   if (products === undefined) throw new Error(`no ${type} mapping for ${code}`);
   return products;
+}
+
+/** Whether a code of the classification is a class (ISIC `4711`, NACE `47.11`, NAICS `445110`). */
+const isClass: Record<string, (code: string) => boolean> = {
+  isic4: (code) => /^\d{4}$/.test(code),
+  nace2: (code) => /^\d\d\.\d\d$/.test(code),
+  naics2017: (code) => /^\d{6}$/.test(code),
+};
+
+/**
+ * The product rule of docs/spend.md computed from the class-level mappings alone: each product's output is split
+ * equally among the classes that map to it, a code holds its own classes' parts, and the factor is Σ f·w / Σ w with
+ * w = output × (the code's classes mapping to the product) / (all classes mapping to it), over the products with a
+ * factor in the region. `classesOf` picks the code's classes (by code prefix unless given, e.g. for a section).
+ */
+export function classWeightedFactor(
+  type: string,
+  code: string,
+  region: string,
+  classesOf: (klass: string) => boolean = (klass) => klass.startsWith(code),
+): { factor: BigValue; weights: Map<string, BigValue> } {
+  const classes = Object.entries(mappings[type] ?? {}).filter(([klass]) => isClass[type]!(klass));
+  const all = new Map<string, number>();
+  const own = new Map<string, number>();
+  for (const [klass, products] of classes) {
+    for (const product of products) {
+      all.set(product, (all.get(product) ?? 0) + 1);
+      if (classesOf(klass)) own.set(product, (own.get(product) ?? 0) + 1);
+    }
+  }
+  let numerator = new Big(0);
+  let denominator = new Big(0);
+  const used = new Map<string, BigValue>();
+  for (const [product, count] of own) {
+    if (!hasExiobaseFactor(product, region)) continue;
+    const weight = new Big(outputWeight(region, product)).times(count).div(all.get(product)!);
+    used.set(product, weight);
+    numerator = numerator.plus(weight.times(exiobaseFactor(product, region).kgco2e));
+    denominator = denominator.plus(weight);
+  }
+  return { factor: numerator.div(denominator), weights: used };
 }
 
 /** Σ w·f / Σ w over the products of a code that have a factor in the region. */

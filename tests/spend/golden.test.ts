@@ -3,6 +3,7 @@ import { calculateSpend, calculateSpendBatch, type SpendEstimate, type SpendRequ
 import { defaultDatasets, useeioDatasets } from '../../src/datasets/index';
 import {
   Big,
+  classWeightedFactor,
   cpiRate,
   exiobaseFactor,
   expectedSpend,
@@ -391,14 +392,16 @@ describe('codes that map to several EXIOBASE products', () => {
     expect(result.notices).toEqual([]);
   });
 
-  it('ISIC section C in DE: products without a DE factor are left out of the mean, with a notice', () => {
+  it('ISIC section C in DE: products without a DE factor are left out of the mean, with a warning', () => {
     // Section C maps to 84 products; 15 of them (the waste-treatment `.w` products, p24.e, ...) have no DE factor.
-    // The mean is Σ w·f / Σ w over the other 69, computed from the JSON files.
+    // The mean is Σ w·f / Σ w over the other 69, w = output × the section's share of each product's classes.
     const all = mappedProducts('isic4', 'C');
     const withFactor = all.filter((product) => hasExiobaseFactor(product, 'DE'));
     expect(all).toHaveLength(84);
     expect(withFactor).toHaveLength(69);
-    const factor = outputWeightedFactor('isic4', 'C', 'DE');
+    const manufacturing = (klass: string) =>
+      Number(klass.slice(0, 2)) >= 10 && Number(klass.slice(0, 2)) <= 33;
+    const { factor } = classWeightedFactor('isic4', 'C', 'DE', manufacturing);
     const result = calculateSpend(
       spend({ activity: { classification_type: 'isic4', classification_code: 'c' } }),
       defaultDatasets,
@@ -407,24 +410,30 @@ describe('codes that map to several EXIOBASE products', () => {
     expect(result.estimate.co2e).toBe(toNumber(factor.times(690)));
     expect(result.calculation_details.products.map((share) => share.product)).toEqual(withFactor);
     expect(codes(result)).toEqual(['products_without_factor']);
+    expect(result.notices[0]?.severity).toBe('warning');
     expect(result.notices[0]?.message).toContain('15 have no factor in DE');
+    expect(result.notices[0]?.message).toMatch(/The products used carry \d+\.\d% of the code's weight in DE/);
   });
 
-  it('ISIC division 47 in DE: motor-fuel retail (p50.b) and other retail (p52)', () => {
-    // 47 → p50.b (0.0837 kg/EUR, output 3912.595811) and p52 (0.0272, output 56278.4188676).
-    // factor = (0.0837 × 3912.595811 + 0.0272 × 56278.4188676) / (3912.595811 + 56278.4188676)
-    //        = (327.484269 + 1530.772993) / 60191.014679 = 1858.257263 / 60191.014679 ≈ 0.030872669 kg/EUR.
+  it('ISIC division 47 in DE: motor-fuel retail (p50.b) and 24 of the 29 classes behind p52', () => {
+    // 47 → p50.b (0.0837 kg/EUR, output 3912.595811, 1 of its 1 ISIC class in 47) and p52 (0.0272, output
+    // 56278.4188676; 24 of its 29 ISIC classes are in 47, the other 5 are repair classes in 95).
+    // factor = (0.0837 × 3912.595811 + 0.0272 × 56278.4188676 × 24/29) / (3912.595811 + 56278.4188676 × 24/29)
+    //        = (327.484269 + 1266.847… ) / (3912.595811 + 46575.243…) ≈ 0.0315785 kg/EUR.
+    const p52Weight = new Big(56278.4188676).times(24).div(29);
     const factor = new Big(0.0837)
       .times(3912.595811)
-      .plus(new Big(0.0272).times(56278.4188676))
-      .div(new Big(3912.595811).plus(56278.4188676));
-    expect(toNumber(factor)).toBeCloseTo(0.030872669, 9);
+      .plus(new Big(0.0272).times(p52Weight))
+      .div(new Big(3912.595811).plus(p52Weight));
+    expect(toNumber(factor)).toBeCloseTo(0.0315785, 7);
+    expect(toNumber(factor)).toBe(toNumber(classWeightedFactor('isic4', '47', 'DE').factor));
     const result = calculateSpend(
       spend({ activity: { classification_type: 'isic4', classification_code: '47' } }),
       defaultDatasets,
     );
     expect(result.estimate.emission_factor?.factor).toBe(toNumber(factor));
     expect(result.estimate.co2e).toBe(toNumber(factor.times(690)));
+    expect(result.estimate.co2e_calculation_origin).toBe('co2e-engine');
   });
 });
 
@@ -579,7 +588,7 @@ describe('output options', () => {
 
 describe('calculateSpendBatch', () => {
   it('returns the single results in order, with bad elements as error bodies', () => {
-    const requests = [spend(), spend({ spend_region: 'FR' }), spend({ money_unit: 'usd' })];
+    const requests = [spend(), spend({ spend_region: 'JP' }), spend({ money_unit: 'usd' })];
     const results = calculateSpendBatch(requests, defaultDatasets);
     expect(results[0]).toEqual(calculateSpend(requests[0] as SpendRequest, defaultDatasets));
     expect(results[1]).toMatchObject({

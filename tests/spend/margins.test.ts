@@ -8,7 +8,7 @@ import {
   type SpendRequest,
 } from '../../src/index';
 import { defaultDatasets, useeioDatasets } from '../../src/datasets/index';
-import { Big, exiobaseFactor, outputWeight, outputWeightedFactor, toNumber } from './expected';
+import { Big, classWeightedFactor, exiobaseFactor, outputWeight, toNumber } from './expected';
 
 /**
  * SPEC.md's margin rules: all supplied (used and echoed), some supplied (the rest from the dataset's defaults for
@@ -138,20 +138,21 @@ describe('rule 3: no margins supplied', () => {
   });
 
   it('weights the defaults like the factor for a code with several products', () => {
-    // ISIC 47 → p50.b (DE output 3912.595811) and p52 (56278.4188676); Σ w = 60191.0146786.
-    // tax       = (0.4  × 3912.595811 + 0.15 × 56278.4188676) / Σ w = (1565.038324 + 8441.762830) / 60191.014679 ≈ 0.166250
-    // trade     = (0.1  × 3912.595811 + 0.2  × 56278.4188676) / Σ w = (391.259581 + 11255.683774) / 60191.014679 ≈ 0.193500
-    // transport = (0.05 × 3912.595811 + 0.03 × 56278.4188676) / Σ w = (195.629791 + 1688.352566) / 60191.014679 ≈ 0.031300
-    // activity = 1000 × (1 − tax − trade − transport) ≈ 1000 × 0.608950 ≈ 608.950 EUR.
+    // ISIC 47 → p50.b (DE output 3912.595811, all of its 1 class in 47) and p52 (56278.4188676, 24 of its 29
+    // classes in 47): w50 = 3912.595811, w52 = 56278.4188676 × 24/29 ≈ 46575.243202; Σ w ≈ 50487.839013.
+    // tax       = (0.4  × w50 + 0.15 × w52) / Σ w = (1565.038324 + 6986.286480) / 50487.839013 ≈ 0.169374
+    // trade     = (0.1  × w50 + 0.2  × w52) / Σ w = (391.259581 + 9315.048640) / 50487.839013 ≈ 0.192250
+    // transport = (0.05 × w50 + 0.03 × w52) / Σ w = (195.629791 + 1397.257296) / 50487.839013 ≈ 0.031550
+    // activity = 1000 × (1 − tax − trade − transport) ≈ 1000 × 0.606826 ≈ 606.826 EUR.
     const w50 = new Big(outputWeight('DE', 'p50.b'));
-    const w52 = new Big(outputWeight('DE', 'p52'));
+    const w52 = new Big(outputWeight('DE', 'p52')).times(24).div(29);
     const total = w50.plus(w52);
     const mean = (a: number, b: number) => w50.times(a).plus(w52.times(b)).div(total);
     const tax = mean(0.4, 0.15);
     const trade = mean(0.1, 0.2);
     const transport = mean(0.05, 0.03);
     const activity = new Big(1000).times(new Big(1).minus(tax).minus(trade).minus(transport));
-    const factor = outputWeightedFactor('isic4', '47', 'DE');
+    const { factor } = classWeightedFactor('isic4', '47', 'DE');
 
     const result = calculateSpend(
       spend({ activity: { classification_type: 'isic4', classification_code: '47' } }),
@@ -160,16 +161,16 @@ describe('rule 3: no margins supplied', () => {
     expect(result.calculation_details.tax_margin).toBe(toNumber(tax));
     expect(result.calculation_details.trade_margin).toBe(toNumber(trade));
     expect(result.calculation_details.transport_margin).toBe(toNumber(transport));
-    expect(result.calculation_details.tax_margin).toBeCloseTo(0.16625, 5);
-    expect(result.calculation_details.trade_margin).toBeCloseTo(0.1935, 4);
-    expect(result.calculation_details.transport_margin).toBeCloseTo(0.0313, 4);
+    expect(result.calculation_details.tax_margin).toBeCloseTo(0.169374, 6);
+    expect(result.calculation_details.trade_margin).toBeCloseTo(0.19225, 6);
+    expect(result.calculation_details.transport_margin).toBeCloseTo(0.03155, 5);
     expect(result.calculation_details.margin_sources).toEqual({
       tax_margin: 'default',
       trade_margin: 'default',
       transport_margin: 'default',
     });
     expect(result.estimate.activity_data.activity_value).toBe(toNumber(activity));
-    expect(result.estimate.activity_data.activity_value).toBeCloseTo(608.95, 2);
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(606.826, 3);
     expect(result.estimate.co2e).toBe(toNumber(activity.times(factor)));
   });
 
