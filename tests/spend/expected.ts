@@ -66,6 +66,9 @@ export function outputWeight(region: string, product: string): number {
   return weight;
 }
 
+/** Every code of a classification type in exiobase-classifications.json. */
+export const mappedCodes = (type: string): string[] => Object.keys(mappings[type] ?? {});
+
 /** Products a code maps to in exiobase-classifications.json. */
 export function mappedProducts(type: string, code: string): string[] {
   const products = mappings[type]?.[code];
