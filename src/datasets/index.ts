@@ -6,7 +6,7 @@
  */
 import { ccfGridRegionsTable, cloudTables } from './cloud';
 import { lazyTableDatasets } from './lazy';
-import { spendTables, spendUnderlays, useeioTables } from './spend';
+import { spendTables, spendSupplements, useeioTables } from './spend';
 import type { DatasetTables } from './create';
 import type { CloudDatasets, SpendDatasets } from './types';
 
@@ -41,7 +41,7 @@ export const alternativeTables = {
  * calculateCpu('aws', { cpu_count: 2, region: 'us_east_1', duration: 1 }, defaultDatasets);
  * ```
  */
-export const defaultDatasets = lazyTableDatasets(defaultTables, spendUnderlays) as CloudDatasets &
+export const defaultDatasets = lazyTableDatasets(defaultTables, spendSupplements) as CloudDatasets &
   SpendDatasets;
 
 /**
@@ -55,7 +55,7 @@ export const defaultDatasets = lazyTableDatasets(defaultTables, spendUnderlays) 
  */
 export const ccfGridDatasets = lazyTableDatasets(
   { ...defaultTables, cloudRegions: ccfGridRegionsTable },
-  spendUnderlays,
+  spendSupplements,
 ) as CloudDatasets & SpendDatasets;
 
 /**

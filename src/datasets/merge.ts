@@ -1,6 +1,7 @@
 import { instanceKey, regionKey } from './create';
 import { DatasetError } from './errors';
-import { CLOUD_PROVIDERS, type CloudProvider, type DatasetInfo } from './tables';
+import { CLOUD_PROVIDERS } from './constants';
+import type { CloudProvider, DatasetInfo } from './tables';
 import type {
   ClassificationsProvider,
   CloudCoefficients,

@@ -12,7 +12,9 @@ import fxJson from '../../datasets/spend/fx-imf.json';
 import inflationJson from '../../datasets/spend/inflation-worldbank.json';
 import useeioClassificationsJson from '../../datasets/spend/useeio-classifications.json';
 import useeioFactorsJson from '../../datasets/spend/useeio-factors.json';
-import { lazyTableDatasets } from './lazy';
+import { buildTableDatasets } from './create';
+import { lazyTableDatasets, type PartBuilder } from './lazy';
+import { mergeDatasets } from './merge';
 import type {
   ClassificationsTable,
   FxTable,
@@ -40,12 +42,15 @@ export const spendTables = {
 export const exiobaseRegionsFactorsTable = exiobaseRegionsJson as SpendFactorsTable;
 
 /**
- * Tables layered under {@link spendTables} in every default: the working file's EXIOBASE factors, so each factor
- * reports its own file as `source_dataset`.
+ * Merges the working file's EXIOBASE factors (no key in common with the released table) into the spend factors of
+ * every default, the released table as base, so each factor reports its own file as `source_dataset`.
  *
  * @internal
  */
-export const spendUnderlays = { spendFactors: exiobaseRegionsFactorsTable };
+export const spendSupplements: PartBuilder = (part, own) =>
+  part === 'spendFactors'
+    ? mergeDatasets(own, buildTableDatasets({ spendFactors: exiobaseRegionsFactorsTable }))[part]
+    : own[part];
 
 /** US EPA USEEIO v1.3 spend factors (US, 2022 USD, purchaser's price) and their NAICS/ISIC concordance. */
 export const useeioTables = {
@@ -65,7 +70,7 @@ export const useeioTables = {
  *   spend_year: 2023, spend_region: 'DE', money: 1000, money_unit: 'eur' }, spendDatasets);
  * ```
  */
-export const spendDatasets = lazyTableDatasets(spendTables, spendUnderlays) as SpendDatasets;
+export const spendDatasets = lazyTableDatasets(spendTables, spendSupplements) as SpendDatasets;
 
 /**
  * The spend defaults with USEEIO factors in place of EXIOBASE's (inflation, FX and margins stay).

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { CLOUD_PROVIDERS, GWP_METHODS } from './constants';
 
 /**
  * The JSON-serialisable table formats that every dataset is made of.
@@ -28,9 +29,7 @@ export const DatasetInfoSchema = z.strictObject({
 });
 export type DatasetInfo = z.infer<typeof DatasetInfoSchema>;
 
-export const GWP_METHODS = ['ar4', 'ar5', 'ar6'] as const;
-
-export const CLOUD_PROVIDERS = ['aws', 'azure', 'gcp'] as const;
+export { CLOUD_PROVIDERS, GWP_METHODS };
 export const CloudProviderSchema = z.enum(CLOUD_PROVIDERS);
 export type CloudProvider = z.infer<typeof CloudProviderSchema>;
 

@@ -355,7 +355,9 @@ describe('mergeDatasets keys and settings', () => {
     expect(calculateSpend(wheatDe, result).estimate.co2e).toBe(800);
     expect(calculateSpend(steelDe, result).estimate.co2e).toBe(1250);
     expect(calculateSpend(wheatDe, result).estimate.emission_factor?.source).toBe('Second');
-    expect(result.spendFactors.info.id).toBe('exiobase-3-oefdb+acme-supplier-factors+second');
+    expect(result.spendFactors.info.id).toBe(
+      'exiobase-3-oefdb+exiobase-3-oefdb-regions+acme-supplier-factors+second',
+    );
   });
 
   it('a grid year that only the override has is added, the region keeps its other years', () => {
@@ -384,7 +386,7 @@ describe('mergeDatasets keys and settings', () => {
     const usd = createTableDatasets({ spendFactors: { ...supplierFactors, currency: 'usd' } });
     expect(() => mergeDatasets(defaultDatasets, usd)).toThrow(DatasetError);
     expect(() => mergeDatasets(defaultDatasets, usd)).toThrow(
-      'spendFactors at dataset "acme-supplier-factors": currency "usd" differs from "eur" of the base dataset "exiobase-3-oefdb"; a merged spendFactors table has one currency, so convert the override to it first',
+      'spendFactors at dataset "acme-supplier-factors": currency "usd" differs from "eur" of the base dataset "exiobase-3-oefdb+exiobase-3-oefdb-regions"; a merged spendFactors table has one currency, so convert the override to it first',
     );
     const year = createTableDatasets({ spendFactors: { ...supplierFactors, factor_year: 2022 } });
     expect(() => mergeDatasets(defaultDatasets, year)).toThrow(/factor year 2022 differs from 2019/);

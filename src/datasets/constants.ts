@@ -1,0 +1,4 @@
+/** Lists shared by the table schemas and zod-free code (merging), so the latter pulls no schema into a bundle. */
+export const GWP_METHODS = ['ar4', 'ar5', 'ar6'] as const;
+
+export const CLOUD_PROVIDERS = ['aws', 'azure', 'gcp'] as const;
