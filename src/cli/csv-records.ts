@@ -8,7 +8,16 @@ import type { PhysicalLine } from './lines';
  * than `maxRecordChars` fails the line that opened it, and parsing resumes on the line after.
  */
 
-export type CsvRecord = { line: number; fields: string[] } | { line: number; error: string };
+export type CsvRecord =
+  { line: number; fields: string[] } | { line: number; error: string; fields?: readonly string[] };
+
+/**
+ * A record's text, not parsed yet, or why its lines do not make a record. `salvage` is text whose leading fields
+ * can still be read (the line that opened a never-closed quote), so the row keeps its identifying columns.
+ */
+export type CsvRecordText =
+  | { line: number; text: string; error?: undefined }
+  | { line: number; error: string; salvage?: string; text?: undefined };
 
 /**
  * Whether a quoted field is still open at the end of `text`, given whether one was open at its start. A quote
@@ -37,7 +46,46 @@ export function quoteOpenAfter(text: string, openAtStart: boolean): boolean {
   return open;
 }
 
-function parseRecord(text: string, line: number): CsvRecord {
+/**
+ * The fields of `text` that come before its first malformed one (a quote never closed, text after a closing
+ * quote): they are where the header says, so a failed row can still show its invoice id. Trimmed as in parsing.
+ */
+export function salvageFields(text: string): string[] {
+  const fields: string[] = [];
+  let index = 0;
+  for (;;) {
+    while (text[index] === ' ' || text[index] === '\t') index++;
+    if (text[index] === '"') {
+      let value = '';
+      let end = index + 1;
+      for (;;) {
+        const close = text.indexOf('"', end);
+        if (close === -1) return fields; // never closed
+        value += text.slice(end, close);
+        if (text[close + 1] === '"') {
+          value += '"';
+          end = close + 2;
+          continue;
+        }
+        end = close + 1;
+        break;
+      }
+      while (text[end] === ' ' || text[end] === '\t') end++;
+      if (end < text.length && text[end] !== ',') return fields; // text after the closing quote
+      fields.push(value);
+      if (end >= text.length) return fields;
+      index = end + 1;
+    } else {
+      const comma = text.indexOf(',', index);
+      fields.push(text.slice(index, comma === -1 ? undefined : comma).trim());
+      if (comma === -1) return fields;
+      index = comma + 1;
+    }
+  }
+}
+
+/** Parses one record's text (from {@link readCsvRecordTexts}); `line` is where it starts in the file. */
+export function parseRecord(text: string, line: number): CsvRecord {
   let records: string[][];
   try {
     // relax_quotes: a quote inside an unquoted field is a literal (`27" monitor`), as quoteOpenAfter reads it.
@@ -55,21 +103,36 @@ function parseRecord(text: string, line: number): CsvRecord {
         return `${word} line ${line + Number(relative) - 1}`;
       },
     );
-    return { line, error: `line ${line}: ${message}` };
+    return { line, error: `line ${line}: ${message}`, fields: salvageFields(text) };
   }
   if (records.length !== 1)
     return { line, error: `line ${line}: expected one CSV record, found ${records.length}.` };
   return { line, fields: records[0] as string[] };
 }
 
+/** Parsed CSV records: {@link readCsvRecordTexts}, each parsed with {@link parseRecord}. */
 export async function* readCsvRecords(
   lines: AsyncIterable<PhysicalLine>,
   maxRecordChars: number,
 ): AsyncGenerator<CsvRecord> {
+  for await (const record of readCsvRecordTexts(lines, maxRecordChars)) {
+    if (record.error === undefined) yield parseRecord(record.text, record.line);
+    else {
+      const { line, error, salvage } = record;
+      yield salvage === undefined ? { line, error } : { line, error, fields: salvageFields(salvage) };
+    }
+  }
+}
+
+/** The text of each CSV record, split at line ends outside quoted fields, without parsing its fields. */
+export async function* readCsvRecordTexts(
+  lines: AsyncIterable<PhysicalLine>,
+  maxRecordChars: number,
+): AsyncGenerator<CsvRecordText> {
   let pending: PhysicalLine[] = [];
   let openQuote = false;
   let chars = 0;
-  const out: CsvRecord[] = [];
+  const out: CsvRecordText[] = [];
 
   const unclosed = (reason: string) => {
     const [first, ...rest] = pending;
@@ -77,7 +140,7 @@ export async function* readCsvRecords(
     openQuote = false;
     chars = 0;
     if (first === undefined) return;
-    out.push({ line: first.line, error: `line ${first.line}: ${reason}` });
+    out.push({ line: first.line, error: `line ${first.line}: ${reason}`, salvage: first.text });
     for (const line of rest) take(line); // resume on the line after the one that opened the quote
   };
 
@@ -109,7 +172,7 @@ export async function* readCsvRecords(
               line: start.line,
               error: `line ${start.line}: the line is not valid UTF-8; save the file as UTF-8.`,
             }
-          : parseRecord(text, start.line),
+          : { line: start.line, text },
       );
     } else if (chars > maxRecordChars) {
       unclosed(`a quoted field is not closed within ${maxRecordChars} characters.`);

@@ -1,6 +1,30 @@
+import { LosslessNumber, parse } from 'lossless-json';
 import type { PhysicalLine } from './lines';
 
-/** JSON Lines records: one JSON object per line; blank lines are skipped. */
+/**
+ * JSON Lines records: one JSON object per line; blank lines are skipped. A number that a JavaScript number would
+ * not spell the same way (`1e999`, `1.0`, `12345678901234567890`) is kept as its text (a `LosslessNumber`), so
+ * it passes through unchanged; the request fields turn it into a number (cells.ts).
+ */
+
+const keepNumber = (text: string): number | LosslessNumber => {
+  const value = Number(text);
+  return String(value) === text ? value : new LosslessNumber(text);
+};
+
+/** Parses one JSON Lines line into its object, or why it is not one. */
+export function parseJsonLine(text: string, line: number): JsonRecord {
+  let value: unknown;
+  try {
+    value = parse(text, null, keepNumber);
+  } catch (error) {
+    return { line, error: `line ${line}: not valid JSON: ${(error as Error).message}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { line, error: `line ${line}: expected a JSON object, found ${describe(value)}.` };
+  }
+  return { line, values: value as Record<string, unknown> };
+}
 
 export type JsonRecord = { line: number; values: Record<string, unknown> } | { line: number; error: string };
 
@@ -21,17 +45,6 @@ export async function* readJsonlRecords(
       yield { line, error: `line ${line}: the line is not valid UTF-8; save the file as UTF-8.` };
       continue;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      yield { line, error: `line ${line}: not valid JSON: ${(error as Error).message}` };
-      continue;
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      yield { line, error: `line ${line}: expected a JSON object, found ${describe(value)}.` };
-      continue;
-    }
-    yield { line, values: value as Record<string, unknown> };
+    yield parseJsonLine(text, line);
   }
 }

@@ -96,7 +96,8 @@ describe('readCsvRecords', () => {
   it('a quote never closed fails the line that opened it; the lines after it are read again', async () => {
     expect(await records('a,b\n1,"open\n2,3\n4,5\n')).toEqual([
       { line: 1, fields: ['a', 'b'] },
-      { line: 2, error: 'line 2: a quoted field is not closed at the end of the file.' },
+      // The fields before the open quote are kept, so the row can be found.
+      { line: 2, error: 'line 2: a quoted field is not closed at the end of the file.', fields: ['1'] },
       { line: 3, fields: ['2', '3'] },
       { line: 4, fields: ['4', '5'] },
     ]);
@@ -108,6 +109,7 @@ describe('readCsvRecords', () => {
     expect(result[1]).toEqual({
       line: 2,
       error: 'line 2: a quoted field is not closed within 60 characters.',
+      fields: ['1'],
     });
     expect(result.slice(2)).toEqual(
       Array.from({ length: 20 }, (_, index) => ({ line: index + 3, fields: [`${index}`, `${index}`] })),
