@@ -1,5 +1,5 @@
 import { EmissionsError } from '../core/errors';
-import { parseRecord, salvageFields } from './csv-records';
+import { type CsvRecord, parseRecords, salvageFields } from './csv-records';
 import { parseJsonLine } from './jsonl-records';
 import type { RowKind } from './outcome';
 import { ENCODERS, type OutputRow, resultFields } from './output';
@@ -55,7 +55,7 @@ function byHeader(header: readonly string[], fields: readonly string[]): Record<
   return values;
 }
 
-function decode(record: RecordText, context: ChunkContext): DecodedRow {
+function decode(record: RecordText, context: ChunkContext, parsed: CsvRecord | undefined): DecodedRow {
   const { header } = context;
   if (record.text === undefined) {
     const fields =
@@ -66,7 +66,7 @@ function decode(record: RecordText, context: ChunkContext): DecodedRow {
     const parsed = parseJsonLine(record.text, record.line);
     return 'values' in parsed ? { values: parsed.values } : { values: {}, error: parsed.error };
   }
-  const parsed = parseRecord(record.text, record.line);
+  if (parsed === undefined) return { values: {}, error: 'unreadable record' };
   if ('error' in parsed) return { values: byHeader(header, parsed.fields ?? []), error: parsed.error };
   if (parsed.fields.length !== header.length) {
     return {
@@ -86,8 +86,15 @@ export function chunkProcessor(
   return (records) => {
     const summary = new RunSummary(kind.groupings);
     const rows: OutputRow[] = [];
+    const parsed = new Map<RecordText, CsvRecord>();
+    if (context.inputFormat === 'csv') {
+      const texts = records.filter(
+        (record): record is RecordText & { text: string } => record.text !== undefined,
+      );
+      parseRecords(texts).forEach((result, index) => parsed.set(texts[index] as RecordText, result));
+    }
     for (const record of records) {
-      const { values, error } = decode(record, context);
+      const { values, error } = decode(record, context, parsed.get(record));
       if (error !== undefined) {
         summary.failure(record.line, 'invalid_request', error);
         rows.push({

@@ -235,13 +235,15 @@ export async function runFileCommand(
     const take = async (record: RecordText) => {
       seen += 1;
       if (seen <= skip) return; // already in the resumed output
+      if (chunk.length >= CHUNK_ROWS || chunkChars >= CHUNK_CHARS) {
+        // A full chunk is sent once a record follows it, so a file of one chunk never starts workers.
+        dispatch(chunk, false);
+        chunk = [];
+        chunkChars = 0;
+        while (inFlight.length >= maxInFlight) await writeHead();
+      }
       chunk.push(record);
       chunkChars += record.text?.length ?? 0;
-      if (chunk.length < CHUNK_ROWS && chunkChars < CHUNK_CHARS) return;
-      dispatch(chunk, false);
-      chunk = [];
-      chunkChars = 0;
-      while (inFlight.length >= maxInFlight) await writeHead();
     };
     for (const record of first) await take(record);
     for (let record; (record = await nextRecord()) !== undefined;) {

@@ -101,7 +101,9 @@ describe('100,000-row ledger in a real process', () => {
     expect(written.ids).toBe(true);
     expect(written.bad?.endsWith(",invalid_request,\"'money' must be a number, got 'n/a'.\"")).toBe(true);
 
-    expect(large.maxRssMb).toBeLessThan(300);
+    // The runtime, code and datasets once per thread (main and two workers, ~100 MB each under tsx)…
+    expect(large.maxRssMb).toBeLessThan(500);
+    // …and the rows themselves add little: memory does not grow with the file.
     expect(large.maxRssMb - small.maxRssMb).toBeLessThan(100);
   }, 180_000);
 });

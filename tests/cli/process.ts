@@ -12,17 +12,18 @@ export interface ProcessRun {
   stderr: string;
 }
 
-/** Starts the CLI; `stdin` may be a file descriptor (a redirect from a file, as `< file` in a shell). */
+/** Starts the CLI; `stdin` and `stdout` may be file descriptors (redirects, as `< file` or `>> file` in a shell). */
 export function startCli(
   args: string[],
   stdin: 'ignore' | number = 'ignore',
+  output: 'pipe' | number = 'pipe',
 ): {
   child: ChildProcess;
   done: Promise<ProcessRun>;
 } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
     cwd: ROOT,
-    stdio: [stdin, 'pipe', 'pipe'],
+    stdio: [stdin, output, 'pipe'] as Array<'ignore' | 'pipe' | number>,
   });
   let stdout = '';
   let stderr = '';

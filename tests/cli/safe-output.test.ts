@@ -47,6 +47,21 @@ describe('--out is never the input', () => {
     }
     expect(readFileSync(input, 'utf8')).toBe(content);
   });
+
+  it('refuses stdout redirected into the input file (`spend f >> f`) in a real process', async () => {
+    const content = ledger(3);
+    const input = tempFile('append.csv', content);
+    const fd = openSync(input, 'a');
+    try {
+      const run = startCli(['spend', input], 'ignore', fd);
+      const result = await run.done;
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('stdout is redirected into the input file');
+    } finally {
+      closeSync(fd);
+    }
+    expect(readFileSync(input, 'utf8')).toBe(content);
+  });
 });
 
 describe('atomic output and --force', () => {
@@ -105,7 +120,7 @@ describe('--resume', () => {
 
     const out = tempPath('killed.csv');
     const { state } = partialPaths(out);
-    const run = startCli(['spend', input, '--out', out, '--jobs', '2']);
+    const run = startCli(['spend', input, '--out', out, '--jobs', '1']);
     let saved: ResumeState | undefined;
     while (saved === undefined || saved.rows === 0) {
       await new Promise((resolve) => setTimeout(resolve, 5));
