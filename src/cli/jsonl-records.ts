@@ -12,11 +12,25 @@ const keepNumber = (text: string): number | LosslessNumber => {
   return String(value) === text ? value : new LosslessNumber(text);
 };
 
+/**
+ * Whether a line may hold a number that a JavaScript number spells differently: an exponent, 16 or more digits (around a point or not), a
+ * fraction ending in 0 or starting with six zeros, or `-0`. False positives (such text inside a string) only
+ * cost the slower, exact parse.
+ */
+const MAYBE_CHANGED_NUMBER = /[eE][+-]?\d|(?:\d\.?){16}|\.\d*0(?!\d)|\.0{6}|-0(?![.\d])/;
+
+/** Set on an object read with numbers kept as text, so the writer knows to write them back as such. */
+export const HAS_NUMBER_TEXT: unique symbol = Symbol('co2e-engine.hasNumberText');
+
 /** Parses one JSON Lines line into its object, or why it is not one. */
 export function parseJsonLine(text: string, line: number): JsonRecord {
   let value: unknown;
   try {
-    value = parse(text, null, keepNumber);
+    value = JSON.parse(text);
+    if (MAYBE_CHANGED_NUMBER.test(text) && typeof value === 'object' && value !== null) {
+      value = parse(text, null, keepNumber);
+      (value as Record<symbol, boolean>)[HAS_NUMBER_TEXT] = true;
+    }
   } catch (error) {
     return { line, error: `line ${line}: not valid JSON: ${(error as Error).message}` };
   }

@@ -2,6 +2,7 @@ import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { isLosslessNumber, stringify as stringifyJson } from 'lossless-json';
 import { decimal, toPlainString } from '../core/decimal';
 import type { Notice } from '../spend/notices';
+import { HAS_NUMBER_TEXT } from './jsonl-records';
 import { RESULT_COLUMNS, type RowOutcome } from './outcome';
 
 /**
@@ -135,7 +136,8 @@ function jsonlEncoder(): RowEncoder {
       for (const { input, result } of rows) {
         const row: Record<string, unknown> = {};
         for (const [key, value] of Object.entries(input)) if (!RESULT_NAMES.has(key)) row[key] = value;
-        text += `${stringifyJson({ ...row, ...result })}\n`;
+        const output = { ...row, ...result };
+        text += `${HAS_NUMBER_TEXT in input ? stringifyJson(output) : JSON.stringify(output)}\n`;
       }
       return text;
     },
