@@ -128,7 +128,7 @@ function csvEncoder({ columns, neutraliseFormulas }: EncoderOptions): RowEncoder
  * JSON Lines: each input object (result-named keys replaced) with the result fields after it. Numbers that JSON
  * would change (`1e999`, `1.0`, 20-digit ids) were read as their text and are written as that text.
  */
-function jsonlEncoder(): RowEncoder {
+function jsonlEncoder(_options: EncoderOptions): RowEncoder {
   return {
     header: '',
     encode(rows) {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { neutraliseFormula, plainDecimal } from '../../src/cli/output';
+import { parseJsonLine } from '../../src/cli/jsonl-records';
+import { ENCODERS, neutraliseFormula, plainDecimal, resultFields } from '../../src/cli/output';
 import { cli, parseCsv, parseJsonl, tempFile } from './harness';
 
 /**
@@ -115,6 +116,42 @@ describe('JSON Lines numbers pass through as written', () => {
       '1E2',
       '2.5',
     ]);
+  });
+
+  it('property: any JSON number text passes through a JSON Lines read and write unchanged', () => {
+    const digits = (min: number, max: number) =>
+      fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+    const numberText = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((value) => JSON.stringify(value)),
+      fc
+        .tuple(
+          fc.constantFrom('', '-'),
+          fc.constantFrom('0', '1', '9'),
+          digits(0, 25),
+          fc.option(digits(1, 25)),
+        )
+        .map(
+          ([sign, lead, rest, fraction]) =>
+            `${sign}${lead === '0' ? '0' : lead + rest}${fraction === null ? '' : `.${fraction}`}`,
+        ),
+      fc
+        .tuple(
+          fc.integer({ min: -99, max: 99 }),
+          fc.integer({ min: -400, max: 400 }),
+          fc.constantFrom('e', 'E', 'e+'),
+        )
+        .map(([mantissa, exponent, e]) => `${mantissa}${e}${exponent}`),
+    );
+    const encode = ENCODERS.jsonl({ columns: [], neutraliseFormulas: true });
+    fc.assert(
+      fc.property(numberText, (text) => {
+        const parsed = parseJsonLine(`{"n":${text}}`, 1);
+        if (!('values' in parsed)) return; // not a JSON number after all (e.g. `01`)
+        const written = encode.encode([{ input: parsed.values, result: resultFields(undefined) }]);
+        expect(written.startsWith(`{"n":${text},`)).toBe(true);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('a request number JSON cannot hold (money 1e999) fails its row and is still written as given', async () => {
