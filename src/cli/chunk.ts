@@ -77,7 +77,15 @@ function decode(record: RecordText, context: ChunkContext, parsed: CsvRecord | u
   return { values: byHeader(header, parsed.fields) };
 }
 
-/** Makes the function that computes and encodes one chunk of a run. */
+/**
+ * Makes the function that computes and encodes one chunk of a run.
+ *
+ * @example
+ * ```ts
+ * const process = chunkProcessor(spendRows(defaultDatasets), context);
+ * const { text, summary } = process([{ line: 2, text: 'isic4,4711,2019,DE,100,eur' }]);
+ * ```
+ */
 export function chunkProcessor(
   kind: RowKind,
   context: ChunkContext,

@@ -49,6 +49,11 @@ export function quoteOpenAfter(text: string, openAtStart: boolean): boolean {
 /**
  * The fields of `text` that come before its first malformed one (a quote never closed, text after a closing
  * quote): they are where the header says, so a failed row can still show its invoice id. Trimmed as in parsing.
+ *
+ * @example
+ * ```ts
+ * salvageFields('INV-7,isic4,"4711,2019'); // ['INV-7', 'isic4']
+ * ```
  */
 export function salvageFields(text: string): string[] {
   const fields: string[] = [];
@@ -112,7 +117,14 @@ export function parseRecord(text: string, line: number): CsvRecord {
   return { line, fields: records[0] as string[] };
 }
 
-/** Parses many records' texts at once, as {@link parseRecord} would one by one (it does, when one fails). */
+/**
+ * Parses many records' texts at once, as {@link parseRecord} would one by one (it does, when one fails).
+ *
+ * @example
+ * ```ts
+ * parseRecords([{ line: 2, text: 'a,1' }, { line: 3, text: '"b, c",2' }]); // fields ['a','1'], ['b, c','2']
+ * ```
+ */
 export function parseRecords(records: ReadonlyArray<{ line: number; text: string }>): CsvRecord[] {
   const oneByOne = () => records.map(({ text, line }) => parseRecord(text, line));
   // Record texts hold no line end outside quotes, so `\n` joins them into exactly these records; a `\r`

@@ -22,7 +22,14 @@ const MAYBE_CHANGED_NUMBER = /[eE][+-]?\d|(?:\d\.?){16}|\.\d*0(?!\d)|\.0{6}|-0(?
 /** Set on an object read with numbers kept as text, so the writer knows to write them back as such. */
 export const HAS_NUMBER_TEXT: unique symbol = Symbol('co2e-engine.hasNumberText');
 
-/** Parses one JSON Lines line into its object, or why it is not one. */
+/**
+ * Parses one JSON Lines line into its object, or why it is not one.
+ *
+ * @example
+ * ```ts
+ * parseJsonLine('{"id": 1e999}', 4); // { line: 4, values: { id: LosslessNumber('1e999') } }
+ * ```
+ */
 export function parseJsonLine(text: string, line: number): JsonRecord {
   let value: unknown;
   try {

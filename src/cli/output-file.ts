@@ -90,6 +90,11 @@ export function inputStats(file: string): Stats | undefined {
  * input file through any name.
  *
  * @throws {UsageError} when they are the same file.
+ *
+ * @example
+ * ```ts
+ * refuseSameFile(inputStats('ledger.csv'), 'link-to-ledger.csv'); // throws UsageError
+ * ```
  */
 export function refuseSameFile(input: Stats | undefined, out: string | undefined): void {
   if (input === undefined || !input.isFile()) return;
@@ -140,6 +145,14 @@ export interface OpenOutputOptions {
  *
  * @throws {UsageError} when the target exists without `force`, is not a regular file, cannot be written, or
  *   the partial to resume belongs to another input or other options.
+ *
+ * @example
+ * ```ts
+ * const output = openOutputFile('out.csv', { force: false, resume: false, run, notice: console.error });
+ * output.write('id,co2e\n');
+ * output.checkpoint(0, summary.toState());
+ * output.commit(); // out.csv appears, complete
+ * ```
  */
 export function openOutputFile(out: string, options: OpenOutputOptions): OutputFile {
   const existing = statOrUndefined(out);

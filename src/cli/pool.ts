@@ -47,6 +47,16 @@ function workerEntry(): { script: URL | string; eval: boolean } {
   };
 }
 
+/**
+ * Starts `jobs` worker threads for one run.
+ *
+ * @example
+ * ```ts
+ * const pool = workerPool(2, 'spend', context);
+ * const { text, summary } = await pool.run(records);
+ * await pool.close();
+ * ```
+ */
 export function workerPool(jobs: number, kind: WorkerKind, context: ChunkContext): ChunkPool {
   const entry = workerEntry();
   const setup: WorkerSetup = { co2eChunkWorker: true, kind, context };

@@ -43,6 +43,11 @@ async function* jsonlRecordTexts(
  * Opens the records of `source`; for CSV, reads and checks the header first.
  *
  * @throws {InputFileError} for a CSV header that is malformed or names a column twice.
+ *
+ * @example
+ * ```ts
+ * const { header, records } = await readRecords(createReadStream('ledger.csv'), 'csv');
+ * ```
  */
 export async function readRecords(
   source: AsyncIterable<Uint8Array | string>,
