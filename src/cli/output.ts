@@ -1,4 +1,3 @@
-import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { isLosslessNumber, stringify as stringifyJson } from 'lossless-json';
 import { decimal, toPlainString } from '../core/decimal';
 import type { Notice } from '../spend/notices';
@@ -71,8 +70,11 @@ export function plainDecimal(value: number): string {
   return text.includes('e') ? toPlainString(decimal(value)) : text;
 }
 
-/** Cells a spreadsheet runs as a formula (OWASP's list), unless the cell is just a number such as `-12.5`. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * Cells a spreadsheet runs as a formula (OWASP's list, and the full-width forms Apple Numbers reads the same way),
+ * unless the cell is just a number such as `-12.5`.
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
@@ -107,19 +109,37 @@ function resultCell(value: unknown): string {
 /** CSV: the notices column holds the notice codes, `;`-separated (JSON Lines has the full notices). */
 const noticeCodes = (notices: unknown) => (notices as Notice[]).map((notice) => notice.code).join(';');
 
+const NEEDS_QUOTES = /[",\n\r]/;
+
+/**
+ * A CSV field as csv-stringify writes it with its defaults (tests/cli/output-cells.test.ts checks they agree):
+ * quoted, with quotes doubled, when it holds a comma, a quote or a line break. Done here because it is most of
+ * the cost of writing a row through the library, and the rule is this one line.
+ *
+ * @example
+ * ```ts
+ * csvField('Müller, Berlin'); // '"Müller, Berlin"'
+ * ```
+ */
+export function csvField(text: string): string {
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const csvLine = (cells: readonly string[]) => `${cells.map(csvField).join(',')}\n`;
+
 function csvEncoder({ columns, neutraliseFormulas }: EncoderOptions): RowEncoder {
   const guard = neutraliseFormulas ? neutraliseFormula : (text: string) => text;
-  const write = (records: string[][]) => stringifyCsv(records, { record_delimiter: 'unix' });
   return {
-    header: write([[...columns.map(guard), ...RESULT_COLUMNS]]),
+    header: csvLine([...columns.map(guard), ...RESULT_COLUMNS]),
     encode(rows) {
-      const records = rows.map(({ input, result }) => {
+      let text = '';
+      for (const { input, result } of rows) {
         const cells = columns.map((name) => guard(inputCell(input[name])));
         for (const name of RESULT_COLUMNS)
           cells.push(name === 'notices' ? noticeCodes(result.notices) : resultCell(result[name]));
-        return cells;
-      });
-      return records.length === 0 ? '' : write(records);
+        text += csvLine(cells);
+      }
+      return text;
     },
   };
 }

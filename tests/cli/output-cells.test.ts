@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseJsonLine } from '../../src/cli/jsonl-records';
-import { ENCODERS, neutraliseFormula, plainDecimal, resultFields } from '../../src/cli/output';
+import { stringify } from 'csv-stringify/sync';
+import { csvField, ENCODERS, neutraliseFormula, plainDecimal, resultFields } from '../../src/cli/output';
 import { cli, parseCsv, parseJsonl, tempFile } from './harness';
 
 /**
@@ -22,6 +23,7 @@ describe('CSV injection', () => {
     '-12.5', // a plain number: left alone
     '+3',
     '1e3',
+    '\uFF1DSUM(A1)', // full-width =, which Apple Numbers runs too
     'ordinary',
   ];
   const input = [
@@ -41,6 +43,7 @@ describe('CSV injection', () => {
       '-12.5',
       '+3',
       '1e3',
+      "'\uFF1DSUM(A1)",
       'ordinary',
     ]);
   });
@@ -94,6 +97,20 @@ function request() {
     money_unit: 'eur',
   };
 }
+
+describe('CSV fields', () => {
+  it('property: csvField writes what csv-stringify writes with its defaults, and quotes a carriage return', () => {
+    // csv-stringify leaves a lone CR unquoted (`a\rb`), which readers may take for a line end; RFC 4180 quotes it.
+    expect(csvField('a\rb')).toBe('"a\rb"');
+    const unit = fc.constantFrom('a', ' ', ',', '"', '\n', '\t', 'é', '=');
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit, maxLength: 8 }), { minLength: 1, maxLength: 5 }), (cells) => {
+        expect(`${cells.map(csvField).join(',')}\n`).toBe(stringify([cells], { record_delimiter: 'unix' }));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
 
 describe('JSON Lines numbers pass through as written', () => {
   const passThrough = '"ref":1e999,"big":12345678901234567890,"one":1.0,"zero":-0,"hundred":1E2,"plain":2.5';
