@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { type ChunkContext, type ChunkResult, chunkProcessor, type RecordText } from './chunk';
@@ -134,6 +134,9 @@ export async function runFileCommand(
     options.format ?? (options.out !== undefined ? formatOf(options.out) : undefined) ?? inputFormat;
   if (options.resume === true && options.out === undefined) throw new UsageError('--resume needs --out.');
   refuseSameFile(inputStats(file), options.out);
+  // Said before any input is read (stdin may be a terminal); openOutputFile checks again when it opens.
+  if (options.out !== undefined && options.force !== true && existsSync(options.out))
+    throw new UsageError(`${options.out} exists; use --force to replace it.`);
   const jobs = options.jobs ?? defaultJobs();
 
   const input = await openInput(file, io);
