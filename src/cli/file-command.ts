@@ -274,7 +274,8 @@ export async function runFileCommand(
     await pool?.close();
   }
   progress.stop();
-  io.stderr.write(summary.format(kind.name, (performance.now() - started) / 1000, interrupted));
+  const seconds = (performance.now() - started) / 1000;
+  io.stderr.write(summary.format(kind.name, seconds, interrupted, summary.rows - skip));
   if (interrupted && output !== undefined)
     io.stderr.write(
       `co2e-engine ${kind.name}: ${options.out} is untouched; run the same command with --resume to continue\n`,

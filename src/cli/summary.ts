@@ -99,8 +99,9 @@ export class RunSummary {
     return toPlainString(this.total);
   }
 
-  format(command: string, seconds: number, interrupted = false): string {
-    const rate = seconds > 0 ? Math.round(this.rows / seconds) : this.rows;
+  /** `timedRows`: the rows computed in `seconds` (fewer than `rows` when a run was resumed). */
+  format(command: string, seconds: number, interrupted = false, timedRows = this.rows): string {
+    const rate = seconds > 0 ? Math.round(timedRows / seconds) : timedRows;
     const lines = [
       `co2e-engine ${command}: ${this.rows} rows, ${this.failures} failed, ${seconds.toFixed(1)} s (${rate} rows/s)${interrupted ? ', interrupted' : ''}`,
       `total co2e: ${this.totalCo2e()} kg (rows that succeeded)`,
