@@ -1,3 +1,4 @@
+import { isLosslessNumber } from 'lossless-json';
 import { EmissionsError } from '../core/errors';
 
 /**
@@ -42,10 +43,18 @@ export function strictNumber(text: string, field: string): number {
 
 export type CellSource = 'csv' | 'jsonl';
 
+/** A JSON value with numbers kept as text (jsonl-records.ts) as plain JavaScript numbers, for a request. */
+function jsonNumbers(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (isLosslessNumber(value)) return Number((value as { value: string }).value);
+  if (Array.isArray(value)) return value.map(jsonNumbers);
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, jsonNumbers(item)]));
+}
+
 /** The request value of a cell, or undefined when it is not supplied. */
 export function cellValue(raw: unknown, field: string, source: CellSource): unknown {
   if (raw === undefined || raw === null) return undefined;
-  if (source === 'jsonl') return raw;
+  if (source === 'jsonl') return jsonNumbers(raw);
   const text = String(raw);
   if (text === '') return undefined;
   return NUMERIC_FIELDS.has(field) ? strictNumber(text, field) : text;

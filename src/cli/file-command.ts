@@ -1,15 +1,21 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
-import { EmissionsError } from '../core/errors';
+import { extname } from 'node:path';
+import { type ChunkContext, type ChunkResult, chunkProcessor, type RecordText } from './chunk';
 import { type CliIo, EXIT, UsageError } from './io';
+import { parseJsonLine } from './jsonl-records';
 import type { RowKind } from './outcome';
-import { csvWriter, jsonlWriter, resultFields, type RowWriter, streamSink, type TextSink } from './output';
+import { ENCODERS, passThroughColumns } from './output';
+import { inputStats, type OutputFile, openOutputFile, refuseSameFile, type RunIdentity } from './output-file';
+import { type ChunkPool, defaultJobs, workerPool } from './pool';
 import { createProgress } from './progress';
-import { type FileFormat, InputFileError, readRows } from './read-rows';
+import { type FileFormat, InputFileError, readRecords } from './read-rows';
 import { RunSummary } from './summary';
 
-/** `spend FILE` and `cloud FILE`: stream rows through a calculator into CSV or JSON Lines, then a summary. */
+/**
+ * `spend FILE` and `cloud FILE`: stream records through a calculator a chunk at a time (on worker threads when
+ * the file is longer than one chunk), write the results in input order, then a summary.
+ */
 
 export interface FileCommandOptions {
   out?: string;
@@ -17,7 +23,21 @@ export interface FileCommandOptions {
   format?: FileFormat;
   /** Input format; default from the file extension (`.csv`; `.jsonl`, `.ndjson`), `csv` for stdin. */
   inputFormat?: FileFormat;
+  /** Replace an existing `--out` file. */
+  force?: boolean;
+  /** Continue the partial output an interrupted run of the same input and options left. */
+  resume?: boolean;
+  /** Worker threads computing rows; default the cores available. 1 computes in the main thread. */
+  jobs?: number;
+  /** CSV output: make formula-like pass-through cells inert (default true). */
+  neutraliseFormulas?: boolean;
 }
+
+/** Records per chunk, and the most characters of record text in one (long records make shorter chunks). */
+export const CHUNK_ROWS = 1_000;
+const CHUNK_CHARS = 1_000_000;
+/** State of a resumable output is saved at most this often (and after the last chunk). */
+const CHECKPOINT_MS = 100;
 
 const FORMAT_BY_EXTENSION: Readonly<Record<string, FileFormat>> = {
   '.csv': 'csv',
@@ -25,15 +45,7 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, FileFormat>> = {
   '.ndjson': 'jsonl',
 };
 const formatOf = (path: string): FileFormat | undefined => FORMAT_BY_EXTENSION[extname(path).toLowerCase()];
-
-function describeError(error: unknown): { code: string; message: string } {
-  if (error instanceof EmissionsError) return { code: error.error_code, message: error.message };
-  // Not the row's fault: an engine bug. Reported in the row, and the run goes on.
-  return {
-    code: 'internal_error',
-    message: `internal error: ${error instanceof Error ? error.message : String(error)}`,
-  };
-}
+const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
 async function openInput(
   file: string,
@@ -47,33 +59,64 @@ async function openInput(
     size = info.size;
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(
-      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    throw new UsageError(`cannot read ${file}: ${errorCode(error)}`);
   }
   return { source: createReadStream(file, { highWaterMark: 64 * 1024 }), bytes: size };
 }
 
-async function openOutput(out: string | undefined, io: CliIo): Promise<TextSink> {
-  if (out === undefined) return streamSink(io.stdout, false);
-  const stream = createWriteStream(out);
-  try {
-    await new Promise<void>((resolveOpen, reject) => {
-      stream.once('open', () => resolveOpen());
-      stream.once('error', reject);
+/** Text to stdout, honouring backpressure. */
+function stdoutWriter(stream: NodeJS.WritableStream): (text: string) => Promise<void> {
+  let failure: Error | undefined;
+  stream.on('error', (error: Error) => {
+    failure ??= error;
+  });
+  return async (text) => {
+    if (failure !== undefined) throw failure;
+    if (text === '' || stream.write(text)) return;
+    await new Promise<void>((resolve, reject) => {
+      const done = () => {
+        stream.off('error', fail);
+        resolve();
+      };
+      const fail = (error: Error) => {
+        stream.off('drain', done);
+        reject(error);
+      };
+      stream.once('drain', done);
+      stream.once('error', fail);
     });
-  } catch (error) {
-    throw new UsageError(
-      `cannot write ${out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+  };
+}
+
+/** The input columns the output keeps: the CSV header, or the keys of the first JSON object in the first chunk. */
+function outputColumns(header: readonly string[], first: readonly RecordText[], inputFormat: FileFormat) {
+  if (inputFormat === 'csv') return passThroughColumns(header);
+  for (const record of first) {
+    if (record.text === undefined) continue;
+    const parsed = parseJsonLine(record.text, record.line);
+    if ('values' in parsed) return passThroughColumns(Object.keys(parsed.values));
   }
-  return streamSink(stream, true);
+  return [];
+}
+
+/** What a resumed run must match; undefined for a pipe, which cannot be read again. */
+function runIdentity(command: string, file: string, context: ChunkContext): RunIdentity | undefined {
+  const info = inputStats(file);
+  if (info === undefined || !info.isFile()) return undefined;
+  return {
+    command,
+    input: { path: file, device: info.dev, inode: info.ino, size: info.size, modified: info.mtimeMs },
+    inputFormat: context.inputFormat,
+    format: context.format,
+    neutraliseFormulas: context.neutraliseFormulas,
+  };
 }
 
 /**
  * Runs one batch file. Returns the exit code: 0 when every row succeeded, 1 when any failed, 130 when interrupted.
  *
- * @throws {UsageError} for an unreadable input, an unwritable output, an unknown format or a malformed header.
+ * @throws {UsageError} for an unreadable input, an output that is the input or exists without `force`, an
+ *   unwritable output, an unknown format or a malformed header.
  */
 export async function runFileCommand(
   kind: RowKind,
@@ -89,56 +132,154 @@ export async function runFileCommand(
   }
   const format =
     options.format ?? (options.out !== undefined ? formatOf(options.out) : undefined) ?? inputFormat;
-  if (options.out !== undefined && file !== '-' && resolve(options.out) === resolve(file)) {
-    throw new UsageError('--out must not be the input file.');
-  }
+  if (options.resume === true && options.out === undefined) throw new UsageError('--resume needs --out.');
+  refuseSameFile(inputStats(file), options.out);
+  // Said before any input is read (stdin may be a terminal); openOutputFile checks again when it opens.
+  if (options.out !== undefined && options.force !== true && existsSync(options.out))
+    throw new UsageError(`${options.out} exists; use --force to replace it.`);
+  const jobs = options.jobs ?? defaultJobs();
 
   const input = await openInput(file, io);
-  const sink = await openOutput(options.out, io);
   let bytesRead = 0;
-  const rows = readRows(input.source, inputFormat, { onChunk: (bytes) => (bytesRead += bytes) });
-  const writer: RowWriter = format === 'csv' ? csvWriter(sink, rows.columns) : jsonlWriter(sink);
+  let source;
+  try {
+    source = await readRecords(input.source, inputFormat, { onChunk: (bytes) => (bytesRead += bytes) });
+  } catch (error) {
+    if (error instanceof InputFileError) throw new UsageError(`${file}: ${error.message}.`);
+    throw new UsageError(`cannot read ${file}: ${errorCode(error)}`);
+  }
+  const { header, records } = source;
+
+  // The first chunk is read before anything is written: JSON Lines written as CSV takes its columns from it.
+  const first: RecordText[] = [];
+  const nextRecord = async () => {
+    const next = await records.next();
+    return next.done === true ? undefined : next.value;
+  };
+  for (let record; first.length < CHUNK_ROWS && (record = await nextRecord()) !== undefined;)
+    first.push(record);
+  const context: ChunkContext = {
+    inputFormat,
+    format,
+    header,
+    columns: outputColumns(header, first, inputFormat),
+    neutraliseFormulas: options.neutraliseFormulas ?? true,
+  };
+
   const summary = new RunSummary(kind.groupings);
+  let output: OutputFile | undefined;
+  let write: (text: string) => Promise<void>;
+  if (options.out !== undefined) {
+    const run = runIdentity(kind.name, file, context);
+    if (run === undefined && options.resume === true)
+      throw new UsageError(
+        '--resume needs an input file (stdin redirected from a file is fine, a pipe is not).',
+      );
+    const file_ = openOutputFile(options.out, {
+      force: options.force === true,
+      resume: options.resume === true,
+      run,
+      notice: (message) => io.stderr.write(`co2e-engine ${kind.name}: ${message}\n`),
+    });
+    output = file_;
+    write = async (text) => file_.write(text);
+  } else {
+    write = stdoutWriter(io.stdout);
+  }
+  const skip = output?.resumed?.rows ?? 0;
+  if (output?.resumed !== undefined) {
+    summary.merge(output.resumed.summary);
+    io.stderr.write(`co2e-engine ${kind.name}: resuming after ${skip} rows\n`);
+  }
+
+  const process = chunkProcessor(kind, context);
+  let pool: ChunkPool | undefined;
+  const inFlight: Array<{ rows: number; result: Promise<ChunkResult> }> = [];
+  const maxInFlight = 2 * Math.max(jobs, 1);
   const progress = createProgress(io.stderr, input.bytes);
   const started = performance.now();
+  let rowsWritten = skip;
+  let lastCheckpoint = 0;
   let interrupted = false;
 
+  const checkpoint = (force: boolean) => {
+    if (output === undefined) return;
+    const now = performance.now();
+    if (!force && now - lastCheckpoint < CHECKPOINT_MS) return;
+    lastCheckpoint = now;
+    output.checkpoint(rowsWritten, summary.toState());
+  };
+  const dispatch = (chunk: RecordText[], last: boolean) => {
+    if (pool === undefined && !last && jobs > 1 && kind.worker !== undefined)
+      pool = workerPool(jobs, kind.worker, context);
+    const result = pool !== undefined ? pool.run(chunk) : Promise.resolve(process(chunk));
+    result.catch(() => undefined); // awaited in order by writeHead; this only keeps it from being unhandled
+    inFlight.push({ rows: chunk.length, result });
+  };
+  const writeHead = async () => {
+    const head = inFlight.shift();
+    if (head === undefined) return;
+    const { text, summary: part } = await head.result;
+    await write(text);
+    summary.merge(part);
+    rowsWritten += head.rows;
+    checkpoint(false);
+    progress.tick(summary.rows, bytesRead);
+  };
+
   try {
-    for await (const row of rows.rows) {
+    if (output?.resumed === undefined) {
+      await write(ENCODERS[format](context).header);
+      checkpoint(true);
+    }
+    let seen = 0;
+    let chunk: RecordText[] = [];
+    let chunkChars = 0;
+    const take = async (record: RecordText) => {
+      seen += 1;
+      if (seen <= skip) return; // already in the resumed output
+      if (chunk.length >= CHUNK_ROWS || chunkChars >= CHUNK_CHARS) {
+        // A full chunk is sent once a record follows it, so a file of one chunk never starts workers.
+        dispatch(chunk, false);
+        chunk = [];
+        chunkChars = 0;
+        while (inFlight.length >= maxInFlight) await writeHead();
+      }
+      chunk.push(record);
+      chunkChars += record.text?.length ?? 0;
+    };
+    for (const record of first) await take(record);
+    for (let record; (record = await nextRecord()) !== undefined;) {
       if (io.signal?.aborted === true) {
         interrupted = true;
         break;
       }
-      if (row.error !== undefined) {
-        summary.failure(row.line, 'invalid_request', row.error);
-        await writer.write({}, resultFields(undefined, { code: 'invalid_request', message: row.error }));
-      } else {
-        let written = false;
-        try {
-          const { outcome, groups } = kind.compute(row.values, inputFormat);
-          summary.success(outcome.co2e, groups);
-          written = true;
-          await writer.write(row.values, resultFields(outcome));
-        } catch (error) {
-          if (written) throw error; // the output failed, not the row
-          const { code, message } = describeError(error);
-          summary.failure(row.line, code, message);
-          await writer.write(row.values, resultFields(undefined, { code, message }));
-        }
-      }
-      progress.tick(summary.rows, bytesRead);
+      await take(record);
     }
-    await writer.close();
+    if (io.signal?.aborted === true) interrupted = true;
+    if (!interrupted && chunk.length > 0) dispatch(chunk, true);
+    while (inFlight.length > 0) await writeHead();
+    checkpoint(true);
+    if (!interrupted) output?.commit();
+    else output?.keepPartial();
   } catch (error) {
     progress.stop();
-    await sink.close().catch(() => undefined); // keep what was written; the first error is the one to report
-    if (error instanceof InputFileError) throw new UsageError(`${file}: ${error.message}.`);
-    throw new UsageError(
-      `stopped after ${summary.rows} rows: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    output?.keepPartial();
+    const kept =
+      output !== undefined && rowsWritten > 0
+        ? `; the ${rowsWritten} rows written are kept for --resume, and ${options.out} is untouched`
+        : '';
+    throw new UsageError(`stopped after ${rowsWritten} rows: ${errorCode(error)}${kept}`);
+  } finally {
+    await pool?.close();
   }
   progress.stop();
-  io.stderr.write(summary.format(kind.name, (performance.now() - started) / 1000, interrupted));
+  const seconds = (performance.now() - started) / 1000;
+  io.stderr.write(summary.format(kind.name, seconds, interrupted, summary.rows - skip));
+  if (interrupted && output !== undefined)
+    io.stderr.write(
+      `co2e-engine ${kind.name}: ${options.out} is untouched; run the same command with --resume to continue\n`,
+    );
   if (interrupted) return EXIT.interrupted;
   return summary.failures > 0 ? EXIT.rowsFailed : EXIT.ok;
 }

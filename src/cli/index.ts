@@ -1,22 +1,29 @@
 /**
  * The `co2e-engine` executable (package `bin` → `dist/cli.js`). All behaviour is in {@link runCli}; this file
- * only wires it to the process.
+ * only wires it to the process. The same file is the entry of the CLI's worker threads (pool.ts).
  */
+import { isMainThread, workerData } from 'node:worker_threads';
+import { runChunkWorker } from './chunk-worker';
+import type { WorkerSetup } from './pool';
 import { runCli } from './run-cli';
 
-const controller = new AbortController();
-// The first Ctrl+C stops serve, or a file run after its current row with the summary; a second one exits at once.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort();
+if (!isMainThread && (workerData as Partial<WorkerSetup> | null)?.co2eChunkWorker === true) {
+  runChunkWorker(workerData as WorkerSetup);
+} else {
+  const controller = new AbortController();
+  // The first Ctrl+C stops serve, or a file run after the chunks under way with the summary; a second one exits at once.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (controller.signal.aborted) process.exit(130);
+      controller.abort();
+    });
+  }
+
+  process.exitCode = await runCli(process.argv.slice(2), {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    signal: controller.signal,
   });
 }
-
-process.exitCode = await runCli(process.argv.slice(2), {
-  stdin: process.stdin,
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  signal: controller.signal,
-});

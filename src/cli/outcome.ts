@@ -39,6 +39,11 @@ export interface RowKind {
     values: Record<string, unknown>,
     source: 'csv' | 'jsonl',
   ): { outcome: RowOutcome; groups: Record<string, string> };
+  /**
+   * Set when worker threads can compute these rows by building the same kind themselves (from the embedded
+   * default datasets); without it, rows are computed in the main thread.
+   */
+  readonly worker?: 'spend' | 'cloud';
   /** Summary groupings, e.g. `{ provider: 'by provider' }`. */
   readonly groupings: Readonly<Record<string, string>>;
 }

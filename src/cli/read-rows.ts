@@ -1,78 +1,70 @@
-import { readCsvRecords } from './csv-records';
-import { readJsonlRecords } from './jsonl-records';
-import { MAX_LINE_CHARS, readLines } from './lines';
+import type { RecordText } from './chunk';
+import { parseRecord, readCsvRecordTexts } from './csv-records';
+import { MAX_LINE_CHARS, type PhysicalLine, readLines } from './lines';
 
-/** Input rows of a batch file, CSV or JSON Lines, streamed. */
+/**
+ * Input records of a batch file, CSV or JSON Lines, streamed: split into records here (cheap, in the main
+ * thread), parsed and computed a chunk at a time in chunk.ts (possibly in a worker).
+ */
 
 export type FileFormat = 'csv' | 'jsonl';
-
-/** One input row: its values by column (CSV cells are strings), or why the line could not be read. */
-export type InputRow =
-  | { line: number; values: Record<string, unknown>; error?: undefined }
-  | { line: number; error: string; values?: undefined };
 
 /** A problem with the file as a whole (a malformed or duplicated header): a usage error. */
 export class InputFileError extends Error {
   override readonly name = 'InputFileError';
 }
 
-export interface RowSource {
-  rows: AsyncGenerator<InputRow>;
-  /** The input columns known so far: the CSV header, or the keys of the first JSON object. */
-  columns(): readonly string[];
-}
-
-export interface ReadRowsOptions {
+export interface ReadRecordsOptions {
   onChunk?: (bytes: number) => void;
   maxRecordChars?: number;
 }
 
-export function readRows(
+export interface RecordSource {
+  /** The CSV header's column names ([] for JSON Lines, and for an empty CSV file). */
+  header: string[];
+  /** The records after the header, one per output row. */
+  records: AsyncIterator<RecordText>;
+}
+
+async function* jsonlRecordTexts(
+  lines: AsyncIterable<PhysicalLine>,
+  maxLineChars: number,
+): AsyncGenerator<RecordText> {
+  for await (const { text, line, tooLong, invalidUtf8 } of lines) {
+    if (tooLong) yield { line, error: `line ${line}: the line is longer than ${maxLineChars} characters.` };
+    else if (text.trim() === '') continue;
+    else if (invalidUtf8)
+      yield { line, error: `line ${line}: the line is not valid UTF-8; save the file as UTF-8.` };
+    else yield { line, text };
+  }
+}
+
+/**
+ * Opens the records of `source`; for CSV, reads and checks the header first.
+ *
+ * @throws {InputFileError} for a CSV header that is malformed or names a column twice.
+ *
+ * @example
+ * ```ts
+ * const { header, records } = await readRecords(createReadStream('ledger.csv'), 'csv');
+ * ```
+ */
+export async function readRecords(
   source: AsyncIterable<Uint8Array | string>,
   format: FileFormat,
-  options: ReadRowsOptions = {},
-): RowSource {
+  options: ReadRecordsOptions = {},
+): Promise<RecordSource> {
   const max = options.maxRecordChars ?? MAX_LINE_CHARS;
   const lines = readLines(source, max, options.onChunk);
-  let columns: string[] = [];
-
-  async function* csvRows(): AsyncGenerator<InputRow> {
-    let header: string[] | undefined;
-    for await (const record of readCsvRecords(lines, max)) {
-      if (header === undefined) {
-        if ('error' in record) throw new InputFileError(`the header is not valid CSV (${record.error})`);
-        header = record.fields;
-        const duplicate = header.find((name, index) => header?.indexOf(name) !== index);
-        if (duplicate !== undefined)
-          throw new InputFileError(`the header names the column '${duplicate}' twice`);
-        columns = header;
-        continue;
-      }
-      if ('error' in record) {
-        yield record;
-        continue;
-      }
-      if (record.fields.length !== header.length) {
-        yield {
-          line: record.line,
-          error: `line ${record.line}: expected ${header.length} fields as in the header, found ${record.fields.length}.`,
-        };
-        continue;
-      }
-      const values: Record<string, string> = {};
-      header.forEach((name, index) => {
-        values[name] = record.fields[index] as string;
-      });
-      yield { line: record.line, values };
-    }
-  }
-
-  async function* jsonlRows(): AsyncGenerator<InputRow> {
-    for await (const record of readJsonlRecords(lines, max)) {
-      if ('values' in record && columns.length === 0) columns = Object.keys(record.values);
-      yield record;
-    }
-  }
-
-  return { rows: format === 'csv' ? csvRows() : jsonlRows(), columns: () => columns };
+  if (format === 'jsonl') return { header: [], records: jsonlRecordTexts(lines, max) };
+  const records = readCsvRecordTexts(lines, max);
+  const first = await records.next();
+  if (first.done === true) return { header: [], records };
+  const parsed =
+    first.value.text === undefined ? first.value : parseRecord(first.value.text, first.value.line);
+  if ('error' in parsed) throw new InputFileError(`the header is not valid CSV (${parsed.error})`);
+  const header = parsed.fields;
+  const duplicate = header.find((name, index) => header.indexOf(name) !== index);
+  if (duplicate !== undefined) throw new InputFileError(`the header names the column '${duplicate}' twice`);
+  return { header, records };
 }

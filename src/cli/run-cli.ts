@@ -28,6 +28,10 @@ interface FileFlags {
   out?: string;
   format?: FileFormat;
   inputFormat?: FileFormat;
+  force?: boolean;
+  resume?: boolean;
+  jobs?: number;
+  allowFormulas?: boolean;
 }
 
 const FILE_HELP = {
@@ -44,7 +48,10 @@ instance, instance_count, average_vcpu_utilization, year). Empty cells are omitt
 const TRAILER = `
 Output: the input columns, then co2e, co2e_unit, activity_value, activity_unit, factor_id, factor_name,
 factor_source, notices, error_code, error_message. A summary goes to stderr.
-Exit code: 0 when every row succeeded, 1 when any row failed, 2 on usage errors.`;
+--out is written atomically (a partial file beside it, renamed when complete); an interrupted run leaves
+--out untouched and can be continued with --resume. CSV cells starting with = + - @ tab or CR (other than plain
+numbers) get a leading ' so spreadsheets do not run them; --allow-formulas turns that off.
+Exit code: 0 when every row succeeded, 1 when any row failed, 2 on usage errors, 130 when interrupted.`;
 
 /**
  * Runs the `co2e-engine` command line with `argv` (without `node` and the script) and returns the exit code: 0
@@ -132,21 +139,36 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           'input format (default: from the extension; csv for -)',
         ).choices(FORMATS),
       )
+      .option('--force', 'replace --out if it exists')
+      .option('--resume', 'continue the partial --out an interrupted run of the same command left')
+      .option(
+        '--jobs <n>',
+        'worker threads computing rows (default: the number of cores; 1: no workers)',
+        integer('--jobs', 1, 256),
+      )
+      .option('--allow-formulas', 'CSV output: leave formula-like pass-through cells as they are')
       .addHelpText('after', FILE_HELP[name] + TRAILER)
       .action(async (file: string, flags: FileFlags) => {
-        const options: FileCommandOptions = {};
+        const options: FileCommandOptions = {
+          force: flags.force === true,
+          resume: flags.resume === true,
+          neutraliseFormulas: flags.allowFormulas !== true,
+        };
         if (flags.out !== undefined) options.out = flags.out;
         if (flags.format !== undefined) options.format = flags.format;
         if (flags.inputFormat !== undefined) options.inputFormat = flags.inputFormat;
+        if (flags.jobs !== undefined) options.jobs = flags.jobs;
         exitCode = await runFileCommand(kind(), file, options, io);
       });
 
-  fileCommand('spend', 'Estimate procurement spend rows of a CSV or JSON Lines file (- for stdin).', () =>
-    spendRows(defaultDatasets),
-  );
-  fileCommand('cloud', 'Estimate cloud usage rows of a CSV or JSON Lines file (- for stdin).', () =>
-    cloudRows(defaultDatasets),
-  );
+  fileCommand('spend', 'Estimate procurement spend rows of a CSV or JSON Lines file (- for stdin).', () => ({
+    ...spendRows(defaultDatasets),
+    worker: 'spend',
+  }));
+  fileCommand('cloud', 'Estimate cloud usage rows of a CSV or JSON Lines file (- for stdin).', () => ({
+    ...cloudRows(defaultDatasets),
+    worker: 'cloud',
+  }));
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

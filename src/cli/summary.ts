@@ -2,6 +2,19 @@ import { add, compare, type Decimal, decimal, toPlainString, ZERO } from '../cor
 
 /** Totals of a run, summed exactly, for the summary printed at the end. */
 
+/**
+ * A summary as plain data: what a worker sends back for its chunk, and what a resumable run keeps beside its
+ * partial output. Decimals are strings, so merging stays exact.
+ */
+export interface SummaryState {
+  rows: number;
+  failures: number;
+  total: string;
+  groups: Record<string, Record<string, { co2e: string; rows: number }>>;
+  errorCodes: Record<string, number>;
+  firstFailures: string[];
+}
+
 interface Group {
   co2e: Decimal;
   rows: number;
@@ -44,13 +57,51 @@ export class RunSummary {
     }
   }
 
+  /** This summary as plain data. */
+  toState(): SummaryState {
+    const groups: SummaryState['groups'] = {};
+    for (const [name, grouping] of this.groups) {
+      groups[name] = {};
+      for (const [key, group] of grouping)
+        groups[name][key] = { co2e: toPlainString(group.co2e), rows: group.rows };
+    }
+    return {
+      rows: this.rows,
+      failures: this.failures,
+      total: toPlainString(this.total),
+      groups,
+      errorCodes: Object.fromEntries(this.errorCodes),
+      firstFailures: [...this.firstFailures],
+    };
+  }
+
+  /** Adds the rows of `state` (a later part of the same run) to this summary. */
+  merge(state: SummaryState): void {
+    this.rows += state.rows;
+    this.failures += state.failures;
+    this.total = add(this.total, decimal(state.total));
+    for (const [name, keys] of Object.entries(state.groups)) {
+      const grouping = this.groups.get(name);
+      if (grouping === undefined) continue;
+      for (const [key, part] of Object.entries(keys)) {
+        const group = grouping.get(key) ?? { co2e: ZERO, rows: 0 };
+        grouping.set(key, { co2e: add(group.co2e, decimal(part.co2e)), rows: group.rows + part.rows });
+      }
+    }
+    for (const [code, count] of Object.entries(state.errorCodes))
+      this.errorCodes.set(code, (this.errorCodes.get(code) ?? 0) + count);
+    for (const failure of state.firstFailures)
+      if (this.firstFailures.length < MAX_FAILURES_SHOWN) this.firstFailures.push(failure);
+  }
+
   /** Total kg CO2e of the rows that succeeded, as an exact decimal string. */
   totalCo2e(): string {
     return toPlainString(this.total);
   }
 
-  format(command: string, seconds: number, interrupted = false): string {
-    const rate = seconds > 0 ? Math.round(this.rows / seconds) : this.rows;
+  /** `timedRows`: the rows computed in `seconds` (fewer than `rows` when a run was resumed). */
+  format(command: string, seconds: number, interrupted = false, timedRows = this.rows): string {
+    const rate = seconds > 0 ? Math.round(timedRows / seconds) : timedRows;
     const lines = [
       `co2e-engine ${command}: ${this.rows} rows, ${this.failures} failed, ${seconds.toFixed(1)} s (${rate} rows/s)${interrupted ? ', interrupted' : ''}`,
       `total co2e: ${this.totalCo2e()} kg (rows that succeeded)`,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { strictNumber } from '../../src/cli/cells';
-import { quoteOpenAfter, readCsvRecords } from '../../src/cli/csv-records';
+import { parseRecord, parseRecords, quoteOpenAfter, readCsvRecords } from '../../src/cli/csv-records';
 import { readLines } from '../../src/cli/lines';
 
 /** Line splitting, CSV record recovery and strict numbers: the pieces that keep a bad line from spoiling a run. */
@@ -96,7 +96,8 @@ describe('readCsvRecords', () => {
   it('a quote never closed fails the line that opened it; the lines after it are read again', async () => {
     expect(await records('a,b\n1,"open\n2,3\n4,5\n')).toEqual([
       { line: 1, fields: ['a', 'b'] },
-      { line: 2, error: 'line 2: a quoted field is not closed at the end of the file.' },
+      // The fields before the open quote are kept, so the row can be found.
+      { line: 2, error: 'line 2: a quoted field is not closed at the end of the file.', fields: ['1'] },
       { line: 3, fields: ['2', '3'] },
       { line: 4, fields: ['4', '5'] },
     ]);
@@ -108,6 +109,7 @@ describe('readCsvRecords', () => {
     expect(result[1]).toEqual({
       line: 2,
       error: 'line 2: a quoted field is not closed within 60 characters.',
+      fields: ['1'],
     });
     expect(result.slice(2)).toEqual(
       Array.from({ length: 20 }, (_, index) => ({ line: index + 3, fields: [`${index}`, `${index}`] })),
@@ -188,6 +190,20 @@ describe('strictNumber', () => {
         // String(-0) is '0', which reads as 0
         expect(strictNumber(String(value), 'x')).toBe(Object.is(value, -0) ? 0 : value);
       }),
+    );
+  });
+});
+
+describe('parseRecords (a chunk at once)', () => {
+  it('property: agrees with csv-parse record by record, quoted or not, well-formed or not', () => {
+    const unit = fc.constantFrom('a', '1', ' ', '\t', '\f', ',', '"', 'é', '-', '\r');
+    const text = fc.string({ unit, minLength: 1, maxLength: 16 });
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 8 }), (texts) => {
+        const records = texts.map((item, index) => ({ line: index + 2, text: item }));
+        expect(parseRecords(records)).toEqual(records.map(({ text: item, line }) => parseRecord(item, line)));
+      }),
+      { numRuns: 2_000 },
     );
   });
 });

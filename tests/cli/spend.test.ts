@@ -108,14 +108,17 @@ describe('spend CSV', () => {
     const { code, stdout, stderr } = await cli(['spend', file]);
     expect(code).toBe(1);
     const rows = parseCsv(stdout);
-    expect(rows.map((row) => [row.id, row.co2e, row.error_code])).toEqual([
-      ['a', '18.768', ''],
-      ['', '', 'invalid_request'],
-      ['', '', 'invalid_request'],
-      ['b', '66.65', ''],
-      ['', '', 'invalid_request'],
-      ['a2', '18.768', ''],
+    // A malformed line keeps the columns before its broken field (the id), so the user can find it; a line
+    // with the wrong number of fields keeps none, as no column can be trusted to be where the header says.
+    expect(rows.map((row) => [row.id, row.classification_type, row.co2e, row.error_code])).toEqual([
+      ['a', 'isic4', '18.768', ''],
+      ['', '', '', 'invalid_request'],
+      ['y', 'isic4', '', 'invalid_request'],
+      ['b', 'isic4', '66.65', ''],
+      ['z', 'isic4', '', 'invalid_request'],
+      ['a2', 'isic4', '18.768', ''],
     ]);
+    expect(rows[4]?.classification_code).toBe('');
     expect(rows[1]?.error_message).toBe('line 3: expected 10 fields as in the header, found 6.');
     expect(rows[2]?.error_message).toMatch(/^line 4: Invalid Closing Quote/);
     expect(rows[4]?.error_message).toBe('line 6: a quoted field is not closed at the end of the file.');

@@ -1,0 +1,19 @@
+import { parentPort } from 'node:worker_threads';
+import { defaultDatasets } from '../datasets/index';
+import { chunkProcessor, type RecordText } from './chunk';
+import { cloudRows } from './cloud-rows';
+import type { WorkerSetup } from './pool';
+import { spendRows } from './spend-rows';
+
+/** A worker thread of {@link workerPool}: computes each chunk it is sent and posts back its result. */
+export function runChunkWorker(setup: WorkerSetup): void {
+  const kind = setup.kind === 'spend' ? spendRows(defaultDatasets) : cloudRows(defaultDatasets);
+  const process = chunkProcessor(kind, setup.context);
+  parentPort?.on('message', (records: RecordText[]) => {
+    try {
+      parentPort?.postMessage(process(records));
+    } catch (error) {
+      parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });
+    }
+  });
+}
