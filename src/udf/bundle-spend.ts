@@ -1,0 +1,19 @@
+/**
+ * Entry of `dist/udf/co2e-udf-spend.js`: the spend calculator and the EXIOBASE spend tables only, as the global
+ * `co2e`.
+ *
+ * @packageDocumentation
+ */
+import { spendDatasets } from '../datasets/spend';
+import { spendUdf } from './spend-udf';
+
+/**
+ * Spend estimates over the default spend datasets.
+ *
+ * @example
+ * ```js
+ * co2e.spend({ activity: { classification_type: 'isic4', classification_code: '4711' },
+ *   spend_year: 2019, spend_region: 'DE', money: 1000, money_unit: 'eur' });
+ * ```
+ */
+export const spend = spendUdf(spendDatasets);
