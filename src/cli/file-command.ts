@@ -5,8 +5,9 @@ import { EmissionsError } from '../core/errors';
 import { type CliIo, EXIT, UsageError } from './io';
 import type { RowKind } from './outcome';
 import { csvWriter, jsonlWriter, resultFields, type RowWriter, streamSink, type TextSink } from './output';
+import { type ParquetAwareFormat, runParquetFileCommand } from './parquet-command';
 import { createProgress } from './progress';
-import { type FileFormat, InputFileError, readRows } from './read-rows';
+import { InputFileError, readRows } from './read-rows';
 import { RunSummary } from './summary';
 
 /** `spend FILE` and `cloud FILE`: stream rows through a calculator into CSV or JSON Lines, then a summary. */
@@ -14,17 +15,19 @@ import { RunSummary } from './summary';
 export interface FileCommandOptions {
   out?: string;
   /** Output format; default from the `--out` extension, else the input format. */
-  format?: FileFormat;
-  /** Input format; default from the file extension (`.csv`; `.jsonl`, `.ndjson`), `csv` for stdin. */
-  inputFormat?: FileFormat;
+  format?: ParquetAwareFormat;
+  /** Input format; default from the file extension (`.csv`; `.jsonl`, `.ndjson`; `.parquet`), `csv` for stdin. */
+  inputFormat?: ParquetAwareFormat;
 }
 
-const FORMAT_BY_EXTENSION: Readonly<Record<string, FileFormat>> = {
+const FORMAT_BY_EXTENSION: Readonly<Record<string, ParquetAwareFormat>> = {
   '.csv': 'csv',
   '.jsonl': 'jsonl',
   '.ndjson': 'jsonl',
+  '.parquet': 'parquet',
 };
-const formatOf = (path: string): FileFormat | undefined => FORMAT_BY_EXTENSION[extname(path).toLowerCase()];
+const formatOf = (path: string): ParquetAwareFormat | undefined =>
+  FORMAT_BY_EXTENSION[extname(path).toLowerCase()];
 
 function describeError(error: unknown): { code: string; message: string } {
   if (error instanceof EmissionsError) return { code: error.error_code, message: error.message };
@@ -84,11 +87,14 @@ export async function runFileCommand(
   const inputFormat = options.inputFormat ?? (file === '-' ? 'csv' : formatOf(file));
   if (inputFormat === undefined) {
     throw new UsageError(
-      `cannot tell the format of ${file} from its extension; use --input-format csv|jsonl.`,
+      `cannot tell the format of ${file} from its extension; use --input-format csv|jsonl|parquet.`,
     );
   }
   const format =
     options.format ?? (options.out !== undefined ? formatOf(options.out) : undefined) ?? inputFormat;
+  if (inputFormat === 'parquet' || format === 'parquet') {
+    return runParquetFileCommand(kind, file, { ...options, inputFormat, format }, io);
+  }
   if (options.out !== undefined && file !== '-' && resolve(options.out) === resolve(file)) {
     throw new UsageError('--out must not be the input file.');
   }

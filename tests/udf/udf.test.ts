@@ -97,7 +97,7 @@ describe.each([
   it('stays under its gzip ceiling and names its licences', () => {
     const text = bundle(name);
     const gzip = gzipSync(text).byteLength;
-    const ceiling = (budgets as { udf: Record<string, { ceiling_gzip: number }> }).udf[name]?.ceiling_gzip;
+    const ceiling = (budgets.udf as unknown as Record<string, { ceiling_gzip?: number }>)[name]?.ceiling_gzip;
     measured.push(`${name}: ${gzip} gzip / ${Buffer.byteLength(text)} minified, ceiling ${ceiling}`);
     console.log(`UDF bundle ${measured.at(-1)}`);
     expect(ceiling).toBeTypeOf('number');
