@@ -66,6 +66,12 @@ async function openFileStream(path: string): Promise<NodeJS.WritableStream> {
 /**
  * Runs one batch file with Parquet on either side. Returns the exit code as `runFileCommand` does.
  *
+ * @example
+ * ```ts
+ * await runParquetFileCommand(spendRows(defaultDatasets), 'ledger.parquet',
+ *   { out: 'ledger-co2e.parquet', inputFormat: 'parquet', format: 'parquet' }, io);
+ * ```
+ *
  * @throws {UsageError} for a Parquet input on stdin, an unreadable or non-Parquet input, an unwritable output, an
  *   existing output without `force`, or `--resume` with Parquet output.
  */

@@ -55,7 +55,15 @@ function columnType(element: SchemaElement): ParquetColumnType {
   }
 }
 
-/** A value as a JSON Lines row would carry it. */
+/**
+ * A value as a JSON Lines row would carry it.
+ *
+ * @example
+ * ```ts
+ * plainValue(2019n); // 2019
+ * plainValue(new Date(0)); // '1970-01-01T00:00:00.000Z'
+ * ```
+ */
 export function plainValue(value: unknown): unknown {
   if (value === undefined) return null;
   if (typeof value === 'bigint') {
@@ -73,7 +81,30 @@ export function plainValue(value: unknown): unknown {
 }
 
 /**
+ * The double nearest a DECIMAL value. hyparquet scales the stored integer by a float multiplication
+ * (`735 × 0.01 = 7.3500000000000005`); the integer is recovered and the decimal read as text (`735e-2` → 7.35).
+ * Beyond 2^53 the integer cannot be recovered exactly, so the value becomes text, which a calculator rejects by
+ * name rather than computing with a rounded amount.
+ *
+ * @example
+ * ```ts
+ * exactDecimal(7.3500000000000005, 2); // 7.35
+ * ```
+ */
+export function exactDecimal(value: unknown, scale: number): unknown {
+  if (typeof value !== 'number' || scale <= 0) return value;
+  const unscaled = Math.round(value * 10 ** scale);
+  return Number.isSafeInteger(unscaled) ? Number(`${unscaled}e-${scale}`) : String(value);
+}
+
+/**
  * Opens a Parquet file and reads its footer.
+ *
+ * @example
+ * ```ts
+ * const source = await readParquetRows('ledger.parquet');
+ * for await (const row of source.rows) console.log(row.line, row.values);
+ * ```
  *
  * @throws {InputFileError} when the file is not Parquet (or is damaged).
  */
@@ -107,6 +138,11 @@ export async function readParquetRows(
   }
   const columns = top.map((element) => element.name);
   const types = Object.fromEntries(top.map((element) => [element.name, columnType(element)]));
+  const decimalScales = new Map(
+    top
+      .filter((element) => element.converted_type === 'DECIMAL' || element.logical_type?.type === 'DECIMAL')
+      .map((element) => [element.name, element.scale ?? 0]),
+  );
 
   async function* rows(): AsyncGenerator<InputRow> {
     let rowStart = 0;
@@ -122,7 +158,10 @@ export async function readParquetRows(
       }
       for (const [offset, object] of objects.entries()) {
         const values: Record<string, unknown> = {};
-        for (const name of columns) values[name] = plainValue(object[name]);
+        for (const name of columns) {
+          const scale = decimalScales.get(name);
+          values[name] = plainValue(scale === undefined ? object[name] : exactDecimal(object[name], scale));
+        }
         yield { line: rowStart + offset + 1, values };
       }
       options.onChunk?.(Number(group.total_compressed_size ?? group.total_byte_size));

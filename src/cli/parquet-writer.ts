@@ -74,8 +74,15 @@ export interface ParquetRowWriter {
 }
 
 /**
- * A row writer for Parquet. The columns are fixed by the first row: `inputColumns()` then (the CSV header, the
+ * A row writer for Parquet. The columns are fixed at the first row: `inputColumns()` at that moment (the CSV header, the
  * first JSON object's keys, or the Parquet schema), with `inputTypes()` for a Parquet input's plain types.
+ *
+ * @example
+ * ```ts
+ * const writer = parquetWriter(sink, () => ['id'], () => ({ id: 'INT64' }));
+ * await writer.write({ id: 1 }, resultFields(outcome));
+ * await writer.close(); // the footer; then the sink is closed
+ * ```
  */
 export function parquetWriter(
   sink: ByteSink,

@@ -2,7 +2,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { parquetWriteFile } from 'hyparquet-writer';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { exactDecimal } from '../../src/cli/parquet-rows';
 import { calculateSpend, type SpendRequest } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
 import { cli, parseCsv, parseJsonl, RESULT_COLUMNS, tempFile, tempPath } from './harness';
@@ -198,5 +200,25 @@ describe('Parquet failures', () => {
     expect(code).toBe(130);
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(dirname(out)).filter((name) => name.endsWith('.partial'))).toEqual([]);
+  });
+});
+
+describe('DECIMAL columns', () => {
+  it("read as the double nearest the decimal, not hyparquet's float product", () => {
+    expect(735 * 0.01).toBe(7.3500000000000005); // what a float scaling gives
+    expect(exactDecimal(735 * 0.01, 2)).toBe(7.35);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -1e12, max: 1e12 }),
+        fc.integer({ min: 0, max: 4 }),
+        (unscaled, scale) => {
+          expect(exactDecimal(unscaled * 10 ** -scale, scale)).toBe(Number(`${unscaled}e-${scale}`));
+        },
+      ),
+    );
+  });
+
+  it('beyond 2^53 the amount becomes text, which a calculator rejects rather than rounding', () => {
+    expect(exactDecimal(2 ** 60 / 100, 2)).toBeTypeOf('string');
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUdfBundle } from '../../scripts/build-udf';
 import { calculateSpend, type EmissionsError, isErrorBody, type SpendRequest } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
+import { cli, tempPath } from '../cli/harness';
 import { registerCo2eFunctions } from './duckdb-udf';
 
 /**
@@ -112,5 +113,25 @@ describe(`DuckDB: co2e_spend over a ${ROWS}-row ledger`, () => {
         expect(failed).toBe(0n);
       }
     }
+  });
+});
+
+describe('DuckDB and the CLI: a Parquet table out, estimated, joined back', () => {
+  it('the CLI reads the Parquet DuckDB writes, and DuckDB joins the estimates it writes back', async () => {
+    const ledger = tempPath('duckdb-ledger.parquet');
+    const estimated = tempPath('duckdb-ledger-co2e.parquet');
+    await connection.run(
+      `COPY (SELECT id, classification_type, classification_code, spend_year, spend_region, money, money_unit,
+        tax_margin FROM ledger) TO '${ledger}' (FORMAT parquet)`,
+    );
+    const { code } = await cli(['spend', ledger, '--out', estimated]);
+    expect(code).toBe(1); // the bad rows
+    const reader = await connection.runAndReadAll(`
+      SELECT count(*) AS rows,
+             count(*) FILTER (WHERE e.co2e IS NOT DISTINCT FROM (s.result::JSON ->> '$.estimate.co2e')::DOUBLE
+                              AND e.error_code IS NOT DISTINCT FROM (s.result::JSON ->> '$.error_code')) AS same
+      FROM read_parquet('${estimated}') AS e JOIN estimates AS s USING (id)
+    `);
+    expect(reader.getRowObjects()).toEqual([{ rows: BigInt(ROWS), same: BigInt(ROWS) }]);
   });
 });
