@@ -5,7 +5,14 @@ import {
   parquetReadObjects,
   type SchemaElement,
 } from 'hyparquet';
-import { InputFileError, type InputRow } from './read-rows';
+import { InputFileError } from './read-rows';
+
+/** One input row: its values by column (numbered from 1). */
+export interface ParquetRow {
+  line: number;
+  values: Record<string, unknown>;
+  error?: undefined;
+}
 
 /**
  * Rows of a Parquet file, read one row group at a time (memory stays at one row group, whatever the file's size).
@@ -20,7 +27,7 @@ import { InputFileError, type InputRow } from './read-rows';
 export type ParquetColumnType = 'BOOLEAN' | 'INT32' | 'INT64' | 'DOUBLE' | 'STRING';
 
 export interface ParquetRowSource {
-  rows: AsyncGenerator<InputRow>;
+  rows: AsyncGenerator<ParquetRow>;
   /** The top-level columns, in file order. */
   columns(): readonly string[];
   /** Each column's output type (see {@link ParquetColumnType}). */
@@ -144,7 +151,7 @@ export async function readParquetRows(
       .map((element) => [element.name, element.scale ?? 0]),
   );
 
-  async function* rows(): AsyncGenerator<InputRow> {
+  async function* rows(): AsyncGenerator<ParquetRow> {
     let rowStart = 0;
     for (const group of metadata.row_groups) {
       const rowEnd = rowStart + Number(group.num_rows);
