@@ -199,7 +199,7 @@ describe('Parquet failures', () => {
     const { code } = await cli(['spend', SMALL(), '--out', out], { signal: controller.signal });
     expect(code).toBe(130);
     expect(existsSync(out)).toBe(false);
-    expect(readdirSync(dirname(out)).filter((name) => name.endsWith('.partial'))).toEqual([]);
+    expect(readdirSync(dirname(out)).filter((name) => name.includes('interrupted.parquet'))).toEqual([]);
   });
 });
 
