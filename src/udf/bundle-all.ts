@@ -3,15 +3,14 @@
  *
  * @packageDocumentation
  */
-import { cloudTables } from '../datasets/cloud';
 import { lazyTableDatasets } from '../datasets/lazy';
-import { spendTables } from '../datasets/spend';
 import type { CloudDatasets, SpendDatasets } from '../datasets/types';
 import { cloudUdf } from './cloud-udf';
 import { spendUdf } from './spend-udf';
+import { udfCloudTables, udfSpendTables } from './tables';
 
 // The default tables only (not the USEEIO and CCF-grid alternatives), indexed on first use.
-const defaultDatasets = lazyTableDatasets({ ...cloudTables, ...spendTables }) as CloudDatasets &
+const defaultDatasets = lazyTableDatasets({ ...udfCloudTables, ...udfSpendTables }) as CloudDatasets &
   SpendDatasets;
 
 /**

@@ -3,8 +3,10 @@
  *
  * @packageDocumentation
  */
-import { cloudDatasets } from '../datasets/cloud';
+import { lazyTableDatasets } from '../datasets/lazy';
+import type { CloudDatasets } from '../datasets/types';
 import { cloudUdf } from './cloud-udf';
+import { udfCloudTables } from './tables';
 
 /**
  * Cloud estimates over the default cloud datasets.
@@ -14,4 +16,4 @@ import { cloudUdf } from './cloud-udf';
  * co2e.cloud('instance', 'gcp', { instance: 'e2-standard-2', region: 'europe_west1', duration: 24 });
  * ```
  */
-export const cloud = cloudUdf(cloudDatasets);
+export const cloud = cloudUdf(lazyTableDatasets(udfCloudTables) as CloudDatasets);

@@ -4,8 +4,10 @@
  *
  * @packageDocumentation
  */
-import { spendDatasets } from '../datasets/spend';
+import { lazyTableDatasets } from '../datasets/lazy';
+import type { SpendDatasets } from '../datasets/types';
 import { spendUdf } from './spend-udf';
+import { udfSpendTables } from './tables';
 
 /**
  * Spend estimates over the default spend datasets.
@@ -16,4 +18,4 @@ import { spendUdf } from './spend-udf';
  *   spend_year: 2019, spend_region: 'DE', money: 1000, money_unit: 'eur' });
  * ```
  */
-export const spend = spendUdf(spendDatasets);
+export const spend = spendUdf(lazyTableDatasets(udfSpendTables) as SpendDatasets);

@@ -295,7 +295,7 @@ describe('package linters', () => {
 describe('warehouses and Parquet, from the installed package', () => {
   it('ships the UDF bundles, which run in a bare realm', async () => {
     const { createContext, runInContext } = await import('node:vm');
-    for (const file of ['co2e-udf.js', 'co2e-udf-cloud.js', 'co2e-udf-spend.js'])
+    for (const file of ['co2e-udf.js', 'co2e-udf-cloud.js', 'co2e-udf-spend.js', 'bigquery/co2e-udf.js'])
       expect(packedFiles).toContain(`dist/udf/${file}`);
     const realm = createContext({});
     runInContext(

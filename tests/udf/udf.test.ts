@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { runInContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildUdfBundle, UDF_BUNDLES, type UdfBundleName } from '../../scripts/build-udf';
+import {
+  buildSplitUdfBundle,
+  buildUdfBundle,
+  MAX_LIBRARY_FILE_BYTES,
+  UDF_BUNDLES,
+  type UdfBundleName,
+} from '../../scripts/build-udf';
 import {
   calculateCpu,
   calculateEmbodied,
@@ -142,6 +148,42 @@ describe('bad rows become error bodies, never exceptions', () => {
     expect(udf.call('spend', null)).toMatchObject({ error_code: 'invalid_request' });
     expect(udf.call('cloud', null, null, null)).toMatchObject({ error_code: 'invalid_request' });
     expect(udf.call('cloud', 'cpu', null, null)).toMatchObject({ error: 'bad_request' });
+  });
+});
+
+describe("the split form for BigQuery's 1 MB library files", () => {
+  it('each file is at most 1 MB; the tables loaded first, the code gives the golden results', async () => {
+    const { code: splitCode, tables } = await buildSplitUdfBundle('co2e-udf.js');
+    expect(Object.keys(tables)).toEqual([
+      'co2e-udf.table-cloud-coefficients.js',
+      'co2e-udf.table-cloud-instances.js',
+      'co2e-udf.table-cloud-regions-electricitymaps.js',
+      'co2e-udf.table-spend-exiobase-classifications.js',
+      'co2e-udf.table-spend-exiobase-factors-oefdb.js',
+      'co2e-udf.table-spend-exiobase-margins.js',
+      'co2e-udf.table-spend-fx-imf.js',
+      'co2e-udf.table-spend-inflation-worldbank.js',
+    ]);
+    for (const text of [splitCode, ...Object.values(tables)])
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_LIBRARY_FILE_BYTES);
+    const udf = loadUdf([...Object.values(tables), splitCode]);
+    for (const { label, calculator, provider, request, co2e } of CLOUD_CASES)
+      expect(coOf(udf.call('cloud', calculator, provider, request)), label).toBe(co2e);
+    for (const { label, request, co2e } of SPEND_CASES) {
+      const result = udf.call('spend', request);
+      expect(result, label).toEqual(calculateSpend(request as never, defaultDatasets));
+      expect(coOf(result), label).toBe(co2e);
+    }
+  });
+
+  it('the code without its tables fails at load, naming the missing table', async () => {
+    const { code: splitCode } = await buildSplitUdfBundle('co2e-udf.js');
+    expect(() => loadUdf(splitCode)).toThrow(/load the library file with the table '[\w-]+' before this one/);
+  });
+
+  it('the cloud and spend bundles fit one BigQuery library file as they are', () => {
+    expect(Buffer.byteLength(bundle('co2e-udf-cloud.js'))).toBeLessThanOrEqual(MAX_LIBRARY_FILE_BYTES);
+    expect(Buffer.byteLength(bundle('co2e-udf-spend.js'))).toBeLessThanOrEqual(MAX_LIBRARY_FILE_BYTES);
   });
 });
 

@@ -13,12 +13,14 @@ export interface VmUdf {
   body(code: string, args: Record<string, unknown>): unknown;
 }
 
-export function loadUdf(bundle: string, options: { allowEval?: boolean } = {}): VmUdf {
+/** Loads `bundle` (or several scripts in order, as BigQuery loads a function's library files) into a new realm. */
+export function loadUdf(bundle: string | readonly string[], options: { allowEval?: boolean } = {}): VmUdf {
   const context = createContext(
     {},
     options.allowEval === false ? { codeGeneration: { strings: false, wasm: false } } : {},
   );
-  runInContext(bundle, context, { filename: 'co2e-udf.js' });
+  for (const [index, script] of [bundle].flat().entries())
+    runInContext(script, context, { filename: `co2e-udf-${index}.js` });
   const json = (args: unknown[]) => JSON.stringify(args);
   return {
     context,
