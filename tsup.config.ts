@@ -46,7 +46,7 @@ export default defineConfig([
     format: ['esm'],
     platform: 'node',
     target: 'node20',
-    noExternal: ['commander', 'csv-parse', 'csv-stringify', 'cli-progress'],
+    noExternal: ['commander', 'csv-parse', 'csv-stringify', 'cli-progress', 'hyparquet', 'hyparquet-writer'],
     esbuildPlugins: [jsonAsParse],
     banner: {
       // Bundled CommonJS (commander, cli-progress) calls require() for Node built-ins; give it a real one.

@@ -45,7 +45,7 @@ function describeError(error: unknown): { code: string; message: string } {
   };
 }
 
-type DecodedRow = { values: Record<string, unknown>; error?: string };
+export type DecodedRow = { values: Record<string, unknown>; error?: string };
 
 /** The header's leading columns filled from `fields`, for a row that could not be read whole. */
 function byHeader(header: readonly string[], fields: readonly string[]): Record<string, unknown> {
@@ -55,7 +55,15 @@ function byHeader(header: readonly string[], fields: readonly string[]): Record<
   return values;
 }
 
-function decode(record: RecordText, context: ChunkContext, parsed: CsvRecord | undefined): DecodedRow {
+/**
+ * A record's values by column, or why it could not be read (then the leading values that could be).
+ *
+ * @example
+ * ```ts
+ * decode({ line: 2, text: 'a,1' }, { ...context, header: ['id', 'money'] }, parseRecord('a,1', 2));
+ * ```
+ */
+export function decode(record: RecordText, context: ChunkContext, parsed: CsvRecord | undefined): DecodedRow {
   const { header } = context;
   if (record.text === undefined) {
     const fields =

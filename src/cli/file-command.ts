@@ -1,4 +1,4 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { type ChunkContext, type ChunkResult, chunkProcessor, type RecordText } from './chunk';
@@ -8,6 +8,7 @@ import type { RowKind } from './outcome';
 import { ENCODERS, passThroughColumns } from './output';
 import { inputStats, type OutputFile, openOutputFile, refuseSameFile, type RunIdentity } from './output-file';
 import { type ChunkPool, defaultJobs, workerPool } from './pool';
+import { type ParquetAwareFormat, runParquetFileCommand } from './parquet-command';
 import { createProgress } from './progress';
 import { type FileFormat, InputFileError, readRecords } from './read-rows';
 import { RunSummary } from './summary';
@@ -20,9 +21,9 @@ import { RunSummary } from './summary';
 export interface FileCommandOptions {
   out?: string;
   /** Output format; default from the `--out` extension, else the input format. */
-  format?: FileFormat;
-  /** Input format; default from the file extension (`.csv`; `.jsonl`, `.ndjson`), `csv` for stdin. */
-  inputFormat?: FileFormat;
+  format?: ParquetAwareFormat;
+  /** Input format; default from the file extension (`.csv`; `.jsonl`, `.ndjson`; `.parquet`), `csv` for stdin. */
+  inputFormat?: ParquetAwareFormat;
   /** Replace an existing `--out` file. */
   force?: boolean;
   /** Continue the partial output an interrupted run of the same input and options left. */
@@ -39,12 +40,14 @@ const CHUNK_CHARS = 1_000_000;
 /** State of a resumable output is saved at most this often (and after the last chunk). */
 const CHECKPOINT_MS = 100;
 
-const FORMAT_BY_EXTENSION: Readonly<Record<string, FileFormat>> = {
+const FORMAT_BY_EXTENSION: Readonly<Record<string, ParquetAwareFormat>> = {
   '.csv': 'csv',
   '.jsonl': 'jsonl',
   '.ndjson': 'jsonl',
+  '.parquet': 'parquet',
 };
-const formatOf = (path: string): FileFormat | undefined => FORMAT_BY_EXTENSION[extname(path).toLowerCase()];
+const formatOf = (path: string): ParquetAwareFormat | undefined =>
+  FORMAT_BY_EXTENSION[extname(path).toLowerCase()];
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
 async function openInput(
@@ -127,16 +130,16 @@ export async function runFileCommand(
   const inputFormat = options.inputFormat ?? (file === '-' ? 'csv' : formatOf(file));
   if (inputFormat === undefined) {
     throw new UsageError(
-      `cannot tell the format of ${file} from its extension; use --input-format csv|jsonl.`,
+      `cannot tell the format of ${file} from its extension; use --input-format csv|jsonl|parquet.`,
     );
   }
   const format =
     options.format ?? (options.out !== undefined ? formatOf(options.out) : undefined) ?? inputFormat;
   if (options.resume === true && options.out === undefined) throw new UsageError('--resume needs --out.');
   refuseSameFile(inputStats(file), options.out);
-  // Said before any input is read (stdin may be a terminal); openOutputFile checks again when it opens.
-  if (options.out !== undefined && options.force !== true && existsSync(options.out))
-    throw new UsageError(`${options.out} exists; use --force to replace it.`);
+  if (inputFormat === 'parquet' || format === 'parquet') {
+    return runParquetFileCommand(kind, file, { ...options, inputFormat, format }, io);
+  }
   const jobs = options.jobs ?? defaultJobs();
 
   const input = await openInput(file, io);
@@ -274,8 +277,7 @@ export async function runFileCommand(
     await pool?.close();
   }
   progress.stop();
-  const seconds = (performance.now() - started) / 1000;
-  io.stderr.write(summary.format(kind.name, seconds, interrupted, summary.rows - skip));
+  io.stderr.write(summary.format(kind.name, (performance.now() - started) / 1000, interrupted));
   if (interrupted && output !== undefined)
     io.stderr.write(
       `co2e-engine ${kind.name}: ${options.out} is untouched; run the same command with --resume to continue\n`,

@@ -54,7 +54,8 @@ export interface OutputFile {
   readonly resumed: ResumeState | undefined;
   /** Bytes written so far (including those of a resumed partial). */
   readonly bytes: number;
-  write(text: string): void;
+  /** Appends text (UTF-8) or bytes (Parquet). */
+  write(text: string | Uint8Array): void;
   /** Records that the partial now holds `rows` input rows with this summary. */
   checkpoint(rows: number, summary: SummaryState): void;
   /** Flushes the partial to disk and renames it over the target. */
@@ -198,7 +199,10 @@ export function openOutputFile(out: string, options: OpenOutputOptions): OutputF
       return bytes;
     },
     write(text) {
-      const buffer = Buffer.from(text, 'utf8');
+      const buffer =
+        typeof text === 'string'
+          ? Buffer.from(text, 'utf8')
+          : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
       let offset = 0;
       while (offset < buffer.length) {
         offset += writeSync(fd, buffer, offset, buffer.length - offset, bytes + offset);

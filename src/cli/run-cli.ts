@@ -5,7 +5,7 @@ import { cloudRows } from './cloud-rows';
 import { type FileCommandOptions, runFileCommand } from './file-command';
 import { type CliIo, EXIT, UsageError } from './io';
 import type { RowKind } from './outcome';
-import type { FileFormat } from './read-rows';
+import type { ParquetAwareFormat } from './parquet-command';
 import { serve } from './serve';
 import { spendRows } from './spend-rows';
 
@@ -22,12 +22,12 @@ function integer(name: string, min: number, max: number) {
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
-const FORMATS: FileFormat[] = ['csv', 'jsonl'];
+const FORMATS: ParquetAwareFormat[] = ['csv', 'jsonl', 'parquet'];
 
 interface FileFlags {
   out?: string;
-  format?: FileFormat;
-  inputFormat?: FileFormat;
+  format?: ParquetAwareFormat;
+  inputFormat?: ParquetAwareFormat;
   force?: boolean;
   resume?: boolean;
   jobs?: number;
@@ -46,6 +46,7 @@ instance, instance_count, average_vcpu_utilization, year). Empty cells are omitt
 } as const;
 
 const TRAILER = `
+Formats: CSV (.csv), JSON Lines (.jsonl, .ndjson) and Parquet (.parquet; a file, not stdin, for input).
 Output: the input columns, then co2e, co2e_unit, activity_value, activity_unit, factor_id, factor_name,
 factor_source, notices, error_code, error_message. A summary goes to stderr.
 --out is written atomically (a partial file beside it, renamed when complete); an interrupted run leaves
@@ -161,14 +162,22 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         exitCode = await runFileCommand(kind(), file, options, io);
       });
 
-  fileCommand('spend', 'Estimate procurement spend rows of a CSV or JSON Lines file (- for stdin).', () => ({
-    ...spendRows(defaultDatasets),
-    worker: 'spend',
-  }));
-  fileCommand('cloud', 'Estimate cloud usage rows of a CSV or JSON Lines file (- for stdin).', () => ({
-    ...cloudRows(defaultDatasets),
-    worker: 'cloud',
-  }));
+  fileCommand(
+    'spend',
+    'Estimate procurement spend rows of a CSV, JSON Lines or Parquet file (- for stdin).',
+    () => ({
+      ...spendRows(defaultDatasets),
+      worker: 'spend',
+    }),
+  );
+  fileCommand(
+    'cloud',
+    'Estimate cloud usage rows of a CSV, JSON Lines or Parquet file (- for stdin).',
+    () => ({
+      ...cloudRows(defaultDatasets),
+      worker: 'cloud',
+    }),
+  );
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

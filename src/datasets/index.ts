@@ -6,7 +6,8 @@
  */
 import { ccfGridRegionsTable, cloudTables } from './cloud';
 import { lazyTableDatasets } from './lazy';
-import { spendTables, spendSupplements, useeioTables } from './spend';
+import { spendTables, useeioTables } from './spend';
+import { spendSupplements } from './spend-supplements';
 import type { DatasetTables } from './create';
 import type { CloudDatasets, SpendDatasets } from './types';
 

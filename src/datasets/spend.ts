@@ -6,15 +6,13 @@
  */
 import exiobaseClassificationsJson from '../../datasets/spend/exiobase-classifications.json';
 import exiobaseFactorsJson from '../../datasets/spend/exiobase-factors.oefdb.json';
-import exiobaseRegionsJson from '../../datasets/spend/exiobase-factors.oefdb-regions.json';
 import exiobaseMarginsJson from '../../datasets/spend/exiobase-margins.json';
 import fxJson from '../../datasets/spend/fx-imf.json';
 import inflationJson from '../../datasets/spend/inflation-worldbank.json';
 import useeioClassificationsJson from '../../datasets/spend/useeio-classifications.json';
 import useeioFactorsJson from '../../datasets/spend/useeio-factors.json';
-import { buildTableDatasets } from './create';
-import { lazyTableDatasets, type PartBuilder } from './lazy';
-import { mergeDatasets } from './merge';
+import { lazyTableDatasets } from './lazy';
+import { spendSupplements } from './spend-supplements';
 import type {
   ClassificationsTable,
   FxTable,
@@ -34,23 +32,7 @@ export const spendTables = {
   fx: fxJson as FxTable,
 };
 
-/**
- * EXIOBASE factors of OEFDB's 20-region working file that the released table lacks (FR, ES, CN, … and more
- * products in AT … US), in their own CC BY-SA 4.0 file. Every row they share with the released table is identical
- * (checked by the build), so layering them only adds factors.
- */
-export const exiobaseRegionsFactorsTable = exiobaseRegionsJson as SpendFactorsTable;
-
-/**
- * Merges the working file's EXIOBASE factors (no key in common with the released table) into the spend factors of
- * every default, the released table as base, so each factor reports its own file as `source_dataset`.
- *
- * @internal
- */
-export const spendSupplements: PartBuilder = (part, own) =>
-  part === 'spendFactors'
-    ? mergeDatasets(own, buildTableDatasets({ spendFactors: exiobaseRegionsFactorsTable }))[part]
-    : own[part];
+export { exiobaseRegionsFactorsTable } from './spend-supplements';
 
 /** US EPA USEEIO v1.3 spend factors (US, 2022 USD, purchaser's price) and their NAICS/ISIC concordance. */
 export const useeioTables = {

@@ -33,7 +33,7 @@ describe('usage and exit codes', () => {
     [['spend', '/nonexistent/ledger.csv'], 'cannot read /nonexistent/ledger.csv: ENOENT'],
     [
       ['spend', 'ledger.txt'],
-      'cannot tell the format of ledger.txt from its extension; use --input-format csv|jsonl.',
+      'cannot tell the format of ledger.txt from its extension; use --input-format csv|jsonl|parquet.',
     ],
     [['serve', '--port', '70000'], '--port must be a whole number from 0 to 65535.'],
     [['serve', '--port', 'http'], '--port must be a whole number from 0 to 65535.'],

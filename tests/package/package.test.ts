@@ -291,3 +291,53 @@ describe('package linters', () => {
     await exec(join(BIN, 'attw'), [tarball, '--profile', 'node16', '--no-color', '--no-emoji'], workDir);
   });
 });
+
+describe('warehouses and Parquet, from the installed package', () => {
+  it('ships the UDF bundles, which run in a bare realm', async () => {
+    const { createContext, runInContext } = await import('node:vm');
+    for (const file of ['co2e-udf.js', 'co2e-udf-cloud.js', 'co2e-udf-spend.js', 'bigquery/co2e-udf.js'])
+      expect(packedFiles).toContain(`dist/udf/${file}`);
+    const realm = createContext({});
+    runInContext(
+      readFileSync(join(project, 'node_modules', NAME, 'dist', 'udf', 'co2e-udf.js'), 'utf8'),
+      realm,
+    );
+    // 4 CPU-hours × 0.0010442908 kg (tests/cloud/golden.test.ts); 1000 EUR × 0.69 × 0.0272 = 18.768 kg.
+    const result = runInContext(
+      `JSON.stringify([co2e.cloud('cpu', 'aws', { cpu_count: 4, region: 'us_east_1', duration: 1 }).co2e,
+        co2e.spend({ activity: { classification_type: 'isic4', classification_code: '4711' }, spend_year: 2019,
+          spend_region: 'DE', money: 1000, money_unit: 'eur', tax_margin: 0.19, trade_margin: 0.1,
+          transport_margin: 0.02 }).estimate.co2e])`,
+      realm,
+    ) as string;
+    expect(JSON.parse(result)).toEqual([0.0041771632, 18.768]);
+  });
+
+  it('the installed command reads and writes Parquet (hyparquet bundled in)', async () => {
+    const { parquetWriteFile } = await import('hyparquet-writer');
+    const { asyncBufferFromFile, parquetReadObjects } = await import('hyparquet');
+    const input = join(project, 'ledger.parquet');
+    parquetWriteFile({
+      filename: input,
+      columnData: [
+        { name: 'classification_type', data: ['isic4'], type: 'STRING' },
+        { name: 'classification_code', data: ['4711'], type: 'STRING' },
+        { name: 'spend_year', data: [2019], type: 'INT32' },
+        { name: 'spend_region', data: ['DE'], type: 'STRING' },
+        { name: 'money', data: [1000], type: 'DOUBLE' },
+        { name: 'money_unit', data: ['eur'], type: 'STRING' },
+        { name: 'tax_margin', data: [0.19], type: 'DOUBLE' },
+        { name: 'trade_margin', data: [0.1], type: 'DOUBLE' },
+        { name: 'transport_margin', data: [0.02], type: 'DOUBLE' },
+      ],
+    });
+    const output = join(project, 'ledger-co2e.parquet');
+    await exec(
+      join(project, 'node_modules', '.bin', 'co2e-engine'),
+      ['spend', input, '--out', output],
+      project,
+    );
+    const rows = await parquetReadObjects({ file: await asyncBufferFromFile(output) });
+    expect(rows.map((row) => row.co2e)).toEqual([18.768]);
+  });
+});
