@@ -254,6 +254,73 @@ const HAND_ZONES: Record<CloudProvider, Record<string, string>> = {
   },
 };
 
+/**
+ * Zones where CCF's choice contradicts the data centre's documented location and the balancing authority that
+ * serves it (keys as spelled in regions.json). Each is recorded with its evidence in datasets/SOURCES.md ("Corrected
+ * grid zones"); CCF's own US figures (by NERC region) stay in `ccfGridDatasets`.
+ */
+export const CORRECTED_ZONES: Record<
+  CloudProvider,
+  Record<string, { zone: string; location: string; why: string }>
+> = {
+  aws: {
+    'us-west-2': {
+      zone: 'US-NW-BPAT',
+      location: 'Boardman / Umatilla, Morrow and Umatilla counties, Oregon',
+      why: 'served by Umatilla Electric Cooperative, in the Bonneville Power Administration balancing area; PacifiCorp West does not serve it',
+    },
+  },
+  azure: {
+    westus2: {
+      zone: 'US-NW-GCPD',
+      location: 'Quincy, Grant County, Washington',
+      why: 'Grant County PUD is its own balancing authority (GCPD); PacifiCorp East serves Utah and Wyoming, not Washington',
+    },
+    westus2stage: {
+      zone: 'US-NW-GCPD',
+      location: 'as westus2',
+      why: 'staging name of westus2',
+    },
+    westus3: {
+      zone: 'US-SW-AZPS',
+      location: 'Goodyear and El Mirage, Maricopa County (Phoenix area), Arizona',
+      why: 'both sites are in Arizona Public Service territory (AZPS balancing authority)',
+    },
+    NorthCentralUs: {
+      zone: 'US-MIDA-PJM',
+      location: 'Chicago area, Illinois',
+      why: 'northern Illinois is served by ComEd, a PJM member since 2004; MISO covers central and southern Illinois',
+    },
+    northcentralusstage: {
+      zone: 'US-MIDA-PJM',
+      location: 'as NorthCentralUs',
+      why: 'staging name of NorthCentralUs',
+    },
+    EastUS3: {
+      zone: 'US-SE-SOCO',
+      location: 'Atlanta metro, Georgia',
+      why: 'Georgia Power, in the Southern Company balancing authority; PJM does not reach Georgia',
+    },
+    WestCentralUS: {
+      zone: 'US-NW-WACM',
+      location: 'Cheyenne, Wyoming',
+      why: 'Cheyenne Light, Fuel and Power is in the WACM (WAPA Rocky Mountain) balancing authority, not PacifiCorp East',
+    },
+  },
+  gcp: {
+    'us-west1': {
+      zone: 'US-NW-BPAT',
+      location: 'The Dalles, Wasco County, Oregon',
+      why: 'Northern Wasco County PUD, in the Bonneville Power Administration balancing area; PacifiCorp West does not serve it',
+    },
+    'us-east1': {
+      zone: 'US-CAR-SC',
+      location: 'Moncks Corner, Berkeley County, South Carolina',
+      why: 'Berkeley Electric Cooperative, supplied by Santee Cooper (balancing authority SC), not Dominion Energy South Carolina (SCEG)',
+    },
+  },
+};
+
 interface RegionRef {
   provider: CloudProvider;
   /** Id written to the tables: the provider's spelling, Azure names lowercased. */
@@ -261,7 +328,7 @@ interface RegionRef {
   /** Key as spelled in regions.json. */
   sourceKey: string;
   zone: string;
-  zoneBy: 'ccf' | 'hand';
+  zoneBy: 'ccf' | 'hand' | 'corrected';
   /** ISO 3166-1 alpha-2 country of the zone. */
   location: string;
 }
@@ -286,8 +353,11 @@ function listRegions(regions: RegionsFile): RegionRef[] {
     const ccfZones = regions[provider].electricity_maps_zones;
     const hand = HAND_ZONES[provider];
     const keys = regionSourceKeys(regions, provider);
-    for (const handKey of Object.keys(hand)) {
-      assert(keys.includes(handKey), `HAND_ZONES ${provider}/${handKey} is not a region in regions.json`);
+    for (const handKey of [...Object.keys(hand), ...Object.keys(CORRECTED_ZONES[provider])]) {
+      assert(
+        keys.includes(handKey),
+        `${provider}/${handKey} (HAND_ZONES or CORRECTED_ZONES) is not a region in regions.json`,
+      );
     }
     for (const sourceKey of keys) {
       const ccfZone = ccfZones[sourceKey] ?? undefined;
@@ -296,14 +366,19 @@ function listRegions(regions: RegionsFile): RegionRef[] {
         !(ccfZone && handZone),
         `${provider}/${sourceKey}: CCF now maps it to ${ccfZone}; remove it from HAND_ZONES`,
       );
-      const zone = ccfZone ?? handZone;
+      const corrected = CORRECTED_ZONES[provider][sourceKey]?.zone;
+      assert(
+        corrected === undefined || (ccfZone !== undefined && ccfZone !== corrected),
+        `${provider}/${sourceKey}: CCF no longer maps it to another zone; remove it from CORRECTED_ZONES`,
+      );
+      const zone = corrected ?? ccfZone ?? handZone;
       assert(zone, `${provider}/${sourceKey}: no Electricity Maps zone; add one to HAND_ZONES`);
       refs.push({
         provider,
         region: provider === 'azure' ? sourceKey.toLowerCase() : sourceKey,
         sourceKey,
         zone,
-        zoneBy: ccfZone ? 'ccf' : 'hand',
+        zoneBy: corrected ? 'corrected' : ccfZone ? 'ccf' : 'hand',
         location: countryOf(zone),
       });
     }
@@ -402,7 +477,7 @@ function buildElectricityMapsRegions(refs: RegionRef[], em: ElectricityMaps): Cl
         `${first}-${last}, republished in CO2.js (@tgwf/co2 ${em.version}, The Green Web Foundation) under the Open ` +
         `Database License (ODbL) 1.0, https://opendatacommons.org/licenses/odbl/1-0/. This table is a derivative ` +
         `database under the same licence. Lifecycle emission factors per Electricity Maps methodology (IPCC 2014, ` +
-        `AR5). Region-to-zone mapping from ${CCF_ATTRIBUTION}, with additions by co2e-engine.`,
+        `AR5). Region-to-zone mapping from ${CCF_ATTRIBUTION}, with additions and corrections by co2e-engine (datasets/SOURCES.md).`,
     },
     default_year: 2022,
     unit: 'kg/kWh',
@@ -592,10 +667,12 @@ export async function buildCloud(): Promise<void> {
   console.log('cloud datasets');
   const regionsFile = RegionsFileSchema.parse(readJson(sharedPath('ccf/regions.json')));
   const refs = listRegions(regionsFile);
-  const handPicked = refs.filter((r) => r.zoneBy === 'hand');
-  console.log(
-    `  hand-picked zones (${handPicked.length}): ${handPicked.map((r) => `${r.provider}/${r.region}=${r.zone}`).join(', ')}`,
-  );
+  for (const by of ['hand', 'corrected'] as const) {
+    const picked = refs.filter((r) => r.zoneBy === by);
+    console.log(
+      `  ${by} zones (${picked.length}): ${picked.map((r) => `${r.provider}/${r.region}=${r.zone}`).join(', ')}`,
+    );
+  }
 
   const coefficients = buildCoefficients();
   const grid = buildElectricityMapsRegions(refs, await loadElectricityMaps());
