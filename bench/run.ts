@@ -28,7 +28,14 @@ const MILLION = 1_000_000;
 const MILLION_FOR: readonly CalculatorName[] = ['cpu', 'spend'];
 const MILLION_MAX_SECONDS = 90;
 
-const TARGETS = { cpuBatchPerSec: 500_000, spendBatchPerSec: 200_000, maxRatio: 20, coldStartMs: 50 };
+const TARGETS = {
+  cpuBatchPerSec: 500_000,
+  spendBatchPerSec: 200_000,
+  maxRatio: 20,
+  coldStartMs: 50,
+  /** Per-estimate time of a 30,000-distinct-request spend batch over a 2,048-distinct one (issue 13). */
+  maxDistinctRatio: 1.3,
+};
 
 if (!existsSync(join(ROOT, 'dist', 'index.js')))
   throw new Error('Run `npm run build` first (`npm run bench` does).');
@@ -138,6 +145,9 @@ async function main() {
       batches.push(worker('batch', name, String(size)));
     }
   }
+  log('spend: 30,000 distinct requests vs 2,048…');
+  const distinct = worker('distinct', 'spend', '100000');
+
   const skippedMillion: string[] = [];
   if (!QUICK) {
     for (const name of MILLION_FOR) {
@@ -176,6 +186,7 @@ async function main() {
     datasets,
     singles,
     batches,
+    distinct,
     skippedMillion,
     profiles,
   };
@@ -199,6 +210,7 @@ type Results = {
   datasets: Record<string, number | string>;
   singles: Array<Record<string, number | string>>;
   batches: Array<Record<string, number | string>>;
+  distinct?: Record<string, number | string>;
   skippedMillion: string[];
   profiles: Record<string, ProfileSummary>;
 };
@@ -337,6 +349,13 @@ function report(results: Results): string {
     );
   }
   for (const note of results.skippedMillion) lines.push('', `1M batch, ${note}.`);
+  if (results.distinct !== undefined) {
+    const row = results.distinct;
+    lines.push(
+      '',
+      `Cache cliff: spend batches of ${size(row.size as number)} drawn from ${row.manyDistinct} distinct requests take ${(row.ratio as number).toFixed(2)}× the time per estimate of batches drawn from ${row.fewDistinct} (${ms(row.manyMs as number)} vs ${ms(row.fewMs as number)}, medians of 5 alternating runs in one process; target ≤ ${TARGETS.maxDistinctRatio}×: ${met((row.ratio as number) <= TARGETS.maxDistinctRatio, `${((row.ratio as number) / TARGETS.maxDistinctRatio).toFixed(2)}× over`)}).`,
+    );
+  }
   lines.push(
     '',
     'Peak RSS is `process.resourceUsage().maxRSS` of the measuring process: the inputs, the reference run, then the engine run with its results held.',

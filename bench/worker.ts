@@ -20,6 +20,7 @@ import {
  *   worker.mjs <root> single <calculator>
  *   worker.mjs <root> batch <calculator> <size>
  *   worker.mjs <root> profile <calculator> <size> <out.cpuprofile>   (CPU profile of one engine batch)
+ *   worker.mjs <root> distinct spend <size>   (per-estimate time: 30,000 distinct requests vs 2,048 distinct)
  *   worker.mjs <root> datasets
  */
 
@@ -144,6 +145,36 @@ async function profile(name: CalculatorName, size: number, file: string) {
   return { task: 'profile', calculator: name, size, engineMs };
 }
 
+/**
+ * The cache cliff check: batches of `size` drawn from 2,048 vs 30,000 distinct requests (so from many more distinct
+ * factor, currency and year keys), measured alternately in this one process so both share its state and load.
+ */
+function distinct(name: CalculatorName, size: number) {
+  const engine = engineCalls(lib, datasets, name);
+  const few = batchOf(requestPool(lib, datasets, data.defaultTables, name, 2_048), size);
+  const many = batchOf(requestPool(lib, datasets, data.defaultTables, name, 30_000), size);
+  engine.batch(few);
+  engine.batch(many);
+  const fewMs: number[] = [];
+  const manyMs: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    collect();
+    fewMs.push(time(() => engine.batch(few), 0, 1).ms);
+    collect();
+    manyMs.push(time(() => engine.batch(many), 0, 1).ms);
+  }
+  return {
+    task: 'distinct',
+    calculator: name,
+    size,
+    fewDistinct: 2_048,
+    manyDistinct: 30_000,
+    fewMs: median(fewMs),
+    manyMs: median(manyMs),
+    ratio: median(manyMs) / median(fewMs),
+  };
+}
+
 function datasetBuild() {
   const validateAndIndex = time(() => lib.createTableDatasets(data.defaultTables), 2000, 15);
   return { task: 'datasets', createTableDatasetsMs: validateAndIndex.ms, runs: validateAndIndex.runs };
@@ -158,8 +189,10 @@ const result =
       ? batch(name, size)
       : task === 'profile'
         ? await profile(name, size, profileFile)
-        : task === 'datasets'
-          ? datasetBuild()
-          : undefined;
+        : task === 'distinct'
+          ? distinct(name, size)
+          : task === 'datasets'
+            ? datasetBuild()
+            : undefined;
 if (result === undefined) throw new Error(`unknown task '${task}'`);
 console.log(JSON.stringify({ ...result, maxRssMb: maxRssMb() }));

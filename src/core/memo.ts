@@ -4,8 +4,12 @@
  * objects (weakly), so replacing a provider never reads a stale value and dropping it frees its cache.
  */
 
-/** Entries kept per owner before the cache is emptied, bounding memory for inputs with endless distinct keys. */
-const MAX_ENTRIES = 8_192;
+/**
+ * Entries kept per owner. Past it the least recently used entry goes, so a ledger with more distinct keys than
+ * this loses only its rarest ones instead of the whole cache (the old clear-all made a 30k-key ledger 4× slower).
+ * 65,536 holds every key a real ledger draws from the embedded tables while bounding memory for endless inputs.
+ */
+export const MAX_MEMO_ENTRIES = 65_536;
 
 export interface Memo<V> {
   /** The value for `key` under `owners`, computed once. A throwing `compute` caches nothing. */
@@ -14,12 +18,22 @@ export interface Memo<V> {
 
 interface Node<V> {
   children: WeakMap<object, Node<V>>;
+  /** In recency order: a Map iterates in insertion order, and a hit re-inserts its key at the end. */
   values: Map<string, V> | undefined;
 }
 
 const node = <V>(): Node<V> => ({ children: new WeakMap(), values: undefined });
 
-export function createMemo<V>(): Memo<V> {
+/**
+ * A memo keyed by a chain of owner objects (held weakly) and a string, least recently used entries evicted past
+ * `capacity` per owner chain.
+ *
+ * @example
+ * const squares = createMemo<number>();
+ * squares.get([tables], '12', () => 12 * 12); // computes 144
+ * squares.get([tables], '12', () => 0); // 144 again, from the cache
+ */
+export function createMemo<V>(capacity = MAX_MEMO_ENTRIES): Memo<V> {
   const root = node<V>();
   return {
     get(owners, key, compute) {
@@ -34,9 +48,17 @@ export function createMemo<V>(): Memo<V> {
       }
       const values = (current.values ??= new Map());
       const cached = values.get(key);
-      if (cached !== undefined) return cached;
+      if (cached !== undefined) {
+        // Recency is tracked once the cache is half full, so a small hot set (the usual ledger) pays no delete/set
+        // per hit; the order then differs from strict LRU only for keys not used since the cache was half full.
+        if (values.size >= capacity >>> 1) {
+          values.delete(key);
+          values.set(key, cached);
+        }
+        return cached;
+      }
       const value = compute();
-      if (values.size >= MAX_ENTRIES) values.clear();
+      if (values.size >= capacity) values.delete(values.keys().next().value as string);
       values.set(key, value);
       return value;
     },

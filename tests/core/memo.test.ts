@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { createMemo, MAX_MEMO_ENTRIES } from '../../src/core/memo';
+
+/** Counts computations per key, so a test sees which keys came from the cache. */
+function counted() {
+  const computed: string[] = [];
+  const compute = (key: string) => () => {
+    computed.push(key);
+    return `value of ${key}`;
+  };
+  return { computed, compute };
+}
+
+describe('createMemo', () => {
+  it('computes a key once per owner chain and keeps owner chains apart', () => {
+    const memo = createMemo<string>();
+    const { computed, compute } = counted();
+    const tables = {};
+    const other = {};
+    expect(memo.get([tables], 'a', compute('a'))).toBe('value of a');
+    expect(memo.get([tables], 'a', compute('a'))).toBe('value of a');
+    expect(memo.get([other], 'a', compute('a'))).toBe('value of a');
+    expect(memo.get([tables, other], 'a', compute('a'))).toBe('value of a');
+    expect(computed).toEqual(['a', 'a', 'a']);
+  });
+
+  it('caches nothing when compute throws', () => {
+    const memo = createMemo<string>();
+    const owner = {};
+    expect(() =>
+      memo.get([owner], 'k', () => {
+        throw new Error('no factor');
+      }),
+    ).toThrow('no factor');
+    expect(memo.get([owner], 'k', () => 'later')).toBe('later');
+  });
+
+  it('evicts only the least recently used key past its capacity, never the whole cache', () => {
+    const memo = createMemo<string>(4);
+    const { computed, compute } = counted();
+    const owner = {};
+    for (const key of ['a', 'b', 'c', 'd']) memo.get([owner], key, compute(key));
+    memo.get([owner], 'a', compute('a')); // a is now the newest (the cache is at least half full)
+    memo.get([owner], 'e', compute('e')); // evicts b, the oldest
+    computed.length = 0;
+    for (const key of ['a', 'c', 'd', 'e']) memo.get([owner], key, compute(key));
+    expect(computed).toEqual([]);
+    memo.get([owner], 'b', compute('b'));
+    expect(computed).toEqual(['b']);
+  });
+
+  it('keeps a hot working set through a long stream of one-off keys', () => {
+    const memo = createMemo<string>(64);
+    const { computed, compute } = counted();
+    const owner = {};
+    const hot = ['h1', 'h2', 'h3'];
+    for (let index = 0; index < 1_000; index++) {
+      for (const key of hot) memo.get([owner], key, compute(key));
+      memo.get([owner], `cold${index}`, compute(`cold${index}`));
+    }
+    expect(computed.filter((key) => key.startsWith('h'))).toEqual(hot);
+  });
+
+  it('holds at least 30,000 distinct keys by default (a real ledger) without recomputing any', () => {
+    expect(MAX_MEMO_ENTRIES).toBeGreaterThanOrEqual(30_000);
+    const memo = createMemo<number>();
+    const owner = {};
+    let computations = 0;
+    for (let round = 0; round < 2; round++) {
+      for (let index = 0; index < 30_000; index++) {
+        memo.get([owner], String(index), () => ++computations);
+      }
+    }
+    expect(computations).toBe(30_000);
+  });
+});
