@@ -546,7 +546,12 @@ export function referenceSpend(request: unknown, datasets: Datasets) {
     fail('unknown_classification_code', 'activity.classification_code', 'unknown code');
   const rows = products.flatMap((product) => datasets.spendFactors.get(product, region) ?? []);
   if (rows.length === 0) fail('no_emission_factors_found', 'activity', 'no factor');
-  const weights = rows.map((row) => datasets.classifications.weight(region, row.product));
+  // The engine's product rule: output × the code's share of the product's classes (docs/spend.md).
+  const weights = rows.map((row) => {
+    const output = datasets.classifications.weight(region, row.product);
+    const share = datasets.classifications.share?.(type, code, row.product);
+    return output === undefined || share === undefined ? output : (output * share[0]) / share[1];
+  });
   const weighted =
     rows.length > 1 &&
     weights.every((weight) => weight !== undefined) &&
