@@ -152,17 +152,19 @@ export const SpendFactorsTableSchema = z.strictObject({
       }),
     )
     .superRefine((factors, ctx) => {
-      // Within one table a repeated activity_id would silently replace the earlier row; across merged datasets
-      // repeats are allowed and resolved by mergeDatasets' precedence.
+      // An activity_id names one product (its rows differ only by region); naming two, the later row would
+      // silently win. Across merged datasets repeats are allowed and resolved by mergeDatasets' precedence.
       const firstRow = new Map<string, number>();
       factors.forEach((factor, index) => {
         const first = firstRow.get(factor.activity_id);
         if (first === undefined) firstRow.set(factor.activity_id, index);
-        else
+        else if (factors[first]!.product !== factor.product)
           ctx.addIssue({
             code: 'custom',
             path: [index, 'activity_id'],
-            message: `duplicate activity_id ${factor.activity_id} (first in factors.${first})`,
+            message:
+              `duplicate activity_id ${factor.activity_id}: product ${factor.product} here, ` +
+              `${factors[first]!.product} in factors.${first}`,
           });
       });
     }),

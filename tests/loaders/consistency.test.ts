@@ -58,7 +58,7 @@ describe('inconsistent rows are refused at load', () => {
   });
 });
 
-describe('duplicate activity_id within one spend factor table', () => {
+describe('one activity_id naming two products within one spend factor table', () => {
   it('is refused, naming the second row', async () => {
     const { default: factorsJson } = await import('../../datasets/spend/useeio-factors.json');
     const base = factorsJson as unknown as SpendFactorsTable;
@@ -68,7 +68,7 @@ describe('duplicate activity_id within one spend factor table', () => {
     expect([error.table, error.location, error.problem]).toEqual([
       'spendFactors',
       'factors.1.activity_id',
-      `duplicate activity_id ${first!.activity_id} (first in factors.0)`,
+      `duplicate activity_id ${first!.activity_id}: product ${second!.product} here, ${first!.product} in factors.0`,
     ]);
   });
 });
