@@ -7,6 +7,7 @@ import instancesJson from '../../datasets/cloud/instances.json';
 import {
   type CloudCoefficientsTable,
   type CloudInstancesTable,
+  type SpendFactorsTable,
   createTableDatasets,
   DatasetError,
 } from '../../src/index';
