@@ -38,24 +38,30 @@ export const CloudCoefficientsTableSchema = z.strictObject({
   dataset: DatasetInfoSchema,
   providers: z.partialRecord(
     CloudProviderSchema,
-    z.strictObject({
-      /** Watts per vCPU at idle. */
-      min_watts: nonNegative,
-      /** Watts per vCPU at 100 % utilisation. */
-      max_watts: nonNegative,
-      /** Data-centre power usage effectiveness. */
-      pue: positive,
-      /** kWh per GB-hour of memory. */
-      memory_kwh_per_gb_hour: nonNegative,
-      /** Wh per TB-hour of SSD storage. */
-      ssd_wh_per_tb_hour: nonNegative,
-      /** Wh per TB-hour of HDD storage. */
-      hdd_wh_per_tb_hour: nonNegative,
-      /** kWh per GB transferred. */
-      networking_kwh_per_gb: nonNegative,
-      /** Expected server lifetime in hours, over which embodied emissions are spread. */
-      server_lifetime_hours: positive,
-    }),
+    z
+      .strictObject({
+        /** Watts per vCPU at idle. */
+        min_watts: nonNegative,
+        /** Watts per vCPU at 100 % utilisation. */
+        max_watts: nonNegative,
+        /** Data-centre power usage effectiveness. */
+        pue: positive,
+        /** kWh per GB-hour of memory. */
+        memory_kwh_per_gb_hour: nonNegative,
+        /** Wh per TB-hour of SSD storage. */
+        ssd_wh_per_tb_hour: nonNegative,
+        /** Wh per TB-hour of HDD storage. */
+        hdd_wh_per_tb_hour: nonNegative,
+        /** kWh per GB transferred. */
+        networking_kwh_per_gb: nonNegative,
+        /** Expected server lifetime in hours, over which embodied emissions are spread. */
+        server_lifetime_hours: positive,
+      })
+      .refine((c) => c.min_watts <= c.max_watts, {
+        message: 'min_watts is greater than max_watts',
+        path: ['min_watts'],
+      })
+      .refine((c) => c.pue >= 1, { message: 'a PUE below 1 is impossible', path: ['pue'] }),
   ),
 });
 export type CloudCoefficientsTable = z.infer<typeof CloudCoefficientsTableSchema>;
@@ -97,18 +103,23 @@ export const CloudInstancesTableSchema = z.strictObject({
   /** Years an embodied estimate may be asked for (embodied factors do not vary by year). */
   years: z.array(year).min(1),
   instances: z.array(
-    z.strictObject({
-      provider: CloudProviderSchema,
-      /** Instance type as the provider writes it (`t2.micro`, `Standard_D2s_v3`, `e2-standard-2`). */
-      instance: z.string().min(1),
-      vcpu: positive,
-      /** Memory in GiB (providers publish GiB; reported as GB = GiB × 1.073741824). */
-      memory_gib: positive,
-      /** vCPUs of the whole host platform (the largest instance of the family). */
-      platform_vcpu: positive,
-      /** Embodied emissions of the whole host platform, kg CO2e. */
-      platform_embodied_kgco2e: nonNegative,
-    }),
+    z
+      .strictObject({
+        provider: CloudProviderSchema,
+        /** Instance type as the provider writes it (`t2.micro`, `Standard_D2s_v3`, `e2-standard-2`). */
+        instance: z.string().min(1),
+        vcpu: positive,
+        /** Memory in GiB (providers publish GiB; reported as GB = GiB × 1.073741824). */
+        memory_gib: positive,
+        /** vCPUs of the whole host platform (the largest instance of the family). */
+        platform_vcpu: positive,
+        /** Embodied emissions of the whole host platform, kg CO2e. */
+        platform_embodied_kgco2e: nonNegative,
+      })
+      .refine((i) => i.vcpu <= i.platform_vcpu, {
+        message: 'vcpu is greater than platform_vcpu (the instance cannot be larger than its host)',
+        path: ['vcpu'],
+      }),
   ),
 });
 export type CloudInstancesTable = z.infer<typeof CloudInstancesTableSchema>;
@@ -126,19 +137,37 @@ export const SpendFactorsTableSchema = z.strictObject({
   gwp: z.enum(GWP_METHODS),
   /** Product classification the factors are keyed by (`exiobase3p`, `naics2017`). */
   product_classification: z.string().min(1),
-  factors: z.array(
-    z.strictObject({
-      product: z.string().min(1),
-      /** ISO 3166-1 alpha-2 or a model region code (`WA`, `WE`, ...). */
-      region: z.string().regex(/^[A-Z]{2}$/),
-      kgco2e: nonNegative,
-      /** The same factor under other GWP bases, where the source gives them. */
-      kgco2e_alt: z.partialRecord(z.enum(GWP_METHODS), nonNegative).optional(),
-      name: z.string().min(1),
-      activity_id: z.string().min(1),
-      data_quality_flags: z.array(z.string()),
+  factors: z
+    .array(
+      z.strictObject({
+        product: z.string().min(1),
+        /** ISO 3166-1 alpha-2 or a model region code (`WA`, `WE`, ...). */
+        region: z.string().regex(/^[A-Z]{2}$/),
+        kgco2e: nonNegative,
+        /** The same factor under other GWP bases, where the source gives them. */
+        kgco2e_alt: z.partialRecord(z.enum(GWP_METHODS), nonNegative).optional(),
+        name: z.string().min(1),
+        activity_id: z.string().min(1),
+        data_quality_flags: z.array(z.string()),
+      }),
+    )
+    .superRefine((factors, ctx) => {
+      // An activity_id names one product (its rows differ only by region); naming two, the later row would
+      // silently win. Across merged datasets repeats are allowed and resolved by mergeDatasets' precedence.
+      const firstRow = new Map<string, number>();
+      factors.forEach((factor, index) => {
+        const first = firstRow.get(factor.activity_id);
+        if (first === undefined) firstRow.set(factor.activity_id, index);
+        else if (factors[first]!.product !== factor.product)
+          ctx.addIssue({
+            code: 'custom',
+            path: [index, 'activity_id'],
+            message:
+              `duplicate activity_id ${factor.activity_id}: product ${factor.product} here, ` +
+              `${factors[first]!.product} in factors.${first}`,
+          });
+      });
     }),
-  ),
 });
 export type SpendFactorsTable = z.infer<typeof SpendFactorsTableSchema>;
 
