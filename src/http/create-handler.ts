@@ -27,9 +27,15 @@ export interface HandlerOptions {
    * gets 401 `unauthorized`. When omitted, the server is open.
    */
   authorize?: Authorize;
-  /** Most elements a batch may have; a larger batch gets 400 `batch_too_large`. Default 100. */
+  /**
+   * Most elements a batch may have; a larger batch gets 400 `batch_too_large`. Default 100, at most
+   * {@link HANDLER_CEILINGS}`.maxBatchSize`.
+   */
   maxBatchSize?: number;
-  /** Largest request body in bytes, counted as it arrives; a larger one gets 413. Default 1,000,000. */
+  /**
+   * Largest request body in bytes, counted as it arrives; a larger one gets 413. Default 1,000,000, at most
+   * {@link HANDLER_CEILINGS}`.maxBodyBytes`.
+   */
   maxBodyBytes?: number;
   /** A path prefix the routes sit under, e.g. `/api` for `/api/compute/aws/cpu`. Default none. */
   basePath?: string;
@@ -81,9 +87,24 @@ const hasSpendDatasets = (datasets: Datasets): datasets is SpendDatasets =>
   datasets.inflation !== undefined &&
   datasets.fx !== undefined;
 
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new RangeError(`${name} must be a positive integer, got ${value}.`);
+/**
+ * The hard ceilings on `maxBatchSize` and `maxBodyBytes`. Within them every accepted request is answered in well
+ * under a second with a response far below V8's string limit; above them one request could hold the event loop
+ * (and every other client) for seconds, or fail with a 500 while serialising its response.
+ *
+ * @example
+ * ```ts
+ * import { createHandler, HANDLER_CEILINGS } from 'co2e-engine/http';
+ * import { defaultDatasets } from 'co2e-engine/datasets';
+ * const handler = createHandler({ datasets: defaultDatasets, maxBatchSize: HANDLER_CEILINGS.maxBatchSize });
+ * ```
+ */
+export const HANDLER_CEILINGS = Object.freeze({ maxBatchSize: 10_000, maxBodyBytes: 10_000_000 });
+
+function positiveInteger(name: keyof typeof HANDLER_CEILINGS, value: number): number {
+  const ceiling = HANDLER_CEILINGS[name];
+  if (!Number.isSafeInteger(value) || value < 1 || value > ceiling)
+    throw new RangeError(`${name} must be a whole number from 1 to ${ceiling}, got ${value}.`);
   return value;
 }
 
@@ -110,7 +131,8 @@ const BEARER = /^Bearer +([^\s]+) *$/i;
  *   body: JSON.stringify({ cpu_count: 4, region: 'us_east_1', duration: 1 }),
  * }));
  * ```
- * @throws RangeError when `maxBatchSize` or `maxBodyBytes` is not a positive integer.
+ * @throws RangeError when `maxBatchSize` or `maxBodyBytes` is not a whole number from 1 to its
+ *   {@link HANDLER_CEILINGS | ceiling}.
  */
 export function createHandler(options: HandlerOptions): Handler {
   const { datasets, authorize, calculation } = options;

@@ -3,6 +3,12 @@
  *
  * @packageDocumentation
  */
-export { createHandler, type Authorize, type Handler, type HandlerOptions } from './create-handler';
+export {
+  createHandler,
+  HANDLER_CEILINGS,
+  type Authorize,
+  type Handler,
+  type HandlerOptions,
+} from './create-handler';
 export { toNodeListener, type NodeListener } from './node';
 export type { WireEstimate } from './wire';
