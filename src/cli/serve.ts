@@ -3,8 +3,8 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InvalidArgumentError, Option } from 'commander';
 import type { Datasets } from '../datasets/types';
-import { createHandler, HANDLER_CEILINGS } from '../http/create-handler';
-import { toNodeListener } from '../http/node';
+import { HANDLER_CEILINGS } from '../http/create-handler';
+import { createNodeListener } from '../http/node-handler';
 import { type CliIo, EXIT, UsageError } from './io';
 
 /** `serve`: the HTTP handler on node:http until the signal aborts. */
@@ -143,7 +143,7 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
       `--headers-timeout (${timeouts.headersTimeout}) must not exceed --request-timeout (${timeouts.requestTimeout}).`,
     );
   }
-  const handler = createHandler({
+  const listener = createNodeListener({
     datasets,
     ...(keys.length > 0 && { authorize: keyChecker(keys) }),
     ...(options.maxBatchSize !== undefined && { maxBatchSize: options.maxBatchSize }),
@@ -151,7 +151,6 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
     onError: (error) =>
       io.stderr.write(`co2e-engine serve: internal error: ${String((error as Error)?.stack ?? error)}\n`),
   });
-  const listener = toNodeListener(handler);
   const inFlight = new Set<ServerResponse>();
   let stopping = false;
   const server = createServer(

@@ -1,5 +1,6 @@
 /**
- * `co2e-engine/http`: SPEC.md's REST endpoints as a Web-standard handler, and a `node:http` adapter.
+ * `co2e-engine/http`: SPEC.md's REST endpoints as a Web-standard handler, a `node:http` adapter of it, and a direct `node:http`
+ * listener sharing its rules.
  *
  * @packageDocumentation
  */
@@ -11,4 +12,5 @@ export {
   type HandlerOptions,
 } from './create-handler';
 export { toNodeListener, type NodeListener } from './node';
+export { createNodeListener, type NodeHandlerOptions } from './node-handler';
 export type { WireEstimate } from './wire';
