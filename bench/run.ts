@@ -265,6 +265,15 @@ function keptAnalysis(): string {
   return previous.slice(start, end + ANALYSIS_END.length);
 }
 
+/** The sections other scripts generate (bench/http.ts, bench/soak.ts), kept as they are. */
+function keptSections(): string {
+  const file = join(ROOT, 'bench', 'results.md');
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  return [...previous.matchAll(/<!-- (bench-[\w-]+):start -->[\s\S]*?<!-- \1:end -->/g)]
+    .map((match) => match[0])
+    .join('\n\n');
+}
+
 function report(results: Results): string {
   const { machine: m, cold } = results;
   const batch = (name: string, n: number) =>
@@ -407,6 +416,7 @@ function report(results: Results): string {
     lines.push(profileSection(name, summary), '');
 
   lines.push('## What limits it', '', keptAnalysis(), '');
+  lines.push(keptSections(), '');
   return lines.join('\n');
 }
 

@@ -6,7 +6,7 @@ import { type FileCommandOptions, runFileCommand } from './file-command';
 import { type CliIo, EXIT, UsageError } from './io';
 import type { RowKind } from './outcome';
 import type { ParquetAwareFormat } from './parquet-command';
-import { serve } from './serve';
+import { serve, type ServeOptions, serveLimitOptions } from './serve';
 import { spendRows } from './spend-rows';
 
 export type { CliIo } from './io';
@@ -77,7 +77,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     })
     .showHelpAfterError('(run with --help for usage)');
 
-  program
+  const serveCommand = program
     .command('serve')
     .description(
       "Serve SPEC.md's REST endpoints (POST /procurement/spend, /compute/{provider}/...) over HTTP.",
@@ -90,39 +90,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       collect,
       [],
     )
-    .option(
-      '--max-batch-size <n>',
-      'most elements per batch request',
-      integer('--max-batch-size', 1, 1_000_000),
-      100,
-    )
-    .option(
-      '--max-body-bytes <n>',
-      'largest request body in bytes',
-      integer('--max-body-bytes', 1, 1_000_000_000),
-      1_000_000,
-    )
-    .action(
-      async (flags: {
-        port: number;
-        host: string;
-        apiKey: string[];
-        maxBatchSize: number;
-        maxBodyBytes: number;
-      }) => {
-        exitCode = await serve(
-          {
-            port: flags.port,
-            host: flags.host,
-            apiKeys: flags.apiKey,
-            maxBatchSize: flags.maxBatchSize,
-            maxBodyBytes: flags.maxBodyBytes,
-          },
-          defaultDatasets,
-          io,
-        );
-      },
-    );
+    .action(async (flags: { apiKey: string[] } & Omit<ServeOptions, 'apiKeys'>) => {
+      const { apiKey, ...rest } = flags;
+      exitCode = await serve({ ...rest, apiKeys: apiKey }, defaultDatasets, io);
+    });
+  for (const option of serveLimitOptions()) serveCommand.addOption(option);
 
   const fileCommand = (name: 'spend' | 'cloud', description: string, kind: () => RowKind) =>
     program

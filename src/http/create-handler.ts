@@ -1,19 +1,9 @@
-import { calculateCpu, calculateCpuBatch } from '../cloud/cpu';
-import { calculateEmbodied, calculateEmbodiedBatch } from '../cloud/embodied';
-import { calculateInstance, calculateInstanceBatch } from '../cloud/instance';
-import { calculateMemory, calculateMemoryBatch } from '../cloud/memory';
-import { calculateNetworking, calculateNetworkingBatch } from '../cloud/networking';
-import { calculateStorage, calculateStorageBatch } from '../cloud/storage';
-import { resolveProvider } from '../cloud/common';
-import { EmissionsError, messages } from '../core/errors';
-import type { CalculationOptions, Estimate } from '../core/estimate';
-import type { CloudDatasets, Datasets, SpendDatasets } from '../datasets/types';
-import { calculateSpend, calculateSpendBatch } from '../spend/spend';
-import { httpMessages } from './messages';
-import { readJsonBody } from './read-json-body';
-import { errorResponse, internalErrorResponse, jsonResponse } from './responses';
-import { type CloudCalculatorName, matchRoute, normaliseBasePath, type Route } from './routes';
-import { toWireBatch, toWireEstimate } from './wire';
+import type { CalculationOptions } from '../core/estimate';
+import type { Datasets } from '../datasets/types';
+import { readRequestBytes } from './read-json-body';
+import { createRules, type Reply } from './rules';
+
+export { HANDLER_CEILINGS } from './rules';
 
 /** Decides whether an API key may use the server. May be async (a database lookup). */
 export type Authorize = (apiKey: string, request: Request) => boolean | Promise<boolean>;
@@ -27,9 +17,15 @@ export interface HandlerOptions {
    * gets 401 `unauthorized`. When omitted, the server is open.
    */
   authorize?: Authorize;
-  /** Most elements a batch may have; a larger batch gets 400 `batch_too_large`. Default 100. */
+  /**
+   * Most elements a batch may have; a larger batch gets 400 `batch_too_large`. Default 100, at most
+   * {@link HANDLER_CEILINGS}`.maxBatchSize`.
+   */
   maxBatchSize?: number;
-  /** Largest request body in bytes, counted as it arrives; a larger one gets 413. Default 1,000,000. */
+  /**
+   * Largest request body in bytes, counted as it arrives; a larger one gets 413. Default 1,000,000, at most
+   * {@link HANDLER_CEILINGS}`.maxBodyBytes`.
+   */
   maxBodyBytes?: number;
   /** A path prefix the routes sit under, e.g. `/api` for `/api/compute/aws/cpu`. Default none. */
   basePath?: string;
@@ -44,50 +40,6 @@ export interface HandlerOptions {
 
 /** A Web-standard request handler, as Fetch-style runtimes (Deno, Bun, Cloudflare Workers, Hono) expect. */
 export type Handler = (request: Request) => Promise<Response>;
-
-type CloudCalculator = (
-  provider: string,
-  request: never,
-  datasets: CloudDatasets,
-  options?: CalculationOptions,
-) => unknown;
-type CloudBatchCalculator = (
-  provider: string,
-  requests: readonly unknown[],
-  datasets: CloudDatasets,
-  options?: CalculationOptions,
-) => unknown[];
-
-const CLOUD: Readonly<
-  Record<CloudCalculatorName, { single: CloudCalculator; batch: CloudBatchCalculator; wire: boolean }>
-> = {
-  // `wire`: the per-resource endpoints send data_quality_flags as the list's text form (SPEC.md).
-  instance: { single: calculateInstance, batch: calculateInstanceBatch, wire: false },
-  cpu: { single: calculateCpu, batch: calculateCpuBatch, wire: true },
-  memory: { single: calculateMemory, batch: calculateMemoryBatch, wire: true },
-  storage: { single: calculateStorage, batch: calculateStorageBatch, wire: true },
-  networking: { single: calculateNetworking, batch: calculateNetworkingBatch, wire: true },
-  embodied: { single: calculateEmbodied, batch: calculateEmbodiedBatch, wire: true },
-};
-
-const hasCloudDatasets = (datasets: Datasets): datasets is CloudDatasets =>
-  datasets.cloudCoefficients !== undefined &&
-  datasets.cloudRegions !== undefined &&
-  datasets.cloudInstances !== undefined;
-const hasSpendDatasets = (datasets: Datasets): datasets is SpendDatasets =>
-  datasets.spendFactors !== undefined &&
-  datasets.classifications !== undefined &&
-  datasets.margins !== undefined &&
-  datasets.inflation !== undefined &&
-  datasets.fx !== undefined;
-
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new RangeError(`${name} must be a positive integer, got ${value}.`);
-  return value;
-}
-
-const BEARER = /^Bearer +([^\s]+) *$/i;
 
 /**
  * Creates a Web-standard `(Request) => Promise<Response>` handler serving SPEC.md's endpoints: `POST
@@ -110,88 +62,23 @@ const BEARER = /^Bearer +([^\s]+) *$/i;
  *   body: JSON.stringify({ cpu_count: 4, region: 'us_east_1', duration: 1 }),
  * }));
  * ```
- * @throws RangeError when `maxBatchSize` or `maxBodyBytes` is not a positive integer.
+ * @throws RangeError when `maxBatchSize` or `maxBodyBytes` is not a whole number from 1 to its
+ *   {@link HANDLER_CEILINGS | ceiling}.
  */
 export function createHandler(options: HandlerOptions): Handler {
-  const { datasets, authorize, calculation } = options;
-  const maxBatchSize = positiveInteger('maxBatchSize', options.maxBatchSize ?? 100);
-  const maxBodyBytes = positiveInteger('maxBodyBytes', options.maxBodyBytes ?? 1_000_000);
-  const basePath = normaliseBasePath(options.basePath);
-  const onError =
-    options.onError ?? ((error: unknown) => console.error('co2e-engine/http: internal error', error));
-  const cloudDatasets = hasCloudDatasets(datasets) ? datasets : undefined;
-  const spendDatasets = hasSpendDatasets(datasets) ? datasets : undefined;
-
-  async function authenticate(request: Request): Promise<void> {
-    if (authorize === undefined) return;
-    const key = BEARER.exec(request.headers.get('authorization') ?? '')?.[1];
-    if (key === undefined)
-      throw new EmissionsError('unauthorized', httpMessages.missingApiKey(), { status: 401 });
-    if ((await authorize(key, request)) !== true) {
-      throw new EmissionsError('unauthorized', httpMessages.invalidApiKey(), { status: 401 });
-    }
-  }
-
-  function checkBatch(body: unknown): readonly unknown[] {
-    if (!Array.isArray(body))
-      throw new EmissionsError('invalid_request', messages.notABatch(), { path: 'requests' });
-    if (body.length > maxBatchSize) {
-      throw new EmissionsError('batch_too_large', messages.batchTooLarge(body.length, maxBatchSize), {
-        path: 'requests',
-      });
-    }
-    return body;
-  }
-
-  function compute(route: Route, body: unknown): unknown {
-    if (route.family === 'spend') {
-      const spend = spendDatasets as SpendDatasets;
-      if (route.batch) return calculateSpendBatch(checkBatch(body), spend, calculation);
-      return calculateSpend(body as never, spend, calculation);
-    }
-    const cloud = cloudDatasets as CloudDatasets;
-    const calculator = CLOUD[route.calculator];
-    // The provider is checked once for the whole request, so a bad one is a 400 rather than N failed elements.
-    resolveProvider(route.provider, cloud);
-    if (route.batch) {
-      const results = calculator.batch(route.provider, checkBatch(body), cloud, calculation);
-      return calculator.wire ? toWireBatch(results) : results;
-    }
-    const result = calculator.single(route.provider, body as never, cloud, calculation);
-    return calculator.wire ? toWireEstimate(result as Estimate) : result;
-  }
-
-  async function handle(request: Request): Promise<Response> {
-    await authenticate(request);
-    const url = new URL(request.url);
-    const route = matchRoute(url.pathname, basePath);
-    if (route === undefined) {
-      throw new EmissionsError('not_found', httpMessages.notFound(request.method, url.pathname), {
-        status: 404,
-      });
-    }
-    const served = route.family === 'spend' ? spendDatasets !== undefined : cloudDatasets !== undefined;
-    if (!served) throw new EmissionsError('not_found', httpMessages.notServed(route.family), { status: 404 });
-    if (request.method !== 'POST') {
-      throw new EmissionsError('method_not_allowed', httpMessages.methodNotAllowed(request.method), {
-        status: 405,
-      });
-    }
-    const body = await readJsonBody(request, maxBodyBytes);
-    return jsonResponse(compute(route, body));
-  }
-
+  const rules = createRules<Request>(options);
   return async (request) => {
-    try {
-      return await handle(request);
-    } catch (error) {
-      if (error instanceof EmissionsError) return errorResponse(error);
-      try {
-        onError(error, request);
-      } catch {
-        // A failing logger must not turn a 500 into a crash.
-      }
-      return internalErrorResponse();
-    }
+    const headers = request.headers;
+    const answer = await rules({
+      raw: request,
+      method: request.method,
+      pathname: new URL(request.url).pathname,
+      header: (name) => headers.get(name) ?? undefined,
+      readBody: (maxBytes) => readRequestBytes(request, maxBytes),
+    });
+    return toResponse(answer);
   };
 }
+
+const toResponse = (answer: Reply): Response =>
+  new Response(answer.body, { status: answer.status, headers: answer.headers });

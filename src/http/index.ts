@@ -1,8 +1,16 @@
 /**
- * `co2e-engine/http`: SPEC.md's REST endpoints as a Web-standard handler, and a `node:http` adapter.
+ * `co2e-engine/http`: SPEC.md's REST endpoints as a Web-standard handler, a `node:http` adapter of it, and a direct `node:http`
+ * listener sharing its rules.
  *
  * @packageDocumentation
  */
-export { createHandler, type Authorize, type Handler, type HandlerOptions } from './create-handler';
+export {
+  createHandler,
+  HANDLER_CEILINGS,
+  type Authorize,
+  type Handler,
+  type HandlerOptions,
+} from './create-handler';
 export { toNodeListener, type NodeListener } from './node';
+export { createNodeListener, type NodeHandlerOptions } from './node-handler';
 export type { WireEstimate } from './wire';

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Handler } from './create-handler';
 import { INTERNAL_ERROR_BODY } from './responses';
+import { targetUrl } from './routes';
 
 /**
  * The `node:http` adapter. Type imports only: this module loads in any runtime, and uses no Node built-in at run
@@ -69,12 +70,9 @@ function bodyStream(request: IncomingMessage): BodyStream {
 }
 
 function requestUrl(request: IncomingMessage): string {
-  const path = request.url ?? '/';
-  try {
-    return new URL(path, `http://${request.headers.host ?? 'localhost'}`).href;
-  } catch {
-    return new URL(path.startsWith('/') ? path : `/${path}`, 'http://localhost').href; // a malformed Host header
-  }
+  const url = targetUrl(request.url ?? '/');
+  if (request.headers.host !== undefined) url.host = request.headers.host; // a malformed Host is ignored
+  return url.href;
 }
 
 function toWebRequest(request: IncomingMessage, body: BodyStream, signal: AbortSignal): Request {

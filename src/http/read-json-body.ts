@@ -24,26 +24,25 @@ function isJsonContentType(contentType: string): boolean {
 }
 
 /** The request's media type is JSON, or `unsupported_media_type` (415). */
-export function checkContentType(request: Request): void {
-  const contentType = request.headers.get('content-type');
-  if (contentType === null || !isJsonContentType(contentType)) {
-    throw new EmissionsError('unsupported_media_type', httpMessages.unsupportedMediaType(contentType), {
-      status: 415,
-    });
+export function checkContentType(contentType: string | undefined): void {
+  if (contentType === undefined || !isJsonContentType(contentType)) {
+    throw new EmissionsError(
+      'unsupported_media_type',
+      httpMessages.unsupportedMediaType(contentType ?? null),
+      { status: 415 },
+    );
   }
 }
 
-const tooLarge = (maxBytes: number) =>
+/** `payload_too_large` (413). */
+export const tooLarge = (maxBytes: number) =>
   new EmissionsError('payload_too_large', httpMessages.payloadTooLarge(maxBytes), { status: 413 });
 
 /**
- * Reads the body counting bytes as they arrive, and stops at `maxBytes + 1`: a missing or false
+ * Reads a Web request's body counting bytes as they arrive, and stops at `maxBytes + 1`: a missing or false
  * `Content-Length` (chunked uploads) cannot make the server buffer more than the limit.
  */
-async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const declared = request.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes)
-    throw tooLarge(maxBytes);
+export async function readRequestBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
   if (request.body === null) return new Uint8Array(0);
 
   const reader = request.body.getReader();
@@ -64,6 +63,12 @@ async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array
     if (error instanceof EmissionsError) throw error;
     throw new EmissionsError('invalid_json', httpMessages.unreadableBody());
   }
+  return concatBytes(chunks, total);
+}
+
+/** The chunks as one array (the only chunk itself when there is one). */
+export function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
   const bytes = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
@@ -73,17 +78,17 @@ async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array
   return bytes;
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
- * The JSON value of the request body.
+ * The JSON value of a body's bytes.
  *
- * @throws {EmissionsError} `unsupported_media_type` (415), `payload_too_large` (413), `invalid_json` (400).
+ * @throws {EmissionsError} `invalid_json` (400) for bytes that are not UTF-8, empty, or not JSON.
  */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
-  checkContentType(request);
-  const bytes = await readBytes(request, maxBytes);
+export function parseJsonBytes(bytes: Uint8Array): unknown {
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = utf8.decode(bytes);
   } catch {
     throw new EmissionsError('invalid_json', httpMessages.notUtf8());
   }

@@ -62,3 +62,15 @@ export function normaliseBasePath(basePath: string | undefined): string {
   if (trimmed === '') return '';
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
+
+/**
+ * An HTTP request target (`/a/b?q`, or the absolute form `http://host/a/b`) as a URL, normalised as WHATWG URL
+ * does (dot segments resolved, `\\` as `/`), so both edges route alike. Never throws.
+ */
+export function targetUrl(target: string): URL {
+  try {
+    return new URL(target.startsWith('/') ? `http://localhost${target}` : target);
+  } catch {
+    return new URL(`http://localhost/${encodeURIComponent(target)}`);
+  }
+}

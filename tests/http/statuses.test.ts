@@ -329,10 +329,13 @@ describe('createHandler options', () => {
   });
 
   it.each([
-    [{ maxBatchSize: 0 }, 'maxBatchSize must be a positive integer, got 0.'],
-    [{ maxBatchSize: 1.5 }, 'maxBatchSize must be a positive integer, got 1.5.'],
-    [{ maxBodyBytes: -1 }, 'maxBodyBytes must be a positive integer, got -1.'],
-    [{ maxBodyBytes: Number.NaN }, 'maxBodyBytes must be a positive integer, got NaN.'],
+    [{ maxBatchSize: 0 }, 'maxBatchSize must be a whole number from 1 to 10000, got 0.'],
+    [{ maxBatchSize: 1.5 }, 'maxBatchSize must be a whole number from 1 to 10000, got 1.5.'],
+    [{ maxBatchSize: 10_001 }, 'maxBatchSize must be a whole number from 1 to 10000, got 10001.'],
+    [{ maxBatchSize: 1_000_000 }, 'maxBatchSize must be a whole number from 1 to 10000, got 1000000.'],
+    [{ maxBodyBytes: -1 }, 'maxBodyBytes must be a whole number from 1 to 10000000, got -1.'],
+    [{ maxBodyBytes: Number.NaN }, 'maxBodyBytes must be a whole number from 1 to 10000000, got NaN.'],
+    [{ maxBodyBytes: 10_000_001 }, 'maxBodyBytes must be a whole number from 1 to 10000000, got 10000001.'],
   ])('rejects %j', (options, message) => {
     expect(() => createHandler({ datasets: defaultDatasets, ...options })).toThrow(new RangeError(message));
   });

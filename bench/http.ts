@@ -1,0 +1,153 @@
+import autocannon, { type Result } from 'autocannon';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  type Child,
+  numberFlag,
+  ROOT,
+  rssMb,
+  sleep,
+  startChild,
+  startServe,
+  writeSection,
+} from './http-common';
+
+/**
+ * `npm run bench:http` (after the build it runs first): `co2e-engine serve` on 127.0.0.1 under autocannon, beside
+ * a bare node:http server answering a same-size fixed JSON, and the in-process batch rate, all in one run. The
+ * machine is shared, so only ratios between figures of the same run mean anything. Flags: `--duration <s>` per
+ * load case (default 10), `--rounds <n>` interleaved rounds (default 3, the median is reported),
+ * `--memory-minutes <m>` of the memory run (default 5; 0 skips it). Writes its section of bench/results.md.
+ */
+
+const DURATION = numberFlag('duration', 10);
+const ROUNDS = numberFlag('rounds', 3);
+const MEMORY_MINUTES = numberFlag('memory-minutes', 5);
+const CONNECTIONS = 32;
+const CPU = { cpu_count: 1, region: 'us_east_1', duration: 1 };
+const BATCH = Array.from({ length: 100 }, (_, index) => ({ ...CPU, cpu_count: (index % 8) + 1 }));
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+interface Load {
+  rate: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+async function load(port: number, path: string, body: string, seconds = DURATION): Promise<Load> {
+  const result: Result = await autocannon({
+    url: `http://127.0.0.1:${port}${path}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body,
+  });
+  return {
+    rate: result.requests.total / seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** Estimates per second of `calculateCpuBatch` on batches of 100, in this process (no load running). */
+async function inProcessBatchRate(seconds: number): Promise<number> {
+  const dist = (name: string) => pathToFileURL(join(ROOT, 'dist', name)).href;
+  const { calculateCpuBatch } = await import(dist('index.js'));
+  const { defaultDatasets } = await import(dist('datasets.js'));
+  for (let warm = 0; warm < 200; warm++) JSON.stringify(calculateCpuBatch('aws', BATCH, defaultDatasets));
+  let estimates = 0;
+  const start = performance.now();
+  while (performance.now() - start < seconds * 1000) {
+    // JSON.stringify as the server does, so both sides include serialising the results.
+    JSON.stringify(calculateCpuBatch('aws', BATCH, defaultDatasets));
+    estimates += BATCH.length;
+  }
+  return estimates / ((performance.now() - start) / 1000);
+}
+
+const ratio = (value: number, base: number) => (value / base).toFixed(2);
+const fmt = (value: number) => Math.round(value).toLocaleString('en');
+
+async function main() {
+  const serve = await startServe(['--max-batch-size', '100']);
+  const single = JSON.stringify(CPU);
+  const probe = await fetch(`http://127.0.0.1:${serve.port}/compute/aws/cpu`, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: single,
+  });
+  const size = (await probe.text()).length;
+  const bare: Child = await startChild([join(ROOT, 'bench', 'bare-server.mjs'), String(size)]);
+  const rssStart = rssMb(serve.process.pid as number);
+
+  const rows: { bare: Load; single: Load; batch: Load; inProcess: number }[] = [];
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      // Interleaved, so the machine's other load falls on every case alike.
+      const bareLoad = await load(bare.port, '/', single);
+      const singleLoad = await load(serve.port, '/compute/aws/cpu', single);
+      const batchLoad = await load(serve.port, '/compute/aws/cpu/batch', JSON.stringify(BATCH));
+      const inProcess = await inProcessBatchRate(Math.min(DURATION, 5));
+      rows.push({ bare: bareLoad, single: singleLoad, batch: batchLoad, inProcess });
+      process.stderr.write(
+        `round ${round + 1}: bare ${fmt(bareLoad.rate)}/s, single ${fmt(singleLoad.rate)}/s p99 ${singleLoad.p99} ms, batch ${fmt(batchLoad.rate * 100)} est/s, in-process ${fmt(inProcess)} est/s\n`,
+      );
+    }
+    const rssAfterLoad = rssMb(serve.process.pid as number);
+
+    const memory: number[] = [];
+    if (MEMORY_MINUTES > 0) {
+      // Rounds of 20 s load (single and batch mixed) and 10 s idle; RSS after each round.
+      const rounds = Math.max(1, Math.round((MEMORY_MINUTES * 60) / 30));
+      for (let round = 0; round < rounds; round++) {
+        await Promise.all([
+          load(serve.port, '/compute/aws/cpu', single, 20),
+          load(serve.port, '/compute/aws/cpu/batch', JSON.stringify(BATCH), 20),
+        ]);
+        await sleep(10_000);
+        memory.push(rssMb(serve.process.pid as number));
+        process.stderr.write(`memory round ${round + 1}/${rounds}: RSS ${memory.at(-1)} MB\n`);
+      }
+    }
+
+    const pick = (get: (row: (typeof rows)[number]) => number) => median(rows.map(get));
+    const bareRate = pick((row) => row.bare.rate);
+    const singleRate = pick((row) => row.single.rate);
+    const batchEstimates = pick((row) => row.batch.rate * BATCH.length);
+    const inProcess = pick((row) => row.inProcess);
+    const singleP99 = pick((row) => row.single.p99);
+    const bareP99 = pick((row) => row.bare.p99);
+    const firstMemory = memory[0] ?? Number.NaN;
+    const worstMemory = Math.max(...memory);
+    const errors = rows.reduce((sum, row) => sum + row.single.non2xx + row.batch.non2xx, 0);
+    const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
+
+    const table = [
+      `Run ${new Date().toISOString().slice(0, 16)}Z: autocannon, ${CONNECTIONS} connections, ${DURATION} s per case, median of ${ROUNDS} interleaved rounds, all processes on this shared 2-core machine at once. Only the ratios (each to its baseline in this same run) are comparable between runs.`,
+      '',
+      '| figure | serve | baseline (same run) | ratio | target | |',
+      '|---|---|---|---|---|---|',
+      `| single cpu estimate, req/s | ${fmt(singleRate)} | bare node:http, ${size}-byte fixed JSON: ${fmt(bareRate)} | ${ratio(singleRate, bareRate)} | ≥ 0.50 | ${mark(singleRate / bareRate >= 0.5)} |`,
+      `| single cpu estimate, p50 / p99 ms | ${pick((row) => row.single.p50)} / ${singleP99} | bare: ${pick((row) => row.bare.p50)} / ${bareP99} | p99 ${ratio(singleP99, bareP99)}× | p99 < 10 ms | ${mark(singleP99 < 10)} |`,
+      `| cpu batch of 100, estimates/s | ${fmt(batchEstimates)} (${fmt(batchEstimates / 100)} req/s, p99 ${pick((row) => row.batch.p99)} ms) | in-process calculateCpuBatch + JSON.stringify: ${fmt(inProcess)} | ${ratio(batchEstimates, inProcess)} | ≥ 0.50 | ${mark(batchEstimates / inProcess >= 0.5)} |`,
+      memory.length > 0
+        ? `| RSS over ${MEMORY_MINUTES} min (${memory.length} × 20 s load + 10 s idle), MB | ${memory.join(', ')} | after the first round: ${firstMemory} | worst ${ratio(worstMemory, firstMemory)} | ≤ 1.20 | ${mark(worstMemory / firstMemory <= 1.2)} |`
+        : '| RSS over a long run | not measured (--memory-minutes 0) | | | | |',
+      '',
+      `RSS of serve: ${rssStart} MB at start, ${rssAfterLoad} MB after the throughput rounds. Non-2xx, errors and timeouts during the throughput rounds: ${errors}.`,
+    ].join('\n');
+    await writeSection('bench-http', `## HTTP server (\`npm run bench:http\`, generated)\n\n${table}`);
+    process.stdout.write(`${table}\n`);
+  } finally {
+    await serve.stop();
+    await bare.stop();
+  }
+}
+
+await main();

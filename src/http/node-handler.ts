@@ -1,0 +1,114 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EmissionsError } from '../core/errors';
+import { httpMessages } from './messages';
+import type { NodeListener } from './node';
+import { concatBytes, tooLarge } from './read-json-body';
+import { targetUrl } from './routes';
+import { createRules, internalErrorReply, type Reply, type RulesOptions } from './rules';
+
+/**
+ * The direct `node:http` edge: the same rules as {@link createHandler}, reading the body from the
+ * `IncomingMessage` and writing the reply to the `ServerResponse`, with no Web `Request`, `Response`, stream or
+ * `AbortSignal` in between. Type imports only, so the module loads in any runtime.
+ */
+
+/** Options of {@link createNodeListener}: those of `createHandler`, with node's request type. */
+export interface NodeHandlerOptions extends RulesOptions<IncomingMessage> {
+  /** As `createHandler`'s `authorize`, but given node's `IncomingMessage`. */
+  authorize?: ((apiKey: string, request: IncomingMessage) => boolean | Promise<boolean>) | undefined;
+  /** As `createHandler`'s `onError`, but given node's `IncomingMessage`. Default: `console.error`. */
+  onError?: ((error: unknown, request: IncomingMessage) => void) | undefined;
+}
+
+/** Lower-case header names node joins with ", " when repeated; the others keep their first value. */
+function headerOf(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The request target's path; a path that is already normal (the common case) skips the URL parser. */
+function pathnameOf(request: IncomingMessage): string {
+  const target = request.url ?? '/';
+  return /^(?:\/[\w\-%]+)+$/.test(target) ? target : targetUrl(target).pathname;
+}
+
+/** Reads the body counting bytes, and stops listening one byte past `maxBytes`. */
+function readBody(request: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const stop = () => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onError);
+      request.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total > maxBytes) {
+        stop();
+        reject(tooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(concatBytes(chunks, total));
+    };
+    const onError = () => {
+      stop();
+      reject(new EmissionsError('invalid_json', httpMessages.unreadableBody()));
+    };
+    const onClose = () => {
+      if (!request.complete) onError(); // the client went away mid-body
+    };
+    request.on('data', onData);
+    request.once('end', onEnd);
+    request.once('error', onError);
+    request.once('close', onClose);
+  });
+}
+
+function send(request: IncomingMessage, response: ServerResponse, answer: Reply): void {
+  if (response.destroyed) return;
+  if (!request.complete) {
+    // Whatever is left of a rejected or too-large upload is dropped, and the connection closed after the reply.
+    request.on('data', () => undefined);
+    request.on('error', () => undefined);
+    response.setHeader('connection', 'close');
+  }
+  response.writeHead(answer.status, answer.headers);
+  response.end(answer.body);
+}
+
+/**
+ * A `node:http` request listener serving the same endpoints, rules, limits and error bodies as
+ * {@link createHandler}, without building Web `Request`/`Response` objects: the fast path for Node servers (the
+ * CLI's `serve` uses it). Use {@link createHandler} with {@link toNodeListener} only when you need the Web
+ * objects (e.g. an `authorize` written for `Request`).
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { createNodeListener } from 'co2e-engine/http';
+ * import { defaultDatasets } from 'co2e-engine/datasets';
+ * createServer(createNodeListener({ datasets: defaultDatasets })).listen(8080, '127.0.0.1');
+ * ```
+ * @throws RangeError when `maxBatchSize` or `maxBodyBytes` is not a whole number from 1 to its ceiling.
+ */
+export function createNodeListener(options: NodeHandlerOptions): NodeListener {
+  const rules = createRules<IncomingMessage>(options);
+  return (request, response) => {
+    rules({
+      raw: request,
+      method: request.method ?? 'GET',
+      pathname: pathnameOf(request),
+      header: (name) => headerOf(request, name),
+      readBody: (maxBytes) => readBody(request, maxBytes),
+    }).then(
+      (answer) => send(request, response, answer),
+      () => send(request, response, internalErrorReply()), // the rules never reject; a socket may fail
+    );
+  };
+}

@@ -1,0 +1,229 @@
+import { calculateCpu, calculateCpuBatch } from '../cloud/cpu';
+import { calculateEmbodied, calculateEmbodiedBatch } from '../cloud/embodied';
+import { calculateInstance, calculateInstanceBatch } from '../cloud/instance';
+import { calculateMemory, calculateMemoryBatch } from '../cloud/memory';
+import { calculateNetworking, calculateNetworkingBatch } from '../cloud/networking';
+import { calculateStorage, calculateStorageBatch } from '../cloud/storage';
+import { resolveProvider } from '../cloud/common';
+import { EmissionsError, messages } from '../core/errors';
+import type { CalculationOptions, Estimate } from '../core/estimate';
+import type { CloudDatasets, Datasets, SpendDatasets } from '../datasets/types';
+import { calculateSpend, calculateSpendBatch } from '../spend/spend';
+import { httpMessages } from './messages';
+import { checkContentType, parseJsonBytes, tooLarge } from './read-json-body';
+import { INTERNAL_ERROR_BODY } from './responses';
+import { type CloudCalculatorName, matchRoute, normaliseBasePath, type Route } from './routes';
+import { toWireBatch, toWireEstimate } from './wire';
+
+/**
+ * The server's rules, once for both edges (the Fetch handler and the direct node:http listener): auth, routing,
+ * limits, JSON reading, the calculators and the error bodies. An edge only turns its own request into a
+ * {@link Call} and writes the {@link Reply} back.
+ */
+
+/** A request as the rules see it. `R` is the edge's own request object, handed to `authorize` and `onError`. */
+export interface Call<R> {
+  readonly raw: R;
+  readonly method: string;
+  /** The URL's path, normalised as WHATWG URL does (dot segments resolved), percent-escapes kept. */
+  readonly pathname: string;
+  /** A header's value by lower-case name, or undefined. */
+  header(name: string): string | undefined;
+  /**
+   * The body's bytes, counted as they arrive; throws `payload_too_large` past `maxBytes` and `invalid_json`
+   * (unreadable) when the stream fails.
+   */
+  readBody(maxBytes: number): Promise<Uint8Array>;
+}
+
+/** A response as the rules give it: a status, headers, and the JSON text of the body. */
+export interface Reply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** The rules' options; the edges' options are this with their own request type. */
+export interface RulesOptions<R> {
+  datasets: Datasets;
+  authorize?: ((apiKey: string, request: R) => boolean | Promise<boolean>) | undefined;
+  maxBatchSize?: number | undefined;
+  maxBodyBytes?: number | undefined;
+  basePath?: string | undefined;
+  calculation?: CalculationOptions | undefined;
+  onError?: ((error: unknown, request: R) => void) | undefined;
+}
+
+const JSON_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+} as const;
+
+const reply = (body: unknown, status = 200, headers: Record<string, string> = {}): Reply => ({
+  status,
+  headers: { ...JSON_HEADERS, ...headers },
+  body: JSON.stringify(body),
+});
+
+/** The hosted API's error body `{ error, error_code, message, path?, valid_values? }` with the error's status. */
+function errorReply(error: EmissionsError): Reply {
+  const headers: Record<string, string> = {};
+  if (error.status === 405) headers.allow = 'POST';
+  if (error.status === 401) headers['www-authenticate'] = 'Bearer';
+  return reply(error.toJSON(), error.status, headers);
+}
+
+/** The 500 reply: fixed text, never the error's message or stack. */
+export const internalErrorReply = (): Reply => reply(INTERNAL_ERROR_BODY, 500);
+
+type CloudCalculator = (
+  provider: string,
+  request: never,
+  datasets: CloudDatasets,
+  options?: CalculationOptions,
+) => unknown;
+type CloudBatchCalculator = (
+  provider: string,
+  requests: readonly unknown[],
+  datasets: CloudDatasets,
+  options?: CalculationOptions,
+) => unknown[];
+
+const CLOUD: Readonly<
+  Record<CloudCalculatorName, { single: CloudCalculator; batch: CloudBatchCalculator; wire: boolean }>
+> = {
+  // `wire`: the per-resource endpoints send data_quality_flags as the list's text form (SPEC.md).
+  instance: { single: calculateInstance, batch: calculateInstanceBatch, wire: false },
+  cpu: { single: calculateCpu, batch: calculateCpuBatch, wire: true },
+  memory: { single: calculateMemory, batch: calculateMemoryBatch, wire: true },
+  storage: { single: calculateStorage, batch: calculateStorageBatch, wire: true },
+  networking: { single: calculateNetworking, batch: calculateNetworkingBatch, wire: true },
+  embodied: { single: calculateEmbodied, batch: calculateEmbodiedBatch, wire: true },
+};
+
+const hasCloudDatasets = (datasets: Datasets): datasets is CloudDatasets =>
+  datasets.cloudCoefficients !== undefined &&
+  datasets.cloudRegions !== undefined &&
+  datasets.cloudInstances !== undefined;
+const hasSpendDatasets = (datasets: Datasets): datasets is SpendDatasets =>
+  datasets.spendFactors !== undefined &&
+  datasets.classifications !== undefined &&
+  datasets.margins !== undefined &&
+  datasets.inflation !== undefined &&
+  datasets.fx !== undefined;
+
+/**
+ * The hard ceilings on `maxBatchSize` and `maxBodyBytes`. Within them every accepted request is answered in well
+ * under a second with a response far below V8's string limit; above them one request could hold the event loop
+ * (and every other client) for seconds, or fail with a 500 while serialising its response.
+ *
+ * @example
+ * ```ts
+ * import { createHandler, HANDLER_CEILINGS } from 'co2e-engine/http';
+ * import { defaultDatasets } from 'co2e-engine/datasets';
+ * const handler = createHandler({ datasets: defaultDatasets, maxBatchSize: HANDLER_CEILINGS.maxBatchSize });
+ * ```
+ */
+export const HANDLER_CEILINGS = Object.freeze({ maxBatchSize: 10_000, maxBodyBytes: 10_000_000 });
+
+function positiveInteger(name: keyof typeof HANDLER_CEILINGS, value: number): number {
+  const ceiling = HANDLER_CEILINGS[name];
+  if (!Number.isSafeInteger(value) || value < 1 || value > ceiling)
+    throw new RangeError(`${name} must be a whole number from 1 to ${ceiling}, got ${value}.`);
+  return value;
+}
+
+const BEARER = /^Bearer +([^\s]+) *$/i;
+
+/**
+ * The rules as one function from a {@link Call} to a {@link Reply}. It never rejects: a caller's mistake is its
+ * 4xx error body, anything else is reported to `onError` and answered with the fixed 500 body.
+ *
+ * @throws RangeError when `maxBatchSize` or `maxBodyBytes` is not a whole number from 1 to its ceiling.
+ */
+export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Promise<Reply> {
+  const { datasets, authorize, calculation } = options;
+  const maxBatchSize = positiveInteger('maxBatchSize', options.maxBatchSize ?? 100);
+  const maxBodyBytes = positiveInteger('maxBodyBytes', options.maxBodyBytes ?? 1_000_000);
+  const basePath = normaliseBasePath(options.basePath);
+  const onError =
+    options.onError ?? ((error: unknown) => console.error('co2e-engine/http: internal error', error));
+  const cloudDatasets = hasCloudDatasets(datasets) ? datasets : undefined;
+  const spendDatasets = hasSpendDatasets(datasets) ? datasets : undefined;
+
+  async function authenticate(call: Call<R>): Promise<void> {
+    if (authorize === undefined) return;
+    const key = BEARER.exec(call.header('authorization') ?? '')?.[1];
+    if (key === undefined)
+      throw new EmissionsError('unauthorized', httpMessages.missingApiKey(), { status: 401 });
+    if ((await authorize(key, call.raw)) !== true) {
+      throw new EmissionsError('unauthorized', httpMessages.invalidApiKey(), { status: 401 });
+    }
+  }
+
+  function checkBatch(body: unknown): readonly unknown[] {
+    if (!Array.isArray(body))
+      throw new EmissionsError('invalid_request', messages.notABatch(), { path: 'requests' });
+    if (body.length > maxBatchSize) {
+      throw new EmissionsError('batch_too_large', messages.batchTooLarge(body.length, maxBatchSize), {
+        path: 'requests',
+      });
+    }
+    return body;
+  }
+
+  function compute(route: Route, body: unknown): unknown {
+    if (route.family === 'spend') {
+      const spend = spendDatasets as SpendDatasets;
+      if (route.batch) return calculateSpendBatch(checkBatch(body), spend, calculation);
+      return calculateSpend(body as never, spend, calculation);
+    }
+    const cloud = cloudDatasets as CloudDatasets;
+    const calculator = CLOUD[route.calculator];
+    // The provider is checked once for the whole request, so a bad one is a 400 rather than N failed elements.
+    resolveProvider(route.provider, cloud);
+    if (route.batch) {
+      const results = calculator.batch(route.provider, checkBatch(body), cloud, calculation);
+      return calculator.wire ? toWireBatch(results) : results;
+    }
+    const result = calculator.single(route.provider, body as never, cloud, calculation);
+    return calculator.wire ? toWireEstimate(result as Estimate) : result;
+  }
+
+  async function handle(call: Call<R>): Promise<Reply> {
+    await authenticate(call);
+    const route = matchRoute(call.pathname, basePath);
+    if (route === undefined) {
+      throw new EmissionsError('not_found', httpMessages.notFound(call.method, call.pathname), {
+        status: 404,
+      });
+    }
+    const served = route.family === 'spend' ? spendDatasets !== undefined : cloudDatasets !== undefined;
+    if (!served) throw new EmissionsError('not_found', httpMessages.notServed(route.family), { status: 404 });
+    if (call.method !== 'POST') {
+      throw new EmissionsError('method_not_allowed', httpMessages.methodNotAllowed(call.method), {
+        status: 405,
+      });
+    }
+    checkContentType(call.header('content-type'));
+    const declared = call.header('content-length');
+    if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared) > maxBodyBytes)
+      throw tooLarge(maxBodyBytes);
+    const body = parseJsonBytes(await call.readBody(maxBodyBytes));
+    return reply(compute(route, body));
+  }
+
+  return async (call) => {
+    try {
+      return await handle(call);
+    } catch (error) {
+      if (error instanceof EmissionsError) return errorReply(error);
+      try {
+        onError(error, call.raw);
+      } catch {
+        // A failing logger must not turn a 500 into a crash.
+      }
+      return internalErrorReply();
+    }
+  };
+}

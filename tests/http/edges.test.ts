@@ -1,0 +1,221 @@
+import { createServer, type IncomingMessage, type RequestListener, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultDatasets } from '../../src/datasets/index';
+import { createHandler, createNodeListener, toNodeListener } from '../../src/http/index';
+
+/**
+ * The two edges over one set of rules: `toNodeListener(createHandler(o))` (Web Request/Response) and
+ * `createNodeListener(o)` (direct) answer every request alike, byte for byte, over real sockets.
+ */
+
+const options = {
+  datasets: defaultDatasets,
+  maxBatchSize: 5,
+  maxBodyBytes: 2_000,
+  authorize: (key: string) => key === 'good',
+  onError: () => undefined,
+};
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | undefined>;
+  body: string;
+}
+
+const COMPARED_HEADERS = ['content-type', 'cache-control', 'allow', 'www-authenticate', 'connection'];
+
+async function listen(listener: RequestListener) {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: '127.0.0.1', port, method, path, headers, agent: false },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: Object.fromEntries(
+              COMPARED_HEADERS.map((name) => [name, response.headers[name] as string]),
+            ),
+            body: text,
+          }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+let fetchEdge: Awaited<ReturnType<typeof listen>>;
+let directEdge: Awaited<ReturnType<typeof listen>>;
+beforeAll(async () => {
+  fetchEdge = await listen(toNodeListener(createHandler(options)));
+  directEdge = await listen(createNodeListener(options));
+});
+afterAll(() => {
+  for (const { server } of [fetchEdge, directEdge]) {
+    server.close();
+    server.closeAllConnections();
+  }
+});
+
+const CPU = { cpu_count: 2, region: 'us_east_1', duration: 1 };
+const SPEND = {
+  activity: 'isic4_4711',
+  spend_year: 2019,
+  spend_region: 'DE',
+  money: 100,
+  money_unit: 'eur',
+};
+const path = fc.oneof(
+  fc.constantFrom(
+    '/compute/aws/cpu',
+    '/compute/aws/cpu/batch',
+    '/compute/gcp/memory',
+    '/compute/nope/cpu',
+    '/procurement/spend',
+    '/procurement/spend/batch',
+    '/compute/aws/./cpu',
+    '/compute/aws/../aws/cpu',
+    '/compute/%61ws/cpu',
+    '/compute/aws/cpu?x=1',
+    '/compute/aws/cpu/',
+    '////',
+    '//x/compute/aws/cpu',
+    '/',
+  ),
+  fc.webPath().filter((text) => text.startsWith('/')),
+);
+const body = fc.oneof(
+  fc.constantFrom(
+    JSON.stringify(CPU),
+    JSON.stringify([CPU, { ...CPU, region: 'nowhere' }]),
+    JSON.stringify(Array.from({ length: 6 }, () => CPU)),
+    JSON.stringify(SPEND),
+    JSON.stringify([SPEND, {}]),
+    '',
+    ' ',
+    '{',
+    'x'.repeat(2_001),
+    '"\u00e9"',
+    '{"__proto__":{"x":1}}',
+  ),
+  fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value) ?? 'null'),
+);
+const contentType = fc.constantFrom(
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/ld+json',
+  'application/json; charset=latin1',
+  'text/plain',
+  undefined,
+);
+const authorization = fc.constantFrom('Bearer good', 'bearer  good', 'Bearer bad', 'Basic x', undefined);
+const method = fc.constantFrom('POST', 'POST', 'POST', 'GET', 'PUT', 'DELETE');
+
+describe('the Fetch edge and the direct node edge', () => {
+  it('answer every request with the same status, headers and body', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        method,
+        path,
+        contentType,
+        authorization,
+        body,
+        fc.boolean(),
+        async (verb, target, type, auth, text, chunked) => {
+          const headers: Record<string, string> = {};
+          if (type !== undefined) headers['content-type'] = type;
+          if (auth !== undefined) headers.authorization = auth;
+          if (chunked) headers['transfer-encoding'] = 'chunked';
+          else if (verb !== 'GET') headers['content-length'] = String(Buffer.byteLength(text));
+          const sent = verb === 'GET' ? '' : text;
+          const viaFetch = await send(fetchEdge.port, verb, target, headers, sent);
+          const direct = await send(directEdge.port, verb, target, headers, sent);
+          expect(direct).toEqual(viaFetch);
+          expect(direct.status).not.toBe(500);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a chunked body past the limit is 413 and the connection closes', async () => {
+    const answer = await send(
+      directEdge.port,
+      'POST',
+      '/compute/aws/cpu',
+      { 'content-type': 'application/json', authorization: 'Bearer good', 'transfer-encoding': 'chunked' },
+      ' '.repeat(50_000),
+    );
+    expect(answer.status).toBe(413);
+    expect(answer.headers.connection).toBe('close');
+    expect(JSON.parse(answer.body).error_code).toBe('payload_too_large');
+  });
+
+  it('authorize and onError receive the IncomingMessage', async () => {
+    const seen: IncomingMessage[] = [];
+    const failures: unknown[] = [];
+    const { server, port } = await listen(
+      createNodeListener({
+        datasets: defaultDatasets,
+        authorize: (key, request) => {
+          seen.push(request);
+          if (key === 'throw') throw new Error('database down');
+          return key === 'good';
+        },
+        onError: (error, request) => failures.push([error, request.url]),
+      }),
+    );
+    try {
+      const headers = { 'content-type': 'application/json' };
+      const ok = await send(
+        port,
+        'POST',
+        '/compute/aws/cpu',
+        { ...headers, authorization: 'Bearer good' },
+        JSON.stringify(CPU),
+      );
+      expect(ok.status).toBe(200);
+      expect(JSON.parse(ok.body).co2e).toBe(0.0020885816); // 2 CPU-hours × 0.0010442908 kg
+      expect(seen[0]?.url).toBe('/compute/aws/cpu');
+      const broken = await send(
+        port,
+        'POST',
+        '/compute/aws/cpu',
+        { ...headers, authorization: 'Bearer throw' },
+        '{}',
+      );
+      expect(broken.status).toBe(500);
+      expect(JSON.parse(broken.body).error_code).toBe('internal_error');
+      expect(failures).toEqual([[new Error('database down'), '/compute/aws/cpu']]);
+    } finally {
+      server.close();
+      server.closeAllConnections();
+    }
+  });
+
+  it('rejects limits above the ceilings, as createHandler does', () => {
+    expect(() => createNodeListener({ datasets: defaultDatasets, maxBatchSize: 10_001 })).toThrow(
+      new RangeError('maxBatchSize must be a whole number from 1 to 10000, got 10001.'),
+    );
+  });
+});

@@ -1,0 +1,183 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+
+/** `co2e-engine serve` as a real process on 127.0.0.1: shutdown, limits, timeouts and key checks (issue 12). */
+
+const CLI = ['--import', 'tsx', 'src/cli/index.ts', 'serve', '--port', '0'];
+const running = new Set<ChildProcess>();
+
+interface Served {
+  child: ChildProcess;
+  port: number;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function startServe(argv: string[] = [], env: Record<string, string> = {}): Promise<Served> {
+  const child = spawn(process.execPath, [...CLI, ...argv], {
+    env: { ...process.env, CO2E_API_KEYS: undefined, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  running.add(child);
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
+      if (match) resolve({ child, port: Number(match[1]), stderr: () => stderr, exited });
+    });
+    void exited.then((code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+}
+
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+});
+
+/** A raw HTTP/1.1 exchange, so the test controls when each byte is sent. */
+function rawSocket(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString();
+    });
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((done) => socket.once('close', () => done()));
+    socket.once('connect', () => resolve({ socket, received: () => received, closed }));
+    socket.once('error', reject);
+  });
+}
+
+const CPU = JSON.stringify({ cpu_count: 1, region: 'us_east_1', duration: 1 });
+const head = (path: string, length: number) =>
+  `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+describe('serve: graceful shutdown (issue 12 item 6)', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'a request whose body is still arriving when %s lands gets its full response',
+    async (signal) => {
+      const served = await startServe();
+      const { socket, received, closed } = await rawSocket(served.port);
+      socket.write(head('/compute/aws/cpu', Buffer.byteLength(CPU)) + CPU.slice(0, 10));
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the server has the headers and part of the body
+      served.child.kill(signal);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      socket.write(CPU.slice(10));
+      await closed;
+      expect(received()).toMatch(/^HTTP\/1\.1 200 OK/);
+      expect(received()).toMatch(/connection: close/i);
+      // 1 CPU-hour × 0.0010442908 kg (see tests/http/routes.test.ts)
+      expect(received()).toContain('"co2e":0.0010442908');
+      expect(await served.exited).toBe(0);
+      expect(served.stderr()).toContain('co2e-engine serve: stopped');
+    },
+  );
+
+  it('stops accepting at once, and cuts a request still open when the grace period ends', async () => {
+    const served = await startServe(['--shutdown-grace', '300']);
+    const { socket, closed } = await rawSocket(served.port);
+    socket.write(head('/compute/aws/cpu', Buffer.byteLength(CPU)));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    served.child.kill('SIGTERM');
+    await closed;
+    expect(await served.exited).toBe(0);
+    expect(served.stderr()).toContain('1 request(s) still running after the grace period');
+    await expect(rawSocket(served.port)).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
+
+describe('serve: bounded input (issue 12 item 7)', () => {
+  it.each([
+    [['--max-batch-size', '1000000'], '--max-batch-size must be a whole number from 1 to 10000.'],
+    [['--max-body-bytes', '1000000000'], '--max-body-bytes must be a whole number from 1 to 10000000.'],
+  ])('%j is refused at startup', async (argv, message) => {
+    await expect(startServe(argv)).rejects.toThrow(message);
+  });
+
+  it('a batch at the ceiling is answered in full (200, every element), never a 500', async () => {
+    const served = await startServe(['--max-batch-size', '10000', '--max-body-bytes', '10000000']);
+    const batch = Array.from({ length: 10_000 }, (_, index) => ({
+      cpu_count: (index % 4) + 1,
+      region: 'us_east_1',
+      duration: 1,
+    }));
+    const response = await fetch(`http://127.0.0.1:${served.port}/compute/aws/cpu/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(batch),
+    });
+    expect(response.status).toBe(200);
+    const results = (await response.json()) as { co2e: number }[];
+    expect(results).toHaveLength(10_000);
+    expect(results[1]?.co2e).toBe(0.0020885816); // 2 CPU-hours × 0.0010442908 kg
+    const tooMany = await fetch(`http://127.0.0.1:${served.port}/compute/aws/cpu/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([...batch, batch[0]]),
+    });
+    expect(tooMany.status).toBe(400);
+    expect(((await tooMany.json()) as { error_code: string }).error_code).toBe('batch_too_large');
+  });
+});
+
+describe('serve: timeouts and connection cap (issue 12 item 8)', () => {
+  it('a client that never finishes its headers is cut after --headers-timeout', async () => {
+    const served = await startServe(['--headers-timeout', '300', '--request-timeout', '600']);
+    const { socket, received, closed } = await rawSocket(served.port);
+    socket.write('POST /compute/aws/cpu HTTP/1.1\r\nHost: x\r\n');
+    await closed;
+    expect(received()).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('a client that trickles its body is cut after --request-timeout', async () => {
+    const served = await startServe(['--headers-timeout', '300', '--request-timeout', '600']);
+    const { socket, received, closed } = await rawSocket(served.port);
+    socket.write(head('/compute/aws/cpu', 1000) + '[');
+    const trickle = setInterval(() => socket.write(' '), 100);
+    await closed;
+    clearInterval(trickle);
+    expect(received()).not.toMatch(/200 OK/);
+  });
+
+  it('an idle kept-alive connection is closed after --idle-timeout', async () => {
+    const served = await startServe(['--idle-timeout', '200']);
+    const { socket, received, closed } = await rawSocket(served.port);
+    socket.write(head('/compute/aws/cpu', Buffer.byteLength(CPU)) + CPU);
+    await closed;
+    expect(received()).toMatch(/^HTTP\/1\.1 200 OK/);
+  });
+
+  it('connections beyond --max-connections are dropped', async () => {
+    const served = await startServe(['--max-connections', '1']);
+    const first = await rawSocket(served.port);
+    const second = await rawSocket(served.port);
+    await second.closed;
+    expect(second.received()).toBe('');
+    first.socket.write(head('/compute/aws/cpu', Buffer.byteLength(CPU)) + CPU);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(first.received()).toMatch(/^HTTP\/1\.1 200 OK/);
+    first.socket.destroy();
+  });
+
+  it('--headers-timeout above --request-timeout is refused', async () => {
+    await expect(startServe(['--headers-timeout', '5000', '--request-timeout', '1000'])).rejects.toThrow(
+      '--headers-timeout (5000) must not exceed --request-timeout (1000).',
+    );
+  });
+});
+
+describe('serve: API keys (issue 12 item 9)', () => {
+  it.each([
+    [[], { CO2E_API_KEYS: ' , ,' }, 'CO2E_API_KEYS is set but holds no key'],
+    [['--api-key', 'k1'], { CO2E_API_KEYS: ',' }, 'CO2E_API_KEYS is set but holds no key'],
+    [['--api-key', ' '], {}, '--api-key is empty'],
+  ])('%j with %j is a startup error', async (argv, env, message) => {
+    const refused = startServe(argv, env);
+    await expect(refused).rejects.toThrow(message);
+    await expect(refused).rejects.toThrow(/exited 2/);
+  });
+});
