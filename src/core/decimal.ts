@@ -56,6 +56,7 @@ export function sum(values: readonly Decimal[]): Decimal {
 export const compare = (a: Decimal, b: Decimal): -1 | 0 | 1 => a.cmp(b) as -1 | 0 | 1;
 export const isNegative = (a: Decimal): boolean => a.s === -1 && !a.eq(0);
 export const isPositive = (a: Decimal): boolean => a.s === 1 && !a.eq(0);
+export const isZero = (a: Decimal): boolean => a.eq(0);
 
 /** The nearest JS number, converted once from the exact decimal string. */
 export const toNumber = (a: Decimal): number => Number(a.toString());

@@ -1,4 +1,5 @@
-import { type Decimal, mul, roundSignificant, toNumber } from './decimal';
+import { type Decimal, isZero, mul, roundSignificant, toNumber } from './decimal';
+import { EmissionsError } from './errors';
 
 /** The factor used for an estimate, as the hosted API describes it. */
 export interface EmissionFactor {
@@ -74,10 +75,23 @@ export interface EstimateParts {
   auditTrail: AuditTrail;
 }
 
+/**
+ * The JS number of an exact result, or `invalid_request` when it has none: beyond ±1.8e308 (Infinity) or so close to
+ * 0 that it would read as 0 (a nonzero result never leaves the engine as 0 or Infinity).
+ */
+function finiteNumber(value: Decimal): number {
+  const number = toNumber(value);
+  if (Number.isFinite(number) && (number !== 0 || isZero(value))) return number;
+  throw new EmissionsError(
+    'invalid_request',
+    `A result of this request (${number === 0 ? 'below 5e-324 but not 0' : 'beyond 1.8e308'}) cannot be written as a JSON number; check the request's quantities and the dataset's figures.`,
+  );
+}
+
 /** Converts a decimal to the output number, applying display rounding when asked. */
 export function outputNumber(value: Decimal, options: CalculationOptions | undefined): number {
   const digits = options?.significantDigits;
-  return toNumber(digits === undefined ? value : roundSignificant(value, digits));
+  return finiteNumber(digits === undefined ? value : roundSignificant(value, digits));
 }
 
 const sharedNumbers = new WeakMap<Decimal, number>();
@@ -89,7 +103,7 @@ export function sharedNumber(value: Decimal, options: CalculationOptions | undef
   if (options?.significantDigits !== undefined) return outputNumber(value, options);
   let number = sharedNumbers.get(value);
   if (number === undefined) {
-    number = toNumber(value);
+    number = finiteNumber(value);
     sharedNumbers.set(value, number);
   }
   return number;

@@ -12,6 +12,24 @@ import { CLOUD_PROVIDERS, GWP_METHODS } from './constants';
 const nonNegative = z.number().finite().nonnegative();
 const positive = z.number().finite().positive();
 const year = z.number().int().min(1900).max(2200);
+/**
+ * Bounds that keep every derived figure a finite, nonzero number (issue: a rate of 1e100 % made inflation_applied
+ * Infinity and co2e 0). Annual inflation above −100 % and at most 1,000,000 % (the World Bank's highest is about
+ * 24,000 %); exchange rates within 1e-15 … 1e15 units per USD (the embedded ones span 1.2e-10 … 6.7e9).
+ */
+const inflationRate = z
+  .number()
+  .finite()
+  .gt(-100)
+  .lte(
+    1_000_000,
+    'an annual inflation rate above 1,000,000 % is not plausible (is it a factor, not a percentage?)',
+  );
+const fxRate = z
+  .number()
+  .finite()
+  .gte(1e-15, 'an exchange rate below 1e-15 units per USD is not plausible')
+  .lte(1e15, 'an exchange rate above 1e15 units per USD is not plausible');
 const yearKey = z.string().regex(/^\d{4}$/, 'a four-digit year');
 
 /** Provenance carried by every table and echoed into each estimate's factor metadata. */
@@ -218,12 +236,9 @@ export type MarginsTable = z.infer<typeof MarginsTableSchema>;
 /** Annual inflation in percent: `country[iso2][year]`, optionally `sector[iso2][product][year]`. */
 export const InflationTableSchema = z.strictObject({
   dataset: DatasetInfoSchema,
-  country: z.record(z.string().regex(/^[A-Z]{2}$/), z.record(yearKey, z.number().finite().gt(-100))),
+  country: z.record(z.string().regex(/^[A-Z]{2}$/), z.record(yearKey, inflationRate)),
   sector: z
-    .record(
-      z.string().regex(/^[A-Z]{2}$/),
-      z.record(z.string().min(1), z.record(yearKey, z.number().finite().gt(-100))),
-    )
+    .record(z.string().regex(/^[A-Z]{2}$/), z.record(z.string().min(1), z.record(yearKey, inflationRate)))
     .optional(),
 });
 export type InflationTable = z.infer<typeof InflationTableSchema>;
@@ -231,6 +246,6 @@ export type InflationTable = z.infer<typeof InflationTableSchema>;
 /** Annual average exchange rates: `rates[currency][year]` = units of the currency per 1 USD. */
 export const FxTableSchema = z.strictObject({
   dataset: DatasetInfoSchema,
-  rates: z.record(z.string().regex(/^[a-z]{3}$/), z.record(yearKey, positive)),
+  rates: z.record(z.string().regex(/^[a-z]{3}$/), z.record(yearKey, fxRate)),
 });
 export type FxTable = z.infer<typeof FxTableSchema>;
