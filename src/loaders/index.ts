@@ -37,3 +37,8 @@ export {
   type CcfUseCoefficientsOptions,
   type CcfUseWatts,
 } from './parse-ccf-use-coefficients';
+export {
+  MARGINS_CSV_COLUMNS,
+  parseMarginsCsv,
+  type ParseMarginsCsvOptions,
+} from './parse-margins-csv';

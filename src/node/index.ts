@@ -12,3 +12,4 @@ export {
   type LoadCcfCoefficientsOptions,
   type LoadedCcfCoefficients,
 } from './load-ccf-coefficients';
+export { loadMarginsCsv, type LoadMarginsCsvOptions } from './load-margins-csv';
