@@ -13,3 +13,4 @@ export {
   type LoadedCcfCoefficients,
 } from './load-ccf-coefficients';
 export { loadMarginsCsv, type LoadMarginsCsvOptions } from './load-margins-csv';
+export { loadDatasetsFile } from './load-datasets-file';
