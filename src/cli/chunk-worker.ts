@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { defaultDatasets } from '../datasets/index';
+import { cliDatasets } from './datasets-flag';
 import { chunkProcessor, type RecordText } from './chunk';
 import { cloudRows } from './cloud-rows';
 import type { WorkerSetup } from './pool';
@@ -7,7 +7,8 @@ import { spendRows } from './spend-rows';
 
 /** A worker thread of {@link workerPool}: computes each chunk it is sent and posts back its result. */
 export function runChunkWorker(setup: WorkerSetup): void {
-  const kind = setup.kind === 'spend' ? spendRows(defaultDatasets) : cloudRows(defaultDatasets);
+  const datasets = cliDatasets(setup.datasetFiles ?? []);
+  const kind = setup.kind === 'spend' ? spendRows(datasets) : cloudRows(datasets);
   const process = chunkProcessor(kind, setup.context);
   parentPort?.on('message', (records: RecordText[]) => {
     try {

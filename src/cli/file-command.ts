@@ -214,7 +214,7 @@ export async function runFileCommand(
   };
   const dispatch = (chunk: RecordText[], last: boolean) => {
     if (pool === undefined && !last && jobs > 1 && kind.worker !== undefined)
-      pool = workerPool(jobs, kind.worker, context);
+      pool = workerPool(jobs, kind.worker, context, kind.workerDatasets);
     const result = pool !== undefined ? pool.run(chunk) : Promise.resolve(process(chunk));
     result.catch(() => undefined); // awaited in order by writeHead; this only keeps it from being unhandled
     inFlight.push({ rows: chunk.length, result });

@@ -44,6 +44,8 @@ export interface RowKind {
    * default datasets); without it, rows are computed in the main thread.
    */
   readonly worker?: 'spend' | 'cloud';
+  /** Dataset files (`--datasets`) the workers merge over the defaults, in order, to build the same datasets. */
+  readonly workerDatasets?: readonly string[];
   /** Summary groupings, e.g. `{ provider: 'by provider' }`. */
   readonly groupings: Readonly<Record<string, string>>;
 }

@@ -18,6 +18,8 @@ export interface WorkerSetup {
   co2eChunkWorker: true;
   kind: WorkerKind;
   context: ChunkContext;
+  /** `--datasets` files, merged over the embedded defaults in order, as the main thread did. */
+  datasetFiles?: readonly string[];
 }
 
 /** Default `--jobs`: the cores this process may use. */
@@ -57,9 +59,14 @@ function workerEntry(): { script: URL | string; eval: boolean } {
  * await pool.close();
  * ```
  */
-export function workerPool(jobs: number, kind: WorkerKind, context: ChunkContext): ChunkPool {
+export function workerPool(
+  jobs: number,
+  kind: WorkerKind,
+  context: ChunkContext,
+  datasetFiles: readonly string[] = [],
+): ChunkPool {
   const entry = workerEntry();
-  const setup: WorkerSetup = { co2eChunkWorker: true, kind, context };
+  const setup: WorkerSetup = { co2eChunkWorker: true, kind, context, datasetFiles };
   const workers = Array.from({ length: jobs }, () => {
     const worker = new Worker(entry.script, { workerData: setup, eval: entry.eval });
     const pending: Array<{ resolve: (result: ChunkResult) => void; reject: (error: Error) => void }> = [];

@@ -1,7 +1,8 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json';
-import { defaultDatasets } from '../datasets/index';
 import { cloudRows } from './cloud-rows';
+import { addDatasetsCommand } from './datasets-command';
+import { cliDatasets } from './datasets-flag';
 import { type FileCommandOptions, runFileCommand } from './file-command';
 import { type CliIo, EXIT, UsageError } from './io';
 import type { RowKind } from './outcome';
@@ -32,7 +33,17 @@ interface FileFlags {
   resume?: boolean;
   jobs?: number;
   allowFormulas?: boolean;
+  datasets: string[];
 }
+
+/** `--datasets <file>`, repeatable, on serve, spend and cloud. */
+const datasetsOption = () =>
+  new Option(
+    '--datasets <file>',
+    'dataset file (co2e-engine datasets build) merged over the embedded data; repeatable, a later file wins',
+  )
+    .argParser(collect)
+    .default([]);
 
 const FILE_HELP = {
   spend: `
@@ -90,13 +101,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       collect,
       [],
     )
-    .action(async (flags: { apiKey: string[] } & Omit<ServeOptions, 'apiKeys'>) => {
-      const { apiKey, ...rest } = flags;
-      exitCode = await serve({ ...rest, apiKeys: apiKey }, defaultDatasets, io);
+    .addOption(datasetsOption())
+    .action(async (flags: { apiKey: string[]; datasets: string[] } & Omit<ServeOptions, 'apiKeys'>) => {
+      const { apiKey, datasets, ...rest } = flags;
+      exitCode = await serve({ ...rest, apiKeys: apiKey }, cliDatasets(datasets), io);
     });
   for (const option of serveLimitOptions()) serveCommand.addOption(option);
 
-  const fileCommand = (name: 'spend' | 'cloud', description: string, kind: () => RowKind) =>
+  const fileCommand = (
+    name: 'spend' | 'cloud',
+    description: string,
+    kind: (datasetFiles: string[]) => RowKind,
+  ) =>
     program
       .command(`${name} <file>`)
       .description(description)
@@ -120,6 +136,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         integer('--jobs', 1, 256),
       )
       .option('--allow-formulas', 'CSV output: leave formula-like pass-through cells as they are')
+      .addOption(datasetsOption())
       .addHelpText('after', FILE_HELP[name] + TRAILER)
       .action(async (file: string, flags: FileFlags) => {
         const options: FileCommandOptions = {
@@ -131,25 +148,31 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         if (flags.format !== undefined) options.format = flags.format;
         if (flags.inputFormat !== undefined) options.inputFormat = flags.inputFormat;
         if (flags.jobs !== undefined) options.jobs = flags.jobs;
-        exitCode = await runFileCommand(kind(), file, options, io);
+        exitCode = await runFileCommand(kind(flags.datasets), file, options, io);
       });
 
   fileCommand(
     'spend',
     'Estimate procurement spend rows of a CSV, JSON Lines or Parquet file (- for stdin).',
-    () => ({
-      ...spendRows(defaultDatasets),
+    (datasetFiles) => ({
+      ...spendRows(cliDatasets(datasetFiles)),
       worker: 'spend',
+      workerDatasets: datasetFiles,
     }),
   );
   fileCommand(
     'cloud',
     'Estimate cloud usage rows of a CSV, JSON Lines or Parquet file (- for stdin).',
-    () => ({
-      ...cloudRows(defaultDatasets),
+    (datasetFiles) => ({
+      ...cloudRows(cliDatasets(datasetFiles)),
       worker: 'cloud',
+      workerDatasets: datasetFiles,
     }),
   );
+
+  addDatasetsCommand(program, io, (code) => {
+    exitCode = code;
+  });
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -268,6 +268,10 @@ function mergeMargins(layers: MarginsProvider[]): MarginsProvider {
   return {
     info: combinedInfo(layers.map((layer) => layer.info)),
     get: (region, product) => lastDefined(layers, (layer) => layer.get(region, product))?.value,
+    recordDataset: (region, product) => {
+      const found = lastDefined(layers, (layer) => layer.get(region, product));
+      return found && (found.layer.recordDataset?.(region, product) ?? found.layer.info);
+    },
   };
 }
 

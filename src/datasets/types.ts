@@ -102,6 +102,8 @@ export interface MarginsRecord {
 export interface MarginsProvider {
   readonly info: DatasetInfo;
   get(region: string, product: string): MarginsRecord | undefined;
+  /** The dataset a (region, product)'s record came from, when a merge layered several tables; otherwise absent. */
+  recordDataset?(region: string, product: string): DatasetInfo | undefined;
 }
 
 export interface InflationProvider {

@@ -37,3 +37,5 @@ export {
   type CcfUseCoefficientsOptions,
   type CcfUseWatts,
 } from './parse-ccf-use-coefficients';
+export { MARGINS_CSV_COLUMNS, parseMarginsCsv, type ParseMarginsCsvOptions } from './parse-margins-csv';
+export { DATASETS_FILE_FORMAT, parseDatasetsFile, type DatasetsFile } from './parse-datasets-file';

@@ -12,3 +12,5 @@ export {
   type LoadCcfCoefficientsOptions,
   type LoadedCcfCoefficients,
 } from './load-ccf-coefficients';
+export { loadMarginsCsv, type LoadMarginsCsvOptions } from './load-margins-csv';
+export { loadDatasetsFile } from './load-datasets-file';

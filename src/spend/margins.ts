@@ -11,6 +11,8 @@ export interface AppliedMargins {
   values: Record<MarginName, Decimal>;
   /** Where each margin came from. */
   origins: Record<MarginName, 'supplied' | 'default' | 'none'>;
+  /** The margins datasets the `default` margins came from (`id@version`, sorted); empty when none was used. */
+  datasets: string[];
   notices: Notice[];
 }
 
@@ -73,7 +75,27 @@ export function applyMargins(
       ),
     );
   }
-  return { values, origins, notices };
+  const usedDefaults = MARGINS.some((margin) => origins[margin] === 'default');
+  return {
+    values,
+    origins,
+    datasets: usedDefaults ? marginDatasets(request.spend_region, selected, datasets) : [],
+    notices,
+  };
+}
+
+/** `id@version` of each dataset whose record gave the default margins of the factor's products, sorted. */
+function marginDatasets(
+  region: string,
+  { shares }: Pick<SelectedFactor, 'shares'>,
+  datasets: SpendDatasets,
+): string[] {
+  const { margins } = datasets;
+  const named = shares.map((share) => {
+    const info = margins.recordDataset?.(region, share.product) ?? margins.info;
+    return `${info.id}@${info.version}`;
+  });
+  return [...new Set(named)].sort();
 }
 
 /** The default margin over the factor's products, weighted like the factor; undefined if any product lacks one. */

@@ -44,6 +44,11 @@ export interface SpendCalculationDetails {
   inflation_applied: number;
   /** Where each margin came from: `supplied`, `default` (dataset) or `none` (0, see notices). */
   margin_sources: Record<MarginName, 'supplied' | 'default' | 'none'>;
+  /**
+   * Present only when a margin is `default`: the margins datasets (`id@version`, sorted) the defaults came from,
+   * so that with layered datasets (`mergeDatasets`, `--datasets`) you can tell your margins from the embedded ones.
+   */
+  margin_datasets?: string[];
   /** Years whose annual rates were compounded. */
   inflation_years: number[];
   /** Units of the factor currency per unit of `money_unit` (1 when they are the same). */
@@ -160,6 +165,7 @@ export function calculateSpend(
       transport_margin: number(margins.values.transport_margin),
       inflation_applied: sharedNumber(prices.applied, options),
       margin_sources: margins.origins,
+      ...(margins.datasets.length > 0 ? { margin_datasets: margins.datasets } : {}),
       inflation_years: [...prices.years],
       exchange_rate: sharedNumber(exchange.rate, options),
       exchange_rate_year: exchange.rateYear,

@@ -7,6 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parse } from 'csv-parse/sync';
 import { build, type Plugin } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { releaseTexts, releaseZip } from '../loaders/exiobase-fixture';
@@ -14,6 +16,8 @@ import { releaseTexts, releaseZip } from '../loaders/exiobase-fixture';
 const ROOT = resolve(__dirname, '../..');
 const GUIDE = resolve(ROOT, 'docs/guides/custom-datasets.md');
 const EXAMPLES = resolve(ROOT, 'examples/guides');
+/** tsx's loader by URL, as the commands run in a folder outside the repository. */
+const TSX = pathToFileURL(resolve(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
 const ENTRIES: Record<string, string> = {
   'co2e-engine': 'src/index.ts',
@@ -41,6 +45,15 @@ function guideExamples(markdown: string): Map<string, string> {
   return blocks;
 }
 
+/** The `co2e-engine` command lines of the guide's `<!-- commands -->` block. */
+function guideCommands(markdown: string): string[][] {
+  const block = /<!-- commands: [^>]*-->\n```sh\n([\s\S]*?)```/.exec(markdown)?.[1] ?? '';
+  return block
+    .split('\n')
+    .filter((line) => line.startsWith('co2e-engine '))
+    .map((line) => line.split(/\s+/).slice(1));
+}
+
 /** What each example prints, worked out by hand (see the comments). */
 const EXPECTED_OUTPUT: Record<string, string[]> = {
   'replace-fx.ts': [
@@ -60,6 +73,11 @@ const EXPECTED_OUTPUT: Record<string, string[]> = {
     // FR computer services, AR5 row: 89000 kg per million EUR / 1e6 = 0.089 kg/EUR × 1000 EUR
     '89 EXIOBASE 3.8.2 IOT_2019_pxp, impacts/M.txt "GHG emissions AR5 (GWP100) | GWP100 (IPCC, 2010)" per million EUR / 1e6',
   ],
+  'load-datasets-file.ts': [
+    // my-data.json from the guide's commands: FR p72 0.089 kg/EUR (AR5 row 89000 / 1e6) from the release, margins
+    // from data/margins.csv: 1000 EUR × (1 − 0.2 − 0.1 − 0.05) = 650 EUR × 0.089 = 57.85 kg
+    "57.85 default [ 'acme-margins@2024' ]",
+  ],
   'pin-versions.ts': [
     '32 Cloud Carbon Footprint methodology; grid: Electricity Maps yearly averages 2021-2025 (via @tgwf/co2 0.19.0)',
     'true false', // same co2e, new id
@@ -76,6 +94,14 @@ describe('docs/guides/custom-datasets.md', () => {
     work = mkdtempSync(join(tmpdir(), 'co2e-guide-'));
     cpSync(join(EXAMPLES, 'data'), join(work, 'data'), { recursive: true });
     writeFileSync(join(work, 'IOT_2019_pxp.zip'), releaseZip(releaseTexts()));
+    // The guide's commands, in order, through the real CLI: they write my-data.json for the examples.
+    for (const args of guideCommands(markdown)) {
+      const run = spawnSync(process.execPath, ['--import', TSX, resolve(ROOT, 'src/cli/index.ts'), ...args], {
+        cwd: work,
+        encoding: 'utf8',
+      });
+      if (run.status !== 0) throw new Error(`co2e-engine ${args.join(' ')}: ${run.stderr}`);
+    }
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -85,6 +111,22 @@ describe('docs/guides/custom-datasets.md', () => {
     expect(Object.keys(EXPECTED_OUTPUT).sort()).toEqual(files.sort());
     // Every TypeScript block of the guide is one of them, so none goes untested.
     expect(markdown.match(/```ts\n/g)?.length).toBe(blocks.size);
+  });
+
+  it('runs the commands, whose spend output is what the guide says', () => {
+    expect(guideCommands(markdown).map((args) => args.slice(0, 2).join(' '))).toEqual([
+      'datasets build',
+      'spend data/ledger.csv',
+    ]);
+    const rows = parse(readFileSync(join(work, 'ledger-co2e.csv'), 'utf8'), { columns: true }) as Array<
+      Record<string, string>
+    >;
+    // inv-1: 0.089 kg/EUR × 1000 × (1 − 0.35) = 57.85; inv-2: DE retail, embedded 0.0272 × 1000, margins 0
+    expect(rows.map((row) => [row.id, row.co2e, row.error_code])).toEqual([
+      ['inv-1', '57.85', ''],
+      ['inv-2', '27.2', ''],
+    ]);
+    expect(rows[1]?.notices).toContain('default_margins_unavailable');
   });
 
   it('has examples that type-check against the package entries', () => {

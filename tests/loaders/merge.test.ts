@@ -261,6 +261,7 @@ describe('mergeDatasets keys and settings', () => {
       trade_margin: 'default',
       transport_margin: 'default',
     });
+    expect(retail.calculation_details.margin_datasets).toEqual(['margins@2024.1']);
     expect(retail.estimate.co2e).toBe(16.32);
   });
 
