@@ -28,6 +28,7 @@ const inflationRate = z
 const fxRate = z
   .number()
   .finite()
+  .positive()
   .gte(1e-15, 'an exchange rate below 1e-15 units per USD is not plausible')
   .lte(1e15, 'an exchange rate above 1e15 units per USD is not plausible');
 const yearKey = z.string().regex(/^\d{4}$/, 'a four-digit year');
