@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { type ChunkContext, type ChunkResult, chunkProcessor, type RecordText } from './chunk';
 import { type CliIo, EXIT, UsageError } from './io';
@@ -10,6 +9,7 @@ import { inputStats, type OutputFile, openOutputFile, refuseSameFile, type RunId
 import { type ChunkPool, defaultJobs, workerPool } from './pool';
 import { type ParquetAwareFormat, runParquetFileCommand } from './parquet-command';
 import { createProgress } from './progress';
+import { errorCode, inputFileSize, streamWriter } from './streams';
 import { type FileFormat, InputFileError, readRecords } from './read-rows';
 import { RunSummary } from './summary';
 
@@ -48,47 +48,14 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, ParquetAwareFormat>> = {
 };
 const formatOf = (path: string): ParquetAwareFormat | undefined =>
   FORMAT_BY_EXTENSION[extname(path).toLowerCase()];
-const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
 async function openInput(
   file: string,
   io: CliIo,
 ): Promise<{ source: AsyncIterable<Uint8Array | string>; bytes?: number }> {
   if (file === '-') return { source: io.stdin };
-  let size: number;
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) throw new UsageError(`${file} is not a file.`);
-    size = info.size;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read ${file}: ${errorCode(error)}`);
-  }
+  const size = await inputFileSize(file);
   return { source: createReadStream(file, { highWaterMark: 64 * 1024 }), bytes: size };
-}
-
-/** Text to stdout, honouring backpressure. */
-function stdoutWriter(stream: NodeJS.WritableStream): (text: string) => Promise<void> {
-  let failure: Error | undefined;
-  stream.on('error', (error: Error) => {
-    failure ??= error;
-  });
-  return async (text) => {
-    if (failure !== undefined) throw failure;
-    if (text === '' || stream.write(text)) return;
-    await new Promise<void>((resolve, reject) => {
-      const done = () => {
-        stream.off('error', fail);
-        resolve();
-      };
-      const fail = (error: Error) => {
-        stream.off('drain', done);
-        reject(error);
-      };
-      stream.once('drain', done);
-      stream.once('error', fail);
-    });
-  };
 }
 
 /** The input columns the output keeps: the CSV header, or the keys of the first JSON object in the first chunk. */
@@ -187,7 +154,7 @@ export async function runFileCommand(
     output = file_;
     write = async (text) => file_.write(text);
   } else {
-    write = stdoutWriter(io.stdout);
+    write = streamWriter(io.stdout);
   }
   const skip = output?.resumed?.rows ?? 0;
   if (output?.resumed !== undefined) {

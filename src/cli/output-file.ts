@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from './io';
+import { errorCode } from './streams';
 import type { SummaryState } from './summary';
 
 /**
@@ -65,8 +66,6 @@ export interface OutputFile {
 }
 
 const sameFile = (a: Stats, b: Stats) => a.dev === b.dev && a.ino === b.ino;
-
-const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
 function statOrUndefined(path: string): Stats | undefined {
   try {

@@ -1,5 +1,4 @@
 import { createReadStream, realpathSync, rmSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { type ChunkContext, decode } from './chunk';
 import { parseRecord } from './csv-records';
 import { type CliIo, EXIT, UsageError } from './io';
@@ -9,6 +8,7 @@ import { type OutputFile, openOutputFile, partialPaths } from './output-file';
 import { readParquetRows } from './parquet-rows';
 import { type ByteSink, parquetWriter } from './parquet-writer';
 import { createProgress } from './progress';
+import { errorCode, inputFileSize, streamWriter } from './streams';
 import { type FileFormat, InputFileError, readRecords } from './read-rows';
 import { RunSummary } from './summary';
 import { EmissionsError } from '../core/errors';
@@ -43,32 +43,6 @@ function describeError(error: unknown): { code: string; message: string } {
   };
 }
 
-const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-
-/** Text or bytes to a stream (stdout), honouring backpressure. */
-function streamWriter(stream: NodeJS.WritableStream): (chunk: string | Uint8Array) => Promise<void> {
-  let failure: Error | undefined;
-  stream.on('error', (error: Error) => {
-    failure ??= error;
-  });
-  return async (chunk) => {
-    if (failure !== undefined) throw failure;
-    if (chunk.length === 0 || stream.write(chunk)) return;
-    await new Promise<void>((resolve, reject) => {
-      const done = () => {
-        stream.off('error', fail);
-        resolve();
-      };
-      const fail = (error: Error) => {
-        stream.off('drain', done);
-        reject(error);
-      };
-      stream.once('drain', done);
-      stream.once('error', fail);
-    });
-  };
-}
-
 interface Rows {
   rows: AsyncIterable<{ line: number; values: Record<string, unknown>; error?: string }>;
   columns: () => readonly string[];
@@ -82,17 +56,7 @@ async function openRows(
   io: CliIo,
   onChunk: (bytes: number) => void,
 ): Promise<Rows> {
-  let size: number | undefined;
-  if (file !== '-') {
-    try {
-      const info = await stat(file);
-      if (!info.isFile()) throw new UsageError(`${file} is not a file.`);
-      size = info.size;
-    } catch (error) {
-      if (error instanceof UsageError) throw error;
-      throw new UsageError(`cannot read ${file}: ${errorCode(error)}`);
-    }
-  }
+  const size = file === '-' ? undefined : await inputFileSize(file);
   try {
     if (inputFormat === 'parquet') {
       const source = await readParquetRows(file, { onChunk });
