@@ -119,7 +119,7 @@ export function selectFactor(request: ParsedSpendRequest, datasets: SpendDataset
       notice(
         'products_without_factor',
         'warning',
-        `${code} maps to ${products.length} products; ${missing.length} have no factor in ${region} and are left out of the mean: ${listForMessage(missing.map((product) => productLabel(product, datasets)))}.` +
+        `${code} maps to ${products.length} products; ${missing.length} ${missing.length === 1 ? 'has' : 'have'} no factor in ${region} and ${missing.length === 1 ? 'is' : 'are'} left out of the mean: ${listForMessage(missing.map((product) => productLabel(product, datasets)))}.` +
           (coverage === undefined
             ? ''
             : ` The products used carry ${coverage}% of the code's weight in ${region}, so the factor stands for that part only.`),

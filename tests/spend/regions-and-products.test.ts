@@ -157,7 +157,7 @@ describe('which product a code means: five worked codes (docs/spend.md)', () => 
         code: 'products_without_factor',
         severity: 'warning',
         message:
-          "47 maps to 2 products; 1 have no factor in FR and are left out of the mean: p50.b Retail trade services of motor fuel. The products used carry 92.8% of the code's weight in FR, so the factor stands for that part only.",
+          "47 maps to 2 products; 1 has no factor in FR and is left out of the mean: p50.b Retail trade services of motor fuel. The products used carry 92.8% of the code's weight in FR, so the factor stands for that part only.",
       },
     ]);
   });
