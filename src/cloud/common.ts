@@ -12,6 +12,7 @@ import {
 import { factorId } from '../core/factor-id';
 import { createMemo } from '../core/memo';
 import { parseRequest } from '../core/validate';
+import { regionKey } from '../datasets/keys';
 import { requireParts } from '../datasets/require';
 import { CLOUD_PROVIDERS, type CloudProvider, type DatasetInfo } from '../datasets/tables';
 import type { CloudCoefficients, CloudDatasets, CloudInstance, CloudRegion } from '../datasets/types';
@@ -123,12 +124,38 @@ export function resolveRegion(provider: CloudProvider, region: string, datasets:
   const record = datasets.cloudRegions.get(provider, region);
   if (record === undefined) {
     const valid = datasets.cloudRegions.list(provider);
-    throw new EmissionsError('unknown_region', messages.unknownRegion(provider, region, valid), {
+    const suggestions = closestSpellings(valid, region, regionKey);
+    throw new EmissionsError('unknown_region', messages.unknownRegion(provider, region, valid, suggestions), {
       path: 'region',
       valid_values: valid,
     });
   }
   return record;
+}
+
+/**
+ * Up to three candidates closest to `wanted` under `key`: those sharing the longest prefix (at least two
+ * characters) or containing it, closest first; none when nothing is close.
+ */
+function closestSpellings(
+  candidates: readonly string[],
+  wanted: string,
+  key: (spelling: string) => string,
+): string[] {
+  const target = key(wanted);
+  return candidates
+    .map((candidate) => {
+      const candidateKey = key(candidate);
+      const shared = commonPrefixLength(candidateKey, target);
+      return {
+        candidate,
+        score: candidateKey.includes(target) && target.length > 2 ? target.length : shared,
+      };
+    })
+    .filter(({ score }) => score >= 2)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 3)
+    .map(({ candidate }) => candidate);
 }
 
 /** The instance record, or `unknown_instance` with a few likely spellings. */

@@ -177,7 +177,7 @@ function mergeCloudRegions(layers: CloudRegionsProvider[]): CloudRegionsProvider
         }
         merged = { ...record, grid_factors: factors, grid_sources: sources, grid_datasets: datasets };
       }
-      if (merged !== undefined) index.set(`${provider}\u0000${id}`, merged);
+      if (merged !== undefined) index.set(`${provider}\u0000${regionKey(id)}`, merged);
     }
   }
   const [base] = layers as [CloudRegionsProvider];
