@@ -289,6 +289,42 @@ export function usePhaseMetadata(
   };
 }
 
+/** The resources a regions table may state its own factors for (`published_factors`). */
+export type PublishedResource = keyof NonNullable<CloudRegion['published_factors']>;
+
+/**
+ * The factor the regions table states for a resource of the region in `year` (the hosted API's 2021 set), with the
+ * publisher's own activity id, name and location code; undefined when it states none for that year, and the
+ * calculator computes the factor instead.
+ */
+export function publishedFactor(
+  region: CloudRegion,
+  resource: PublishedResource,
+  year: number,
+  datasets: CloudDatasets,
+): CloudFactor | undefined {
+  const stated = region.published_factors?.[resource];
+  if (stated === undefined || stated.year !== year) return undefined;
+  const dataset = gridDataset(region, year, datasets);
+  const kind: UsePhaseKind = resource === 'storage_ssd' || resource === 'storage_hdd' ? 'storage' : resource;
+  return {
+    factor: decimal(stated.factor),
+    metadata: {
+      name: stated.name,
+      id: factorId([dataset.id, dataset.version, stated.activity_id, year]),
+      activity_id: stated.activity_id,
+      access_type: 'public',
+      source: dataset.source,
+      source_dataset: dataset.source_dataset,
+      year,
+      region: stated.location,
+      category: `Cloud Computing - ${USE_PHASE_LABEL[kind]}`,
+      source_lca_activity: 'use_phase',
+      data_quality_flags: [...CLOUD_DATA_QUALITY_FLAGS],
+    },
+  };
+}
+
 /** Factor metadata of a grid electricity factor (kg per kWh), used by the instance calculator. */
 export function gridMetadata(
   provider: CloudProvider,
