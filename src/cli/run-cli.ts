@@ -101,6 +101,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       collect,
       [],
     )
+    .option(
+      '--cors <origin>',
+      "let browser apps on this origin call the server (repeatable; '*': any)",
+      collect,
+      [],
+    )
     .addOption(datasetsOption())
     .action(async (flags: { apiKey: string[]; datasets: string[] } & Omit<ServeOptions, 'apiKeys'>) => {
       const { apiKey, datasets, ...rest } = flags;

@@ -12,6 +12,7 @@ import { calculateSpend, calculateSpendBatch } from '../spend/spend';
 import { httpMessages } from './messages';
 import { checkContentType, parseJsonBytes, tooLarge } from './read-json-body';
 import { INTERNAL_ERROR_BODY } from './responses';
+import { type CorsOptions, corsPolicy } from './cors';
 import { type CloudCalculatorName, matchRoute, normaliseBasePath, type Route } from './routes';
 import { toWireBatch, toWireEstimate } from './wire';
 
@@ -52,6 +53,8 @@ export interface RulesOptions<R> {
   basePath?: string | undefined;
   calculation?: CalculationOptions | undefined;
   onError?: ((error: unknown, request: R) => void) | undefined;
+  /** Browser origins allowed to call (CORS); off when absent. See {@link CorsOptions}. */
+  cors?: CorsOptions | undefined;
 }
 
 const JSON_HEADERS = {
@@ -150,6 +153,7 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     options.onError ?? ((error: unknown) => console.error('co2e-engine/http: internal error', error));
   const cloudDatasets = hasCloudDatasets(datasets) ? datasets : undefined;
   const spendDatasets = hasSpendDatasets(datasets) ? datasets : undefined;
+  const cors = options.cors === undefined ? undefined : corsPolicy(options.cors);
 
   async function authenticate(call: Call<R>): Promise<void> {
     if (authorize === undefined) return;
@@ -213,7 +217,7 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     return reply(compute(route, body));
   }
 
-  return async (call) => {
+  async function respond(call: Call<R>): Promise<Reply> {
     try {
       return await handle(call);
     } catch (error) {
@@ -225,5 +229,14 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
       }
       return internalErrorReply();
     }
+  }
+
+  if (cors === undefined) return respond;
+  return async (call) => {
+    const preflight = cors.preflight(call.method, (name) => call.header(name));
+    if (preflight !== undefined) return { status: 204, headers: preflight, body: '' };
+    const answer = await respond(call);
+    const allowed = cors.responseHeaders((name) => call.header(name));
+    return { ...answer, headers: { ...answer.headers, ...allowed } };
   };
 }
