@@ -5,6 +5,7 @@ import { addDatasetsCommand } from './datasets-command';
 import { cliDatasets } from './datasets-flag';
 import { type FileCommandOptions, runFileCommand } from './file-command';
 import { type CliIo, EXIT, UsageError } from './io';
+import { addListCommand } from './list-command';
 import type { RowKind } from './outcome';
 import type { ParquetAwareFormat } from './parquet-command';
 import { serve, type ServeOptions, serveLimitOptions } from './serve';
@@ -179,6 +180,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   addDatasetsCommand(program, io, (code) => {
     exitCode = code;
   });
+  addListCommand(
+    program,
+    () => cliDatasets([]),
+    io,
+    (code) => (exitCode = code),
+  );
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -213,6 +213,7 @@ function classificationsProvider(table: ClassificationsTable): ClassificationsPr
     info: table.dataset,
     productClassification: table.product_classification,
     types: [...mappings.keys()].sort(),
+    codes: (type) => [...(mappings.get(type)?.keys() ?? [])].sort(),
     products: (type, code) => mappings.get(type)?.get(code),
     share: (type, code, product) => {
       const shares = table.shares?.[type];

@@ -51,7 +51,8 @@ export type Handler = (request: Request) => Promise<Response>;
 /**
  * Creates a Web-standard `(Request) => Promise<Response>` handler serving SPEC.md's endpoints: `POST
  * /procurement/spend`, `POST /compute/{provider_id}/{instance,cpu,memory,storage,networking,embodied}` and a
- * `/batch` form of each. It uses only Fetch API globals, so it runs unchanged in Node >= 20, Deno, Bun and edge
+ * `/batch` form of each, and the discovery routes `GET /compute/metadata` (also `/compute/v1/metadata`) and
+ * `GET /procurement/metadata`. It uses only Fetch API globals, so it runs unchanged in Node >= 20, Deno, Bun and edge
  * runtimes; use {@link toNodeListener} for `node:http`.
  *
  * Checks, in order: API key (401), route (404), method (405), content type (415), body size (413), JSON (400
@@ -88,7 +89,7 @@ export function createHandler(options: HandlerOptions): Handler {
 }
 
 const toResponse = (answer: Reply): Response =>
-  new Response(answer.status === 204 ? null : answer.body, {
+  new Response(answer.status === 204 || answer.body === '' ? null : answer.body, {
     status: answer.status,
     headers: answer.headers,
   });

@@ -13,6 +13,7 @@ import { httpMessages } from './messages';
 import { checkContentType, parseJsonBytes, tooLarge } from './read-json-body';
 import { INTERNAL_ERROR_BODY } from './responses';
 import { type CorsOptions, corsPolicy } from './cors';
+import { computeMetadata, matchMetadataRoute, type MetadataRoute, procurementMetadata } from './metadata';
 import { type CloudCalculatorName, matchRoute, normaliseBasePath, type Route } from './routes';
 import { toWireBatch, toWireEstimate } from './wire';
 
@@ -154,6 +155,29 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
   const cloudDatasets = hasCloudDatasets(datasets) ? datasets : undefined;
   const spendDatasets = hasSpendDatasets(datasets) ? datasets : undefined;
   const cors = options.cors === undefined ? undefined : corsPolicy(options.cors);
+  const metadataReplies: Partial<Record<MetadataRoute, Reply>> = {};
+
+  /** A metadata route: GET or HEAD only (405 with `Allow: GET`), 404 without the datasets of its family. */
+  function metadata(route: MetadataRoute, method: string): Reply {
+    if ((route === 'compute' ? cloudDatasets : spendDatasets) === undefined)
+      throw new EmissionsError('not_found', httpMessages.notServed(route === 'compute' ? 'cloud' : 'spend'), {
+        status: 404,
+      });
+    if (method !== 'GET' && method !== 'HEAD') {
+      const refused = errorReply(
+        new EmissionsError('method_not_allowed', httpMessages.metadataMethodNotAllowed(method), {
+          status: 405,
+        }),
+      );
+      return { ...refused, headers: { ...refused.headers, allow: 'GET' } };
+    }
+    const answer = (metadataReplies[route] ??= reply(
+      route === 'compute'
+        ? computeMetadata(cloudDatasets as CloudDatasets)
+        : procurementMetadata(spendDatasets as SpendDatasets),
+    ));
+    return method === 'HEAD' ? { ...answer, body: '' } : answer;
+  }
 
   async function authenticate(call: Call<R>): Promise<void> {
     if (authorize === undefined) return;
@@ -196,6 +220,8 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
 
   async function handle(call: Call<R>): Promise<Reply> {
     await authenticate(call);
+    const metadataRoute = matchMetadataRoute(call.pathname, basePath);
+    if (metadataRoute !== undefined) return metadata(metadataRoute, call.method);
     const route = matchRoute(call.pathname, basePath);
     if (route === undefined) {
       throw new EmissionsError('not_found', httpMessages.notFound(call.method, call.pathname), {
