@@ -45,6 +45,14 @@ export { DATA_UNITS, DURATION_UNITS, type DataUnit, type DurationUnit } from './
 export { MAX_QUANTITY } from './core/validate';
 export { createTableDatasets, type DatasetTables } from './datasets/create';
 export { mergeDatasets } from './datasets/merge';
+export {
+  CLOUD_PROVIDER_NAMES,
+  listCapabilities,
+  type Capabilities,
+  type CloudProviderCapability,
+  type CodeCapability,
+  type RegionCapability,
+} from './capabilities';
 export { DatasetError } from './datasets/errors';
 export * from './datasets/tables';
 export type * from './datasets/types';

@@ -1,6 +1,8 @@
 import { buildCloud } from './build-cloud';
+import { writeHostedApi2021 } from './build-hosted-api-2021';
 import { buildSpend } from './build-spend';
 
 /** Regenerates every embedded dataset in `datasets/` (`npm run datasets`). */
 await buildCloud();
+writeHostedApi2021(); // after buildCloud: names its regions as the default regions table does
 buildSpend();

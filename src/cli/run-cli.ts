@@ -5,6 +5,7 @@ import { addDatasetsCommand } from './datasets-command';
 import { cliDatasets } from './datasets-flag';
 import { type FileCommandOptions, runFileCommand } from './file-command';
 import { type CliIo, EXIT, UsageError } from './io';
+import { addListCommand } from './list-command';
 import type { RowKind } from './outcome';
 import type { ParquetAwareFormat } from './parquet-command';
 import { serve, type ServeOptions, serveLimitOptions } from './serve';
@@ -101,6 +102,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       collect,
       [],
     )
+    .option(
+      '--cors <origin>',
+      "let browser apps on this origin call the server (repeatable; '*': any)",
+      collect,
+      [],
+    )
     .addOption(datasetsOption())
     .action(async (flags: { apiKey: string[]; datasets: string[] } & Omit<ServeOptions, 'apiKeys'>) => {
       const { apiKey, datasets, ...rest } = flags;
@@ -173,6 +180,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   addDatasetsCommand(program, io, (code) => {
     exitCode = code;
   });
+  addListCommand(
+    program,
+    () => cliDatasets([]),
+    io,
+    (code) => (exitCode = code),
+  );
 
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -26,6 +26,8 @@ export interface ServeOptions {
   maxConnections?: number;
   /** Milliseconds in-flight requests get to finish after SIGTERM/SIGINT before their connections are cut. */
   shutdownGrace?: number;
+  /** Origins from `--cors` (`*`: any); none: CORS off. */
+  cors?: readonly string[];
 }
 
 /** The defaults of the timeout, connection and shutdown flags. */
@@ -128,6 +130,16 @@ function apiKeys(flagKeys: readonly string[], envKeys: string | undefined): stri
 const definedOnly = <T extends object>(value: T): Partial<T> =>
   Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
 
+/** createNodeListener, with a bad option (a `--cors` origin with a path) reported as a usage error. */
+function createListenerOrUsageError(options: Parameters<typeof createNodeListener>[0]) {
+  try {
+    return createNodeListener(options);
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /**
@@ -143,8 +155,10 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
       `--headers-timeout (${timeouts.headersTimeout}) must not exceed --request-timeout (${timeouts.requestTimeout}).`,
     );
   }
-  const listener = createNodeListener({
+  const cors = options.cors ?? [];
+  const listener = createListenerOrUsageError({
     datasets,
+    ...(cors.length > 0 && { cors: { origins: cors.includes('*') ? '*' : cors } }),
     ...(keys.length > 0 && { authorize: keyChecker(keys) }),
     ...(options.maxBatchSize !== undefined && { maxBatchSize: options.maxBatchSize }),
     ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),

@@ -12,6 +12,7 @@ import {
 import { factorId } from '../core/factor-id';
 import { createMemo } from '../core/memo';
 import { parseRequest } from '../core/validate';
+import { regionKey } from '../datasets/keys';
 import { requireParts } from '../datasets/require';
 import { CLOUD_PROVIDERS, type CloudProvider, type DatasetInfo } from '../datasets/tables';
 import type { CloudCoefficients, CloudDatasets, CloudInstance, CloudRegion } from '../datasets/types';
@@ -123,12 +124,38 @@ export function resolveRegion(provider: CloudProvider, region: string, datasets:
   const record = datasets.cloudRegions.get(provider, region);
   if (record === undefined) {
     const valid = datasets.cloudRegions.list(provider);
-    throw new EmissionsError('unknown_region', messages.unknownRegion(provider, region, valid), {
+    const suggestions = closestSpellings(valid, region, regionKey);
+    throw new EmissionsError('unknown_region', messages.unknownRegion(provider, region, valid, suggestions), {
       path: 'region',
       valid_values: valid,
     });
   }
   return record;
+}
+
+/**
+ * Up to three candidates closest to `wanted` under `key`: those sharing the longest prefix (at least two
+ * characters) or containing it, closest first; none when nothing is close.
+ */
+function closestSpellings(
+  candidates: readonly string[],
+  wanted: string,
+  key: (spelling: string) => string,
+): string[] {
+  const target = key(wanted);
+  return candidates
+    .map((candidate) => {
+      const candidateKey = key(candidate);
+      const shared = commonPrefixLength(candidateKey, target);
+      return {
+        candidate,
+        score: candidateKey.includes(target) && target.length > 2 ? target.length : shared,
+      };
+    })
+    .filter(({ score }) => score >= 2)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 3)
+    .map(({ candidate }) => candidate);
 }
 
 /** The instance record, or `unknown_instance` with a few likely spellings. */
@@ -259,6 +286,42 @@ export function usePhaseMetadata(
     category: `Cloud Computing - ${USE_PHASE_LABEL[kind]}`,
     source_lca_activity: 'use_phase',
     data_quality_flags: [...CLOUD_DATA_QUALITY_FLAGS],
+  };
+}
+
+/** The resources a regions table may state its own factors for (`published_factors`). */
+export type PublishedResource = keyof NonNullable<CloudRegion['published_factors']>;
+
+/**
+ * The factor the regions table states for a resource of the region in `year` (the hosted API's 2021 set), with the
+ * publisher's own activity id, name and location code; undefined when it states none for that year, and the
+ * calculator computes the factor instead.
+ */
+export function publishedFactor(
+  region: CloudRegion,
+  resource: PublishedResource,
+  year: number,
+  datasets: CloudDatasets,
+): CloudFactor | undefined {
+  const stated = region.published_factors?.[resource];
+  if (stated === undefined || stated.year !== year) return undefined;
+  const dataset = gridDataset(region, year, datasets);
+  const kind: UsePhaseKind = resource === 'storage_ssd' || resource === 'storage_hdd' ? 'storage' : resource;
+  return {
+    factor: decimal(stated.factor),
+    metadata: {
+      name: stated.name,
+      id: factorId([dataset.id, dataset.version, stated.activity_id, year]),
+      activity_id: stated.activity_id,
+      access_type: 'public',
+      source: dataset.source,
+      source_dataset: dataset.source_dataset,
+      year,
+      region: stated.location,
+      category: `Cloud Computing - ${USE_PHASE_LABEL[kind]}`,
+      source_lca_activity: 'use_phase',
+      data_quality_flags: [...CLOUD_DATA_QUALITY_FLAGS],
+    },
   };
 }
 

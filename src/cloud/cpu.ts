@@ -7,12 +7,16 @@ import {
   cachedCloudFactor,
   gridFactor,
   kwhPerVcpuHour,
+  publishedFactor,
   resolveUsePhaseRequest,
   usePhaseEstimate,
   usePhaseFactor,
   usePhaseMetadata,
 } from './common';
 import { CpuRequest } from './cpu.schema';
+
+/** Published CPU factors (`published_factors.cpu`) are per CPU-hour at 50 % utilisation; at any other, computed. */
+const PUBLISHED_CPU_UTILIZATION = 0.5;
 
 /**
  * Use-phase emissions of virtual CPUs: activity `cpu_count × hours` in `CPU-hour`, factor
@@ -42,14 +46,21 @@ export function calculateCpu(
     year,
   } = resolveUsePhaseRequest(provider, CpuRequest, request, datasets);
   const utilization = input.average_vcpu_utilization;
-  const factor = cachedCloudFactor(datasets, `cpu|${id}|${region.region}|${year}|${utilization}`, () => ({
-    factor: usePhaseFactor(
-      kwhPerVcpuHour(coefficients, decimal(utilization)),
-      coefficients,
-      gridFactor(region, year),
-    ),
-    metadata: usePhaseMetadata('cpu', id, region, year, datasets, undefined, `u=${utilization}`),
-  }));
+  const factor = cachedCloudFactor(
+    datasets,
+    `cpu|${id}|${region.region}|${year}|${utilization}`,
+    () =>
+      (utilization === PUBLISHED_CPU_UTILIZATION
+        ? publishedFactor(region, 'cpu', year, datasets)
+        : undefined) ?? {
+        factor: usePhaseFactor(
+          kwhPerVcpuHour(coefficients, decimal(utilization)),
+          coefficients,
+          gridFactor(region, year),
+        ),
+        metadata: usePhaseMetadata('cpu', id, region, year, datasets, undefined, `u=${utilization}`),
+      },
+  );
   return usePhaseEstimate(
     mul(decimal(input.cpu_count), toHours(decimal(input.duration), input.duration_unit)),
     'CPU-hour',

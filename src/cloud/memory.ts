@@ -6,6 +6,7 @@ import { type CloudBatch, cloudBatch } from './batch';
 import {
   cachedCloudFactor,
   gridFactor,
+  publishedFactor,
   resolveUsePhaseRequest,
   usePhaseEstimate,
   usePhaseFactor,
@@ -36,14 +37,19 @@ export function calculateMemory(
     region,
     year,
   } = resolveUsePhaseRequest(provider, MemoryRequest, request, datasets);
-  const factor = cachedCloudFactor(datasets, `memory|${id}|${region.region}|${year}`, () => ({
-    factor: usePhaseFactor(
-      decimal(coefficients.memory_kwh_per_gb_hour),
-      coefficients,
-      gridFactor(region, year),
-    ),
-    metadata: usePhaseMetadata('memory', id, region, year, datasets),
-  }));
+  const factor = cachedCloudFactor(
+    datasets,
+    `memory|${id}|${region.region}|${year}`,
+    () =>
+      publishedFactor(region, 'memory', year, datasets) ?? {
+        factor: usePhaseFactor(
+          decimal(coefficients.memory_kwh_per_gb_hour),
+          coefficients,
+          gridFactor(region, year),
+        ),
+        metadata: usePhaseMetadata('memory', id, region, year, datasets),
+      },
+  );
   const gigabytes = toGigabytes(decimal(input.data), input.data_unit);
   return usePhaseEstimate(
     mul(gigabytes, toHours(decimal(input.duration), input.duration_unit)),

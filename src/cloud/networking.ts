@@ -6,6 +6,7 @@ import { type CloudBatch, cloudBatch } from './batch';
 import {
   cachedCloudFactor,
   gridFactor,
+  publishedFactor,
   resolveUsePhaseRequest,
   usePhaseEstimate,
   usePhaseFactor,
@@ -36,14 +37,19 @@ export function calculateNetworking(
     region,
     year,
   } = resolveUsePhaseRequest(provider, NetworkingRequest, request, datasets);
-  const factor = cachedCloudFactor(datasets, `networking|${id}|${region.region}|${year}`, () => ({
-    factor: usePhaseFactor(
-      decimal(coefficients.networking_kwh_per_gb),
-      coefficients,
-      gridFactor(region, year),
-    ),
-    metadata: usePhaseMetadata('networking', id, region, year, datasets),
-  }));
+  const factor = cachedCloudFactor(
+    datasets,
+    `networking|${id}|${region.region}|${year}`,
+    () =>
+      publishedFactor(region, 'networking', year, datasets) ?? {
+        factor: usePhaseFactor(
+          decimal(coefficients.networking_kwh_per_gb),
+          coefficients,
+          gridFactor(region, year),
+        ),
+        metadata: usePhaseMetadata('networking', id, region, year, datasets),
+      },
+  );
   return usePhaseEstimate(
     toGigabytes(decimal(input.data), input.data_unit),
     'GB',

@@ -6,6 +6,7 @@ import { type CloudBatch, cloudBatch } from './batch';
 import {
   cachedCloudFactor,
   gridFactor,
+  publishedFactor,
   resolveUsePhaseRequest,
   usePhaseEstimate,
   usePhaseFactor,
@@ -41,6 +42,8 @@ export function calculateStorage(
   } = resolveUsePhaseRequest(provider, StorageRequest, request, datasets);
   const type = input.storage_type;
   const factor = cachedCloudFactor(datasets, `storage|${id}|${region.region}|${year}|${type}`, () => {
+    const published = publishedFactor(region, type === 'ssd' ? 'storage_ssd' : 'storage_hdd', year, datasets);
+    if (published !== undefined) return published;
     const whPerTbHour = type === 'ssd' ? coefficients.ssd_wh_per_tb_hour : coefficients.hdd_wh_per_tb_hour;
     return {
       factor: usePhaseFactor(mul(decimal(whPerTbHour), KWH_PER_WH), coefficients, gridFactor(region, year)),

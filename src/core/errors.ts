@@ -123,8 +123,15 @@ export function listForMessage(values: ReadonlyArray<string | number>, max = 12)
 export const messages = {
   unsupportedProvider: (provider: string, valid: readonly string[]) =>
     `Provider '${provider}' is not supported. Valid providers: ${valid.join(', ')}.`,
-  unknownRegion: (provider: string, region: string, valid: readonly string[]) =>
-    `Region '${region}' is not a known ${provider} region. Valid regions: ${listForMessage(valid)}.`,
+  unknownRegion: (
+    provider: string,
+    region: string,
+    valid: readonly string[],
+    suggestions: readonly string[] = [],
+  ) =>
+    `Region '${region}' is not a known ${provider} region.` +
+    (suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : '') +
+    ` Valid regions: ${listForMessage(valid)}.`,
   unknownInstance: (provider: string, instance: string, suggestions: readonly string[]) =>
     `Instance type '${instance}' is not a known ${provider} instance type.` +
     (suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ''),

@@ -129,9 +129,7 @@ export function estimateFromCo2e(
     co2e_calculation_method: parts.method,
     co2e_calculation_origin: parts.origin,
     emission_factor: enabled ? emissionFactor(parts.metadata, factor) : null,
-    constituent_gases: enabled
-      ? { co2e_total: factor, co2e_other: null, co2: null, ch4: null, n2o: null }
-      : null,
+    constituent_gases: enabled ? constituentGases(parts.origin, factor) : null,
     activity_data: {
       activity_value: outputNumber(parts.activityValue, options),
       activity_unit: parts.activityUnit,
@@ -139,6 +137,18 @@ export function estimateFromCo2e(
     audit_trail: parts.auditTrail,
   };
 }
+
+/**
+ * The gas breakdown: the factor's total as the publisher states it, or null when the engine calculated the factor
+ * itself (origin `co2e-engine`, e.g. a mean over several products), as the hosted API did (SPEC.md).
+ */
+const constituentGases = (origin: Estimate['co2e_calculation_origin'], factor: number): ConstituentGases => ({
+  co2e_total: origin === 'co2e-engine' ? null : factor,
+  co2e_other: null,
+  co2: null,
+  ch4: null,
+  n2o: null,
+});
 
 // Spelled out to keep the hosted API's field order in serialised output.
 const emissionFactor = (m: FactorMetadata, factor: number): EmissionFactor => ({

@@ -34,6 +34,9 @@ import type {
   SpendFactorsProvider,
 } from './types';
 import { DatasetError } from './errors';
+import { regionKey, regionRequestSpelling } from './keys';
+
+export { regionKey, regionRequestSpelling };
 
 /** Tables for {@link createTableDatasets}; give only the parts you need. */
 export interface DatasetTables {
@@ -105,9 +108,6 @@ export function buildTableDatasets(tables: DatasetTables): Datasets {
   return datasets;
 }
 
-/** Region ids in the request spelling: lowercase, `_` for `-` (`us-east-1` → `us_east_1`). */
-export const regionKey = (region: string): string => region.toLowerCase().replaceAll('-', '_');
-
 /** Instance types compared case-insensitively; Azure sizes with or without `Standard_`, `_` or space alike. */
 export const instanceKey = (provider: CloudProvider, instance: string): string => {
   const lower = instance.toLowerCase();
@@ -156,7 +156,7 @@ function cloudRegionsProvider(table: CloudRegionsTable): CloudRegionsProvider {
     defaultYear: table.default_year,
     gwp: table.gwp,
     get: (provider, region) => index.get(providerKey(provider, regionKey(region))),
-    list: listsByProvider(table.regions, (row) => regionKey(row.region)),
+    list: listsByProvider(table.regions, (row) => regionRequestSpelling(row.region)),
   };
 }
 
@@ -213,6 +213,7 @@ function classificationsProvider(table: ClassificationsTable): ClassificationsPr
     info: table.dataset,
     productClassification: table.product_classification,
     types: [...mappings.keys()].sort(),
+    codes: (type) => [...(mappings.get(type)?.keys() ?? [])].sort(),
     products: (type, code) => mappings.get(type)?.get(code),
     share: (type, code, product) => {
       const shares = table.shares?.[type];

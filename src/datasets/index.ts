@@ -12,6 +12,7 @@ import type { DatasetTables } from './create';
 import type { CloudDatasets, SpendDatasets } from './types';
 
 export { ccfGridRegionsTable, cloudDatasets, cloudTables } from './cloud';
+export { hostedApi2021Datasets, hostedApi2021RegionsTable } from './hosted-api-2021';
 export {
   exiobaseRegionsFactorsTable,
   spendDatasets,

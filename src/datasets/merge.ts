@@ -177,7 +177,7 @@ function mergeCloudRegions(layers: CloudRegionsProvider[]): CloudRegionsProvider
         }
         merged = { ...record, grid_factors: factors, grid_sources: sources, grid_datasets: datasets };
       }
-      if (merged !== undefined) index.set(`${provider}\u0000${id}`, merged);
+      if (merged !== undefined) index.set(`${provider}\u0000${regionKey(id)}`, merged);
     }
   }
   const [base] = layers as [CloudRegionsProvider];
@@ -250,6 +250,7 @@ function mergeClassifications(layers: ClassificationsProvider[]): Classification
     info: combinedInfo(layers.map((layer) => layer.info)),
     productClassification: base.productClassification,
     types: sortedUnion(layers.map((layer) => layer.types)),
+    codes: (type) => sortedUnion(layers.map((layer) => layer.codes?.(type) ?? [])),
     products: (type, code) => lastDefined(layers, (layer) => layer.products(type, code))?.value,
     // The share belongs to the layer whose mapping wins, so a code's products and their shares never mix layers.
     share: (type, code, product) =>

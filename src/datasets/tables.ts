@@ -85,6 +85,21 @@ export const CloudCoefficientsTableSchema = z.strictObject({
 });
 export type CloudCoefficientsTable = z.infer<typeof CloudCoefficientsTableSchema>;
 
+/**
+ * A factor as its publisher stated it for one resource of a region: kg CO2e per the calculator's activity unit
+ * (CPU-hour at the default 50 % utilisation, GB-hour, TB-hour, GB), with the publisher's own id, name and location.
+ */
+export const PublishedFactorSchema = z.strictObject({
+  year,
+  factor: nonNegative,
+  /** The publisher's activity id (`cpu-provider_azure-region_east_us_2`). */
+  activity_id: z.string().min(1),
+  /** The publisher's factor name (`AZURE (east-us-2) CPU`). */
+  name: z.string().min(1),
+  /** The publisher's location code (`US-VA`, `DE-FRA`). */
+  location: z.string().min(1),
+});
+
 /** Provider regions with location and grid emission factors per year. */
 export const CloudRegionsTableSchema = z.strictObject({
   dataset: DatasetInfoSchema,
@@ -107,6 +122,19 @@ export const CloudRegionsTableSchema = z.strictObject({
       grid_factors: z.record(yearKey, nonNegative),
       /** Where each year's figure comes from (a short citation, by year). */
       grid_sources: z.record(yearKey, z.string().min(1)),
+      /**
+       * Factors a publisher stated per resource, used instead of the computed ones for their year (the hosted
+       * API's 2021 set). Optional; a region without them has every factor computed from its grid factor.
+       */
+      published_factors: z.optional(
+        z.strictObject({
+          cpu: z.optional(PublishedFactorSchema),
+          memory: z.optional(PublishedFactorSchema),
+          storage_ssd: z.optional(PublishedFactorSchema),
+          storage_hdd: z.optional(PublishedFactorSchema),
+          networking: z.optional(PublishedFactorSchema),
+        }),
+      ),
     }),
   ),
 });

@@ -78,6 +78,8 @@ export interface ClassificationsProvider {
   readonly productClassification: string;
   /** Classification types with mappings (`isic4`, `nace2`, ...), sorted. */
   readonly types: readonly string[];
+  /** Codes of a classification type that map to products, sorted (empty for an unknown type). */
+  codes?(type: string): readonly string[];
   /** Products a code maps to, or undefined for an unknown type or code. */
   products(type: string, code: string): readonly string[] | undefined;
   /**

@@ -1,6 +1,7 @@
 import type { CalculationOptions } from '../core/estimate';
 import type { Datasets } from '../datasets/types';
 import { readRequestBytes } from './read-json-body';
+import type { CorsOptions } from './cors';
 import { createRules, type Reply } from './rules';
 
 export { HANDLER_CEILINGS } from './rules';
@@ -36,6 +37,12 @@ export interface HandlerOptions {
    * a 500 with no detail. Default: `console.error`.
    */
   onError?: (error: unknown, request: Request) => void;
+  /**
+   * Lets browser apps on these origins call the server: preflights (`OPTIONS`) are answered 204 with the allowed
+   * methods and headers, and responses carry `Access-Control-Allow-Origin`. Default: off (no CORS headers; a
+   * preflight gets 405, or 401 with `authorize`).
+   */
+  cors?: CorsOptions;
 }
 
 /** A Web-standard request handler, as Fetch-style runtimes (Deno, Bun, Cloudflare Workers, Hono) expect. */
@@ -44,7 +51,8 @@ export type Handler = (request: Request) => Promise<Response>;
 /**
  * Creates a Web-standard `(Request) => Promise<Response>` handler serving SPEC.md's endpoints: `POST
  * /procurement/spend`, `POST /compute/{provider_id}/{instance,cpu,memory,storage,networking,embodied}` and a
- * `/batch` form of each. It uses only Fetch API globals, so it runs unchanged in Node >= 20, Deno, Bun and edge
+ * `/batch` form of each, and the discovery routes `GET /compute/metadata` (also `/compute/v1/metadata`) and
+ * `GET /procurement/metadata`. It uses only Fetch API globals, so it runs unchanged in Node >= 20, Deno, Bun and edge
  * runtimes; use {@link toNodeListener} for `node:http`.
  *
  * Checks, in order: API key (401), route (404), method (405), content type (415), body size (413), JSON (400
@@ -81,4 +89,7 @@ export function createHandler(options: HandlerOptions): Handler {
 }
 
 const toResponse = (answer: Reply): Response =>
-  new Response(answer.body, { status: answer.status, headers: answer.headers });
+  new Response(answer.status === 204 || answer.body === '' ? null : answer.body, {
+    status: answer.status,
+    headers: answer.headers,
+  });

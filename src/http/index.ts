@@ -11,6 +11,7 @@ export {
   type Handler,
   type HandlerOptions,
 } from './create-handler';
+export type { CorsOptions } from './cors';
 export { toNodeListener, type NodeListener } from './node';
 export { createNodeListener, type NodeHandlerOptions } from './node-handler';
 export type { WireEstimate } from './wire';

@@ -6,6 +6,7 @@ export const httpMessages = {
     `No route ${method} ${path}. See the endpoint list in the documentation.`,
   notServed: (family: string) =>
     `This server has no ${family} datasets, so it does not serve ${family} routes.`,
+  metadataMethodNotAllowed: (method: string) => `Method ${method} is not allowed; metadata routes take GET.`,
   methodNotAllowed: (method: string) =>
     `Method ${method} is not allowed; every route takes POST with a JSON body.`,
   unsupportedMediaType: (contentType: string | null) =>

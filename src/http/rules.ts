@@ -12,6 +12,8 @@ import { calculateSpend, calculateSpendBatch } from '../spend/spend';
 import { httpMessages } from './messages';
 import { checkContentType, parseJsonBytes, tooLarge } from './read-json-body';
 import { INTERNAL_ERROR_BODY } from './responses';
+import { type CorsOptions, corsPolicy } from './cors';
+import { computeMetadata, matchMetadataRoute, type MetadataRoute, procurementMetadata } from './metadata';
 import { type CloudCalculatorName, matchRoute, normaliseBasePath, type Route } from './routes';
 import { toWireBatch, toWireEstimate } from './wire';
 
@@ -52,6 +54,8 @@ export interface RulesOptions<R> {
   basePath?: string | undefined;
   calculation?: CalculationOptions | undefined;
   onError?: ((error: unknown, request: R) => void) | undefined;
+  /** Browser origins allowed to call (CORS); off when absent. See {@link CorsOptions}. */
+  cors?: CorsOptions | undefined;
 }
 
 const JSON_HEADERS = {
@@ -150,6 +154,30 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     options.onError ?? ((error: unknown) => console.error('co2e-engine/http: internal error', error));
   const cloudDatasets = hasCloudDatasets(datasets) ? datasets : undefined;
   const spendDatasets = hasSpendDatasets(datasets) ? datasets : undefined;
+  const cors = options.cors === undefined ? undefined : corsPolicy(options.cors);
+  const metadataReplies: Partial<Record<MetadataRoute, Reply>> = {};
+
+  /** A metadata route: GET or HEAD only (405 with `Allow: GET`), 404 without the datasets of its family. */
+  function metadata(route: MetadataRoute, method: string): Reply {
+    if ((route === 'compute' ? cloudDatasets : spendDatasets) === undefined)
+      throw new EmissionsError('not_found', httpMessages.notServed(route === 'compute' ? 'cloud' : 'spend'), {
+        status: 404,
+      });
+    if (method !== 'GET' && method !== 'HEAD') {
+      const refused = errorReply(
+        new EmissionsError('method_not_allowed', httpMessages.metadataMethodNotAllowed(method), {
+          status: 405,
+        }),
+      );
+      return { ...refused, headers: { ...refused.headers, allow: 'GET' } };
+    }
+    const answer = (metadataReplies[route] ??= reply(
+      route === 'compute'
+        ? computeMetadata(cloudDatasets as CloudDatasets)
+        : procurementMetadata(spendDatasets as SpendDatasets),
+    ));
+    return method === 'HEAD' ? { ...answer, body: '' } : answer;
+  }
 
   async function authenticate(call: Call<R>): Promise<void> {
     if (authorize === undefined) return;
@@ -192,6 +220,8 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
 
   async function handle(call: Call<R>): Promise<Reply> {
     await authenticate(call);
+    const metadataRoute = matchMetadataRoute(call.pathname, basePath);
+    if (metadataRoute !== undefined) return metadata(metadataRoute, call.method);
     const route = matchRoute(call.pathname, basePath);
     if (route === undefined) {
       throw new EmissionsError('not_found', httpMessages.notFound(call.method, call.pathname), {
@@ -213,7 +243,7 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     return reply(compute(route, body));
   }
 
-  return async (call) => {
+  async function respond(call: Call<R>): Promise<Reply> {
     try {
       return await handle(call);
     } catch (error) {
@@ -225,5 +255,14 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
       }
       return internalErrorReply();
     }
+  }
+
+  if (cors === undefined) return respond;
+  return async (call) => {
+    const preflight = cors.preflight(call.method, (name) => call.header(name));
+    if (preflight !== undefined) return { status: 204, headers: preflight, body: '' };
+    const answer = await respond(call);
+    const allowed = cors.responseHeaders((name) => call.header(name));
+    return { ...answer, headers: { ...answer.headers, ...allowed } };
   };
 }

@@ -17,7 +17,10 @@ import {
  * core's arithmetic: a change that moves any digit of any result, or any error body, breaks it. Spend is not covered yet: its multi-product rule is changing on main (issue 9), so its digest would move for
  * reasons other than the core.
  */
-const DIGEST = '1d56a5bf11950cf893475d606bffbd078b2aeff60632fd2fb530e2d1a2475d34';
+// Re-recorded for issue 10, whose only output changes here are deliberate: `co2e_total` null on the instance
+// calculator's electricity estimates (origin co2e-engine) and "Did you mean" in unknown_region messages. With
+// those two reverted, the previous digest 1d56a5bf…2475d34 is reproduced exactly (checked when re-recording).
+const DIGEST = '8ca5d80453e041b65aa2e3558abc20a134e3b91c36b9969a3187b829dd142692';
 const REQUESTS = 100_000;
 
 /** mulberry32: a small seeded PRNG. */

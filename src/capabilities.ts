@@ -1,0 +1,139 @@
+import { CLOUD_PROVIDERS } from './datasets/constants';
+import type { CloudProvider } from './datasets/tables';
+import type { Datasets } from './datasets/types';
+
+/** A cloud region: its id as the provider writes it, every spelling listed for it, and where its grid factor is from. */
+export interface RegionCapability {
+  /** The provider's own id (`us-east-1`, `westeurope`, `europe-west1`), echoed in estimates. */
+  region: string;
+  /**
+   * Spellings that name it, besides any case: the request spelling (`us_east_1`) and, for ids ending in a number
+   * after a letter, the hosted API's split form (`europe_west_1`). Any spelling equal to the id once case, `-`,
+   * `_` and spaces between words are ignored is accepted (`west_europe`, `East US 2`).
+   */
+  aliases: string[];
+  /** Location code of the region (`US`, `DE-FRA`). */
+  location: string;
+  /** Grid zone whose factor is used (`US-MIDA-PJM`). */
+  grid_zone: string;
+  /** Years with a grid factor, ascending. */
+  years: number[];
+}
+
+/** What a cloud provider supports in the datasets. */
+export interface CloudProviderCapability {
+  provider: CloudProvider;
+  /** `Amazon Web Services`, `Microsoft Azure`, `Google Cloud Platform`. */
+  name: string;
+  regions: RegionCapability[];
+  /** Instance types as the provider writes them, sorted. */
+  instances: string[];
+}
+
+/** A classification code and the products it maps to, with their names. */
+export interface CodeCapability {
+  code: string;
+  products: Array<{ product: string; name: string | undefined }>;
+}
+
+/** What the datasets support; a part is absent when its datasets are. */
+export interface Capabilities {
+  cloud?: {
+    providers: CloudProviderCapability[];
+    /** Grid-factor year used when a request gives none. */
+    default_year: number;
+    /** Years an embodied estimate may be asked for. */
+    embodied_years: number[];
+  };
+  spend?: {
+    /** Spend regions with at least one factor (ISO 3166-1 alpha-2 or model regions), sorted. */
+    regions: string[];
+    /** Currencies with exchange rates (lowercase ISO 4217), sorted. */
+    currencies: string[];
+    factor_currency: string;
+    factor_year: number;
+    /** Classification types with their codes, sorted. */
+    classifications: Array<{ type: string; codes: CodeCapability[] }>;
+  };
+}
+
+/** Provider names as the hosted API's metadata gave them (`provider_full_name`). */
+export const CLOUD_PROVIDER_NAMES: Readonly<Record<CloudProvider, string>> = {
+  aws: 'Amazon Web Services',
+  azure: 'Microsoft Azure',
+  gcp: 'Google Cloud Platform',
+};
+
+/** The spellings listed for a region id besides the id itself: `_` for `-`, and `_` before a trailing number. */
+function aliasesOf(region: string): string[] {
+  const underscored = region.toLowerCase().replaceAll('-', '_');
+  const split = underscored.replace(/([a-z])(\d+)$/, '$1_$2');
+  return [...new Set([underscored, split])].filter((alias) => alias !== region);
+}
+
+/**
+ * Everything the datasets support: cloud providers with their regions (aliases, location, grid zone, years) and
+ * instance types, factor years; spend regions, currencies and classification types with their codes and the
+ * products (with names) each maps to. For discovery, documentation and pickers; the calculators need none of it.
+ *
+ * @example
+ * ```ts
+ * import { listCapabilities } from 'co2e-engine';
+ * import { defaultDatasets } from 'co2e-engine/datasets';
+ * const { cloud } = listCapabilities(defaultDatasets);
+ * cloud?.providers.find((p) => p.provider === 'azure')?.regions.map((r) => r.region); // ['apeast', ...]
+ * ```
+ */
+export function listCapabilities(datasets: Datasets): Capabilities {
+  const capabilities: Capabilities = {};
+  const { cloudCoefficients, cloudRegions, cloudInstances } = datasets;
+  if (cloudCoefficients && cloudRegions && cloudInstances) {
+    const providers = CLOUD_PROVIDERS.filter((provider) => cloudCoefficients.get(provider) !== undefined).map(
+      (provider): CloudProviderCapability => ({
+        provider,
+        name: CLOUD_PROVIDER_NAMES[provider],
+        regions: cloudRegions.list(provider).flatMap((id) => {
+          const record = cloudRegions.get(provider, id);
+          if (record === undefined) return [];
+          return [
+            {
+              region: record.region,
+              aliases: aliasesOf(record.region),
+              location: record.location,
+              grid_zone: record.grid_zone,
+              years: Object.keys(record.grid_factors)
+                .map(Number)
+                .sort((a, b) => a - b),
+            },
+          ];
+        }),
+        instances: [...cloudInstances.list(provider)],
+      }),
+    );
+    capabilities.cloud = {
+      providers,
+      default_year: cloudRegions.defaultYear,
+      embodied_years: [...cloudInstances.years],
+    };
+  }
+  const { spendFactors, classifications, fx } = datasets;
+  if (spendFactors && classifications && fx) {
+    capabilities.spend = {
+      regions: [...spendFactors.regions],
+      currencies: [...fx.currencies],
+      factor_currency: spendFactors.currency,
+      factor_year: spendFactors.factorYear,
+      classifications: classifications.types.map((type) => ({
+        type,
+        codes: (classifications.codes?.(type) ?? []).map((code) => ({
+          code,
+          products: (classifications.products(type, code) ?? []).map((product) => ({
+            product,
+            name: classifications.productName(product),
+          })),
+        })),
+      })),
+    };
+  }
+  return capabilities;
+}

@@ -1,0 +1,30 @@
+import hostedApi2021RegionsJson from '../../datasets/cloud/regions-hosted-api-2021.json';
+import { cloudTables } from './cloud';
+import { lazyTableDatasets } from './lazy';
+import type { CloudRegionsTable } from './tables';
+import type { CloudDatasets } from './types';
+
+// JSON imports widen literal types; the table is validated against its schema in tests/api.
+/**
+ * The hosted API's own 2021 cloud factors (68 regions: CPU, memory, SSD and HDD storage, networking; AR4), with
+ * the 2021 CCF grid factors they were derived from. Licence CC BY-SA 4.0 (OEFDB); see `datasets/SOURCES.md`.
+ */
+export const hostedApi2021RegionsTable = hostedApi2021RegionsJson as CloudRegionsTable;
+
+/**
+ * The cloud defaults with the hosted API's 2021 factor set in place of the grid factors: the same factor, id,
+ * name and location code (`DE-FRA`) as the hosted API gave for a region in 2021 (CPU at the default 50 %
+ * utilisation; other utilisations and `calculateInstance` use the set's 2021 grid factor with CCF's method).
+ * Only the set's 68 regions and the year 2021 (the default) exist in it.
+ *
+ * @example
+ * ```ts
+ * import { calculateCpu } from 'co2e-engine';
+ * import { hostedApi2021Datasets } from 'co2e-engine/datasets';
+ * calculateCpu('aws', { cpu_count: 1, region: 'eu_central_1', duration: 1 }, hostedApi2021Datasets).co2e; // 0.00079987
+ * ```
+ */
+export const hostedApi2021Datasets = lazyTableDatasets({
+  ...cloudTables,
+  cloudRegions: hostedApi2021RegionsTable,
+}) as CloudDatasets;

@@ -1,0 +1,26 @@
+/** Lookup keys shared by the dataset providers, the loaders and the calculators (no data, no zod). */
+
+/**
+ * Region ids in the request spelling: lowercase, `_` for `-`.
+ *
+ * @example
+ * ```ts
+ * regionRequestSpelling('us-east-1'); // 'us_east_1'
+ * ```
+ */
+export const regionRequestSpelling = (region: string): string => region.toLowerCase().replaceAll('-', '_');
+
+/**
+ * The lookup key of a region: lowercase without `-`, `_` or spaces, so every spelling that differs only in case
+ * and word separators finds the same region: the provider's own (`westeurope`, `us-east-1`, `europe-west1`), the
+ * hosted API's (`west_europe`, `us_east_1`, `europe_west1` and `europe_west_1`) and display names (`West Europe`).
+ * Derived from the data alone: no region needs a hand-written alias.
+ *
+ * @example
+ * ```ts
+ * regionKey('West Europe') === regionKey('westeurope'); // true
+ * ```
+ */
+export const regionKey = (region: string): string =>
+  // A space between words goes, one before or after the name stays (so `'us_east_1 '` is not a region).
+  region.toLowerCase().replace(/[-_]|(?<=\S) (?=\S)/g, '');
