@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDatasets } from '../../src/datasets/index';
 import { createHandler } from '../../src/http/index';
-import { cli } from '../cli/harness';
+import { cli, serveCli } from '../cli/harness';
 import { startServer, type TestServer } from '../http/server';
 
 const APP = 'https://app.example.com';
@@ -104,29 +104,13 @@ describe('cors on createHandler, over HTTP', () => {
 
 describe('serve --cors', () => {
   it('serves with CORS for the given origin', async () => {
-    const controller = new AbortController();
-    let resolveUrl: (url: string) => void = () => undefined;
-    const listening = new Promise<string>((resolve) => {
-      resolveUrl = resolve;
-    });
-    const run = cli(['serve', '--port', '0', '--cors', APP], {
-      signal: controller.signal,
-      onStderr: (text) => {
-        const match = /listening on (http:\/\/\S+)/.exec(text);
-        if (match) resolveUrl(match[1] as string);
-      },
-    });
-    const url = await Promise.race([
-      listening,
-      run.then((result) => Promise.reject(new Error(result.stderr))),
-    ]);
+    const { url, stop } = await serveCli(['--cors', APP]);
     try {
       const answer = await preflight(url, APP);
       expect(answer.status).toBe(204);
       expect(answer.headers.get('access-control-allow-origin')).toBe(APP);
     } finally {
-      controller.abort();
-      expect((await run).code).toBe(0);
+      expect((await stop()).code).toBe(0);
     }
   });
 

@@ -4,7 +4,7 @@ import { defaultDatasets } from '../../src/datasets/index';
 import { calculateSpend, DatasetError } from '../../src/index';
 import { loadDatasetsFile } from '../../src/node/index';
 import { releaseTexts, releaseZip } from '../loaders/exiobase-fixture';
-import { cli, parseCsv, tempFile, tempPath } from './harness';
+import { cli, parseCsv, serveCli, tempFile, tempPath } from './harness';
 import { runCliProcess } from './process';
 
 /**
@@ -104,22 +104,7 @@ describe('datasets build → --datasets', () => {
   });
 
   it('serve answers from the file', async () => {
-    const controller = new AbortController();
-    let resolveUrl: (url: string) => void = () => undefined;
-    const listening = new Promise<string>((resolve) => {
-      resolveUrl = resolve;
-    });
-    const run = cli(['serve', '--port', '0', '--datasets', dataFile], {
-      signal: controller.signal,
-      onStderr: (text) => {
-        const match = /listening on (http:\/\/\S+)/.exec(text);
-        if (match) resolveUrl(match[1] as string);
-      },
-    });
-    const url = await Promise.race([
-      listening,
-      run.then((result) => Promise.reject(new Error(result.stderr))),
-    ]);
+    const { url, stop } = await serveCli(['--datasets', dataFile]);
     try {
       const response = await fetch(`${url}/procurement/spend`, {
         method: 'POST',
@@ -135,8 +120,7 @@ describe('datasets build → --datasets', () => {
       expect(response.status).toBe(200);
       expect((await response.json()).estimate.co2e).toBe(57.85);
     } finally {
-      controller.abort();
-      expect((await run).code).toBe(0);
+      expect((await stop()).code).toBe(0);
     }
   });
 });

@@ -60,6 +60,33 @@ export async function cli(
   return { code, stdout: out.text(), stderr: err.text() };
 }
 
+/**
+ * Runs `co2e-engine serve <args>` in-process, resolves once it listens, and gives its URL; `stop()` aborts it and
+ * returns its result.
+ */
+export async function serveCli(args: string[]): Promise<{ url: string; stop: () => Promise<CliRun> }> {
+  const controller = new AbortController();
+  let resolveUrl: (url: string) => void = () => undefined;
+  const listening = new Promise<string>((resolve) => {
+    resolveUrl = resolve;
+  });
+  const run = cli(['serve', '--port', '0', ...args], {
+    signal: controller.signal,
+    onStderr: (text) => {
+      const match = /listening on (http:\/\/\S+)/.exec(text);
+      if (match) resolveUrl(match[1] as string);
+    },
+  });
+  const url = await Promise.race([listening, run.then((result) => Promise.reject(new Error(result.stderr)))]);
+  return {
+    url,
+    stop: () => {
+      controller.abort();
+      return run;
+    },
+  };
+}
+
 const directory = mkdtempSync(join(tmpdir(), 'co2e-cli-'));
 let counter = 0;
 
