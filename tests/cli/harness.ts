@@ -64,13 +64,17 @@ export async function cli(
  * Runs `co2e-engine serve <args>` in-process, resolves once it listens, and gives its URL; `stop()` aborts it and
  * returns its result.
  */
-export async function serveCli(args: string[]): Promise<{ url: string; stop: () => Promise<CliRun> }> {
+export async function serveCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ url: string; stop: () => Promise<CliRun> }> {
   const controller = new AbortController();
   let resolveUrl: (url: string) => void = () => undefined;
   const listening = new Promise<string>((resolve) => {
     resolveUrl = resolve;
   });
   const run = cli(['serve', '--port', '0', ...args], {
+    env,
     signal: controller.signal,
     onStderr: (text) => {
       const match = /listening on (http:\/\/\S+)/.exec(text);

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import packageJson from '../../package.json';
-import { cli, tempFile, tempPath } from './harness';
+import { cli, serveCli, tempFile, tempPath } from './harness';
 
 /** Arguments, exit codes (0, 1, 2), progress on a terminal only, and `serve`. */
 
@@ -85,29 +85,8 @@ describe('serve', () => {
       body: cpu,
     });
 
-  async function startServe(argv: string[], env: Record<string, string> = {}) {
-    const controller = new AbortController();
-    let resolveUrl: (url: string) => void = () => undefined;
-    const listening = new Promise<string>((resolve) => {
-      resolveUrl = resolve;
-    });
-    const run = cli(['serve', '--port', '0', ...argv], {
-      env,
-      signal: controller.signal,
-      onStderr: (text) => {
-        const match = /listening on (http:\/\/\S+)/.exec(text);
-        if (match) resolveUrl(match[1] as string);
-      },
-    });
-    const url = await Promise.race([
-      listening,
-      run.then((result) => Promise.reject(new Error(result.stderr))),
-    ]);
-    return { url, stop: async () => (controller.abort(), run) };
-  }
-
   it('serves the handler with --api-key and CO2E_API_KEYS, and exits 0 when stopped', async () => {
-    const { url, stop } = await startServe(['--api-key', 'k1', '--api-key', 'k2'], {
+    const { url, stop } = await serveCli(['--api-key', 'k1', '--api-key', 'k2'], {
       CO2E_API_KEYS: ' k3 ,, ',
     });
     try {
@@ -128,7 +107,7 @@ describe('serve', () => {
   });
 
   it('without keys the server is open', async () => {
-    const { url, stop } = await startServe([]);
+    const { url, stop } = await serveCli([]);
     try {
       expect((await post(url)).status).toBe(200);
     } finally {
