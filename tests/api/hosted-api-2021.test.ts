@@ -3,7 +3,6 @@
  * `../shared/data/oefdb/ccf_cloud_factors.csv`, asked for in the hosted spelling, gives that row's factor, id, name
  * and location code.
  */
-import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import {
@@ -17,9 +16,10 @@ import {
   type Estimate,
 } from '../../src/index';
 import { hostedApi2021Datasets, hostedApi2021RegionsTable } from '../../src/datasets/index';
+import { readSharedData, skipWithoutSharedData } from '../shared-data';
 
 const ds = hostedApi2021Datasets;
-const rows = parse(readFileSync('../shared/data/oefdb/ccf_cloud_factors.csv', 'utf8'), {
+const rows = parse(readSharedData('oefdb/ccf_cloud_factors.csv'), {
   columns: true,
 }) as Array<Record<string, string>>;
 
@@ -45,7 +45,7 @@ function estimateFor(activityId: string): Estimate {
   throw new Error(`unexpected ${activityId}`);
 }
 
-describe('hostedApi2021Datasets', () => {
+describe.skipIf(skipWithoutSharedData)('hostedApi2021Datasets', () => {
   it('is a valid regions table of 68 regions (validated like any user table)', () => {
     expect(() => createTableDatasets({ cloudRegions: hostedApi2021RegionsTable })).not.toThrow();
     expect(hostedApi2021RegionsTable.regions).toHaveLength(68);

@@ -2,7 +2,6 @@
  * Region spellings (issue 10): every provider accepts its own region name, the hosted API's (words split by `_`),
  * any case; the echoed region is the provider's own; an unknown region gets "did you mean".
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   calculateCpu,
@@ -13,6 +12,7 @@ import {
   EmissionsError,
 } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
+import { readSharedData, skipWithoutSharedData } from '../shared-data';
 
 const ds = defaultDatasets;
 const cpu = (provider: string, region: string) =>
@@ -93,7 +93,7 @@ describe('unknown region', () => {
 
 /** The regions of the hosted API's 2021 set, as it spelled them (`region_east_us_2`). */
 const HOSTED_REGIONS: Array<{ provider: string; region: string }> = (() => {
-  const csv = readFileSync('../shared/data/oefdb/ccf_cloud_factors.csv', 'utf8');
+  const csv = readSharedData('oefdb/ccf_cloud_factors.csv');
   const seen = new Map<string, { provider: string; region: string }>();
   for (const match of csv.matchAll(/,cpu-provider_(\w+?)-region_(\w+),/g)) {
     const [, provider, region] = match as unknown as [string, string, string];
@@ -102,7 +102,7 @@ const HOSTED_REGIONS: Array<{ provider: string; region: string }> = (() => {
   return [...seen.values()];
 })();
 
-describe("every region of the hosted API's 2021 set", () => {
+describe.skipIf(skipWithoutSharedData)("every region of the hosted API's 2021 set", () => {
   it('is read from the file (25 AWS, 19 Azure, 24 GCP regions)', () => {
     const count = (provider: string) => HOSTED_REGIONS.filter((row) => row.provider === provider).length;
     expect([count('aws'), count('azure'), count('gcp')]).toEqual([25, 19, 24]);

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { calculateSpend, type SpendRequest } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
+import { readSharedData, skipWithoutSharedData } from '../shared-data';
 
 /**
  * The spend answers checked against the OEFDB source file itself (MANIFEST.md §1), not against the generated
@@ -11,7 +11,7 @@ import { defaultDatasets } from '../../src/datasets/index';
  */
 type Row = Record<string, string>;
 const sourceRows = (
-  parse(readFileSync('../shared/data/oefdb/exiobase_spend_factors_20_regions_partial.csv', 'utf8'), {
+  parse(readSharedData('oefdb/exiobase_spend_factors_20_regions_partial.csv'), {
     columns: true,
     bom: true,
     skip_empty_lines: true,
@@ -30,7 +30,7 @@ const request = (row: Row): SpendRequest => ({
   transport_margin: 0,
 });
 
-describe('every EXIOBASE row of OEFDB’s 20-region working file', () => {
+describe.skipIf(skipWithoutSharedData)('every EXIOBASE row of OEFDB’s 20-region working file', () => {
   it('is 734 rows in 20 regions (MANIFEST.md §1)', () => {
     expect(sourceRows).toHaveLength(734);
     expect(new Set(sourceRows.map((row) => row['region'])).size).toBe(20);
