@@ -4,6 +4,7 @@ import { httpMessages } from './messages';
 import type { NodeListener } from './node';
 import { concatBytes, tooLarge } from './read-json-body';
 import { targetUrl } from './routes';
+import { dropRest } from './drop-rest';
 import { createRules, internalErrorReply, type Reply, type RulesOptions } from './rules';
 
 /**
@@ -70,16 +71,18 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<Uint8Arra
   });
 }
 
-function send(request: IncomingMessage, response: ServerResponse, answer: Reply): void {
+function write(response: ServerResponse, answer: Reply): void {
   if (response.destroyed) return;
-  if (!request.complete) {
-    // Whatever is left of a rejected or too-large upload is dropped, and the connection closed after the reply.
-    request.on('data', () => undefined);
-    request.on('error', () => undefined);
-    response.setHeader('connection', 'close');
-  }
   response.writeHead(answer.status, answer.headers);
   response.end(answer.body);
+}
+
+function send(request: IncomingMessage, response: ServerResponse, answer: Reply): void {
+  if (request.complete) return write(response, answer);
+  void dropRest(request).then((drained) => {
+    if (!drained && !response.destroyed) response.setHeader('connection', 'close');
+    write(response, answer);
+  });
 }
 
 /**

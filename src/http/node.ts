@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Handler } from './create-handler';
+import { dropRest } from './drop-rest';
 import { INTERNAL_ERROR_BODY } from './responses';
 import { targetUrl } from './routes';
 
@@ -117,7 +118,8 @@ async function writeWebResponse(response: Response, target: ServerResponse): Pro
 /**
  * Adapts a Web-standard handler (from {@link createHandler}) to a `node:http` request listener. The request body
  * is streamed to the handler with backpressure, and whatever the handler leaves unread (a rejected or too-large
- * upload) is discarded and the connection closed after the response.
+ * upload) is read and dropped before the response, up to 16 MB and 2 s; past that the connection is closed
+ * after the response.
  *
  * @example
  * ```ts
@@ -139,7 +141,7 @@ export function toNodeListener(handler: Handler): NodeListener {
         const webResponse = await handler(toWebRequest(request, body, abort.signal));
         if (!body.ended()) {
           body.discard();
-          response.setHeader('connection', 'close');
+          if (!(await dropRest(request))) response.setHeader('connection', 'close');
         }
         await writeWebResponse(webResponse, response);
       } catch {
