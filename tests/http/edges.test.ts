@@ -203,7 +203,7 @@ describe('the Fetch edge and the direct node edge', () => {
         '/compute/aws/cpu',
         { 'content-type': 'application/json', authorization: 'Bearer good', 'transfer-encoding': 'chunked' },
         ' '.repeat(DROP_REST_BYTES + 100_000),
-      ).catch((error: NodeJS.ErrnoException) => error.code);
+      ).catch((error: NodeJS.ErrnoException) => String(error.code));
       // Node's client either reads the answer or, still sending when the server closes, sees the reset.
       if (typeof answer === 'string') expect(answer).toBe('ECONNRESET');
       else {
