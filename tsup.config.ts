@@ -26,7 +26,11 @@ export default defineConfig([
       http: 'src/http/index.ts',
       loaders: 'src/loaders/index.ts',
       node: 'src/node/index.ts',
+      // Kept apart and imported as `#fast-parse`, so package.json `imports` can give browsers their own build.
+      'fast-parse': 'src/core/fast-parse.ts',
+      'fast-parse.browser': 'src/core/fast-parse.browser.ts',
     },
+    external: ['#fast-parse'],
     // The loaders' parsers (csv-parse for CSV, fflate for zips) are bundled so runtime deps stay zod and big.js.
     noExternal: ['csv-parse', 'fflate'],
     esbuildPlugins: [jsonAsParse],

@@ -31,7 +31,7 @@ const TITLES: Record<TableKind, string> = {
 /** File name → JSON text of every schema, in a fixed order. */
 export function jsonSchemaFiles(): Map<string, string> {
   const files = new Map<string, string>();
-  const write = (name: string, schema: z.ZodType, title: string, description: string) => {
+  const write = (name: string, schema: z.core.$ZodType, title: string, description: string) => {
     const { $schema, ...body } = z.toJSONSchema(schema);
     const json = { $schema, title, description, ...body };
     files.set(name, `${JSON.stringify(json, null, 2)}\n`);

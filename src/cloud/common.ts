@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { type Decimal, add, decimal, mul, sub } from '../core/decimal';
 import { EmissionsError, messages } from '../core/errors';
 import {
@@ -14,7 +14,8 @@ import { createMemo } from '../core/memo';
 import { parseRequest } from '../core/validate';
 import { regionKey } from '../datasets/keys';
 import { requireParts } from '../datasets/require';
-import { CLOUD_PROVIDERS, type CloudProvider, type DatasetInfo } from '../datasets/tables';
+import { CLOUD_PROVIDERS } from '../datasets/constants';
+import type { CloudProvider, DatasetInfo } from '../datasets/tables';
 import type { CloudCoefficients, CloudDatasets, CloudInstance, CloudRegion } from '../datasets/types';
 
 /**
@@ -61,7 +62,7 @@ export function resolveProvider(
 }
 
 /** What every use-phase calculator resolves first: provider, request, region and year. */
-export function resolveUsePhaseRequest<S extends z.ZodType<{ region: string; year?: number | undefined }>>(
+export function resolveUsePhaseRequest<S extends z.ZodMiniType<{ region: string; year?: number | undefined }>>(
   provider: unknown,
   schema: S,
   request: unknown,

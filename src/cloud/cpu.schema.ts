@@ -1,15 +1,17 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { auditTrail, count, durationUnit, nonEmptyString, quantity, year } from '../core/validate';
 
 /** `average_vcpu_utilization`: 0..1, default 0.5. */
 export const utilization = () =>
-  z
-    .number({ error: 'must be a number' })
-    .min(0, 'must be between 0 and 1')
-    .max(1, 'must be between 0 and 1')
-    .optional()
+  z.pipe(
+    z.optional(
+      z
+        .number({ error: 'must be a number' })
+        .check(z.minimum(0, 'must be between 0 and 1'), z.maximum(1, 'must be between 0 and 1')),
+    ),
     // `+ 0` turns -0 into 0, so the echoed load never prints as -0.
-    .transform((value) => (value === undefined ? 0.5 : value + 0));
+    z.transform((value: number | undefined) => (value === undefined ? 0.5 : value + 0)),
+  );
 
 /** Request body of `POST /compute/{provider_id}/cpu`. */
 export const CpuRequest = z.strictObject(
@@ -19,7 +21,7 @@ export const CpuRequest = z.strictObject(
     average_vcpu_utilization: utilization(),
     duration: quantity(),
     duration_unit: durationUnit(),
-    year: year().optional(),
+    year: z.optional(year()),
     audit_trail: auditTrail(),
   },
   { error: 'must be a JSON object' },

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { auditTrail, count, durationUnit, nonEmptyString, quantity, year } from '../core/validate';
 
 /** Request body of `POST /compute/{provider_id}/embodied`. */
@@ -8,7 +8,7 @@ export const EmbodiedRequest = z.strictObject(
     instance_count: count(),
     duration: quantity(),
     duration_unit: durationUnit(),
-    year: year().optional(),
+    year: z.optional(year()),
     audit_trail: auditTrail(),
   },
   { error: 'must be a JSON object' },

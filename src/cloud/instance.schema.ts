@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { auditTrail, durationUnit, nonEmptyString, quantity, year } from '../core/validate';
 import { utilization } from './cpu.schema';
 
@@ -11,7 +11,7 @@ export const InstanceRequest = z.strictObject(
     duration_unit: durationUnit(),
     /** The VM's average CPU load, 0..1 (default 0.5). */
     average_vcpu_utilization: utilization(),
-    year: year().optional(),
+    year: z.optional(year()),
     audit_trail: auditTrail(),
   },
   { error: 'must be a JSON object' },

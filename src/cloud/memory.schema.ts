@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { auditTrail, dataUnit, durationUnit, nonEmptyString, quantity, year } from '../core/validate';
 
 /** Fields of a request for data held over time (memory allocated, data stored), shared by memory and storage. */
@@ -8,7 +8,7 @@ export const dataOverTimeFields = () => ({
   data_unit: dataUnit(),
   duration: quantity(),
   duration_unit: durationUnit(),
-  year: year().optional(),
+  year: z.optional(year()),
   audit_trail: auditTrail(),
 });
 

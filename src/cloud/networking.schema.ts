@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { auditTrail, dataUnit, nonEmptyString, quantity, year } from '../core/validate';
 
 /** Request body of `POST /compute/{provider_id}/networking`. */
@@ -7,7 +7,7 @@ export const NetworkingRequest = z.strictObject(
     region: nonEmptyString(),
     data: quantity(),
     data_unit: dataUnit(),
-    year: year().optional(),
+    year: z.optional(year()),
     audit_trail: auditTrail(),
   },
   { error: 'must be a JSON object' },

@@ -1,12 +1,12 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { dataOverTimeFields } from './memory.schema';
 
 /** Request body of `POST /compute/{provider_id}/storage`. */
 export const StorageRequest = z.strictObject(
   {
-    storage_type: z
-      .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-      .transform((value, ctx) => {
+    storage_type: z.pipe(
+      z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') }),
+      z.transform((value: string, ctx) => {
         const type = value.toLowerCase();
         if (type === 'ssd' || type === 'hdd') return type;
         ctx.issues.push({
@@ -17,6 +17,7 @@ export const StorageRequest = z.strictObject(
         });
         return z.NEVER;
       }),
+    ),
     ...dataOverTimeFields(),
   },
   { error: 'must be a JSON object' },

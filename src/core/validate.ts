@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import { fastParser } from '#fast-parse';
+import * as z from 'zod/mini';
 import { EmissionsError, formatPath } from './errors';
 import {
   DATA_UNITS,
@@ -16,78 +17,79 @@ import {
 /** Largest accepted quantity (money, duration, data, counts): keeps every result a finite JS number. */
 export const MAX_QUANTITY = 1e15;
 
+/** The message of a number or string field that is missing or of another type. */
+const requiredOr = (wrongType: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? 'is required' : wrongType;
+
 /** A finite, non-negative quantity no larger than {@link MAX_QUANTITY}. */
 export const quantity = () =>
   z
-    .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') })
-    .finite('must be a finite number')
-    .nonnegative('must not be negative')
-    .max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`);
+    .number({ error: requiredOr('must be a number') })
+    .check(z.nonnegative('must not be negative'), z.maximum(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`));
 
 /** A non-negative whole number no larger than {@link MAX_QUANTITY}. */
-export const count = () => quantity().int('must be a whole number');
+export const count = () => quantity().check(z.int('must be a whole number'));
 
 /** A four-digit year. */
 export const year = () =>
   z
-    .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') })
-    .int('must be a whole number')
-    .min(1900, 'must be 1900 or later')
-    .max(2200, 'must be 2200 or earlier');
+    .number({ error: requiredOr('must be a number') })
+    .check(
+      z.int('must be a whole number'),
+      z.minimum(1900, 'must be 1900 or later'),
+      z.maximum(2200, 'must be 2200 or earlier'),
+    );
 
 const unitSchema = <U extends string>(parse: (spelling: string) => U | undefined, valid: readonly string[]) =>
-  z.string({ error: 'must be a string' }).transform((spelling, ctx): U => {
-    const unit = parse(spelling);
-    if (unit === undefined) {
-      ctx.issues.push({
-        code: 'custom',
-        input: spelling,
-        message: `'${spelling}' is not a valid unit. Valid units: ${valid.join(', ')}`,
-        params: { valid_values: valid },
-      });
-      return z.NEVER;
-    }
-    return unit;
-  });
+  z.pipe(
+    z.string({ error: 'must be a string' }),
+    z.transform((spelling: string, ctx): U => {
+      const unit = parse(spelling);
+      if (unit === undefined) {
+        ctx.issues.push({
+          code: 'custom',
+          input: spelling,
+          message: `'${spelling}' is not a valid unit. Valid units: ${valid.join(', ')}`,
+          params: { valid_values: valid },
+        });
+        return z.NEVER;
+      }
+      return unit;
+    }),
+  );
+
+/** An optional field and the value it takes when absent. */
+export const withDefault = <S extends z.ZodMiniType, D extends z.output<S>>(schema: S, fallback: D) =>
+  z.pipe(
+    z.optional(schema),
+    z.transform((value: z.output<S> | undefined): z.output<S> | D => value ?? fallback),
+  );
 
 /** `duration_unit`: hour/h, min, sec/s, ms, day (any case), canonicalised; defaults to hour. */
 export const durationUnit = () =>
-  unitSchema<DurationUnit>(parseDurationUnit, DURATION_UNIT_SPELLINGS)
-    .optional()
-    .transform((unit): DurationUnit => unit ?? 'hour');
+  withDefault(unitSchema<DurationUnit>(parseDurationUnit, DURATION_UNIT_SPELLINGS), 'hour' as DurationUnit);
 
 /** `data_unit`: KB, MB, GB, TB, PB (any case, decimal), canonicalised; defaults to GB. */
-export const dataUnit = () =>
-  unitSchema<DataUnit>(parseDataUnit, DATA_UNITS)
-    .optional()
-    .transform((unit): DataUnit => unit ?? 'GB');
+export const dataUnit = () => withDefault(unitSchema<DataUnit>(parseDataUnit, DATA_UNITS), 'GB' as DataUnit);
 
 /** `audit_trail`: enabled (default) or disabled. */
 export const auditTrail = () =>
-  z
-    .enum(['enabled', 'disabled'], { error: "must be 'enabled' or 'disabled'" })
-    .optional()
-    .transform((value) => value ?? 'enabled');
+  withDefault(z.enum(['enabled', 'disabled'], { error: "must be 'enabled' or 'disabled'" }), 'enabled');
 
 /** A non-empty string; trims nothing, so the caller's spelling is echoed as given. */
 export const nonEmptyString = () =>
   z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-    .min(1, 'must not be empty')
-    .max(200, 'must be at most 200 characters');
+    .string({ error: requiredOr('must be a string') })
+    .check(z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'));
 
-const compiledSchemas = new WeakMap<z.ZodType, z.ZodType>();
+const fastParsers = new WeakMap<z.ZodMiniType, z.ZodMiniType>();
 
-/**
- * The schema with zod's generated fast path in front (`z.compile`), built once per schema: a valid request is
- * checked by straight-line code, and anything else falls back to the ordinary parser, so errors are the same.
- * Where `new Function` is not allowed (a strict CSP), zod keeps the ordinary parser.
- */
-function compiled<S extends z.ZodType>(schema: S): S {
-  let fast = compiledSchemas.get(schema);
+/** The schema's fastest parser in this build (see `#fast-parse`), made once per schema. */
+function compiled<S extends z.ZodMiniType>(schema: S): S {
+  let fast = fastParsers.get(schema);
   if (fast === undefined) {
-    fast = z.compile(schema);
-    compiledSchemas.set(schema, fast);
+    fast = fastParser(schema);
+    fastParsers.set(schema, fast);
   }
   return fast as S;
 }
@@ -97,7 +99,7 @@ function compiled<S extends z.ZodType>(schema: S): S {
  *
  * @throws {EmissionsError} `invalid_request`
  */
-export function parseRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+export function parseRequest<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
   const result = compiled(schema).safeParse(input);
   if (result.success) return result.data;
   throw issueToError(result.error.issues[0]);

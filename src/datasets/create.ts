@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import {
   ClassificationsTableSchema,
   CloudCoefficientsTableSchema,
@@ -8,6 +8,7 @@ import {
   InflationTableSchema,
   MarginsTableSchema,
   SpendFactorsTableSchema,
+  safeParseTable,
   type ClassificationsTable,
   type CloudCoefficientsTable,
   type CloudInstancesTable,
@@ -59,7 +60,7 @@ const SCHEMAS = {
   margins: MarginsTableSchema,
   inflation: InflationTableSchema,
   fx: FxTableSchema,
-} as const satisfies Record<keyof DatasetTables, z.ZodType>;
+} as const satisfies Record<keyof DatasetTables, z.ZodMiniType>;
 
 /**
  * Builds dataset providers from JSON-serialisable tables, validating every table first and indexing it once.
@@ -84,7 +85,7 @@ export function createTableDatasets<T extends DatasetTables>(
         `unknown dataset part; valid parts: ${Object.keys(SCHEMAS).join(', ')}`,
       );
     if (table === undefined) continue;
-    const result = schema.safeParse(table);
+    const result = safeParseTable(schema, table);
     if (!result.success) {
       const issue = result.error.issues[0];
       throw new DatasetError(part, issue ? issue.path.join('.') : '', issue?.message ?? 'invalid table');

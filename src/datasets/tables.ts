@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import englishLocale from 'zod/v4/locales/en.js';
 import { CLOUD_PROVIDERS, GWP_METHODS } from './constants';
 
 /**
@@ -9,9 +10,12 @@ import { CLOUD_PROVIDERS, GWP_METHODS } from './constants';
  * exports and the defaults all go through one gate.
  */
 
-const nonNegative = z.number().finite().nonnegative();
-const positive = z.number().finite().positive();
-const year = z.number().int().min(1900).max(2200);
+const nonNegative = z.number().check(z.nonnegative());
+const positive = z.number().check(z.positive());
+const year = z.number().check(z.int(), z.minimum(1900), z.maximum(2200));
+const nonEmpty = z.string().check(z.minLength(1));
+const regionCode = z.string().check(z.regex(/^[A-Z]{2}$/));
+const currencyCode = z.string().check(z.regex(/^[a-z]{3}$/));
 /**
  * Bounds that keep every derived figure a finite, nonzero number (issue: a rate of 1e100 % made inflation_applied
  * Infinity and co2e 0). Annual inflation above −100 % and at most 1,000,000 % (the World Bank's highest is about
@@ -19,32 +23,51 @@ const year = z.number().int().min(1900).max(2200);
  */
 const inflationRate = z
   .number()
-  .finite()
-  .gt(-100)
-  .lte(
-    1_000_000,
-    'an annual inflation rate above 1,000,000 % is not plausible (is it a factor, not a percentage?)',
+  .check(
+    z.gt(-100),
+    z.lte(
+      1_000_000,
+      'an annual inflation rate above 1,000,000 % is not plausible (is it a factor, not a percentage?)',
+    ),
   );
 const fxRate = z
   .number()
-  .finite()
-  .positive()
-  .gte(1e-15, 'an exchange rate below 1e-15 units per USD is not plausible')
-  .lte(1e15, 'an exchange rate above 1e15 units per USD is not plausible');
-const yearKey = z.string().regex(/^\d{4}$/, 'a four-digit year');
+  .check(
+    z.positive(),
+    z.gte(1e-15, 'an exchange rate below 1e-15 units per USD is not plausible'),
+    z.lte(1e15, 'an exchange rate above 1e15 units per USD is not plausible'),
+  );
+const yearKey = z.string().check(z.regex(/^\d{4}$/, 'a four-digit year'));
+
+/**
+ * zod/mini words no problem itself: a table's problems are worded by zod's English locale, given per parse so an
+ * app's own global zod configuration is left alone. Made on first use, so an app that validates no table loads none.
+ */
+let english: { error: z.core.$ZodErrorMap } | undefined;
+
+/**
+ * Validates a table against its schema, with problems in English (`Too small: expected number to be >=0`).
+ */
+export function safeParseTable<S extends z.ZodMiniType>(
+  schema: S,
+  table: unknown,
+): z.core.util.SafeParseResult<z.output<S>> {
+  english ??= { error: englishLocale().localeError };
+  return schema.safeParse(table, english);
+}
 
 /** Provenance carried by every table and echoed into each estimate's factor metadata. */
 export const DatasetInfoSchema = z.strictObject({
   /** Stable id of the dataset, e.g. `ccf-electricitymaps`. Part of every factor id. */
-  id: z.string().min(1),
+  id: nonEmpty,
   /** Dataset version; a change here changes every factor id derived from the table. */
-  version: z.string().min(1),
+  version: nonEmpty,
   /** Publisher(s), shown as `emission_factor.source`. */
-  source: z.string().min(1),
+  source: nonEmpty,
   /** Dataset name of the publisher(s), shown as `emission_factor.source_dataset`. */
-  source_dataset: z.string().min(1),
-  licence: z.string().min(1),
-  attribution: z.string().min(1),
+  source_dataset: nonEmpty,
+  licence: nonEmpty,
+  attribution: nonEmpty,
 });
 export type DatasetInfo = z.infer<typeof DatasetInfoSchema>;
 
@@ -76,11 +99,13 @@ export const CloudCoefficientsTableSchema = z.strictObject({
         /** Expected server lifetime in hours, over which embodied emissions are spread. */
         server_lifetime_hours: positive,
       })
-      .refine((c) => c.min_watts <= c.max_watts, {
-        message: 'min_watts is greater than max_watts',
-        path: ['min_watts'],
-      })
-      .refine((c) => c.pue >= 1, { message: 'a PUE below 1 is impossible', path: ['pue'] }),
+      .check(
+        z.refine((c) => c.min_watts <= c.max_watts, {
+          message: 'min_watts is greater than max_watts',
+          path: ['min_watts'],
+        }),
+        z.refine((c) => c.pue >= 1, { message: 'a PUE below 1 is impossible', path: ['pue'] }),
+      ),
   ),
 });
 export type CloudCoefficientsTable = z.infer<typeof CloudCoefficientsTableSchema>;
@@ -93,11 +118,11 @@ export const PublishedFactorSchema = z.strictObject({
   year,
   factor: nonNegative,
   /** The publisher's activity id (`cpu-provider_azure-region_east_us_2`). */
-  activity_id: z.string().min(1),
+  activity_id: nonEmpty,
   /** The publisher's factor name (`AZURE (east-us-2) CPU`). */
-  name: z.string().min(1),
+  name: nonEmpty,
   /** The publisher's location code (`US-VA`, `DE-FRA`). */
-  location: z.string().min(1),
+  location: nonEmpty,
 });
 
 /** Provider regions with location and grid emission factors per year. */
@@ -113,15 +138,15 @@ export const CloudRegionsTableSchema = z.strictObject({
     z.strictObject({
       provider: CloudProviderSchema,
       /** Provider's own region id, with hyphens as the provider writes it (`us-east-1`, `westeurope`). */
-      region: z.string().min(1),
+      region: nonEmpty,
       /** Location code (ISO 3166-1 alpha-2, optionally `-` and a subdivision or UN/LOCODE place). */
-      location: z.string().min(1),
+      location: nonEmpty,
       /** Zone or grid the factor belongs to (e.g. an Electricity Maps zone `US-MIDA-PJM`). */
-      grid_zone: z.string().min(1),
+      grid_zone: nonEmpty,
       /** kg CO2e per kWh, by four-digit year. */
       grid_factors: z.record(yearKey, nonNegative),
       /** Where each year's figure comes from (a short citation, by year). */
-      grid_sources: z.record(yearKey, z.string().min(1)),
+      grid_sources: z.record(yearKey, nonEmpty),
       /**
        * Factors a publisher stated per resource, used instead of the computed ones for their year (the hosted
        * API's 2021 set). Optional; a region without them has every factor computed from its grid factor.
@@ -148,13 +173,13 @@ export const CloudInstancesTableSchema = z.strictObject({
   /** GWP basis of the embodied figures, echoed as `co2e_calculation_method`. */
   gwp: z.enum(GWP_METHODS),
   /** Years an embodied estimate may be asked for (embodied factors do not vary by year). */
-  years: z.array(year).min(1),
+  years: z.array(year).check(z.minLength(1)),
   instances: z.array(
     z
       .strictObject({
         provider: CloudProviderSchema,
         /** Instance type as the provider writes it (`t2.micro`, `Standard_D2s_v3`, `e2-standard-2`). */
-        instance: z.string().min(1),
+        instance: nonEmpty,
         vcpu: positive,
         /** Memory in GiB (providers publish GiB; reported as GB = GiB × 1.073741824). */
         memory_gib: positive,
@@ -163,10 +188,12 @@ export const CloudInstancesTableSchema = z.strictObject({
         /** Embodied emissions of the whole host platform, kg CO2e. */
         platform_embodied_kgco2e: nonNegative,
       })
-      .refine((i) => i.vcpu <= i.platform_vcpu, {
-        message: 'vcpu is greater than platform_vcpu (the instance cannot be larger than its host)',
-        path: ['vcpu'],
-      }),
+      .check(
+        z.refine((i) => i.vcpu <= i.platform_vcpu, {
+          message: 'vcpu is greater than platform_vcpu (the instance cannot be larger than its host)',
+          path: ['vcpu'],
+        }),
+      ),
   ),
 });
 export type CloudInstancesTable = z.infer<typeof CloudInstancesTableSchema>;
@@ -175,7 +202,7 @@ export type CloudInstancesTable = z.infer<typeof CloudInstancesTableSchema>;
 export const SpendFactorsTableSchema = z.strictObject({
   dataset: DatasetInfoSchema,
   /** ISO 4217 code, lowercase, of the factors' money unit (`eur`, `usd`). */
-  currency: z.string().regex(/^[a-z]{3}$/),
+  currency: currencyCode,
   /** Price year of the factors' money unit. */
   factor_year: year,
   /** Price basis: `basic` factors need margins stripped; `purchaser` factors already include them. */
@@ -183,38 +210,40 @@ export const SpendFactorsTableSchema = z.strictObject({
   /** GWP basis of `kgco2e`; `kgco2e_alt` may hold the same factor under another basis. */
   gwp: z.enum(GWP_METHODS),
   /** Product classification the factors are keyed by (`exiobase3p`, `naics2017`). */
-  product_classification: z.string().min(1),
+  product_classification: nonEmpty,
   factors: z
     .array(
       z.strictObject({
-        product: z.string().min(1),
+        product: nonEmpty,
         /** ISO 3166-1 alpha-2 or a model region code (`WA`, `WE`, ...). */
-        region: z.string().regex(/^[A-Z]{2}$/),
+        region: regionCode,
         kgco2e: nonNegative,
         /** The same factor under other GWP bases, where the source gives them. */
-        kgco2e_alt: z.partialRecord(z.enum(GWP_METHODS), nonNegative).optional(),
-        name: z.string().min(1),
-        activity_id: z.string().min(1),
+        kgco2e_alt: z.optional(z.partialRecord(z.enum(GWP_METHODS), nonNegative)),
+        name: nonEmpty,
+        activity_id: nonEmpty,
         data_quality_flags: z.array(z.string()),
       }),
     )
-    .superRefine((factors, ctx) => {
-      // An activity_id names one product (its rows differ only by region); naming two, the later row would
-      // silently win. Across merged datasets repeats are allowed and resolved by mergeDatasets' precedence.
-      const firstRow = new Map<string, number>();
-      factors.forEach((factor, index) => {
-        const first = firstRow.get(factor.activity_id);
-        if (first === undefined) firstRow.set(factor.activity_id, index);
-        else if (factors[first]!.product !== factor.product)
-          ctx.addIssue({
-            code: 'custom',
-            path: [index, 'activity_id'],
-            message:
-              `duplicate activity_id ${factor.activity_id}: product ${factor.product} here, ` +
-              `${factors[first]!.product} in factors.${first}`,
-          });
-      });
-    }),
+    .check(
+      z.superRefine((factors, ctx) => {
+        // An activity_id names one product (its rows differ only by region); naming two, the later row would
+        // silently win. Across merged datasets repeats are allowed and resolved by mergeDatasets' precedence.
+        const firstRow = new Map<string, number>();
+        factors.forEach((factor, index) => {
+          const first = firstRow.get(factor.activity_id);
+          if (first === undefined) firstRow.set(factor.activity_id, index);
+          else if (factors[first]!.product !== factor.product)
+            ctx.addIssue({
+              code: 'custom',
+              path: [index, 'activity_id'],
+              message:
+                `duplicate activity_id ${factor.activity_id}: product ${factor.product} here, ` +
+                `${factors[first]!.product} in factors.${first}`,
+            });
+        });
+      }),
+    ),
 });
 export type SpendFactorsTable = z.infer<typeof SpendFactorsTableSchema>;
 
@@ -227,23 +256,23 @@ export type SpendFactorsTable = z.infer<typeof SpendFactorsTableSchema>;
  */
 export const ClassificationsTableSchema = z.strictObject({
   dataset: DatasetInfoSchema,
-  product_classification: z.string().min(1),
-  products: z.record(z.string().min(1), z.string().min(1)),
-  mappings: z.record(z.string().min(1), z.record(z.string().min(1), z.array(z.string().min(1)).min(1))),
-  shares: z
-    .record(
-      z.string().min(1),
+  product_classification: nonEmpty,
+  products: z.record(nonEmpty, nonEmpty),
+  mappings: z.record(nonEmpty, z.record(nonEmpty, z.array(nonEmpty).check(z.minLength(1)))),
+  shares: z.optional(
+    z.record(
+      nonEmpty,
       z.strictObject({
         /** Classes of the classification that map to each product (the denominators). */
-        classes_per_product: z.record(z.string().min(1), z.number().int().positive()),
+        classes_per_product: z.record(nonEmpty, z.number().check(z.int(), z.positive())),
         /** Per code, the classes of the code that map to each of its products, in `mappings` order. */
-        codes: z.record(z.string().min(1), z.array(z.number().int().positive()).min(1)),
+        codes: z.record(nonEmpty, z.array(z.number().check(z.int(), z.positive())).check(z.minLength(1))),
       }),
-    )
-    .optional(),
-  weights: z.record(z.string().regex(/^[A-Z]{2}$/), z.record(z.string().min(1), nonNegative)),
+    ),
+  ),
+  weights: z.record(regionCode, z.record(nonEmpty, nonNegative)),
   /** What `weights` measure, e.g. `EXIOBASE 3.8.2 total output 2019, million EUR`. */
-  weights_description: z.string().min(1),
+  weights_description: nonEmpty,
 });
 export type ClassificationsTable = z.infer<typeof ClassificationsTableSchema>;
 
@@ -252,9 +281,9 @@ export const MarginsTableSchema = z.strictObject({
   dataset: DatasetInfoSchema,
   margins: z.array(
     z.strictObject({
-      region: z.string().regex(/^[A-Z]{2}$/),
-      product: z.string().min(1),
-      tax_margin: z.number().finite(),
+      region: regionCode,
+      product: nonEmpty,
+      tax_margin: z.number(),
       trade_margin: nonNegative,
       transport_margin: nonNegative,
     }),
@@ -265,16 +294,14 @@ export type MarginsTable = z.infer<typeof MarginsTableSchema>;
 /** Annual inflation in percent: `country[iso2][year]`, optionally `sector[iso2][product][year]`. */
 export const InflationTableSchema = z.strictObject({
   dataset: DatasetInfoSchema,
-  country: z.record(z.string().regex(/^[A-Z]{2}$/), z.record(yearKey, inflationRate)),
-  sector: z
-    .record(z.string().regex(/^[A-Z]{2}$/), z.record(z.string().min(1), z.record(yearKey, inflationRate)))
-    .optional(),
+  country: z.record(regionCode, z.record(yearKey, inflationRate)),
+  sector: z.optional(z.record(regionCode, z.record(nonEmpty, z.record(yearKey, inflationRate)))),
 });
 export type InflationTable = z.infer<typeof InflationTableSchema>;
 
 /** Annual average exchange rates: `rates[currency][year]` = units of the currency per 1 USD. */
 export const FxTableSchema = z.strictObject({
   dataset: DatasetInfoSchema,
-  rates: z.record(z.string().regex(/^[a-z]{3}$/), z.record(yearKey, fxRate)),
+  rates: z.record(currencyCode, z.record(yearKey, fxRate)),
 });
 export type FxTable = z.infer<typeof FxTableSchema>;

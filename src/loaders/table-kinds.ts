@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import type { DatasetTables } from '../datasets/create';
 import { DatasetError } from '../datasets/errors';
 import {
@@ -26,7 +26,7 @@ export const TABLE_SCHEMAS = {
   cloudCoefficients: CloudCoefficientsTableSchema,
   cloudRegions: CloudRegionsTableSchema,
   cloudInstances: CloudInstancesTableSchema,
-} as const satisfies { [K in TableKind]: z.ZodType<TableOf<K>> };
+} as const satisfies { [K in TableKind]: z.ZodMiniType<TableOf<K>> };
 
 /** Every table kind, in documentation order. */
 export const TABLE_KINDS = Object.keys(TABLE_SCHEMAS) as TableKind[];
@@ -37,14 +37,14 @@ export const TABLE_KINDS = Object.keys(TABLE_SCHEMAS) as TableKind[];
  * `<name>.meta.json` file next to the CSV for the Node loader).
  */
 export const META_SCHEMAS = {
-  spendFactors: SpendFactorsTableSchema.omit({ factors: true }),
-  classifications: ClassificationsTableSchema.omit({ mappings: true }),
-  margins: MarginsTableSchema.omit({ margins: true }),
-  inflation: InflationTableSchema.omit({ country: true, sector: true }),
-  fx: FxTableSchema.omit({ rates: true }),
-  cloudCoefficients: CloudCoefficientsTableSchema.omit({ providers: true }),
-  cloudRegions: CloudRegionsTableSchema.omit({ regions: true }),
-  cloudInstances: CloudInstancesTableSchema.omit({ instances: true }),
+  spendFactors: z.omit(SpendFactorsTableSchema, { factors: true }),
+  classifications: z.omit(ClassificationsTableSchema, { mappings: true }),
+  margins: z.omit(MarginsTableSchema, { margins: true }),
+  inflation: z.omit(InflationTableSchema, { country: true, sector: true }),
+  fx: z.omit(FxTableSchema, { rates: true }),
+  cloudCoefficients: z.omit(CloudCoefficientsTableSchema, { providers: true }),
+  cloudRegions: z.omit(CloudRegionsTableSchema, { regions: true }),
+  cloudInstances: z.omit(CloudInstancesTableSchema, { instances: true }),
 } as const;
 
 /** The table-wide fields of a kind: see {@link META_SCHEMAS}. */

@@ -1,6 +1,7 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { FilePosition } from '../datasets/errors';
 import { DatasetError } from '../datasets/errors';
+import { safeParseTable } from '../datasets/tables';
 import type { Problems } from './problems';
 import { META_SCHEMAS, TABLE_SCHEMAS, type TableKind, type TableMeta, type TableOf } from './table-kinds';
 
@@ -58,7 +59,7 @@ export function validateTable<K extends TableKind>(
   problems: Problems,
   locate: (path: readonly PropertyKey[]) => FilePosition,
 ): TableOf<K> | undefined {
-  const result = (TABLE_SCHEMAS[kind] as unknown as z.ZodType<TableOf<K>>).safeParse(candidate);
+  const result = safeParseTable(TABLE_SCHEMAS[kind] as unknown as z.ZodMiniType<TableOf<K>>, candidate);
   if (result.success) return result.data;
   for (const issue of result.error.issues) {
     const position = locate(issue.path);
@@ -73,7 +74,7 @@ export function validateTable<K extends TableKind>(
  * @throws {DatasetError} naming `label`, the path of the first issue and what is wrong.
  */
 export function parseMeta<K extends TableKind>(kind: K, meta: unknown, label: string): TableMeta<K> {
-  const result = META_SCHEMAS[kind].safeParse(meta);
+  const result = safeParseTable(META_SCHEMAS[kind], meta);
   if (result.success) return result.data as TableMeta<K>;
   const issue = result.error.issues[0] as z.core.$ZodIssue;
   throw new DatasetError(label, issue.path.map(String).join('.'), describeIssue(issue, meta, undefined));

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { auditTrail, MAX_QUANTITY, nonEmptyString, quantity, year } from '../core/validate';
 
 const ClassifiedActivity = z.strictObject({
@@ -10,60 +10,65 @@ const IdentifiedActivity = z.strictObject({ activity_id: nonEmptyString() });
 type Activity = z.output<typeof ClassifiedActivity> | z.output<typeof IdentifiedActivity>;
 
 /** Either form of `activity`, chosen by the presence of `activity_id` so errors name the precise field. */
-const Activity = z.unknown().transform((value, ctx): Activity => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    ctx.issues.push({
-      code: 'custom',
-      input: value,
-      message:
-        value === undefined
-          ? "'activity' is required."
-          : "'activity' must be { classification_type, classification_code } or { activity_id }.",
-    });
+const Activity = z.pipe(
+  z.unknown(),
+  z.transform((value: unknown, ctx): Activity => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      ctx.issues.push({
+        code: 'custom',
+        input: value,
+        message:
+          value === undefined
+            ? "'activity' is required."
+            : "'activity' must be { classification_type, classification_code } or { activity_id }.",
+      });
+      return z.NEVER;
+    }
+    if ('activity_id' in value && ('classification_type' in value || 'classification_code' in value)) {
+      // Otherwise the activity_id form would report the classification fields as unknown, blaming the wrong fields.
+      ctx.issues.push({
+        code: 'custom',
+        input: value,
+        message:
+          "'activity' must be either { classification_type, classification_code } or { activity_id }, not both.",
+      });
+      return z.NEVER;
+    }
+    const result = ('activity_id' in value ? IdentifiedActivity : ClassifiedActivity).safeParse(value);
+    if (result.success) return result.data;
+    // The nested issues keep their own codes and paths; zod prefixes the paths with `activity`.
+    for (const issue of result.error.issues) ctx.issues.push(issue as z.core.$ZodRawIssue);
     return z.NEVER;
-  }
-  if ('activity_id' in value && ('classification_type' in value || 'classification_code' in value)) {
-    // Otherwise the activity_id form would report the classification fields as unknown, blaming the wrong fields.
-    ctx.issues.push({
-      code: 'custom',
-      input: value,
-      message:
-        "'activity' must be either { classification_type, classification_code } or { activity_id }, not both.",
-    });
-    return z.NEVER;
-  }
-  const result = ('activity_id' in value ? IdentifiedActivity : ClassifiedActivity).safeParse(value);
-  if (result.success) return result.data;
-  // The nested issues keep their own codes and paths; zod prefixes the paths with `activity`.
-  for (const issue of result.error.issues) ctx.issues.push(issue as z.core.$ZodRawIssue);
-  return z.NEVER;
-});
+  }),
+);
 
 const fraction = () =>
   z
     .number({ error: 'must be a number' })
-    .finite('must be a finite number')
-    .min(-MAX_QUANTITY, `must be at least ${-MAX_QUANTITY}`)
-    .max(1, 'must be at most 1');
+    .check(z.minimum(-MAX_QUANTITY, `must be at least ${-MAX_QUANTITY}`), z.maximum(1, 'must be at most 1'));
 
 /** Request body of `POST /procurement/spend`. */
 export const SpendRequest = z.strictObject(
   {
     activity: Activity,
     spend_year: year(),
-    spend_region: z
-      .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-      .regex(/^[A-Za-z]{2}$/, 'must be a two-letter region code (ISO 3166-1 alpha-2)')
-      .transform((region) => region.toUpperCase()),
+    spend_region: z.pipe(
+      z
+        .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+        .check(z.regex(/^[A-Za-z]{2}$/, 'must be a two-letter region code (ISO 3166-1 alpha-2)')),
+      z.transform((region: string) => region.toUpperCase()),
+    ),
     money: quantity(),
-    money_unit: z
-      .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-      .regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code (ISO 4217)')
-      .transform((currency) => currency.toLowerCase()),
+    money_unit: z.pipe(
+      z
+        .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+        .check(z.regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code (ISO 4217)')),
+      z.transform((currency: string) => currency.toLowerCase()),
+    ),
     /** Fraction of the purchaser's price; may be negative (subsidies). */
-    tax_margin: fraction().optional(),
-    trade_margin: fraction().nonnegative('must not be negative').optional(),
-    transport_margin: fraction().nonnegative('must not be negative').optional(),
+    tax_margin: z.optional(fraction()),
+    trade_margin: z.optional(fraction().check(z.nonnegative('must not be negative'))),
+    transport_margin: z.optional(fraction().check(z.nonnegative('must not be negative'))),
     audit_trail: auditTrail(),
   },
   { error: 'must be a JSON object' },

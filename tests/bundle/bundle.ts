@@ -21,6 +21,10 @@ const SOURCE_ENTRIES: Readonly<Record<string, string>> = {
 const packageSources: Plugin = {
   name: 'co2e-engine-sources',
   setup(pluginBuild) {
+    // What a browser app's bundler picks from package.json `imports` (condition `browser`).
+    pluginBuild.onResolve({ filter: /^#fast-parse$/ }, () => ({
+      path: `${ROOT}src/core/fast-parse.browser.ts`,
+    }));
     pluginBuild.onResolve({ filter: /^co2e-engine(\/.*)?$/ }, (args) => {
       const path = SOURCE_ENTRIES[args.path];
       if (path === undefined) return { errors: [{ text: `no source entry for '${args.path}'` }] };

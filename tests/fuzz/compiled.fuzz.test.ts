@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
 import { CpuRequest } from '../../src/cloud/cpu.schema';
 import { EmbodiedRequest } from '../../src/cloud/embodied.schema';
@@ -27,7 +27,7 @@ const cases = [
 ] as const;
 
 describe.each(cases)('%s request schema', (_name, schema, requests) => {
-  const compiled = z.compile(schema as z.ZodType);
+  const compiled = z.compile(schema as z.ZodMiniType);
 
   it('the compiled parser agrees with the ordinary one', () => {
     let accepted = 0;
@@ -36,7 +36,7 @@ describe.each(cases)('%s request schema', (_name, schema, requests) => {
         fc.oneof({ arbitrary: requests, weight: 4 }, { arbitrary: anyValue, weight: 1 }),
         (input) => {
           const fast = compiled.safeParse(input);
-          const slow = (schema as z.ZodType).safeParse(input);
+          const slow = (schema as z.ZodMiniType).safeParse(input);
           expect(fast.success).toBe(slow.success);
           if (fast.success && slow.success) {
             accepted++;

@@ -69,8 +69,8 @@ describe.each([
   });
 
   it('defines only the global co2e in a bare realm, with the functions of its tables', () => {
-    // co2e, and zod's two registries (plain objects zod keeps on the global object).
-    expect(Object.keys(udf.context).sort()).toEqual(['__zod_globalConfig', '__zod_globalRegistry', 'co2e']);
+    // co2e, and zod's configuration (a plain object zod keeps on the global object).
+    expect(Object.keys(udf.context).sort()).toEqual(['__zod_globalConfig', 'co2e']);
     expect(udf.body('return Object.keys(co2e).sort()', {})).toEqual(
       [has.cloud && 'cloud', has.spend && 'spend'].filter(Boolean),
     );
@@ -281,7 +281,7 @@ describe("docs/warehouses.md's JavaScript, around the real bundle", () => {
         else expect(runInContext(`first_api === ${cache}`, udf.context)).toBe(true);
       }
       expect(Object.keys(udf.context).sort()).toEqual(
-        ['__zod_globalConfig', '__zod_globalRegistry', cache, 'first_api'].sort(),
+        ['__zod_globalConfig', cache, 'first_api'].sort(),
       );
     }
   });
