@@ -6,7 +6,8 @@ import * as z from 'zod/mini';
  * same (tests/fuzz/compiled.fuzz.test.ts). Where `new Function` is not allowed (a strict CSP), zod keeps the
  * ordinary parser.
  *
- * Imported as `#fast-parse` (package.json `imports`): this is the Node and default build. Browser bundles resolve
- * `fast-parse.browser.ts` instead, which leaves the compiler (about 10 KB gzip) out of the app.
+ * In the package, dist/ imports it as `#fast-parse` (package.json `imports`, see tsup.config.ts): this file for
+ * Node and the default, `fast-parse.browser.ts` for browser bundles, which leaves the compiler (about 10 KB gzip)
+ * out of the app.
  */
 export const fastParser = <S extends z.ZodMiniType>(schema: S): S => z.compile(schema) as S;

@@ -1,6 +1,6 @@
-import { fastParser } from '#fast-parse';
 import * as z from 'zod/mini';
 import { EmissionsError, formatPath } from './errors';
+import { fastParser } from './fast-parse';
 import {
   DATA_UNITS,
   DURATION_UNIT_SPELLINGS,
@@ -84,7 +84,7 @@ export const nonEmptyString = () =>
 
 const fastParsers = new WeakMap<z.ZodMiniType, z.ZodMiniType>();
 
-/** The schema's fastest parser in this build (see `#fast-parse`), made once per schema. */
+/** The schema's fastest parser in this build (see fast-parse.ts), made once per schema. */
 function compiled<S extends z.ZodMiniType>(schema: S): S {
   let fast = fastParsers.get(schema);
   if (fast === undefined) {

@@ -22,7 +22,7 @@ const packageSources: Plugin = {
   name: 'co2e-engine-sources',
   setup(pluginBuild) {
     // What a browser app's bundler picks from package.json `imports` (condition `browser`).
-    pluginBuild.onResolve({ filter: /^#fast-parse$/ }, () => ({
+    pluginBuild.onResolve({ filter: /^\.\/fast-parse$/ }, () => ({
       path: `${ROOT}src/core/fast-parse.browser.ts`,
     }));
     pluginBuild.onResolve({ filter: /^co2e-engine(\/.*)?$/ }, (args) => {
