@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -185,6 +186,46 @@ describe('loading the installed package', () => {
       project,
     );
     expect(stdout.trim()).toBe(packageJson.version);
+  });
+
+  it("gives browser bundlers the request parser without zod's compiler, and Node the compiled one", async () => {
+    const entry = join(project, 'browser-app.mjs');
+    writeFileSync(
+      entry,
+      `import { calculateCpu } from '${NAME}';\nimport { cloudDatasets } from '${NAME}/datasets/cloud';\n` +
+        "console.log(calculateCpu('aws', { cpu_count: 1, region: 'us_east_1', duration: 1 }, cloudDatasets).co2e);\n",
+    );
+    const bundleFor = async (platform: 'browser' | 'node') => {
+      const result = await build({
+        entryPoints: [entry],
+        bundle: true,
+        platform,
+        format: 'esm',
+        write: false,
+        metafile: true,
+        logLevel: 'silent',
+      });
+      // The modules that put code in the bundle (a module tree-shaken away has 0 bytes there).
+      const inputs = Object.values(result.metafile.outputs).flatMap((output) =>
+        Object.entries(output.inputs)
+          .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+          .map(([input]) => input),
+      );
+      return { inputs, code: result.outputFiles[0]?.text ?? '' };
+    };
+    const browser = await bundleFor('browser');
+    const node = await bundleFor('node');
+    expect(browser.inputs.some((input) => input.endsWith('dist/fast-parse.browser.js'))).toBe(true);
+    expect(browser.inputs.some((input) => input.includes('zod/v4/core/compile'))).toBe(false);
+    expect(node.inputs.some((input) => input.endsWith('dist/fast-parse.js'))).toBe(true);
+    expect(node.inputs.some((input) => input.includes('zod/v4/core/compile'))).toBe(true);
+    // Both builds compute the same estimate.
+    for (const [name, { code }] of Object.entries({ browser, node })) {
+      const file = join(project, `bundled-${name}.mjs`);
+      writeFileSync(file, code);
+      const { stdout } = await exec(process.execPath, [file], project);
+      expect(stdout.trim(), name).toBe('0.0010442908');
+    }
   });
 
   it.runIf(packageJson.bin !== undefined)('installs its command, which starts and prints help', async () => {
