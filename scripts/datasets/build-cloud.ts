@@ -4,6 +4,17 @@ import { decimal, div, mul, toNumber } from '../../src/core/decimal';
 import { instanceKey, regionKey } from '../../src/datasets/create';
 import { CCF_INSTANCE_FILES, parseCcfInstances } from '../../src/loaders/parse-ccf-instances';
 import {
+  addAws2026Instances,
+  addCcfAppInstances,
+  excludeGcp2026,
+  type ExcludedInstance,
+  gcp2026Specs,
+  InstanceTable,
+  SOURCE_APP,
+  SOURCE_AWS_2026,
+  SOURCE_GCP_2026,
+} from './cloud-instance-additions';
+import {
   CLOUD_PROVIDERS,
   type CloudCoefficientsTable,
   CloudCoefficientsTableSchema,
@@ -18,6 +29,7 @@ import {
   byProviderThen,
   compareStrings,
   isMain,
+  readCsv,
   readJson,
   repoPath,
   sharedPath,
@@ -600,7 +612,9 @@ function buildInstances(): CloudInstancesTable {
         licence: 'Apache-2.0',
         attribution:
           `${CCF_ATTRIBUTION}; ccf-coefficients commit ${CCF_COEFFICIENTS_COMMIT}. Instance specs and embodied ` +
-          `emissions are based on the Teads Carbon Footprint dataset and SPECpower_ssj2008 results. GWP basis ` +
+          `emissions are based on the Teads Carbon Footprint dataset and SPECpower_ssj2008 results. Newer types ` +
+          `from the CCF app's instance tables (trunk ${CCF_TRUNK}) and ccf-coefficients' 2026 AWS instance list, ` +
+          `with platform vCPU and embodied figures derived by co2e-engine's documented rules (datasets/SOURCES.md). GWP basis ` +
           `is not stated by the sources (manufacturer LCAs); labelled AR4 nominally, as Climatiq's OEFDB labels ` +
           `CCF-derived factors.`,
       },
@@ -612,10 +626,47 @@ function buildInstances(): CloudInstancesTable {
   console.log(`  instance rows dropped: ${dropped.length}`);
   for (const d of dropped) console.log(`    ${d.provider}/${d.instance}: ${d.reason}`);
   for (const note of notes) console.log(`  note: ${note}`);
+
+  // Newer types from the CCF app's tables and the 2026 files (scripts/datasets/cloud-instance-additions.ts).
+  const table = new InstanceTable(cloudInstances.instances);
+  const gcp2026 = readCsv(sharedPath(SOURCE_GCP_2026));
+  addCcfAppInstances(table, readJson(sharedPath(SOURCE_APP)), gcp2026Specs(gcp2026));
+  addAws2026Instances(table, readCsv(sharedPath(SOURCE_AWS_2026)));
+  excludeGcp2026(table, gcp2026);
+  const instances = [...table.rows.values()].sort(byProviderThen('instance'));
+  // A type one source could not supply but another did is in the table, not excluded; one reason per type.
+  const excluded = new Map<string, ExcludedInstance>();
+  for (const row of table.excluded) {
+    const key = table.key(row.provider, row.instance);
+    if (!table.rows.has(key) && !excluded.has(key)) excluded.set(key, row);
+  }
+  const before = new Set(cloudInstances.instances.map((row) => table.key(row.provider, row.instance)));
+  console.log(
+    `  instances added: ${countByProvider(instances.filter((row) => !before.has(table.key(row.provider, row.instance))))}`,
+  );
+  console.log(`  instances excluded: ${countByProvider([...excluded.values()])}`);
   return CloudInstancesTableSchema.parse({
     ...cloudInstances,
-    instances: cloudInstances.instances.sort(byProviderThen('instance')),
+    instances,
+    excluded: groupExcluded([...excluded.values()]),
   });
+}
+
+/**
+ * Excluded types grouped by (provider, source, reason), types sorted within a group and groups by provider and first
+ * type: one reason is written once for its whole family, which keeps the file small.
+ */
+function groupExcluded(rows: ExcludedInstance[]): NonNullable<CloudInstancesTable['excluded']> {
+  const groups = new Map<string, { provider: CloudProvider; source: string; reason: string; instances: string[] }>();
+  for (const row of rows) {
+    const key = JSON.stringify([row.provider, row.source, row.reason]);
+    const group = groups.get(key) ?? { provider: row.provider, source: row.source, reason: row.reason, instances: [] };
+    group.instances.push(row.instance);
+    groups.set(key, group);
+  }
+  return [...groups.values()]
+    .map((group) => ({ ...group, instances: group.instances.sort(compareStrings) }))
+    .sort((a, b) => compareStrings(a.provider, b.provider) || compareStrings(a.instances[0]!, b.instances[0]!));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
