@@ -319,6 +319,20 @@ function generationOf(family: string): { letters: string; generation: number; su
   return match ? { letters: match[1]!, generation: Number(match[2]), suffix: match[3]! } : undefined;
 }
 
+/**
+ * The figure most of a family's rows in the table have (`m6i`: 1787.9 on nine rows, 1787.9024 on the one the CCF
+ * app added), or why there is none (a tie).
+ */
+function familyMode(values: number[]): number | string {
+  const counts = new Map<number, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  const ranked = [...counts].sort((a, b) => b[1] - a[1]);
+  if (ranked.length === 0) return 'no rows';
+  if (ranked.length > 1 && ranked[0]![1] === ranked[1]![1])
+    return `its rows in the table are split between ${ranked.map(([value]) => value).join(' and ')}`;
+  return ranked[0]![0];
+}
+
 /** The one value all stated sizes of a family agree on, or why there is none. */
 function familyValue(values: Array<number | undefined>): number | string {
   const stated = [...new Set(values.filter((v): v is number => v !== undefined))];
@@ -331,7 +345,7 @@ function familyValue(values: Array<number | undefined>): number | string {
  * The embodied figure of a new family on the table's (Teads) basis: the predecessor family's Teads figure × (new
  * family's 2026 figure ÷ predecessor's 2026 figure), rounded to 0.01 kg like the source. The predecessor is the
  * family of the highest lower generation with the same letters and suffix (`m7g` → `m6g`, `c7a` → `c6a` or
- * `c5a`) that has one Teads figure in the table and one figure in the 2026 file, so both figures of the ratio come
+ * `c5a`) that has one Teads figure in the table (the most common) and one figure in the 2026 file, so both figures of the ratio come
  * from the same file and basis. Returns why not, as a string, when no predecessor qualifies.
  */
 export function deriveFromPredecessor(
@@ -347,7 +361,7 @@ export function deriveFromPredecessor(
     const rows = table.family('aws', predecessor);
     const stated = tonnes2026.get(predecessor);
     if (rows.length === 0 || typeof stated !== 'number' || table.derivedFamilies.has(predecessor)) continue;
-    const teads = familyValue(rows.map((row) => row.platform_embodied_kgco2e));
+    const teads = familyMode(rows.map((row) => row.platform_embodied_kgco2e));
     if (typeof teads !== 'number') continue;
     const kg = Number(toFixed(div(mul(decimal(teads), decimal(newTonnes)), decimal(stated)), 2));
     return { kg, predecessor, predecessorPerVcpu: median(rows.map(perPlatformVcpu)) };
@@ -379,11 +393,11 @@ export function addAws2026Instances(table: InstanceTable, records: readonly Reco
     };
     const existing = table.family('aws', family);
     if (existing.length > 0) {
-      // New sizes of a family the table has: the family's platform and embodied figure, when it has one of each.
-      const platform = familyValue(existing.map((r) => r.platform_vcpu));
-      const embodied = familyValue(existing.map((r) => r.platform_embodied_kgco2e));
+      // New sizes of a family the table has: the platform and embodied figure most of the family's rows have.
+      const platform = familyMode(existing.map((r) => r.platform_vcpu));
+      const embodied = familyMode(existing.map((r) => r.platform_embodied_kgco2e));
       if (typeof platform !== 'number' || typeof embodied !== 'number') {
-        exclude(`the family's rows in the table disagree on platform vCPU or embodied figure`);
+        exclude(`no platform vCPU or embodied figure for the family: ${[platform, embodied].filter((v) => typeof v === 'string').join('; ')}`);
         continue;
       }
       for (const s of fresh) {
