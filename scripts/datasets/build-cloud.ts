@@ -422,7 +422,11 @@ export const ADDED_REGIONS: Record<
       location: 'Stockholm, Sweden',
       why: 'Stockholm is in bidding zone SE3, as CCF maps AWS eu-north-1 (Stockholm)',
     },
-    'me-central1': { zone: 'QA', location: 'Doha, Qatar', why: 'Qatar is one zone, as for Azure qatarcentral' },
+    'me-central1': {
+      zone: 'QA',
+      location: 'Doha, Qatar',
+      why: 'Qatar is one zone, as for Azure qatarcentral',
+    },
     'me-central2': { zone: 'SA', location: 'Dammam, Saudi Arabia', why: 'Saudi Arabia is one zone' },
     'me-west1': { zone: 'IL', location: 'Tel Aviv, Israel', why: 'Israel is one zone' },
     'northamerica-south1': { zone: 'MX', location: 'Querétaro, Mexico', why: 'Mexico is one zone' },
@@ -813,16 +817,26 @@ function buildInstances(): CloudInstancesTable {
  * type: one reason is written once for its whole family, which keeps the file small.
  */
 function groupExcluded(rows: ExcludedInstance[]): NonNullable<CloudInstancesTable['excluded']> {
-  const groups = new Map<string, { provider: CloudProvider; source: string; reason: string; instances: string[] }>();
+  const groups = new Map<
+    string,
+    { provider: CloudProvider; source: string; reason: string; instances: string[] }
+  >();
   for (const row of rows) {
     const key = JSON.stringify([row.provider, row.source, row.reason]);
-    const group = groups.get(key) ?? { provider: row.provider, source: row.source, reason: row.reason, instances: [] };
+    const group = groups.get(key) ?? {
+      provider: row.provider,
+      source: row.source,
+      reason: row.reason,
+      instances: [],
+    };
     group.instances.push(row.instance);
     groups.set(key, group);
   }
   return [...groups.values()]
     .map((group) => ({ ...group, instances: group.instances.sort(compareStrings) }))
-    .sort((a, b) => compareStrings(a.provider, b.provider) || compareStrings(a.instances[0]!, b.instances[0]!));
+    .sort(
+      (a, b) => compareStrings(a.provider, b.provider) || compareStrings(a.instances[0]!, b.instances[0]!),
+    );
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -232,8 +232,16 @@ export function addCcfAppInstances(
     if (table.has('aws', instance)) continue;
     const misspelt = APP_MISSPELLINGS[instance];
     if (misspelt !== undefined) {
-      assert(table.has('aws', misspelt), `${SOURCE_APP}: ${instance} is listed as a misspelling of ${misspelt}, which is not in the table`);
-      table.exclude('aws', instance, SOURCE_APP, `not an EC2 type: a misspelling of ${misspelt} (same specs), which the table has`);
+      assert(
+        table.has('aws', misspelt),
+        `${SOURCE_APP}: ${instance} is listed as a misspelling of ${misspelt}, which is not in the table`,
+      );
+      table.exclude(
+        'aws',
+        instance,
+        SOURCE_APP,
+        `not an EC2 type: a misspelling of ${misspelt} (same specs), which the table has`,
+      );
       continue;
     }
     table.add({
@@ -245,7 +253,8 @@ export function addCcfAppInstances(
         vcpu: r.vcpu,
         memory_gib: r.memory_gb,
         platform_vcpu: r.family_largest_vcpu,
-        platform_embodied_kgco2e: r.platform_embodied_tco2e === null ? 0 : tonnesToKg(r.platform_embodied_tco2e),
+        platform_embodied_kgco2e:
+          r.platform_embodied_tco2e === null ? 0 : tonnesToKg(r.platform_embodied_tco2e),
       },
     });
   }
@@ -270,7 +279,8 @@ export function addCcfAppInstances(
         vcpu: r.vcpu,
         memory_gib: r.memory_gb,
         platform_vcpu: r.series_largest_vcpu,
-        platform_embodied_kgco2e: r.platform_embodied_tco2e === null ? 0 : tonnesToKg(r.platform_embodied_tco2e),
+        platform_embodied_kgco2e:
+          r.platform_embodied_tco2e === null ? 0 : tonnesToKg(r.platform_embodied_tco2e),
       },
     });
   }
@@ -295,7 +305,8 @@ export function addCcfAppInstances(
         vcpu: r.vcpu,
         memory_gib: memory.memory_gib,
         platform_vcpu: r.family_largest_vcpu,
-        platform_embodied_kgco2e: r.platform_embodied_tco2e === null ? 0 : tonnesToKg(r.platform_embodied_tco2e),
+        platform_embodied_kgco2e:
+          r.platform_embodied_tco2e === null ? 0 : tonnesToKg(r.platform_embodied_tco2e),
       },
     });
   }
@@ -383,7 +394,9 @@ export function addAws2026Instances(table: InstanceTable, records: readonly Reco
   });
   const byFamily = new Map<string, Aws2026Row[]>();
   for (const row of rows) byFamily.set(row.family, [...(byFamily.get(row.family) ?? []), row]);
-  const tonnes2026 = new Map([...byFamily].map(([family, sizes]) => [family, familyValue(sizes.map((s) => s.tonnes))]));
+  const tonnes2026 = new Map(
+    [...byFamily].map(([family, sizes]) => [family, familyValue(sizes.map((s) => s.tonnes))]),
+  );
 
   for (const [family, sizes] of [...byFamily].sort(([a], [b]) => compareStrings(a, b))) {
     const fresh = sizes.filter((s) => !table.has('aws', s.instance));
@@ -397,7 +410,9 @@ export function addAws2026Instances(table: InstanceTable, records: readonly Reco
       const platform = familyMode(existing.map((r) => r.platform_vcpu));
       const embodied = familyMode(existing.map((r) => r.platform_embodied_kgco2e));
       if (typeof platform !== 'number' || typeof embodied !== 'number') {
-        exclude(`no platform vCPU or embodied figure for the family: ${[platform, embodied].filter((v) => typeof v === 'string').join('; ')}`);
+        exclude(
+          `no platform vCPU or embodied figure for the family: ${[platform, embodied].filter((v) => typeof v === 'string').join('; ')}`,
+        );
         continue;
       }
       for (const s of fresh) {
@@ -460,7 +475,8 @@ export function gcp2026Specs(
   for (const r of records) {
     const vcpu = parseDecimal(r['Instance vCPU']);
     const memory = parseDecimal(r['Instance Memory']);
-    if (vcpu !== undefined && memory !== undefined) specs.set(r['Instance Type'] ?? '', { vcpu, memory_gib: memory });
+    if (vcpu !== undefined && memory !== undefined)
+      specs.set(r['Instance Type'] ?? '', { vcpu, memory_gib: memory });
   }
   return specs;
 }
