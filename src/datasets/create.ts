@@ -34,7 +34,7 @@ import type {
   SpendFactorsProvider,
 } from './types';
 import { DatasetError } from './errors';
-import { regionKey, regionRequestSpelling } from './keys';
+import { instanceKey, regionKey, regionRequestSpelling } from './keys';
 
 export { regionKey, regionRequestSpelling };
 
@@ -108,11 +108,7 @@ export function buildTableDatasets(tables: DatasetTables): Datasets {
   return datasets;
 }
 
-/** Instance types compared case-insensitively; Azure sizes with or without `Standard_`, `_` or space alike. */
-export const instanceKey = (provider: CloudProvider, instance: string): string => {
-  const lower = instance.toLowerCase();
-  return provider === 'azure' ? lower.replaceAll(' ', '_').replace(/^standard_/, '') : lower;
-};
+export { instanceKey } from './keys';
 
 const providerKey = (provider: string, id: string) => `${provider}\u0000${id}`;
 
