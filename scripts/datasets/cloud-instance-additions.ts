@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { decimal, div, mul, toFixed, toNumber } from '../../src/core/decimal';
-import { instanceKey } from '../../src/datasets/create';
+import { instanceKey } from '../../src/datasets/keys';
 import type { CloudInstancesTable, CloudProvider } from '../../src/datasets/tables';
 import { azureArmName } from '../../src/loaders/parse-ccf-instances';
 import { assert, compareStrings, parseDecimal } from './lib';
@@ -32,9 +32,10 @@ export interface ExcludedInstance {
 }
 
 /**
- * An instance's embodied figure per platform vCPU must lie within this factor of its family's median (either side),
- * and a derived family's within this factor of its predecessor's. Holds for every family of ccf-coefficients except
- * the documented source anomalies (tests/datasets/cloud-integrity.test.ts).
+ * An added type's embodied figure per platform vCPU must lie within this factor (either side) of its family's median
+ * in the table, or for a new family of its class's median family; a derived family's also of its predecessor's.
+ * The family band holds for every row of the table but one named source anomaly
+ * (tests/datasets/cloud-instance-rules.test.ts).
  */
 export const FAMILY_BAND = 2.5;
 
