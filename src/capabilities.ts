@@ -1,6 +1,6 @@
 import { CLOUD_PROVIDERS } from './datasets/constants';
 import type { CloudProvider } from './datasets/tables';
-import type { Datasets } from './datasets/types';
+import type { CloudDatasets, Datasets } from './datasets/types';
 
 /** A cloud region: its id as the provider writes it, every spelling listed for it, and where its grid factor is from. */
 export interface RegionCapability {
@@ -28,6 +28,10 @@ export interface CloudProviderCapability {
   regions: RegionCapability[];
   /** Instance types as the provider writes them, sorted. */
   instances: string[];
+  /** Regions the datasets name as unsupported, with the reason; absent when they name none. */
+  unsupported_regions?: Array<{ region: string; reason: string }>;
+  /** Instance types a source lists that the datasets leave out, with the source and reason; absent when none. */
+  excluded_instances?: Array<{ instance: string; source: string; reason: string }>;
 }
 
 /** A classification code and the products it maps to, with their names. */
@@ -71,6 +75,21 @@ function aliasesOf(region: string): string[] {
   return [...new Set([underscored, split])].filter((alias) => alias !== region);
 }
 
+/** What the datasets deliberately leave out for a provider (unsupported regions, excluded types), when they say. */
+export function coverageGaps(
+  { cloudRegions, cloudInstances }: Pick<CloudDatasets, 'cloudRegions' | 'cloudInstances'>,
+  provider: CloudProvider,
+): Pick<CloudProviderCapability, 'unsupported_regions' | 'excluded_instances'> {
+  const regions = cloudRegions.unsupported?.(provider);
+  const instances = cloudInstances.excluded?.(provider);
+  return {
+    ...(regions && { unsupported_regions: regions.map(({ region, reason }) => ({ region, reason })) }),
+    ...(instances && {
+      excluded_instances: instances.map(({ instance, source, reason }) => ({ instance, source, reason })),
+    }),
+  };
+}
+
 /**
  * Everything the datasets support: cloud providers with their regions (aliases, location, grid zone, years) and
  * instance types, factor years; spend regions, currencies and classification types with their codes and the
@@ -108,6 +127,7 @@ export function listCapabilities(datasets: Datasets): Capabilities {
           ];
         }),
         instances: [...cloudInstances.list(provider)],
+        ...coverageGaps({ cloudRegions, cloudInstances }, provider),
       }),
     );
     capabilities.cloud = {

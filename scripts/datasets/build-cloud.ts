@@ -4,6 +4,17 @@ import { decimal, div, mul, toNumber } from '../../src/core/decimal';
 import { instanceKey, regionKey } from '../../src/datasets/create';
 import { CCF_INSTANCE_FILES, parseCcfInstances } from '../../src/loaders/parse-ccf-instances';
 import {
+  addAws2026Instances,
+  addCcfAppInstances,
+  excludeGcp2026,
+  type ExcludedInstance,
+  gcp2026Specs,
+  InstanceTable,
+  SOURCE_APP,
+  SOURCE_AWS_2026,
+  SOURCE_GCP_2026,
+} from './cloud-instance-additions';
+import {
   CLOUD_PROVIDERS,
   type CloudCoefficientsTable,
   CloudCoefficientsTableSchema,
@@ -18,6 +29,7 @@ import {
   byProviderThen,
   compareStrings,
   isMain,
+  readCsv,
   readJson,
   repoPath,
   sharedPath,
@@ -321,6 +333,125 @@ export const CORRECTED_ZONES: Record<
   },
 };
 
+/**
+ * Regions CCF's regions.json does not list (issue 11 item 3), chosen by the rule of {@link CORRECTED_ZONES}: the
+ * provider's documented location, then the grid that serves it. Each has its evidence row in datasets/SOURCES.md
+ * ("Added regions") and a test in tests/cloud/zones.test.ts. Where Electricity Maps has no figure for the zone in
+ * some year, the region is listed as unsupported instead (no country fallback for a region CCF never had).
+ */
+export const ADDED_REGIONS: Record<
+  CloudProvider,
+  Record<string, { zone: string; location: string; why: string }>
+> = {
+  aws: {
+    'ap-east-2': { zone: 'TW', location: 'Taipei, Taiwan', why: 'Taiwan is one Electricity Maps zone' },
+    'ap-south-2': {
+      zone: 'IN-SO',
+      location: 'Hyderabad, Telangana, India',
+      why: 'Telangana is in the Southern regional grid',
+    },
+    'ap-southeast-4': {
+      zone: 'AU-VIC',
+      location: 'Melbourne, Victoria, Australia',
+      why: 'Victoria region of the National Electricity Market',
+    },
+    'ap-southeast-5': {
+      zone: 'MY-WM',
+      location: 'Greater Kuala Lumpur (Selangor), Malaysia',
+      why: 'Peninsular (West) Malaysia grid, not the Sabah/Sarawak grids',
+    },
+    'ap-southeast-6': { zone: 'NZ', location: 'Auckland, New Zealand', why: 'New Zealand is one zone' },
+    'ap-southeast-7': { zone: 'TH', location: 'Bangkok area, Thailand', why: 'Thailand is one zone' },
+    'ca-west-1': {
+      zone: 'CA-AB',
+      location: 'Calgary, Alberta, Canada',
+      why: 'Alberta Electric System Operator grid',
+    },
+    'eu-central-2': { zone: 'CH', location: 'Zurich, Switzerland', why: 'Switzerland is one zone' },
+    'eu-south-2': {
+      zone: 'ES',
+      location: 'Aragón, Spain',
+      why: 'peninsular Spain (zone ES; the islands are separate zones)',
+    },
+    'il-central-1': { zone: 'IL', location: 'Tel Aviv area, Israel', why: 'Israel is one zone' },
+    'mx-central-1': { zone: 'MX', location: 'Querétaro, Mexico', why: 'Mexico is one zone' },
+  },
+  azure: {
+    chilecentral: {
+      zone: 'CL-SEN',
+      location: 'Santiago, Chile',
+      why: 'Sistema Eléctrico Nacional, as CCF maps GCP southamerica-west1 (Santiago)',
+    },
+    indonesiacentral: {
+      zone: 'ID',
+      location: 'Jakarta, Indonesia',
+      why: 'Indonesia is one zone, as CCF maps AWS ap-southeast-3 and GCP asia-southeast2 (Jakarta)',
+    },
+    israelcentral: { zone: 'IL', location: 'Israel (Tel Aviv area)', why: 'Israel is one zone' },
+    italynorth: {
+      zone: 'IT-NO',
+      location: 'Milan, Italy',
+      why: 'Northern Italy bidding zone, as CCF maps AWS eu-south-1 and GCP europe-west8 (Milan)',
+    },
+    malaysiawest: {
+      zone: 'MY-WM',
+      location: 'Greater Kuala Lumpur, Malaysia',
+      why: 'Peninsular (West) Malaysia grid',
+    },
+    mexicocentral: { zone: 'MX', location: 'Querétaro, Mexico', why: 'Mexico is one zone' },
+    newzealandnorth: { zone: 'NZ', location: 'Auckland, New Zealand', why: 'New Zealand is one zone' },
+    polandcentral: {
+      zone: 'PL',
+      location: 'Warsaw, Poland',
+      why: 'Poland is one zone, as CCF maps GCP europe-central2 (Warsaw)',
+    },
+    spaincentral: {
+      zone: 'ES',
+      location: 'Madrid, Spain',
+      why: 'peninsular Spain, as CCF maps GCP europe-southwest1 (Madrid)',
+    },
+  },
+  gcp: {
+    'africa-south1': {
+      zone: 'ZA',
+      location: 'Johannesburg, South Africa',
+      why: 'South Africa is one zone, as CCF maps AWS af-south-1',
+    },
+    'europe-north2': {
+      zone: 'SE-SE3',
+      location: 'Stockholm, Sweden',
+      why: 'Stockholm is in bidding zone SE3, as CCF maps AWS eu-north-1 (Stockholm)',
+    },
+    'me-central1': {
+      zone: 'QA',
+      location: 'Doha, Qatar',
+      why: 'Qatar is one zone, as for Azure qatarcentral',
+    },
+    'me-central2': { zone: 'SA', location: 'Dammam, Saudi Arabia', why: 'Saudi Arabia is one zone' },
+    'me-west1': { zone: 'IL', location: 'Tel Aviv, Israel', why: 'Israel is one zone' },
+    'northamerica-south1': { zone: 'MX', location: 'Querétaro, Mexico', why: 'Mexico is one zone' },
+  },
+};
+
+/**
+ * Regions users run that no table supports, with the reason: no documented site to choose a zone from. Listed in
+ * every regions table's `unsupported` (with the regions a table has no figure for).
+ */
+export const UNSUPPORTED_REGIONS: Record<CloudProvider, Record<string, string>> = {
+  aws: {},
+  azure: {
+    usgovarizona:
+      'Azure Government; the site is documented only as Arizona, which spans three balancing authorities (AZPS, SRP, TEPC)',
+    usgovtexas:
+      'Azure Government; the site is documented only as Texas, which spans ERCOT and non-ERCOT balancing authorities',
+    usgovvirginia:
+      'Azure Government; the site is documented only as Virginia, which spans PJM and non-PJM balancing authorities',
+    usdodcentral: 'Azure Government (DoD); the location is not published',
+    usdodeast: 'Azure Government (DoD); the location is not published',
+  },
+  gcp: {},
+};
+
 interface RegionRef {
   provider: CloudProvider;
   /** Id written to the tables: the provider's spelling, Azure names lowercased. */
@@ -328,7 +459,7 @@ interface RegionRef {
   /** Key as spelled in regions.json. */
   sourceKey: string;
   zone: string;
-  zoneBy: 'ccf' | 'hand' | 'corrected';
+  zoneBy: 'ccf' | 'hand' | 'corrected' | 'added';
   /** ISO 3166-1 alpha-2 country of the zone. */
   location: string;
 }
@@ -382,8 +513,29 @@ function listRegions(regions: RegionsFile): RegionRef[] {
         location: countryOf(zone),
       });
     }
+    const lowerKeys = new Set(keys.map((key) => key.toLowerCase()));
+    for (const [region, { zone }] of Object.entries(ADDED_REGIONS[provider])) {
+      assert(!lowerKeys.has(region), `${provider}/${region}: CCF now lists it; remove it from ADDED_REGIONS`);
+      refs.push({ provider, region, sourceKey: region, zone, zoneBy: 'added', location: countryOf(zone) });
+    }
+    for (const region of Object.keys(UNSUPPORTED_REGIONS[provider])) {
+      assert(
+        !lowerKeys.has(region) && !(region in ADDED_REGIONS[provider]),
+        `${provider}/${region} is in UNSUPPORTED_REGIONS and has a zone`,
+      );
+    }
   }
   return refs;
+}
+
+type UnsupportedRegion = NonNullable<CloudRegionsTable['unsupported']>[number];
+
+/** {@link UNSUPPORTED_REGIONS} and the given rows, sorted. */
+function unsupportedRegions(more: UnsupportedRegion[]): UnsupportedRegion[] {
+  const named = CLOUD_PROVIDERS.flatMap((provider) =>
+    Object.entries(UNSUPPORTED_REGIONS[provider]).map(([region, reason]) => ({ provider, region, reason })),
+  );
+  return [...named, ...more].sort(byProviderThen('region'));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -432,7 +584,20 @@ function buildElectricityMapsRegions(refs: RegionRef[], em: ElectricityMaps): Cl
   const years = [...em.years.keys()].sort((a, b) => a - b);
   const via = `(via @tgwf/co2 ${em.version})`;
   const fallbacks: string[] = [];
-  const regions = refs.map((ref) => {
+  // An added region whose zone lacks a year is unsupported, not filled from its country.
+  const unsupported: UnsupportedRegion[] = [];
+  const supported = refs.filter((ref) => {
+    if (ref.zoneBy !== 'added') return true;
+    const missing = years.filter((year) => !em.years.get(year)!.has(ref.zone));
+    if (missing.length === 0) return true;
+    unsupported.push({
+      provider: ref.provider,
+      region: ref.region,
+      reason: `Electricity Maps (via @tgwf/co2 ${em.version}) has no ${missing.join(', ')} figure for its zone ${ref.zone}`,
+    });
+    return false;
+  });
+  const regions = supported.map((ref) => {
     const grid_factors: Record<string, number> = {};
     const grid_sources: Record<string, string> = {};
     for (const year of years) {
@@ -483,6 +648,7 @@ function buildElectricityMapsRegions(refs: RegionRef[], em: ElectricityMaps): Cl
     unit: 'kg/kWh',
     gwp: 'ar5',
     regions: regions.sort(byProviderThen('region')),
+    unsupported: unsupportedRegions(unsupported),
   });
 }
 
@@ -556,6 +722,11 @@ function buildCcfRegions(regions: RegionsFile, refs: RegionRef[]): CloudRegionsT
       `  CCF grid has no factor for: ${missing.map((r) => `${r.provider}/${r.region}`).join(', ')}`,
     );
   }
+  const unsupported = missing.map(({ provider, region }) => ({
+    provider,
+    region,
+    reason: `CCF's grid emission factors (trunk ${CCF_TRUNK}) have no figure for it`,
+  }));
   return CloudRegionsTableSchema.parse({
     dataset: {
       id: 'ccf-grid-2024',
@@ -573,6 +744,7 @@ function buildCcfRegions(regions: RegionsFile, refs: RegionRef[]): CloudRegionsT
     unit: 'kg/kWh',
     gwp: 'ar4',
     regions: rows.sort(byProviderThen('region')),
+    unsupported: unsupportedRegions(unsupported),
   });
 }
 
@@ -600,7 +772,9 @@ function buildInstances(): CloudInstancesTable {
         licence: 'Apache-2.0',
         attribution:
           `${CCF_ATTRIBUTION}; ccf-coefficients commit ${CCF_COEFFICIENTS_COMMIT}. Instance specs and embodied ` +
-          `emissions are based on the Teads Carbon Footprint dataset and SPECpower_ssj2008 results. GWP basis ` +
+          `emissions are based on the Teads Carbon Footprint dataset and SPECpower_ssj2008 results. Newer types ` +
+          `from the CCF app's instance tables (trunk ${CCF_TRUNK}) and ccf-coefficients' 2026 AWS instance list, ` +
+          `with platform vCPU and embodied figures derived by co2e-engine's documented rules (datasets/SOURCES.md). GWP basis ` +
           `is not stated by the sources (manufacturer LCAs); labelled AR4 nominally, as Climatiq's OEFDB labels ` +
           `CCF-derived factors.`,
       },
@@ -612,10 +786,57 @@ function buildInstances(): CloudInstancesTable {
   console.log(`  instance rows dropped: ${dropped.length}`);
   for (const d of dropped) console.log(`    ${d.provider}/${d.instance}: ${d.reason}`);
   for (const note of notes) console.log(`  note: ${note}`);
+
+  // Newer types from the CCF app's tables and the 2026 files (scripts/datasets/cloud-instance-additions.ts).
+  const table = new InstanceTable(cloudInstances.instances);
+  const gcp2026 = readCsv(sharedPath(SOURCE_GCP_2026));
+  addCcfAppInstances(table, readJson(sharedPath(SOURCE_APP)), gcp2026Specs(gcp2026));
+  addAws2026Instances(table, readCsv(sharedPath(SOURCE_AWS_2026)));
+  excludeGcp2026(table, gcp2026);
+  const instances = [...table.rows.values()].sort(byProviderThen('instance'));
+  // A type one source could not supply but another did is in the table, not excluded; one reason per type.
+  const excluded = new Map<string, ExcludedInstance>();
+  for (const row of table.excluded) {
+    const key = table.key(row.provider, row.instance);
+    if (!table.rows.has(key) && !excluded.has(key)) excluded.set(key, row);
+  }
+  const before = new Set(cloudInstances.instances.map((row) => table.key(row.provider, row.instance)));
+  console.log(
+    `  instances added: ${countByProvider(instances.filter((row) => !before.has(table.key(row.provider, row.instance))))}`,
+  );
+  console.log(`  instances excluded: ${countByProvider([...excluded.values()])}`);
   return CloudInstancesTableSchema.parse({
     ...cloudInstances,
-    instances: cloudInstances.instances.sort(byProviderThen('instance')),
+    instances,
+    excluded: groupExcluded([...excluded.values()]),
   });
+}
+
+/**
+ * Excluded types grouped by (provider, source, reason), types sorted within a group and groups by provider and first
+ * type: one reason is written once for its whole family, which keeps the file small.
+ */
+function groupExcluded(rows: ExcludedInstance[]): NonNullable<CloudInstancesTable['excluded']> {
+  const groups = new Map<
+    string,
+    { provider: CloudProvider; source: string; reason: string; instances: string[] }
+  >();
+  for (const row of rows) {
+    const key = JSON.stringify([row.provider, row.source, row.reason]);
+    const group = groups.get(key) ?? {
+      provider: row.provider,
+      source: row.source,
+      reason: row.reason,
+      instances: [],
+    };
+    group.instances.push(row.instance);
+    groups.set(key, group);
+  }
+  return [...groups.values()]
+    .map((group) => ({ ...group, instances: group.instances.sort(compareStrings) }))
+    .sort(
+      (a, b) => compareStrings(a.provider, b.provider) || compareStrings(a.instances[0]!, b.instances[0]!),
+    );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -667,7 +888,7 @@ export async function buildCloud(): Promise<void> {
   console.log('cloud datasets');
   const regionsFile = RegionsFileSchema.parse(readJson(sharedPath('ccf/regions.json')));
   const refs = listRegions(regionsFile);
-  for (const by of ['hand', 'corrected'] as const) {
+  for (const by of ['hand', 'corrected', 'added'] as const) {
     const picked = refs.filter((r) => r.zoneBy === by);
     console.log(
       `  ${by} zones (${picked.length}): ${picked.map((r) => `${r.provider}/${r.region}=${r.zone}`).join(', ')}`,

@@ -12,7 +12,7 @@ import {
 import { factorId } from '../core/factor-id';
 import { createMemo } from '../core/memo';
 import { parseRequest } from '../core/validate';
-import { regionKey } from '../datasets/keys';
+import { instanceKey, regionKey } from '../datasets/keys';
 import { requireParts } from '../datasets/require';
 import { CLOUD_PROVIDERS } from '../datasets/constants';
 import type { CloudProvider, DatasetInfo } from '../datasets/tables';
@@ -120,11 +120,21 @@ export function usePhaseEstimate(
   );
 }
 
-/** The region record, or `unknown_region` listing the provider's regions. */
+/** The region record, or `unknown_region` with the datasets' reason when they list it as unsupported, else the provider's regions. */
 export function resolveRegion(provider: CloudProvider, region: string, datasets: CloudDatasets): CloudRegion {
   const record = datasets.cloudRegions.get(provider, region);
   if (record === undefined) {
     const valid = datasets.cloudRegions.list(provider);
+    const listed = datasets.cloudRegions
+      .unsupported?.(provider)
+      .find((row) => regionKey(row.region) === regionKey(region));
+    if (listed !== undefined) {
+      throw new EmissionsError(
+        'unknown_region',
+        messages.listedUnsupported('region', provider, listed.region, listed.reason),
+        { path: 'region', valid_values: valid },
+      );
+    }
     const suggestions = closestSpellings(valid, region, regionKey);
     throw new EmissionsError('unknown_region', messages.unknownRegion(provider, region, valid, suggestions), {
       path: 'region',
@@ -159,7 +169,7 @@ function closestSpellings(
     .map(({ candidate }) => candidate);
 }
 
-/** The instance record, or `unknown_instance` with a few likely spellings. */
+/** The instance record, or `unknown_instance` with the datasets' reason when they list it as excluded, else a few likely spellings. */
 export function resolveInstance(
   provider: CloudProvider,
   instance: string,
@@ -167,6 +177,21 @@ export function resolveInstance(
 ): CloudInstance {
   const record = datasets.cloudInstances.get(provider, instance);
   if (record === undefined) {
+    const listed = datasets.cloudInstances
+      .excluded?.(provider)
+      .find((row) => instanceKey(provider, row.instance) === instanceKey(provider, instance));
+    if (listed !== undefined) {
+      throw new EmissionsError(
+        'unknown_instance',
+        messages.listedUnsupported(
+          'instance type',
+          provider,
+          listed.instance,
+          `${listed.reason} (${listed.source})`,
+        ),
+        { path: 'instance' },
+      );
+    }
     const wanted = instance.toLowerCase();
     const family = wanted.split(/[.\-_ ]/)[0] ?? '';
     // Closest spelling first (longest common prefix), so `t2.micr` suggests `t2.micro` before `cache.t2.micro`.

@@ -132,6 +132,9 @@ export const messages = {
     `Region '${region}' is not a known ${provider} region.` +
     (suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : '') +
     ` Valid regions: ${listForMessage(valid)}.`,
+  /** A region or type the datasets name as unsupported: the reason they give instead of a list. */
+  listedUnsupported: (what: 'region' | 'instance type', provider: string, id: string, reason: string) =>
+    `The ${provider} ${what} '${id}' is not supported by these datasets: ${reason}.`,
   unknownInstance: (provider: string, instance: string, suggestions: readonly string[]) =>
     `Instance type '${instance}' is not a known ${provider} instance type.` +
     (suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ''),

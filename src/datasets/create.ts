@@ -35,7 +35,7 @@ import type {
   SpendFactorsProvider,
 } from './types';
 import { DatasetError } from './errors';
-import { regionKey, regionRequestSpelling } from './keys';
+import { instanceKey, regionKey, regionRequestSpelling } from './keys';
 
 export { regionKey, regionRequestSpelling };
 
@@ -109,11 +109,7 @@ export function buildTableDatasets(tables: DatasetTables): Datasets {
   return datasets;
 }
 
-/** Instance types compared case-insensitively; Azure sizes with or without `Standard_`, `_` or space alike. */
-export const instanceKey = (provider: CloudProvider, instance: string): string => {
-  const lower = instance.toLowerCase();
-  return provider === 'azure' ? lower.replaceAll(' ', '_').replace(/^standard_/, '') : lower;
-};
+export { instanceKey } from './keys';
 
 const providerKey = (provider: string, id: string) => `${provider}\u0000${id}`;
 
@@ -128,6 +124,16 @@ function listsByProvider<R extends { provider: CloudProvider }>(rows: readonly R
   for (const list of lists.values()) list.sort();
   return (provider: CloudProvider): readonly string[] => lists.get(provider) ?? [];
 }
+
+/** Rows grouped by provider, in the given order. */
+function rowsByProvider<R extends { provider: CloudProvider }>(rows: readonly R[]) {
+  const lists = new Map<CloudProvider, R[]>();
+  for (const row of rows) lists.set(row.provider, [...(lists.get(row.provider) ?? []), row]);
+  return (provider: CloudProvider): readonly R[] => lists.get(provider) ?? [];
+}
+
+/** Locale-independent order of ids, so listings are the same on every machine. */
+const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function uniqueIndex<R>(part: string, rows: readonly R[], key: (row: R) => string): Map<string, R> {
   const index = new Map<string, R>();
@@ -158,6 +164,9 @@ function cloudRegionsProvider(table: CloudRegionsTable): CloudRegionsProvider {
     gwp: table.gwp,
     get: (provider, region) => index.get(providerKey(provider, regionKey(region))),
     list: listsByProvider(table.regions, (row) => regionRequestSpelling(row.region)),
+    ...(table.unsupported && {
+      unsupported: rowsByProvider([...table.unsupported].sort((a, b) => compareIds(a.region, b.region))),
+    }),
   };
 }
 
@@ -172,6 +181,15 @@ function cloudInstancesProvider(table: CloudInstancesTable): CloudInstancesProvi
     years: [...table.years].sort((a, b) => a - b),
     get: (provider, instance) => index.get(providerKey(provider, instanceKey(provider, instance))),
     list: listsByProvider(table.instances, (row) => row.instance),
+    ...(table.excluded && {
+      excluded: rowsByProvider(
+        table.excluded
+          .flatMap(({ provider, source, reason, instances }) =>
+            instances.map((instance) => ({ provider, instance, source, reason })),
+          )
+          .sort((a, b) => compareIds(a.instance, b.instance)),
+      ),
+    }),
   };
 }
 

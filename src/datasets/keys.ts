@@ -24,3 +24,16 @@ export const regionRequestSpelling = (region: string): string => region.toLowerC
 export const regionKey = (region: string): string =>
   // A space between words goes, one before or after the name stays (so `'us_east_1 '` is not a region).
   region.toLowerCase().replace(/[-_]|(?<=\S) (?=\S)/g, '');
+
+/**
+ * The lookup key of an instance type: case-insensitive; Azure sizes with or without `Standard_`, `_` or space alike.
+ *
+ * @example
+ * ```ts
+ * instanceKey('azure', 'Standard_D2s_v3') === instanceKey('azure', 'd2s v3'); // true
+ * ```
+ */
+export const instanceKey = (provider: string, instance: string): string => {
+  const lower = instance.toLowerCase();
+  return provider === 'azure' ? lower.replaceAll(' ', '_').replace(/^standard_/, '') : lower;
+};

@@ -187,6 +187,13 @@ function mergeCloudRegions(layers: CloudRegionsProvider[]): CloudRegionsProvider
     gwp: base.gwp,
     get: (provider, region) => index.get(`${provider}\u0000${regionKey(region)}`),
     list: (provider) => lists.get(provider) ?? [],
+    // Unsupported in some layer and supported by none: a region another layer has a factor for is supported.
+    ...(layers.some((layer) => layer.unsupported) && {
+      unsupported: (provider: CloudProvider) =>
+        layers
+          .flatMap((layer) => layer.unsupported?.(provider) ?? [])
+          .filter((row) => !index.has(`${provider}\u0000${regionKey(row.region)}`)),
+    }),
   };
 }
 
@@ -212,6 +219,13 @@ function mergeCloudInstances(layers: CloudInstancesProvider[]): CloudInstancesPr
       return found && annotate(found.value, found.layer.info);
     },
     list: (provider) => lists.get(provider) ?? [],
+    // Excluded in some layer and present in none: a type another layer supplies is not excluded.
+    ...(layers.some((layer) => layer.excluded) && {
+      excluded: (provider: CloudProvider) =>
+        layers
+          .flatMap((layer) => layer.excluded?.(provider) ?? [])
+          .filter((row) => lastDefined(layers, (layer) => layer.get(provider, row.instance)) === undefined),
+    }),
   };
 }
 

@@ -162,6 +162,19 @@ export const CloudRegionsTableSchema = z.strictObject({
       ),
     }),
   ),
+  /**
+   * Regions the table deliberately has no factor for, each with the reason (a zone without data, no figure in the
+   * source). Optional; listed by `listCapabilities` and `GET /compute/metadata`.
+   */
+  unsupported: z.optional(
+    z.array(
+      z.strictObject({
+        provider: CloudProviderSchema,
+        region: z.string().min(1),
+        reason: z.string().min(1),
+      }),
+    ),
+  ),
 });
 export type CloudRegionsTable = z.infer<typeof CloudRegionsTableSchema>;
 
@@ -194,6 +207,21 @@ export const CloudInstancesTableSchema = z.strictObject({
           path: ['vcpu'],
         }),
       ),
+  ),
+  /**
+   * Types a source lists that the table leaves out, grouped by source and reason (no embodied figure, a figure
+   * outside its family's band, ...). Optional; listed by `listCapabilities` and `GET /compute/metadata`.
+   */
+  excluded: z.optional(
+    z.array(
+      z.strictObject({
+        provider: CloudProviderSchema,
+        /** The source file that lists them. */
+        source: z.string().min(1),
+        reason: z.string().min(1),
+        instances: z.array(z.string().min(1)).min(1),
+      }),
+    ),
   ),
 });
 export type CloudInstancesTable = z.infer<typeof CloudInstancesTableSchema>;

@@ -36,6 +36,22 @@ export interface CloudCoefficientsProvider {
   get(provider: CloudProvider): CloudCoefficients | undefined;
 }
 
+/** A region the datasets deliberately do not support, and why. */
+export interface UnsupportedRegion {
+  provider: CloudProvider;
+  region: string;
+  reason: string;
+}
+
+/** An instance type a source lists that the datasets leave out, and why. */
+export interface ExcludedInstance {
+  provider: CloudProvider;
+  instance: string;
+  /** The source file that lists it. */
+  source: string;
+  reason: string;
+}
+
 export interface CloudRegionsProvider {
   readonly info: DatasetInfo;
   readonly defaultYear: number;
@@ -44,6 +60,8 @@ export interface CloudRegionsProvider {
   get(provider: CloudProvider, region: string): CloudRegion | undefined;
   /** Region ids of a provider, in the request spelling (`us_east_1`), sorted. */
   list(provider: CloudProvider): readonly string[];
+  /** Regions of a provider the table names as unsupported, with the reason, sorted; absent when it names none. */
+  unsupported?(provider: CloudProvider): readonly UnsupportedRegion[];
 }
 
 export interface CloudInstancesProvider {
@@ -55,6 +73,8 @@ export interface CloudInstancesProvider {
   get(provider: CloudProvider, instance: string): CloudInstance | undefined;
   /** Instance types of a provider, sorted. */
   list(provider: CloudProvider): readonly string[];
+  /** Types of a provider a source lists but the table leaves out, with the reason, sorted; absent when none. */
+  excluded?(provider: CloudProvider): readonly ExcludedInstance[];
 }
 
 export interface SpendFactorsProvider {

@@ -1,4 +1,4 @@
-import { CLOUD_PROVIDER_NAMES, listCapabilities } from '../capabilities';
+import { CLOUD_PROVIDER_NAMES, coverageGaps, listCapabilities } from '../capabilities';
 import { CLOUD_PROVIDERS } from '../datasets/constants';
 import type { CloudDatasets, SpendDatasets } from '../datasets/types';
 
@@ -15,7 +15,10 @@ export function matchMetadataRoute(pathname: string, basePath: string): Metadata
   return undefined;
 }
 
-/** The hosted API's compute metadata: per provider its full name, id, regions and instance types. */
+/**
+ * The hosted API's compute metadata: per provider its full name, id, regions and instance types; then, where the
+ * datasets name them, `unsupported_regions` and `excluded_instances` with their reasons.
+ */
 export function computeMetadata(datasets: CloudDatasets) {
   return {
     providers: CLOUD_PROVIDERS.filter(
@@ -25,6 +28,8 @@ export function computeMetadata(datasets: CloudDatasets) {
       provider_id: provider,
       regions: [...datasets.cloudRegions.list(provider)],
       virtual_machine_instances: [...datasets.cloudInstances.list(provider)],
+      // Beyond the hosted shape: what the datasets leave out, and why.
+      ...coverageGaps(datasets, provider),
     })),
   };
 }

@@ -152,7 +152,7 @@ function awsInstances(files: NonNullable<CcfInstanceFiles['aws']>, dropped: Drop
  * kept (`M128 1`, `E80ids v4 1`) and restores the ARM casing of B- and GS-series names (`B1MS` → `B1ms`,
  * `Gs4-8` → `GS4-8`).
  */
-function azureArmName(ccfName: string): string {
+export function azureArmName(ccfName: string): string {
   const name = ccfName
     .trim()
     .replace(/\s+1$/, '')

@@ -101,15 +101,29 @@ describe('metadata routes over HTTP', () => {
       'gcp',
     ]);
     const aws = body.providers[0];
+    // The hosted shape, then what the datasets leave out and why (issue 11).
     expect(Object.keys(aws)).toEqual([
       'provider_full_name',
       'provider_id',
       'regions',
       'virtual_machine_instances',
+      'unsupported_regions',
+      'excluded_instances',
     ]);
     expect(aws.provider_full_name).toBe('Amazon Web Services');
     expect(aws.regions).toContain('us_east_1');
+    expect(aws.regions).toContain('ap_south_2');
     expect(aws.virtual_machine_instances).toContain('t2.micro');
+    expect(aws.virtual_machine_instances).toContain('m7g.large');
+    expect(aws.excluded_instances).toContainEqual({
+      instance: 'c8i.large',
+      source: 'ccf/ccf-coefficients/aws-instances-latest-2026.csv',
+      reason: 'no size of the family has an embodied figure',
+    });
+    expect(body.providers[1].unsupported_regions).toContainEqual({
+      region: 'usdodeast',
+      reason: 'Azure Government (DoD); the location is not published',
+    });
     const v1 = await get(server.url, '/compute/v1/metadata');
     expect(await v1.json()).toEqual(body);
   });

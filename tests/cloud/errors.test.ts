@@ -559,3 +559,57 @@ describe('batch forms', () => {
     );
   });
 });
+
+describe('regions and types the datasets list as unsupported: the error gives their reason', () => {
+  const thrown = (run: () => unknown): EmissionsError => {
+    try {
+      run();
+    } catch (error) {
+      if (error instanceof EmissionsError) return error;
+      throw error;
+    }
+    throw new Error('no error');
+  };
+
+  it('unknown_region for an unsupported region, in any spelling, says why', () => {
+    const error = thrown(() =>
+      calculateCpu('azure', { cpu_count: 1, region: 'US Gov Arizona', duration: 1 }, ds),
+    );
+    expect(error.error_code).toBe('unknown_region');
+    expect(error.path).toBe('region');
+    expect(error.message).toBe(
+      "The azure region 'usgovarizona' is not supported by these datasets: Azure Government; the site is documented only as Arizona, which spans three balancing authorities (AZPS, SRP, TEPC).",
+    );
+    // CCF's grid set lists the regions it has no figure for.
+    const ccf = thrown(() =>
+      calculateCpu('aws', { cpu_count: 1, region: 'il_central_1', duration: 1 }, ccfGridDatasets),
+    );
+    expect(ccf.message).toBe(
+      "The aws region 'il-central-1' is not supported by these datasets: CCF's grid emission factors (trunk b7a049c7) have no figure for it.",
+    );
+  });
+
+  it('unknown_instance for an excluded type, in any case, gives the reason and the source', () => {
+    const error = thrown(() =>
+      calculateEmbodied('aws', { instance: 'C8I.LARGE', instance_count: 1, duration: 1 }, ds),
+    );
+    expect(error.error_code).toBe('unknown_instance');
+    expect(error.path).toBe('instance');
+    expect(error.message).toBe(
+      "The aws instance type 'c8i.large' is not supported by these datasets: no size of the family has an embodied figure (ccf/ccf-coefficients/aws-instances-latest-2026.csv).",
+    );
+    const azure = thrown(() =>
+      calculateInstance('azure', { instance: 'a0', region: 'westeurope', duration: 1 }, ds),
+    );
+    expect(azure.message).toMatch(
+      /^The azure instance type 'Standard_A0' is not supported by these datasets: missing/,
+    );
+  });
+
+  it('a type neither in the table nor listed keeps the did-you-mean message', () => {
+    const error = thrown(() =>
+      calculateEmbodied('aws', { instance: 'zz9.large', instance_count: 1, duration: 1 }, ds),
+    );
+    expect(error.message).toBe("Instance type 'zz9.large' is not a known aws instance type.");
+  });
+});
