@@ -25,6 +25,11 @@ export default defineConfig([
       index: 'src/index.ts',
       datasets: 'src/datasets/index.ts',
       'datasets-cloud': 'src/datasets/cloud.ts',
+      // One table each, for cloudDatasetsWith: an app imports only the grid set (and instance table) it uses.
+      'datasets-cloud-ccf-grid': 'src/datasets/ccf-grid.ts',
+      'datasets-cloud-electricitymaps-grid': 'src/datasets/electricitymaps-grid.ts',
+      'datasets-cloud-hosted-api-2021-grid': 'src/datasets/hosted-api-2021-grid.ts',
+      'datasets-cloud-instances': 'src/datasets/cloud-instances.ts',
       'datasets-spend': 'src/datasets/spend.ts',
       http: 'src/http/index.ts',
       loaders: 'src/loaders/index.ts',
