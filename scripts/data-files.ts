@@ -128,7 +128,8 @@ export async function writeDataModules(outDir = join(ROOT, 'dist')): Promise<Dat
 export const externalDataModules: Plugin = {
   name: 'external-data-modules',
   setup(build) {
-    const extension = build.initialOptions.format === 'cjs' ? 'cjs' : 'js';
+    // Not `format`: tsup builds split CommonJS as ESM and converts it after; the output extension tells them apart.
+    const extension = build.initialOptions.outExtension?.['.js'] === '.cjs' ? 'cjs' : 'js';
     build.onResolve({ filter: /\.json$/ }, ({ path, resolveDir }) => {
       const module = dataModuleOf(resolve(resolveDir, path));
       if (module === undefined || !resolve(resolveDir, path).startsWith(DATASETS)) return undefined;
