@@ -44,7 +44,8 @@ beforeAll(async () => {
     datasetBundles.set(name, await bundle(source));
   for (const [name, source] of Object.entries(DATA_CHOICE_ENTRIES))
     choiceBundles.set(name, await bundle(source));
-});
+  // Thirteen esbuild bundles: seconds on a busy machine, more than the default hook timeout.
+}, 60_000);
 
 const datasetsBundle = (name: keyof typeof DATASETS_ENTRIES): BundleResult => {
   const result = datasetBundles.get(name);
