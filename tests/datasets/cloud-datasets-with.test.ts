@@ -10,6 +10,7 @@ import {
   calculateNetworking,
   calculateStorage,
   DatasetError,
+  listCapabilities,
 } from '../../src/index';
 import { ccfGridRegionsTable } from '../../src/datasets/ccf-grid';
 import { cloudDatasets, cloudDatasetsWith, cloudTables } from '../../src/datasets/cloud';
@@ -125,6 +126,14 @@ describe('cloudDatasetsWith({ grid: ccfGridRegionsTable }): CCF grid factors, no
     expect(
       calculateCpuBatch('aws', [{ cpu_count: 1, region: 'us_east_1', duration: 1 }], datasets),
     ).toHaveLength(1);
+  });
+
+  it('listCapabilities, which lists instance types, says the table is missing rather than listing none', () => {
+    expect(() => listCapabilities(datasets)).toThrow(/^cloudInstances: not loaded; /);
+    expect(
+      listCapabilities(cloudDatasetsWith({ grid: ccfGridRegionsTable, instances: cloudInstancesTable }))
+        .cloud,
+    ).toBeDefined();
   });
 
   it('every read of the absent part fails; none gives a default', () => {
