@@ -142,7 +142,7 @@ const comment = (groups: string[][]) =>
 async function buildBundle(
   name: UdfBundleName,
   plugins: Plugin[],
-): Promise<{ code: string; banner: string; inputs: Set<string>; notices: Map<string, string[]> }> {
+): Promise<{ code: string; inputs: Set<string>; notices: Map<string, string[]> }> {
   const { entry, tables } = UDF_BUNDLES[name];
   const result = await build({
     entryPoints: [join(ROOT, entry)],
@@ -185,7 +185,6 @@ async function buildBundle(
   ]);
   return {
     code: `${banner}\n${output.text}`,
-    banner,
     inputs,
     notices: new Map(notices.map(({ path, notice }) => [path, notice])),
   };

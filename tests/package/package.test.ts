@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isShareAlikeOrDatabaseLicence } from '../../scripts/data-files';
 
 /**
  * The package as a user gets it: `npm pack`, installed from the tarball into a fresh project (zod and big.js come
@@ -177,7 +178,7 @@ const TABLES = ['cloud', 'spend'].flatMap((folder) =>
     }),
 );
 const SHARE_ALIKE_OR_DATABASE = TABLES.filter(({ table }) =>
-  /\bODbL\b|\bBY-SA\b/.test(table.dataset.licence),
+  isShareAlikeOrDatabaseLicence(table.dataset.licence),
 );
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
