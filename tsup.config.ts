@@ -1,10 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 import type { Plugin } from 'esbuild';
+import { externalDataModules, writeDataModules } from './scripts/data-files';
 
 /**
- * Embedded tables become `JSON.parse('…')` rather than object literals: V8 parses a JSON string markedly faster
- * than the same data as JavaScript, which is most of the datasets entries' import time.
+ * JSON other than the dataset tables (package.json in the CLI) becomes `JSON.parse('…')` rather than an object
+ * literal: V8 parses a JSON string markedly faster than the same data as JavaScript. The tables themselves are
+ * never inlined: `externalDataModules` makes each an import of its own module in dist/data/, written (with its
+ * licence banner, also as `JSON.parse`) by `writeDataModules` after the build.
  */
 const jsonAsParse: Plugin = {
   name: 'json-as-parse',
@@ -34,6 +37,11 @@ export default defineConfig([
       index: 'src/index.ts',
       datasets: 'src/datasets/index.ts',
       'datasets-cloud': 'src/datasets/cloud.ts',
+      // One table each, for cloudDatasetsWith: an app imports only the grid set (and instance table) it uses.
+      'datasets-cloud-ccf-grid': 'src/datasets/ccf-grid.ts',
+      'datasets-cloud-electricitymaps-grid': 'src/datasets/electricitymaps-grid.ts',
+      'datasets-cloud-hosted-api-2021-grid': 'src/datasets/hosted-api-2021-grid.ts',
+      'datasets-cloud-instances': 'src/datasets/cloud-instances.ts',
       'datasets-spend': 'src/datasets/spend.ts',
       http: 'src/http/index.ts',
       loaders: 'src/loaders/index.ts',
@@ -44,7 +52,12 @@ export default defineConfig([
     },
     // The loaders' parsers (csv-parse for CSV, fflate for zips) are bundled so runtime deps stay zod and big.js.
     noExternal: ['csv-parse', 'fflate'],
-    esbuildPlugins: [jsonAsParse, fastParseByCondition],
+    // The data plugin first: it claims the dataset tables before jsonAsParse would inline them.
+    esbuildPlugins: [externalDataModules, jsonAsParse, fastParseByCondition],
+    // dist/data/: one module per table, with its licence at its head (scripts/data-files.ts).
+    onSuccess: async () => {
+      await writeDataModules();
+    },
     format: ['esm', 'cjs'],
     dts: true,
     // Keep the CLI, which the second config writes into the same folder at the same time.
@@ -62,7 +75,8 @@ export default defineConfig([
     platform: 'node',
     target: 'node20',
     noExternal: ['commander', 'csv-parse', 'csv-stringify', 'cli-progress', 'hyparquet', 'hyparquet-writer'],
-    esbuildPlugins: [jsonAsParse],
+    // The tables stay in dist/data/ (imported by reference, each with its licence), as for the library entries.
+    esbuildPlugins: [externalDataModules, jsonAsParse],
     banner: {
       // Bundled CommonJS (commander, cli-progress) calls require() for Node built-ins; give it a real one.
       js: "#!/usr/bin/env node\nimport { createRequire as __cliCreateRequire } from 'node:module';\nconst require = __cliCreateRequire(import.meta.url);",

@@ -8,6 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { dataModuleOf, repoPath, type TableHeader, tableNotice } from './data-files';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -105,28 +106,44 @@ export async function buildSplitUdfBundle(
   name: UdfBundleName,
 ): Promise<{ code: string; tables: Record<string, string> }> {
   const collected = new Map<string, string>();
-  const { code, banner, inputs } = await buildBundle(name, [tablesFromGlobal(collected)]);
+  const { code, inputs, notices } = await buildBundle(name, [tablesFromGlobal(collected)]);
   const tables: Record<string, string> = {};
   const used = [...collected]
     .filter(([path]) => inputs.has(path))
-    .map(([path, json]) => [tableName(path), json] as const);
-  for (const [table, json] of used.sort(([a], [b]) => a.localeCompare(b))) {
+    .map(([path, json]) => [tableName(path), json, notices.get(path) ?? []] as const);
+  for (const [table, json, notice] of used.sort(([a], [b]) => a.localeCompare(b))) {
+    // Each table file carries its own table's licence and attribution only.
+    const head = comment([
+      [`co2e-engine ${await packageVersion()} table file of ${name} (BigQuery split form).`],
+      notice,
+    ]);
     tables[`${name.replace(/\.js$/, '')}.table-${table}.js`] =
-      `${banner}\nvar ${TABLES_GLOBAL} = typeof ${TABLES_GLOBAL} === 'object' ? ${TABLES_GLOBAL} : {};\n` +
+      `${head}\nvar ${TABLES_GLOBAL} = typeof ${TABLES_GLOBAL} === 'object' ? ${TABLES_GLOBAL} : {};\n` +
       `${TABLES_GLOBAL}[${JSON.stringify(table)}] = JSON.parse(${JSON.stringify(json)});\n`;
   }
   return { code, tables };
 }
 
+/** The notices of the dataset tables among `inputs` (absolute paths), in path order. */
+async function tableNotices(inputs: Set<string>): Promise<Array<{ path: string; notice: string[] }>> {
+  const tables = [...inputs].filter((path) => dataModuleOf(path) !== undefined).sort();
+  return Promise.all(
+    tables.map(async (path) => {
+      const { dataset } = JSON.parse(await readFile(path, 'utf8')) as { dataset: TableHeader };
+      return { path, notice: tableNotice(repoPath(path), dataset) };
+    }),
+  );
+}
+
+/** A legal comment (`/*!`, kept by minifiers) of `lines`, a blank line between groups. */
+const comment = (groups: string[][]) =>
+  `/*!\n${groups.map((lines) => lines.map((line) => ` * ${line}`).join('\n')).join('\n *\n')}\n */`;
+
 async function buildBundle(
   name: UdfBundleName,
   plugins: Plugin[],
-): Promise<{ code: string; banner: string; inputs: Set<string> }> {
+): Promise<{ code: string; inputs: Set<string>; notices: Map<string, string[]> }> {
   const { entry, tables } = UDF_BUNDLES[name];
-  const banner =
-    `/* co2e-engine ${await packageVersion()} warehouse UDF bundle (${name}): ${tables}. Code MIT; the ` +
-    'embedded tables keep their own licences (Apache-2.0 CCF, ODbL-1.0 Electricity Maps, CC BY-SA 4.0 ' +
-    'EXIOBASE via OEFDB, CC BY 4.0 World Bank, IMF terms): see datasets/SOURCES.md in the package. */';
   const result = await build({
     entryPoints: [join(ROOT, entry)],
     bundle: true,
@@ -144,7 +161,6 @@ async function buildBundle(
     logLevel: 'silent',
     plugins,
     metafile: true,
-    banner: { js: banner },
   });
   const output = result.outputFiles[0];
   if (output === undefined) throw new Error(`esbuild produced no output for ${name}`);
@@ -156,7 +172,22 @@ async function buildBundle(
         .map(([input]) => resolve(input)),
     ),
   );
-  return { code: output.text, banner, inputs };
+  // The head names every table the bundle embeds, with its licence and attribution, taken from the table itself,
+  // so publishing the bundle (or results from it) starts from the terms that apply.
+  const notices = await tableNotices(inputs);
+  const banner = comment([
+    [
+      `co2e-engine ${await packageVersion()} warehouse UDF bundle (${name}): ${tables}.`,
+      'The code is MIT (LICENSE in the co2e-engine package). Each table below keeps its own licence, which applies to',
+      'the table and to data adapted from it, not to the code; provenance in datasets/SOURCES.md in the package.',
+    ],
+    ...notices.map(({ notice }) => notice),
+  ]);
+  return {
+    code: `${banner}\n${output.text}`,
+    inputs,
+    notices: new Map(notices.map(({ path, notice }) => [path, notice])),
+  };
 }
 
 /** Writes every bundle into `outDir` (default dist/udf), and the split form of those over 1 MB into `bigquery/`. */

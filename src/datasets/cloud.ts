@@ -1,28 +1,29 @@
 /**
  * `co2e-engine/datasets/cloud`: only the embedded cloud tables, for apps that estimate cloud use alone (a much
- * smaller bundle and import than `co2e-engine/datasets`).
+ * smaller bundle and import than `co2e-engine/datasets`). For a smaller bundle still, `cloudDatasetsWith` takes
+ * one grid set and, only where needed, the instance table, each from its own subpath.
  *
  * @packageDocumentation
  */
-import cloudCoefficientsJson from '../../datasets/cloud/coefficients.json';
-import cloudInstancesJson from '../../datasets/cloud/instances.json';
-import ccfRegionsJson from '../../datasets/cloud/regions-ccf.json';
-import electricityMapsRegionsJson from '../../datasets/cloud/regions-electricitymaps.json';
+import { ccfGridRegionsTable } from './ccf-grid';
+import { cloudInstancesTable } from './cloud-instances';
+import { cloudCoefficientsTable } from './cloud-with';
+import { electricityMapsRegionsTable } from './electricitymaps-grid';
 import { lazyTableDatasets } from './lazy';
-import type { CloudCoefficientsTable, CloudInstancesTable, CloudRegionsTable } from './tables';
 import type { CloudDatasets } from './types';
 
-// JSON imports widen literal types; the tables are validated against their schemas in tests/datasets.
+export { cloudDatasetsWith, type CloudTableChoice } from './cloud-with';
+export { ccfGridRegionsTable, cloudInstancesTable, electricityMapsRegionsTable };
+
 /** The embedded cloud tables: CCF coefficients and instances, Electricity Maps yearly grid factors. */
 export const cloudTables = {
-  cloudCoefficients: cloudCoefficientsJson as CloudCoefficientsTable,
-  cloudRegions: electricityMapsRegionsJson as CloudRegionsTable,
-  cloudInstances: cloudInstancesJson as CloudInstancesTable,
+  cloudCoefficients: cloudCoefficientsTable,
+  cloudRegions: electricityMapsRegionsTable,
+  cloudInstances: cloudInstancesTable,
 };
 
-/** CCF's own grid emission factors (trunk 2024-03 vintage, year 2024 only), an alternative to Electricity Maps'. */
-export const ccfGridRegionsTable = ccfRegionsJson as CloudRegionsTable;
-
+// Pure (like every embedded default): an app that imports only cloudDatasetsWith from here leaves out of its
+// bundle the tables it does not pass.
 /**
  * The default cloud datasets: CCF coefficients and instance specs, Electricity Maps yearly grid factors 2021–2025
  * (default year 2022; embodied 2021).
@@ -34,4 +35,4 @@ export const ccfGridRegionsTable = ccfRegionsJson as CloudRegionsTable;
  * calculateCpu('aws', { cpu_count: 2, region: 'us_east_1', duration: 1 }, cloudDatasets);
  * ```
  */
-export const cloudDatasets = lazyTableDatasets(cloudTables) as CloudDatasets;
+export const cloudDatasets = /* @__PURE__ */ lazyTableDatasets(cloudTables) as CloudDatasets;

@@ -1,15 +1,9 @@
-import hostedApi2021RegionsJson from '../../datasets/cloud/regions-hosted-api-2021.json';
 import { cloudTables } from './cloud';
+import { hostedApi2021RegionsTable } from './hosted-api-2021-grid';
 import { lazyTableDatasets } from './lazy';
-import type { CloudRegionsTable } from './tables';
 import type { CloudDatasets } from './types';
 
-// JSON imports widen literal types; the table is validated against its schema in tests/api.
-/**
- * The hosted API's own 2021 cloud factors (68 regions: CPU, memory, SSD and HDD storage, networking; AR4), with
- * the 2021 CCF grid factors they were derived from. Licence CC BY-SA 4.0 (OEFDB); see `datasets/SOURCES.md`.
- */
-export const hostedApi2021RegionsTable = hostedApi2021RegionsJson as CloudRegionsTable;
+export { hostedApi2021RegionsTable };
 
 /**
  * The cloud defaults with the hosted API's 2021 factor set in place of the grid factors: the same factor, id,
@@ -24,7 +18,7 @@ export const hostedApi2021RegionsTable = hostedApi2021RegionsJson as CloudRegion
  * calculateCpu('aws', { cpu_count: 1, region: 'eu_central_1', duration: 1 }, hostedApi2021Datasets).co2e; // 0.00079987
  * ```
  */
-export const hostedApi2021Datasets = lazyTableDatasets({
+export const hostedApi2021Datasets = /* @__PURE__ */ lazyTableDatasets({
   ...cloudTables,
   cloudRegions: hostedApi2021RegionsTable,
 }) as CloudDatasets;

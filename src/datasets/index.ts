@@ -11,7 +11,15 @@ import { spendSupplements } from './spend-supplements';
 import type { DatasetTables } from './create';
 import type { CloudDatasets, SpendDatasets } from './types';
 
-export { ccfGridRegionsTable, cloudDatasets, cloudTables } from './cloud';
+export {
+  ccfGridRegionsTable,
+  cloudDatasets,
+  cloudDatasetsWith,
+  cloudInstancesTable,
+  cloudTables,
+  type CloudTableChoice,
+  electricityMapsRegionsTable,
+} from './cloud';
 export { hostedApi2021Datasets, hostedApi2021RegionsTable } from './hosted-api-2021';
 export {
   exiobaseRegionsFactorsTable,
@@ -43,8 +51,10 @@ export const alternativeTables = {
  * calculateCpu('aws', { cpu_count: 2, region: 'us_east_1', duration: 1 }, defaultDatasets);
  * ```
  */
-export const defaultDatasets = lazyTableDatasets(defaultTables, spendSupplements) as CloudDatasets &
-  SpendDatasets;
+export const defaultDatasets = /* @__PURE__ */ lazyTableDatasets(
+  defaultTables,
+  spendSupplements,
+) as CloudDatasets & SpendDatasets;
 
 /**
  * The defaults with CCF's own grid emission factors (trunk 2024-03 vintage, year 2024 only) in place of
@@ -55,7 +65,7 @@ export const defaultDatasets = lazyTableDatasets(defaultTables, spendSupplements
  * calculateCpu('aws', { cpu_count: 2, region: 'us_east_1', duration: 1, year: 2024 }, ccfGridDatasets);
  * ```
  */
-export const ccfGridDatasets = lazyTableDatasets(
+export const ccfGridDatasets = /* @__PURE__ */ lazyTableDatasets(
   { ...defaultTables, cloudRegions: ccfGridRegionsTable },
   spendSupplements,
 ) as CloudDatasets & SpendDatasets;
@@ -70,5 +80,7 @@ export const ccfGridDatasets = lazyTableDatasets(
  *   spend_year: 2022, spend_region: 'US', money: 100, money_unit: 'usd' }, useeioDatasets);
  * ```
  */
-export const useeioDatasets = lazyTableDatasets({ ...defaultTables, ...useeioTables }) as CloudDatasets &
-  SpendDatasets;
+export const useeioDatasets = /* @__PURE__ */ lazyTableDatasets({
+  ...defaultTables,
+  ...useeioTables,
+}) as CloudDatasets & SpendDatasets;

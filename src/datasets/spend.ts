@@ -52,7 +52,10 @@ export const useeioTables = {
  *   spend_year: 2023, spend_region: 'DE', money: 1000, money_unit: 'eur' }, spendDatasets);
  * ```
  */
-export const spendDatasets = lazyTableDatasets(spendTables, spendSupplements) as SpendDatasets;
+export const spendDatasets = /* @__PURE__ */ lazyTableDatasets(
+  spendTables,
+  spendSupplements,
+) as SpendDatasets;
 
 /**
  * The spend defaults with USEEIO factors in place of EXIOBASE's (inflation, FX and margins stay).
@@ -63,4 +66,7 @@ export const spendDatasets = lazyTableDatasets(spendTables, spendSupplements) as
  *   spend_year: 2022, spend_region: 'US', money: 100, money_unit: 'usd' }, useeioSpendDatasets);
  * ```
  */
-export const useeioSpendDatasets = lazyTableDatasets({ ...spendTables, ...useeioTables }) as SpendDatasets;
+export const useeioSpendDatasets = /* @__PURE__ */ lazyTableDatasets({
+  ...spendTables,
+  ...useeioTables,
+}) as SpendDatasets;

@@ -170,8 +170,8 @@ export const CloudRegionsTableSchema = z.strictObject({
     z.array(
       z.strictObject({
         provider: CloudProviderSchema,
-        region: z.string().min(1),
-        reason: z.string().min(1),
+        region: nonEmpty,
+        reason: nonEmpty,
       }),
     ),
   ),
@@ -217,9 +217,9 @@ export const CloudInstancesTableSchema = z.strictObject({
       z.strictObject({
         provider: CloudProviderSchema,
         /** The source file that lists them. */
-        source: z.string().min(1),
-        reason: z.string().min(1),
-        instances: z.array(z.string().min(1)).min(1),
+        source: nonEmpty,
+        reason: nonEmpty,
+        instances: z.array(nonEmpty).check(z.minLength(1)),
       }),
     ),
   ),

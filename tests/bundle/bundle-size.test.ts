@@ -1,13 +1,17 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import budgets from './budgets.json';
-import { bundle, DATASETS_ENTRIES, ROOT_ENTRIES } from './bundle';
+import { bundle, DATA_CHOICE_ENTRIES, DATASETS_ENTRIES, ROOT_ENTRIES } from './bundle';
 
 /**
  * Byte ceilings (gzip) for what a browser app ships. The ceilings live in budgets.json; raise one only in the
  * commit that grows the bundle, saying why there.
  */
 
-const ENTRIES: Readonly<Record<string, string>> = { ...ROOT_ENTRIES, ...DATASETS_ENTRIES };
+const ENTRIES: Readonly<Record<string, string>> = {
+  ...ROOT_ENTRIES,
+  ...DATASETS_ENTRIES,
+  ...DATA_CHOICE_ENTRIES,
+};
 const ceilings: Readonly<Record<string, { ceiling_gzip: number }>> = budgets.bundles;
 const measured: string[] = [];
 

@@ -15,6 +15,10 @@ const SOURCE_ENTRIES: Readonly<Record<string, string>> = {
   'co2e-engine/datasets': `${ROOT}src/datasets/index.ts`,
   'co2e-engine/datasets/cloud': `${ROOT}src/datasets/cloud.ts`,
   'co2e-engine/datasets/spend': `${ROOT}src/datasets/spend.ts`,
+  'co2e-engine/datasets/cloud/ccf-grid': `${ROOT}src/datasets/ccf-grid.ts`,
+  'co2e-engine/datasets/cloud/electricitymaps-grid': `${ROOT}src/datasets/electricitymaps-grid.ts`,
+  'co2e-engine/datasets/cloud/hosted-api-2021-grid': `${ROOT}src/datasets/hosted-api-2021-grid.ts`,
+  'co2e-engine/datasets/cloud/instances': `${ROOT}src/datasets/cloud-instances.ts`,
 };
 
 /** Resolves the package's own specifiers to its sources (exact matches only, so a typo fails the build). */
@@ -112,4 +116,30 @@ export const DATASETS_ENTRIES = {
   'co2e-engine/datasets': `import { defaultDatasets } from 'co2e-engine/datasets'; export { defaultDatasets };`,
   'co2e-engine/datasets/cloud': `import { cloudDatasets } from 'co2e-engine/datasets/cloud'; export { cloudDatasets };`,
   'co2e-engine/datasets/spend': `import { spendDatasets } from 'co2e-engine/datasets/spend'; export { spendDatasets };`,
+} as const;
+
+/**
+ * A whole app's data choice: a calculator with the cloud tables it needs. `cloudDatasets` takes every cloud table;
+ * `cloudDatasetsWith` one grid set, and the instance table only for the calculators that read it.
+ */
+export const DATA_CHOICE_ENTRIES = {
+  'calculateCpu + cloudDatasets (all cloud tables)': `import { calculateCpu } from 'co2e-engine';
+    import { cloudDatasets } from 'co2e-engine/datasets/cloud';
+    export const estimate = (request) => calculateCpu('aws', request, cloudDatasets);`,
+  'calculateCpu + cloudDatasetsWith ccf-grid': `import { calculateCpu } from 'co2e-engine';
+    import { cloudDatasetsWith } from 'co2e-engine/datasets/cloud';
+    import { ccfGridRegionsTable } from 'co2e-engine/datasets/cloud/ccf-grid';
+    const datasets = cloudDatasetsWith({ grid: ccfGridRegionsTable });
+    export const estimate = (request) => calculateCpu('aws', request, datasets);`,
+  'calculateCpu + cloudDatasetsWith electricitymaps-grid': `import { calculateCpu } from 'co2e-engine';
+    import { cloudDatasetsWith } from 'co2e-engine/datasets/cloud';
+    import { electricityMapsRegionsTable } from 'co2e-engine/datasets/cloud/electricitymaps-grid';
+    const datasets = cloudDatasetsWith({ grid: electricityMapsRegionsTable });
+    export const estimate = (request) => calculateCpu('aws', request, datasets);`,
+  'calculateInstance + cloudDatasetsWith ccf-grid, instances': `import { calculateInstance } from 'co2e-engine';
+    import { cloudDatasetsWith } from 'co2e-engine/datasets/cloud';
+    import { ccfGridRegionsTable } from 'co2e-engine/datasets/cloud/ccf-grid';
+    import { cloudInstancesTable } from 'co2e-engine/datasets/cloud/instances';
+    const datasets = cloudDatasetsWith({ grid: ccfGridRegionsTable, instances: cloudInstancesTable });
+    export const estimate = (request) => calculateInstance('aws', request, datasets);`,
 } as const;

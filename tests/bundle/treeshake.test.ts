@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundle, type BundleResult, DATASETS_ENTRIES, ROOT_ENTRIES } from './bundle';
+import { bundle, type BundleResult, DATA_CHOICE_ENTRIES, DATASETS_ENTRIES, ROOT_ENTRIES } from './bundle';
 
 /**
  * Text that exists only in the embedded dataset tables. None may reach a bundle of the root entry: the root holds
@@ -36,12 +36,16 @@ const CLOUD_CALCULATORS = [
 
 const bundles = new Map<string, BundleResult>();
 const datasetBundles = new Map<string, BundleResult>();
+const choiceBundles = new Map<string, BundleResult>();
 
 beforeAll(async () => {
   for (const [name, source] of Object.entries(ROOT_ENTRIES)) bundles.set(name, await bundle(source));
   for (const [name, source] of Object.entries(DATASETS_ENTRIES))
     datasetBundles.set(name, await bundle(source));
-});
+  for (const [name, source] of Object.entries(DATA_CHOICE_ENTRIES))
+    choiceBundles.set(name, await bundle(source));
+  // Thirteen esbuild bundles: seconds on a busy machine, more than the default hook timeout.
+}, 60_000);
 
 const datasetsBundle = (name: keyof typeof DATASETS_ENTRIES): BundleResult => {
   const result = datasetBundles.get(name);
@@ -95,5 +99,29 @@ describe('calculators shake apart', () => {
   it('createEngine binds every calculator, so it holds both (control for the two checks above)', () => {
     for (const text of [...SPEND_ONLY, ...CLOUD_ONLY])
       expect(rootBundle('createEngine').code).toContain(text);
+  });
+});
+
+/** Text only each cloud table has: its dataset id, and a row value. */
+const TABLE_TEXT = {
+  electricityMaps: ['electricitymaps-yearly', 'US-MIDA-PJM'],
+  ccfGrid: ['ccf-grid-2024', 'US-NERC-SERC'],
+  hostedApi2021: ['hosted-api-2021'],
+  instances: ['ccf-coefficients-instances', 't2.micro'],
+} as const;
+type Table = keyof typeof TABLE_TEXT;
+
+describe.each([
+  ['calculateCpu + cloudDatasets (all cloud tables)', ['electricityMaps', 'instances']],
+  ['calculateCpu + cloudDatasetsWith ccf-grid', ['ccfGrid']],
+  ['calculateCpu + cloudDatasetsWith electricitymaps-grid', ['electricityMaps']],
+  ['calculateInstance + cloudDatasetsWith ccf-grid, instances', ['ccfGrid', 'instances']],
+] as const)('%s ships exactly its tables', (name, tables: readonly Table[]) => {
+  const code = () => (choiceBundles.get(name) as BundleResult).code;
+
+  it.each(Object.keys(TABLE_TEXT) as Table[])('%s', (table) => {
+    for (const text of TABLE_TEXT[table])
+      if (tables.includes(table)) expect(code()).toContain(text);
+      else expect(code()).not.toContain(text);
   });
 });

@@ -3,6 +3,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -16,6 +17,7 @@ import { build } from 'esbuild';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isShareAlikeOrDatabaseLicence } from '../../scripts/data-files';
 
 /**
  * The package as a user gets it: `npm pack`, installed from the tarball into a fresh project (zod and big.js come
@@ -158,6 +160,190 @@ async function runConsumer(file: string, source: string) {
     batch: Array<Record<string, unknown>>;
   };
 }
+
+// --- Licences that survive bundling (issue 11 item 4) -------------------------------------------------------------
+
+interface TableJson {
+  dataset: { id: string; licence: string; attribution: string };
+  [rows: string]: unknown;
+}
+
+/** Every embedded table of the repository, with its header. */
+const TABLES = ['cloud', 'spend'].flatMap((folder) =>
+  readdirSync(join(ROOT, 'datasets', folder))
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => {
+      const json = `datasets/${folder}/${file}`;
+      const table = JSON.parse(readFileSync(join(ROOT, json), 'utf8')) as TableJson;
+      return { json, module: `dist/data/${folder}/${file.replace(/\.json$/, '')}`, table };
+    }),
+);
+const SHARE_ALIKE_OR_DATABASE = TABLES.filter(({ table }) =>
+  isShareAlikeOrDatabaseLicence(table.dataset.licence),
+);
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** A decimal as a whole number, with or without the leading `0` a minifier drops. */
+const numberPattern = (decimal: string) =>
+  `(?:^|[^\\d])${decimal.startsWith('0.') ? `0?${escape(decimal.slice(1))}` : escape(decimal)}(?!\\d)`;
+
+/**
+ * Patterns that only this table's data matches, in any JavaScript spelling of it (a JSON string, an object literal,
+ * minified): long decimal fractions (a minifier drops the leading `0`), plain strings (nothing a string literal
+ * would escape), and the first two decimals of a row near each other; sampled evenly across the rows (not the
+ * header), leaving out any that another table also matches.
+ */
+function needlesOf(json: string, table: TableJson): RegExp[] {
+  const numbers = new Set<string>();
+  const strings = new Set<string>();
+  const pairs = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (typeof value === 'number') {
+      if (/\.\d{6,}$/.test(String(value))) numbers.add(numberPattern(String(value)));
+    } else if (typeof value === 'string') {
+      if (value.length >= 16 && /^[\w .,;:()/@+-]+$/.test(value)) strings.add(escape(value));
+    } else if (Array.isArray(value)) value.forEach(walk);
+    else if (typeof value === 'object' && value !== null) {
+      // The first two decimal values in it, nested ones included (`kgco2e` and `kgco2e_alt.ar4`).
+      const [first, second] = JSON.stringify(value).match(/(?<=[:,[])\d+\.\d{3,}(?=[,}\]])/g) ?? [];
+      if (first !== undefined && second !== undefined)
+        pairs.add(`${numberPattern(first)}[^\\n]{1,200}?${numberPattern(second)}`);
+      Object.values(value).forEach(walk);
+    }
+  };
+  for (const [key, value] of Object.entries(table)) if (key !== 'dataset') walk(value);
+  // Minified, as the data modules hold them.
+  const others = TABLES.filter((entry) => entry.json !== json).map((entry) => JSON.stringify(entry.table));
+  const spread = <T>(values: T[], count: number): T[] =>
+    values.length <= count
+      ? values
+      : Array.from({ length: count }, (_, index) => values[Math.floor((index * values.length) / count)] as T);
+  // Sample first, then keep the patterns no other table matches (testing every row would take minutes).
+  const unique = (patterns: Set<string>, count: number) =>
+    spread(
+      spread([...patterns], count * 4)
+        .map((pattern) => new RegExp(pattern))
+        .filter((pattern) => !others.some((text) => pattern.test(text))),
+      count,
+    );
+  return [...unique(numbers, 3), ...unique(strings, 4), ...unique(pairs, 6)];
+}
+
+describe('licences that survive bundling: each share-alike or database-licensed table in its own file', () => {
+  const installed = (file: string) => readFileSync(join(project, 'node_modules', NAME, file), 'utf8');
+  const distFiles = () => packedFiles.filter((file) => file.startsWith('dist/'));
+
+  it('the tables under share-alike or database licences are the expected ones (control)', () => {
+    expect(SHARE_ALIKE_OR_DATABASE.map(({ json }) => json).sort()).toEqual([
+      'datasets/cloud/regions-electricitymaps.json',
+      'datasets/cloud/regions-hosted-api-2021.json',
+      'datasets/spend/exiobase-classifications.json',
+      'datasets/spend/exiobase-factors.oefdb-regions.json',
+      'datasets/spend/exiobase-factors.oefdb.json',
+    ]);
+  });
+
+  it.each(TABLES.map((entry) => [entry.json, entry] as const))(
+    '%s is its own .js and .cjs module, headed by its licence and attribution',
+    (_json, { json, module, table }) => {
+      for (const file of [`${module}.js`, `${module}.cjs`]) {
+        expect(packedFiles).toContain(file);
+        const text = installed(file);
+        const head = text.slice(0, text.indexOf('*/'));
+        expect(head.startsWith('/*!'), file).toBe(true);
+        expect(head).toContain(` * Table ${json} (dataset ${table.dataset.id} `);
+        expect(head).toContain(` * Licence: ${table.dataset.licence}`);
+        expect(head).toContain(` * Attribution: ${table.dataset.attribution.trim()}`);
+        expect(head).toContain(`@license ${table.dataset.licence}`);
+        // The licence text it names ships in the package.
+        for (const licenceFile of head.match(/datasets\/LICENSES\/[\w.-]+\.txt/g) ?? [])
+          expect(packedFiles).toContain(licenceFile);
+      }
+    },
+  );
+
+  it.each(SHARE_ALIKE_OR_DATABASE.map((entry) => [entry.json, entry] as const))(
+    '%s: no other file of dist/ holds its data, except UDF bundles that name it at their head',
+    (_json, { json, module, table }) => {
+      const needles = needlesOf(json, table);
+      expect(needles.length).toBeGreaterThanOrEqual(4);
+      const own = installed(`${module}.js`);
+      for (const needle of needles) expect(own, `control: ${needle}`).toMatch(needle);
+      for (const file of distFiles().filter((name) => !name.startsWith(`${module}.`))) {
+        const text = installed(file);
+        const found = needles.filter((needle) => needle.test(text));
+        if (!file.startsWith('dist/udf/')) {
+          expect(found, file).toEqual([]);
+        } else if (found.length > 0) {
+          // A UDF bundle is one self-contained script by design (warehouses load no modules): it must head with
+          // the table's notice instead.
+          expect(text.slice(0, text.indexOf('*/')), file).toContain(
+            ` * Attribution: ${table.dataset.attribution.trim()}`,
+          );
+        }
+      }
+    },
+  );
+
+  it('the datasets entries and the CLI import the data modules by reference', () => {
+    expect(installed('dist/cli.js')).toMatch(/from ['"]\.\/data\/cloud\/regions-electricitymaps\.js['"]/);
+    expect(installed('dist/cli.js')).toMatch(/from ['"]\.\/data\/spend\/exiobase-factors\.oefdb\.js['"]/);
+    const cjs = distFiles()
+      .filter((file) => file.endsWith('.cjs') && !file.startsWith('dist/data/'))
+      .map(installed)
+      .join('\n');
+    expect(cjs).toMatch(/require\(["']\.\/data\/cloud\/regions-electricitymaps\.cjs["']\)/);
+    // CommonJS requires the CommonJS data modules only (require() of an ES module needs Node 20.19 or later).
+    expect(cjs).not.toMatch(/require\(["']\.\/data\/[^"']*\.js["']\)/);
+  });
+});
+
+describe("an app's bundle of the installed package (esbuild, as a browser app)", () => {
+  async function bundleApp(source: string): Promise<string> {
+    const { build } = await import('esbuild');
+    const result = await build({
+      stdin: { contents: source, resolveDir: project, loader: 'js' },
+      bundle: true,
+      minify: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
+    return result.outputFiles[0]?.text ?? '';
+  }
+  const header = (json: string) =>
+    (TABLES.find((entry) => entry.json === json) as (typeof TABLES)[number]).table;
+
+  it('keeps the licence and attribution of every table it ships (legal comments survive minifying)', async () => {
+    const code = await bundleApp(
+      `import { calculateCpu } from '${NAME}'; import { cloudDatasets } from '${NAME}/datasets/cloud';
+       export const estimate = (request) => calculateCpu('aws', request, cloudDatasets);`,
+    );
+    for (const json of ['datasets/cloud/regions-electricitymaps.json', 'datasets/cloud/instances.json'])
+      expect(code).toContain(`Attribution: ${header(json).dataset.attribution.trim()}`);
+  });
+
+  it('takes only the grid set it imports, and no instance table for calculateCpu', async () => {
+    const code = await bundleApp(
+      `import { calculateCpu } from '${NAME}'; import { cloudDatasetsWith } from '${NAME}/datasets/cloud';
+       import { ccfGridRegionsTable } from '${NAME}/datasets/cloud/ccf-grid';
+       const datasets = cloudDatasetsWith({ grid: ccfGridRegionsTable });
+       export const estimate = (request) => calculateCpu('aws', request, datasets);`,
+    );
+    expect(code).toContain('ccf-grid-2024');
+    expect(code).toContain(
+      `Attribution: ${header('datasets/cloud/regions-ccf.json').dataset.attribution.trim()}`,
+    );
+    for (const absent of [
+      'electricitymaps-yearly',
+      'ccf-coefficients-instances',
+      't2.micro',
+      'hosted-api-2021',
+    ])
+      expect(code).not.toContain(absent);
+  });
+});
 
 describe('loading the installed package', () => {
   it('works from ESM (.mjs, import) and CommonJS (.cjs, require) alike, with the same exports and results', async () => {

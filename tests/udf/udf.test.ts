@@ -108,10 +108,50 @@ describe.each([
     console.log(`UDF bundle ${measured.at(-1)}`);
     expect(ceiling).toBeTypeOf('number');
     expect(gzip).toBeLessThanOrEqual(ceiling as number);
-    expect(text).toMatch(/^\/\* co2e-engine .* datasets\/SOURCES\.md/);
+    expect(text).toMatch(/^\/\*!\n \* co2e-engine .* warehouse UDF bundle/);
+    expect(text.slice(0, text.indexOf('*/'))).toContain('datasets/SOURCES.md');
     // Snowflake takes the body between $$ delimiters, so the code must not contain one.
     expect(text).not.toContain('$$');
     expect(text).not.toMatch(/\bconsole\b/);
+  });
+});
+
+const CLOUD_TABLES = ['cloud/coefficients', 'cloud/instances', 'cloud/regions-electricitymaps'];
+const SPEND_TABLES = [
+  'spend/exiobase-classifications',
+  'spend/exiobase-factors.oefdb',
+  'spend/exiobase-factors.oefdb-regions',
+  'spend/exiobase-margins',
+  'spend/fx-imf',
+  'spend/inflation-worldbank',
+];
+const ALL_TABLES = [...CLOUD_TABLES, ...SPEND_TABLES, 'cloud/regions-ccf', 'spend/useeio-factors'];
+const headerOf = (table: string) =>
+  (
+    JSON.parse(readFileSync(new URL(`../../datasets/${table}.json`, import.meta.url), 'utf8')) as {
+      dataset: { licence: string; attribution: string };
+    }
+  ).dataset;
+
+describe.each([
+  ['co2e-udf.js', [...CLOUD_TABLES, ...SPEND_TABLES]],
+  ['co2e-udf-cloud.js', CLOUD_TABLES],
+  ['co2e-udf-spend.js', SPEND_TABLES],
+] as const)('the head of %s', (name, embedded) => {
+  const head = () => bundle(name).slice(0, bundle(name).indexOf('*/'));
+
+  it.each(embedded)('names %s with its licence and attribution', (table) => {
+    const { licence, attribution } = headerOf(table);
+    expect(head()).toContain(` * Table datasets/${table}.json (`);
+    expect(head()).toContain(` * Licence: ${licence}`);
+    expect(head()).toContain(` * Attribution: ${attribution.trim()}`);
+  });
+
+  it('names no table it does not embed', () => {
+    for (const table of ALL_TABLES.filter(
+      (candidate) => !(embedded as readonly string[]).includes(candidate),
+    ))
+      expect(head()).not.toContain(`datasets/${table}.json`);
   });
 });
 
@@ -167,6 +207,15 @@ describe("the split form for BigQuery's 1 MB library files", () => {
     ]);
     for (const text of [splitCode, ...Object.values(tables)])
       expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_LIBRARY_FILE_BYTES);
+    // Each table file heads with its own table's licence and attribution, and names no other table.
+    for (const [file, text] of Object.entries(tables)) {
+      const table = ALL_TABLES.find((candidate) =>
+        file.endsWith(`table-${candidate.replace(/[^a-z0-9]+/gi, '-')}.js`),
+      );
+      const head = text.slice(0, text.indexOf('*/'));
+      expect(head, file).toContain(` * Attribution: ${headerOf(table as string).attribution.trim()}`);
+      expect(head.match(/ \* Table /g), file).toHaveLength(1);
+    }
     const udf = loadUdf([...Object.values(tables), splitCode]);
     for (const { label, calculator, provider, request, co2e } of CLOUD_CASES)
       expect(coOf(udf.call('cloud', calculator, provider, request)), label).toBe(co2e);

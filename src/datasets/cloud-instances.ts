@@ -1,0 +1,25 @@
+/**
+ * `co2e-engine/datasets/cloud/instances`: the instance table (vCPUs, memory and embodied emissions per instance
+ * type), which only `calculateInstance` and `calculateEmbodied` read; pass it to
+ * {@link cloudDatasetsWith | cloudDatasetsWith({ grid, instances: cloudInstancesTable })}.
+ *
+ * @packageDocumentation
+ */
+import cloudInstancesJson from '../../datasets/cloud/instances.json';
+import type { CloudInstancesTable } from './tables';
+
+// JSON imports widen literal types; the table is validated against its schema in tests/datasets.
+/**
+ * CCF instance specs and platform embodied emissions (ccf-coefficients, Apache-2.0).
+ *
+ * @example
+ * ```ts
+ * import { calculateInstance } from 'co2e-engine';
+ * import { cloudDatasetsWith } from 'co2e-engine/datasets/cloud';
+ * import { ccfGridRegionsTable } from 'co2e-engine/datasets/cloud/ccf-grid';
+ * import { cloudInstancesTable } from 'co2e-engine/datasets/cloud/instances';
+ * const datasets = cloudDatasetsWith({ grid: ccfGridRegionsTable, instances: cloudInstancesTable });
+ * calculateInstance('aws', { instance: 't2.micro', region: 'us_east_1', duration: 1 }, datasets);
+ * ```
+ */
+export const cloudInstancesTable = cloudInstancesJson as CloudInstancesTable;

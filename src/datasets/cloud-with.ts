@@ -1,0 +1,111 @@
+import cloudCoefficientsJson from '../../datasets/cloud/coefficients.json';
+import { DatasetError } from './errors';
+import { lazyTableDatasets } from './lazy';
+import type { CloudCoefficientsTable, CloudInstancesTable, CloudRegionsTable } from './tables';
+import type { CloudDatasets, CloudInstancesProvider } from './types';
+
+// JSON imports widen literal types; the table is validated against its schema in tests/datasets.
+/** CCF's coefficients per provider (1 KB), which every cloud calculator reads. */
+export const cloudCoefficientsTable = cloudCoefficientsJson as CloudCoefficientsTable;
+
+/** The tables {@link cloudDatasetsWith} assembles, each imported from its own subpath. */
+export interface CloudTableChoice {
+  /**
+   * The grid set: `electricityMapsRegionsTable` (`co2e-engine/datasets/cloud/electricitymaps-grid`, the default),
+   * `ccfGridRegionsTable` (`…/ccf-grid`) or `hostedApi2021RegionsTable` (`…/hosted-api-2021-grid`).
+   */
+  grid: CloudRegionsTable;
+  /**
+   * `cloudInstancesTable` (`co2e-engine/datasets/cloud/instances`), for `calculateInstance` and
+   * `calculateEmbodied`. Without it those two throw a `DatasetError` saying so; the other cloud calculators never
+   * read it.
+   */
+  instances?: CloudInstancesTable;
+}
+
+const CHOICES: ReadonlyArray<keyof CloudTableChoice> = ['grid', 'instances'];
+
+const INSTANCES_HINT =
+  "calculateInstance and calculateEmbodied need the instance table: cloudDatasetsWith({ grid, instances: cloudInstancesTable }), with cloudInstancesTable from 'co2e-engine/datasets/cloud/instances'";
+
+/**
+ * The part that stands where no instance table was chosen: present, so the CPU, memory, storage and networking
+ * calculators (which require the part but never read it) run, and failing with a named error at any read, so an
+ * instance or embodied estimate never comes from a missing table.
+ */
+function absentInstances(): CloudInstancesProvider {
+  const fail = (): never => {
+    throw new DatasetError('cloudInstances', '', `not loaded; ${INSTANCES_HINT}`);
+  };
+  return Object.freeze({
+    get info() {
+      return fail();
+    },
+    get defaultYear() {
+      return fail();
+    },
+    get gwp() {
+      return fail();
+    },
+    get years() {
+      return fail();
+    },
+    get: fail,
+    list: fail,
+  });
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A cheap shape check (the embedded tables are validated in tests; your own go through `createTableDatasets`). */
+function checkTable(value: unknown, choice: keyof CloudTableChoice, rows: 'regions' | 'instances'): void {
+  if (!isRecord(value) || !isRecord(value.dataset) || !Array.isArray(value[rows]))
+    throw new DatasetError(
+      'cloudDatasetsWith',
+      choice,
+      `expected a cloud ${rows} table (a { dataset, ${rows}: [...] } object, e.g. ${
+        rows === 'regions' ? 'ccfGridRegionsTable' : 'cloudInstancesTable'
+      }), got ${isRecord(value) ? `an object with keys ${Object.keys(value).join(', ')}` : typeof value}`,
+    );
+}
+
+/**
+ * Cloud datasets from the tables an app chooses, so its bundle carries only those: the embedded CCF coefficients,
+ * one grid set, and the instance table only where `calculateInstance` or `calculateEmbodied` is used. Each part is
+ * indexed on first use, as in `cloudDatasets` (which is `cloudDatasetsWith({ grid: electricityMapsRegionsTable,
+ * instances: cloudInstancesTable })`, with every table in one import).
+ *
+ * @example
+ * ```ts
+ * import { calculateCpu } from 'co2e-engine';
+ * import { cloudDatasetsWith } from 'co2e-engine/datasets/cloud';
+ * import { ccfGridRegionsTable } from 'co2e-engine/datasets/cloud/ccf-grid';
+ *
+ * const datasets = cloudDatasetsWith({ grid: ccfGridRegionsTable }); // CPU, memory, storage, networking
+ * calculateCpu('aws', { cpu_count: 1, region: 'us_east_1', duration: 1 }, datasets).co2e; // 0.0009121158278
+ * ```
+ * @throws {DatasetError} when `grid` is not a regions table, `instances` (if given) not an instance table, or an
+ *   option is unknown.
+ */
+export function cloudDatasetsWith(tables: CloudTableChoice): CloudDatasets {
+  if (!isRecord(tables))
+    throw new DatasetError('cloudDatasetsWith', '', 'expected { grid, instances? } (the tables to use)');
+  const unknown = Object.keys(tables).filter((key) => !(CHOICES as readonly string[]).includes(key));
+  if (unknown.length > 0)
+    throw new DatasetError(
+      'cloudDatasetsWith',
+      unknown.join(', '),
+      `unknown option; valid: ${CHOICES.join(', ')}`,
+    );
+  checkTable(tables.grid, 'grid', 'regions');
+  if (tables.instances !== undefined) checkTable(tables.instances, 'instances', 'instances');
+  const datasets = lazyTableDatasets({
+    cloudCoefficients: cloudCoefficientsTable,
+    cloudRegions: tables.grid,
+    ...(tables.instances === undefined ? {} : { cloudInstances: tables.instances }),
+  });
+  if (tables.instances === undefined)
+    Object.defineProperty(datasets, 'cloudInstances', { enumerable: true, value: absentInstances() });
+  return datasets as CloudDatasets;
+}
