@@ -14,3 +14,4 @@ export {
 } from './load-ccf-coefficients';
 export { loadMarginsCsv, type LoadMarginsCsvOptions } from './load-margins-csv';
 export { loadDatasetsFile } from './load-datasets-file';
+export { loadNaioMargins, readEurostatText, type LoadNaioMarginsOptions } from './load-naio-margins';
