@@ -48,3 +48,12 @@ export {
   type ParseNaioMarginsOptions,
 } from './parse-naio-margins';
 export { finestCodes, NACE_SECTIONS, parseCpaCode, type CpaCode } from './cpa';
+export {
+  EXIOBASE_MARGIN_FILES,
+  EXIOBASE_MARGIN_LAYERS,
+  parseExiobaseMargins,
+  textLines,
+  type ExiobaseMarginLayer,
+  type ExiobaseMargins,
+  type ExiobaseMarginsInput,
+} from './parse-exiobase-margins';

@@ -15,3 +15,4 @@ export {
 export { loadMarginsCsv, type LoadMarginsCsvOptions } from './load-margins-csv';
 export { loadDatasetsFile } from './load-datasets-file';
 export { loadNaioMargins, readEurostatText, type LoadNaioMarginsOptions } from './load-naio-margins';
+export { loadExiobaseMargins, type LoadExiobaseMarginsOptions } from './load-exiobase-margins';
