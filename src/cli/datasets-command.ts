@@ -127,7 +127,8 @@ export function buildDatasetsFile(options: DatasetsBuildOptions, io: CliIo): num
       io.stderr.write(
         `${options.exiobaseMargins}: ${read.margins.margins.length} default margins for ${read.regions.length} regions (${read.margins.dataset.id})` +
           `${read.notPurchased.length > 0 ? `; ${read.notPurchased.length} (region, product) bought by no industry, without margins` : ''}` +
-          `${read.marginProducts.length > 0 ? `; trade or transport margin 0 for margin products ${read.marginProducts.map((each) => `${each.region} ${each.product}`).join(', ')}` : ''}\n`,
+          `${read.marginProducts.length > 0 ? `; trade or transport margin 0 for margin products ${read.marginProducts.map((each) => `${each.region} ${each.product}`).join(', ')}` : ''}` +
+          `${read.noBasicPrice.length > 0 ? `; margins leaving no basic price, left out: ${read.noBasicPrice.map((each) => `${each.region} ${each.product}`).join(', ')}` : ''}\n`,
       );
     }
     for (const file of options.margins) {
@@ -200,7 +201,8 @@ function readMarginsFile(file: string, options: DatasetsBuildOptions, io: CliIo)
     `${file}: ${read.margins.margins.length} default margins for ${read.regions.join(' ')} (${read.margins.dataset.id}@${read.margins.dataset.version}, trade share ${options.tradeShare})` +
       `${counts.size > 0 ? `; CPA products left out: ${[...counts].map(([reason, count]) => `${count} ${reason.replace('_', ' ')}`).join(', ')}` : ''}` +
       `${read.aggregateGeos.length > 0 ? `; not countries, left out: ${read.aggregateGeos.join(' ')}` : ''}` +
-      `${read.marginProducts.length > 0 ? `; trade and transport 0 for margin products ${read.marginProducts.map((each) => `${each.region} ${each.product}`).join(', ')}` : ''}\n`,
+      `${read.marginProducts.length > 0 ? `; trade and transport 0 for margin products ${read.marginProducts.map((each) => `${each.region} ${each.product}`).join(', ')}` : ''}` +
+      `${read.noBasicPrice.length > 0 ? `; margins leaving no basic price, left out: ${read.noBasicPrice.map((each) => `${each.region} ${each.product}`).join(', ')}` : ''}\n`,
   );
   return read.margins;
 }

@@ -115,6 +115,11 @@ export function parseCpaCode(code: string): CpaCode | 'total' | { problem: strin
  * cover only in part, or two codes that overlap without nesting, cannot be read without guessing and are refused.
  *
  * @returns the codes to read and the aggregates left out, or the overlapping pair.
+ * @example
+ * ```ts
+ * const codes = ['CPA_C10-12', 'CPA_C10', 'CPA_C11', 'CPA_C12'].map((code) => parseCpaCode(code) as CpaCode);
+ * finestCodes(codes); // kept: CPA_C10, CPA_C11, CPA_C12; aggregates: CPA_C10-12
+ * ```
  */
 export function finestCodes(
   codes: readonly CpaCode[],

@@ -7,6 +7,8 @@ import {
   isPositive,
   isZero,
   toNumber,
+  ONE,
+  sub,
   ZERO,
 } from '../core/decimal';
 import { factorId } from '../core/factor-id';
@@ -64,6 +66,8 @@ export interface ExiobaseMargins {
    * layers move into other products' margins. Bought directly they carry no such margin: that margin is 0.
    */
   marginProducts: Array<{ region: string; product: string; layer: 'trade' | 'transport' }>;
+  /** (region, product) whose margins would leave no basic price (basic total 0 or less): left out. */
+  noBasicPrice: Array<{ region: string; product: string }>;
 }
 
 /**
@@ -118,6 +122,7 @@ export function parseExiobaseMargins(input: ExiobaseMarginsInput): ExiobaseMargi
   const margins: MarginsTable['margins'] = [];
   const notPurchased: ExiobaseMargins['notPurchased'] = [];
   const marginProducts: ExiobaseMargins['marginProducts'] = [];
+  const noBasicPrice: ExiobaseMargins['noBasicPrice'] = [];
   const identity: string[] = [String(input.year)];
   for (const region of regions) {
     for (const product of products) {
@@ -131,17 +136,24 @@ export function parseExiobaseMargins(input: ExiobaseMarginsInput): ExiobaseMargi
         notPurchased.push({ region, product });
         continue;
       }
-      const nonNegative = (value: Decimal, layer: 'trade' | 'transport') => {
-        if (!isNegative(value)) return value;
-        marginProducts.push({ region, product, layer });
-        return ZERO;
-      };
+      // A margin product: its negative layer is its own output moved into other products' margins.
+      const [tradeShare, transportShare, taxShare] = [
+        isNegative(trade) ? ZERO : div(trade, purchaser),
+        isNegative(transport) ? ZERO : div(transport, purchaser),
+        div(taxes, purchaser),
+      ];
+      if (!isPositive(sub(ONE, add(add(tradeShare, transportShare), taxShare)))) {
+        noBasicPrice.push({ region, product });
+        continue;
+      }
+      if (isNegative(trade)) marginProducts.push({ region, product, layer: 'trade' });
+      if (isNegative(transport)) marginProducts.push({ region, product, layer: 'transport' });
       margins.push({
         region,
         product,
-        tax_margin: toNumber(div(taxes, purchaser)),
-        trade_margin: toNumber(div(nonNegative(trade, 'trade'), purchaser)),
-        transport_margin: toNumber(div(nonNegative(transport, 'transport'), purchaser)),
+        tax_margin: toNumber(taxShare),
+        trade_margin: toNumber(tradeShare),
+        transport_margin: toNumber(transportShare),
       });
     }
   }
@@ -167,7 +179,7 @@ export function parseExiobaseMargins(input: ExiobaseMarginsInput): ExiobaseMargi
     (path) => locations.find(path) ?? { line: 1 },
   );
   problems.throwIfAny();
-  return { margins: table as MarginsTable, regions, notPurchased, marginProducts };
+  return { margins: table as MarginsTable, regions, notPurchased, marginProducts, noBasicPrice };
 }
 
 interface Layout {
@@ -276,5 +288,13 @@ function readLayer(
   return { layout, totals };
 }
 
-/** The lines of a text, for {@link ExiobaseMarginsInput} when the tables are in memory. */
+/**
+ * The lines of a text, for {@link ExiobaseMarginsInput} when the tables are in memory.
+ *
+ * @example
+ * ```ts
+ * parseExiobaseMargins({ tables: { use: textLines(use), trade: textLines(trade), transport: textLines(transport),
+ *   taxes: textLines(taxes) }, year: 2019, products });
+ * ```
+ */
 export const textLines = (text: string): string[] => splitLines(text);

@@ -91,6 +91,7 @@ export interface NaioLeftOut {
     | 'aggregate' // finer codes of the same table cover it
     | 'not_published' // one of TS_BP, D21X31, OTTM, TS_PP is missing (`:`) for the year
     | 'no_product' // the concordance has no EXIOBASE product for its divisions
+    | 'no_purchases' // TS_PP is 0 or less: nothing is bought at purchasers' prices to take fractions of
     | 'inconsistent'; // TS_PP ≠ TS_BP + D21X31 + OTTM (with inconsistent: 'omit')
 }
 
@@ -109,6 +110,11 @@ export interface NaioMargins {
    * so both are 0 (tax still D21X31 / TS_PP).
    */
   marginProducts: Array<{ region: string; product: string }>;
+  /**
+   * (region, EXIOBASE product) whose margins would leave no basic price (tax + trade + transport ≥ 1, as when the
+   * taxes on a margin product exceed what is bought of it directly): left out, so requests get no default for them.
+   */
+  noBasicPrice: Array<{ region: string; product: string }>;
 }
 
 /** Eurostat geo codes that differ from ISO 3166-1 alpha-2, the engine's region codes. */
@@ -258,6 +264,7 @@ export function parseNaioMargins(text: string, options: ParseNaioMarginsOptions)
 
   const leftOut: NaioLeftOut[] = [];
   const marginProducts: NaioMargins['marginProducts'] = [];
+  const noBasicPrice: NaioMargins['noBasicPrice'] = [];
   const margins: MarginsTable['margins'] = [];
   const locations = new Locations();
   const identity: string[] = [String(options.year), unit, String(tradeShare)];
@@ -310,6 +317,10 @@ export function parseNaioMargins(text: string, options: ParseNaioMarginsOptions)
         );
         continue;
       }
+      if (!isPositive(purchaser.value as Decimal)) {
+        leftOut.push({ region, code: cpa.code, line: entry.line, reason: 'no_purchases' });
+        continue;
+      }
       const products = [...new Set(cpa.divisions.flatMap((division) => nace2[division] ?? []))];
       if (products.length === 0) {
         leftOut.push({ region, code: cpa.code, line: entry.line, reason: 'no_product' });
@@ -330,21 +341,19 @@ export function parseNaioMargins(text: string, options: ParseNaioMarginsOptions)
     for (const [product, { totals, line }] of [...sums.entries()].sort(([a], [b]) =>
       a < b ? -1 : a > b ? 1 : 0,
     )) {
-      if (!isPositive(totals.TS_PP)) {
-        problems.add(
-          { line },
-          `${geo} ${product}: total supply at purchasers' prices is ${toPlainString(totals.TS_PP)}; margins are fractions of it and need it above 0`,
-        );
+      const tradeAndTransport = isNegative(totals.OTTM) ? ZERO : div(totals.OTTM, totals.TS_PP);
+      const tax = div(totals.D21X31, totals.TS_PP);
+      if (!isPositive(sub(decimal(1), add(tax, tradeAndTransport)))) {
+        noBasicPrice.push({ region, product });
         continue;
       }
-      const tradeAndTransport = isNegative(totals.OTTM) ? ZERO : div(totals.OTTM, totals.TS_PP);
       if (isNegative(totals.OTTM)) marginProducts.push({ region, product });
       const trade = mul(tradeAndTransport, decimal(tradeShare));
       locations.set(['margins', margins.length], { line });
       margins.push({
         region,
         product,
-        tax_margin: toNumber(div(totals.D21X31, totals.TS_PP)),
+        tax_margin: toNumber(tax),
         trade_margin: toNumber(trade),
         transport_margin: toNumber(sub(tradeAndTransport, trade)),
       });
@@ -379,6 +388,7 @@ export function parseNaioMargins(text: string, options: ParseNaioMarginsOptions)
     aggregateGeos,
     leftOut,
     marginProducts,
+    noBasicPrice,
   };
 }
 

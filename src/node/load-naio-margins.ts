@@ -15,6 +15,10 @@ export type LoadNaioMarginsOptions = Omit<ParseNaioMarginsOptions, 'file'>;
  * The text of a file as Eurostat serves it: plain, or gzip-compressed (`.tsv.gz` from the API with
  * `compressed=true`), told apart by the gzip magic bytes rather than the name.
  *
+ * @example
+ * ```ts
+ * detectMarginsFormat(readEurostatText('naio_10_cp15.tsv.gz')); // 'naio-tsv'
+ * ```
  * @throws {DatasetError} for a missing file, a broken gzip stream or bytes that are not UTF-8.
  */
 export function readEurostatText(path: string): string {

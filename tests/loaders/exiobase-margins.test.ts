@@ -158,6 +158,19 @@ describe('parseExiobaseMargins', () => {
     expect(result.margins.margins).toHaveLength(6);
   });
 
+  it('leaves out a product whose margins would leave no basic price', () => {
+    const one = (value: string) => textLines(`region\t\tAT\nsector\t\tFarming\nAT\tWheat\t${value}\n`);
+    // basic 1, trade −2 (a margin product's layer), taxes 2: purchasers' price 1, tax share 2.
+    const read = parseExiobaseMargins({
+      tables: { use: one('1'), trade: one('-2'), transport: one('0'), taxes: one('2') },
+      year: 2019,
+      products: defaultTables.classifications.products,
+    });
+    expect(read.noBasicPrice).toEqual([{ region: 'AT', product: 'p01.b' }]);
+    expect(read.margins.margins).toEqual([]);
+    expect(read.marginProducts).toEqual([]);
+  });
+
   it('names the dataset after the release, with its licence', () => {
     expect(result.margins.dataset).toMatchObject({
       id: 'exiobase-3-MRSUT_2019-margins',

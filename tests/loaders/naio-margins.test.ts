@@ -80,6 +80,7 @@ describe('parseNaioMargins', () => {
       transport_margin: 0,
     });
     expect(tsv.marginProducts).toEqual([{ region: 'DE', product: 'p51' }]);
+    expect(tsv.noBasicPrice).toEqual([]);
   });
 
   it('maps Eurostat geo codes to the engine’s regions and leaves aggregates out', () => {
@@ -113,6 +114,21 @@ describe('parseNaioMargins', () => {
       'DE CPA_M69_70 not_published',
       'FR CPA_C10-12 aggregate',
     ]);
+  });
+
+  it('leaves out products nothing is bought of, and margins that would leave no basic price', () => {
+    const cells = [
+      // Everything moved into margins: TS_PP 0.
+      ...product('DE', 'CPA_G45', ['10', '0', '-10', '0']),
+      // A margin product whose taxes exceed what is bought of it directly: tax 5/4.
+      ...product('DE', 'CPA_H49', ['100', '5', '-101', '4']),
+      ...product('DE', 'CPA_A01', ['800', '50', '150', '1000']),
+    ];
+    const read = parseNaioMargins(naioTsv(cells), options);
+    expect(read.leftOut).toEqual([{ region: 'DE', code: 'CPA_G45', line: 3, reason: 'no_purchases' }]);
+    expect(read.noBasicPrice.map((each) => each.product)).toEqual(['p60.1', 'p60.2', 'p60.3']);
+    expect(read.marginProducts).toEqual([]);
+    expect(read.margins.margins.map((each) => each.product)).not.toContain('p60.1');
   });
 
   it('reads the SDMX-CSV of the same table to the same margins, and names the dataset', () => {
