@@ -1,16 +1,15 @@
 import {
   type Decimal,
   add,
-  decimal,
   div,
   isNegative,
   isPositive,
-  isZero,
   toNumber,
   ONE,
   sub,
   ZERO,
 } from '../core/decimal';
+import { DecimalSum } from '../core/decimal-sum';
 import { factorId } from '../core/factor-id';
 import { DatasetError } from '../datasets/errors';
 import type { DatasetInfo, MarginsTable } from '../datasets/tables';
@@ -200,7 +199,7 @@ function readLayer(
   expected: Layout | undefined,
 ): { layout: Layout; totals: Map<string, Decimal> } {
   const problems = new Problems(file);
-  const totals = new Map<string, Decimal>();
+  const sums = new Map<string, DecimalSum>();
   const rows: string[] = [];
   let columnRegions: string[] = [];
   const header: [string, string] = ['', ''];
@@ -256,15 +255,19 @@ function readLayer(
       const text = (cells[index] as string).trim();
       // Most cells of a multi-regional table are 0: skip them before any arithmetic.
       if (text === '0' || text === '0.0' || text === '0.0e+00') continue;
-      const number = readNumber(text);
-      if ('problem' in number) {
-        problems.add({ line: lineNumber, column: index + 1 }, `cell ${number.problem}`);
-        continue;
-      }
-      const value = decimal(text);
-      if (isZero(value)) continue;
       const key = `${columnRegions[index - 2]}\u0000${product}`;
-      totals.set(key, add(totals.get(key) ?? ZERO, value));
+      let sum = sums.get(key);
+      if (sum === undefined) {
+        sum = new DecimalSum();
+        sums.set(key, sum);
+      }
+      if (!sum.add(text)) {
+        const number = readNumber(text);
+        problems.add(
+          { line: lineNumber, column: index + 1 },
+          `cell ${'problem' in number ? number.problem : `${JSON.stringify(text)} is not a number`}`,
+        );
+      }
     }
   }
   if (lineNumber < 2) problems.add({ line: 1 }, 'empty file; expected the EXIOBASE use.csv layout');
@@ -285,6 +288,7 @@ function readLayer(
         `the rows differ from those of ${expected.file} (from data row ${(differs >= 0 ? differs : Math.min(rows.length, expected.rows.length)) + 1})`,
       );
   }
+  const totals = new Map([...sums].map(([key, sum]) => [key, sum.total()]));
   return { layout, totals };
 }
 
