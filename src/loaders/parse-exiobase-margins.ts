@@ -1,14 +1,4 @@
-import {
-  type Decimal,
-  add,
-  div,
-  isNegative,
-  isPositive,
-  toNumber,
-  ONE,
-  sub,
-  ZERO,
-} from '../core/decimal';
+import { type Decimal, add, div, isNegative, isPositive, toNumber, ONE, sub, ZERO } from '../core/decimal';
 import { DecimalSum } from '../core/decimal-sum';
 import { factorId } from '../core/factor-id';
 import { DatasetError } from '../datasets/errors';
