@@ -198,7 +198,7 @@ function readMarginsFile(file: string, options: DatasetsBuildOptions, io: CliIo)
   const counts = new Map<string, number>();
   for (const each of read.leftOut) counts.set(each.reason, (counts.get(each.reason) ?? 0) + 1);
   io.stderr.write(
-    `${file}: ${read.margins.margins.length} default margins for ${read.regions.join(' ')} (${read.margins.dataset.id}@${read.margins.dataset.version}, trade share ${options.tradeShare})` +
+    `${file}: ${read.margins.margins.length} default margins for ${read.regions.join(' ') || 'no region'} (${read.margins.dataset.id}@${read.margins.dataset.version}, trade share ${options.tradeShare})` +
       `${counts.size > 0 ? `; CPA products left out: ${[...counts].map(([reason, count]) => `${count} ${reason.replace('_', ' ')}`).join(', ')}` : ''}` +
       `${read.aggregateGeos.length > 0 ? `; not countries, left out: ${read.aggregateGeos.join(' ')}` : ''}` +
       `${read.marginProducts.length > 0 ? `; trade and transport 0 for margin products ${read.marginProducts.map((each) => `${each.region} ${each.product}`).join(', ')}` : ''}` +

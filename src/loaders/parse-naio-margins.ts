@@ -98,7 +98,7 @@ export interface NaioLeftOut {
 /** Result of {@link parseNaioMargins}. */
 export interface NaioMargins {
   margins: MarginsTable;
-  /** Regions read (the engine's codes), sorted. */
+  /** Regions with margins (the engine's codes), sorted. */
   regions: string[];
   /** Geo codes of the file that are not countries (`EU27_2020`, `EA20`), left out. */
   aggregateGeos: string[];
@@ -384,7 +384,7 @@ export function parseNaioMargins(text: string, options: ParseNaioMarginsOptions)
   problems.throwIfAny();
   return {
     margins: table as MarginsTable,
-    regions: chosen.map(regionOf).sort(),
+    regions: [...new Set(margins.map((each) => each.region))].sort(),
     aggregateGeos,
     leftOut,
     marginProducts,

@@ -226,7 +226,7 @@ describe('datasets build refuses margins it cannot read', () => {
       out,
     ]);
     expect(omitted.code).toBe(0);
-    expect(omitted.stderr).toContain('0 default margins for FR');
+    expect(omitted.stderr).toContain('0 default margins for no region');
     expect(omitted.stderr).toContain('CPA products left out: 1 inconsistent');
   });
 
