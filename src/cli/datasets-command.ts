@@ -1,13 +1,17 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, extname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { DatasetTables } from '../datasets/create';
 import { DatasetError } from '../datasets/errors';
 import { defaultTables } from '../datasets/index';
 import type { DatasetInfo } from '../datasets/tables';
 import { DATASETS_FILE_FORMAT, type DatasetsFile } from '../loaders/parse-datasets-file';
+import type { MarginsTable } from '../datasets/tables';
+import { parseMarginsCsv } from '../loaders/parse-margins-csv';
+import { detectMarginsFormat, type MarginsFormat, parseNaioMargins } from '../loaders/parse-naio-margins';
+import { loadExiobaseMargins } from '../node/load-exiobase-margins';
 import { loadExiobaseRelease } from '../node/load-exiobase-release';
-import { loadMarginsCsv } from '../node/load-margins-csv';
+import { readEurostatText } from '../node/load-naio-margins';
 import { readText, statOf } from '../node/files';
 import { type CliIo, EXIT, UsageError } from './io';
 
@@ -17,7 +21,18 @@ export const BUILD_DEFAULT_IMPACT = 'GHG emissions AR5 (GWP100) | GWP100 (IPCC, 
 /** Options of `co2e-engine datasets build`. */
 export interface DatasetsBuildOptions {
   exiobase?: string;
+  /** An EXIOBASE MR-SUT release with valuation layers (`MRSUT_<year>.zip` or folder), read for margins. */
+  exiobaseMargins?: string;
+  /** Margins files: plain CSV, or Eurostat naio_10_cp15 as TSV or SDMX-CSV. */
   margins: string[];
+  /** The format of every `margins` file; default: each file's, from its header. */
+  marginsFormat?: MarginsFormat;
+  /** naio_10_cp15: the year to read (default `year`). */
+  marginsYear?: number;
+  /** naio_10_cp15: the share of OTTM (trade and transport margins combined) that is trade; required for naio files. */
+  tradeShare?: number;
+  /** naio_10_cp15: rows breaking TS_PP = TS_BP + D21X31 + OTTM refuse the file, or are left out. */
+  marginsInconsistent?: 'error' | 'omit';
   out: string;
   year: number;
   version?: string;
@@ -26,15 +41,24 @@ export interface DatasetsBuildOptions {
   force: boolean;
 }
 
-/** The `dataset` of a margins CSV, from `<name>.meta.json` beside it (the convention of `loadTableFile`). */
-function marginsDataset(csv: string): DatasetInfo {
-  const metaPath = join(dirname(csv), `${basename(csv, extname(csv))}.meta.json`);
-  if (!statOf(metaPath)?.isFile())
+/** `<name>.meta.json` beside a margins file (`name.tsv.gz` → `name.meta.json`). */
+const metaPathOf = (file: string) =>
+  join(dirname(file), `${basename(file).replace(/(\.[^.]+)?(\.gz)?$/, '')}.meta.json`);
+
+/**
+ * The `dataset` of a margins file, from `<name>.meta.json` beside it (the convention of `loadTableFile`): required
+ * for a plain CSV, optional overrides for a Eurostat file (which names its own dataset).
+ */
+function marginsDataset(csv: string, required: boolean): DatasetInfo | undefined {
+  const metaPath = metaPathOf(csv);
+  if (!statOf(metaPath)?.isFile()) {
+    if (!required) return undefined;
     throw new DatasetError(
       csv,
       '',
       `a margins CSV needs its dataset description (id, version, source, source_dataset, licence, attribution) in ${metaPath} as {"dataset": {...}}`,
     );
+  }
   try {
     return (JSON.parse(readText(metaPath)) as { dataset: DatasetInfo }).dataset;
   } catch (error) {
@@ -47,9 +71,11 @@ function marginsDataset(csv: string): DatasetInfo {
 }
 
 /**
- * `co2e-engine datasets build`: reads an EXIOBASE 3 release and margins CSVs, validates them whole and writes one
- * dataset file (`--out`, replaced only with `--force`, written to a temporary file and renamed) for `--datasets`
- * and `loadDatasetsFile`. Layers: the release's factors and output weights, then each margins file in order.
+ * `co2e-engine datasets build`: reads an EXIOBASE 3 release and margins (plain CSV, Eurostat naio_10_cp15 TSV or
+ * SDMX-CSV, EXIOBASE MR-SUT valuation layers), validates them whole and writes one dataset file (`--out`, replaced
+ * only with `--force`, written to a temporary file and renamed) for `--datasets` and `loadDatasetsFile`. Layers:
+ * the release's factors and output weights, the EXIOBASE margins, then each `--margins` file in order (a later
+ * one wins per region and product).
  *
  * @example
  * ```ts
@@ -58,8 +84,10 @@ function marginsDataset(csv: string): DatasetInfo {
  * ```
  */
 export function buildDatasetsFile(options: DatasetsBuildOptions, io: CliIo): number {
-  if (options.exiobase === undefined && options.margins.length === 0)
-    throw new UsageError('datasets build needs --exiobase <IOT zip or folder>, --margins <csv>, or both.');
+  if (options.exiobase === undefined && options.exiobaseMargins === undefined && options.margins.length === 0)
+    throw new UsageError(
+      'datasets build needs --exiobase <IOT zip or folder>, --margins <file>, --exiobase-margins <MRSUT zip or folder>, or several.',
+    );
   if (existsSync(options.out) && !options.force)
     throw new UsageError(`--out ${options.out} exists; pass --force to replace it.`);
   const layers: DatasetTables[] = [];
@@ -89,13 +117,23 @@ export function buildDatasetsFile(options: DatasetsBuildOptions, io: CliIo): num
           `${release.omitted.length > 0 ? `, ${release.omitted.length} negative multipliers left out` : ''}\n`,
       );
     }
-    for (const file of options.margins) {
-      const margins = loadMarginsCsv(file, {
-        dataset: marginsDataset(file),
-        classifications: defaultTables.classifications,
+    if (options.exiobaseMargins !== undefined) {
+      const read = loadExiobaseMargins(options.exiobaseMargins, {
+        year: options.year,
+        products: defaultTables.classifications.products,
+        ...(options.version === undefined ? {} : { version: options.version }),
       });
+      layers.push({ margins: read.margins });
+      io.stderr.write(
+        `${options.exiobaseMargins}: ${read.margins.margins.length} default margins for ${read.regions.length} regions (${read.margins.dataset.id})` +
+          `${read.notPurchased.length > 0 ? `; ${read.notPurchased.length} (region, product) bought by no industry, without margins` : ''}` +
+          `${read.marginProducts.length > 0 ? `; trade or transport margin 0 for margin products ${read.marginProducts.map((each) => `${each.region} ${each.product}`).join(', ')}` : ''}` +
+          `${read.noBasicPrice.length > 0 ? `; margins leaving no basic price, left out: ${read.noBasicPrice.map((each) => `${each.region} ${each.product}`).join(', ')}` : ''}\n`,
+      );
+    }
+    for (const file of options.margins) {
+      const margins = readMarginsFile(file, options, io);
       layers.push({ margins });
-      io.stderr.write(`${file}: ${margins.margins.length} default margins (${margins.dataset.id})\n`);
     }
   } catch (error) {
     if (!(error instanceof DatasetError)) throw error;
@@ -114,7 +152,63 @@ export function buildDatasetsFile(options: DatasetsBuildOptions, io: CliIo): num
   return EXIT.ok;
 }
 
+/** One `--margins` file in its format (detected from its header unless `--margins-format` says). */
+function readMarginsFile(file: string, options: DatasetsBuildOptions, io: CliIo): MarginsTable {
+  const text = readEurostatText(file);
+  const detected = detectMarginsFormat(text);
+  if (options.marginsFormat !== undefined && detected !== undefined && detected !== options.marginsFormat)
+    throw new DatasetError(
+      file,
+      'line 1',
+      `--margins-format is ${options.marginsFormat}, but the header is that of ${detected}`,
+      {
+        line: 1,
+      },
+    );
+  const format = options.marginsFormat ?? detected;
+  if (format === undefined)
+    throw new DatasetError(
+      file,
+      'line 1',
+      'cannot tell the format from the header: a plain margins CSV (region, product or classification+code, tax, trade, transport), Eurostat naio_10_cp15 TSV or SDMX-CSV; or pass --margins-format',
+      { line: 1 },
+    );
+  if (format === 'csv') {
+    const margins = parseMarginsCsv(text, {
+      file,
+      dataset: marginsDataset(file, true) as DatasetInfo,
+      classifications: defaultTables.classifications,
+    });
+    io.stderr.write(`${file}: ${margins.margins.length} default margins (${margins.dataset.id})\n`);
+    return margins;
+  }
+  if (options.tradeShare === undefined)
+    throw new UsageError(
+      `${file} is Eurostat naio_10_cp15, which gives trade and transport margins combined (OTTM): pass --trade-share <0..1>, the part of them that is trade margin (1: all of it).`,
+    );
+  const dataset = marginsDataset(file, false);
+  const read = parseNaioMargins(text, {
+    file,
+    year: options.marginsYear ?? options.year,
+    tradeShare: options.tradeShare,
+    classifications: defaultTables.classifications,
+    inconsistent: options.marginsInconsistent ?? 'error',
+    ...(dataset === undefined ? {} : { dataset }),
+  });
+  const counts = new Map<string, number>();
+  for (const each of read.leftOut) counts.set(each.reason, (counts.get(each.reason) ?? 0) + 1);
+  io.stderr.write(
+    `${file}: ${read.margins.margins.length} default margins for ${read.regions.join(' ') || 'no region'} (${read.margins.dataset.id}@${read.margins.dataset.version}, trade share ${options.tradeShare})` +
+      `${counts.size > 0 ? `; CPA products left out: ${[...counts].map(([reason, count]) => `${count} ${reason.replace('_', ' ')}`).join(', ')}` : ''}` +
+      `${read.aggregateGeos.length > 0 ? `; not countries, left out: ${read.aggregateGeos.join(' ')}` : ''}` +
+      `${read.marginProducts.length > 0 ? `; trade and transport 0 for margin products ${read.marginProducts.map((each) => `${each.region} ${each.product}`).join(', ')}` : ''}` +
+      `${read.noBasicPrice.length > 0 ? `; margins leaving no basic price, left out: ${read.noBasicPrice.map((each) => `${each.region} ${each.product}`).join(', ')}` : ''}\n`,
+  );
+  return read.margins;
+}
+
 const negativeChoices = ['error', 'omit'] as const;
+const marginsFormats: MarginsFormat[] = ['csv', 'naio-tsv', 'naio-sdmx-csv'];
 
 /**
  * Adds `datasets build` to the program; `done` receives the exit code.
@@ -129,14 +223,46 @@ export function addDatasetsCommand(program: Command, io: CliIo, done: (code: num
   datasets
     .command('build')
     .description(
-      'Write one dataset file from an EXIOBASE 3 release (IOT_<year>_pxp zip or folder) and margins CSVs.',
+      'Write one dataset file from an EXIOBASE 3 release (IOT_<year>_pxp zip or folder) and margins (plain CSV, Eurostat naio_10_cp15, EXIOBASE valuation layers).',
     )
     .option('--exiobase <path>', 'EXIOBASE 3 product-by-product release, zip or unpacked folder')
     .option(
-      '--margins <csv>',
-      'margins CSV (region, product or classification+code, tax, trade, transport) with <name>.meta.json beside it; repeatable, a later file wins',
+      '--margins <file>',
+      'margins: a plain CSV (region, product or classification+code, tax, trade, transport) with <name>.meta.json beside it, or Eurostat naio_10_cp15 as TSV or SDMX-CSV (plain or .gz; needs --trade-share); repeatable, a later file wins',
       (value: string, previous: string[]) => [...previous, value],
       [],
+    )
+    .addOption(
+      new Option(
+        '--margins-format <format>',
+        'format of the --margins files (default: from each header)',
+      ).choices(marginsFormats),
+    )
+    .option(
+      '--trade-share <fraction>',
+      'naio_10_cp15 gives trade and transport margins combined: the part that is trade (0 to 1; 1 puts all in trade)',
+      (text) => {
+        const value = Number(text);
+        if (!/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(text) || !(value >= 0 && value <= 1))
+          throw new InvalidArgumentError('--trade-share must be a fraction from 0 to 1.');
+        return value;
+      },
+    )
+    .option('--margins-year <year>', 'naio_10_cp15: the year to read (default --year)', (text) => {
+      if (!/^\d{4}$/.test(text)) throw new InvalidArgumentError('--margins-year must be a four-digit year.');
+      return Number(text);
+    })
+    .addOption(
+      new Option(
+        '--margins-inconsistent <what>',
+        'naio_10_cp15 rows where TS_PP is not TS_BP + D21X31 + OTTM: refuse the file, or leave them out',
+      )
+        .choices(negativeChoices)
+        .default('error'),
+    )
+    .option(
+      '--exiobase-margins <path>',
+      'EXIOBASE MR-SUT release with valuation layers (MRSUT_<year>.zip or folder: use.csv, trade_margins.csv, transport_margins.csv, taxes_less_subsidies.csv)',
     )
     .requiredOption('-o, --out <file>', 'the dataset file to write (JSON)')
     .option(

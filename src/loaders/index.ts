@@ -39,3 +39,21 @@ export {
 } from './parse-ccf-use-coefficients';
 export { MARGINS_CSV_COLUMNS, parseMarginsCsv, type ParseMarginsCsvOptions } from './parse-margins-csv';
 export { DATASETS_FILE_FORMAT, parseDatasetsFile, type DatasetsFile } from './parse-datasets-file';
+export {
+  detectMarginsFormat,
+  parseNaioMargins,
+  type MarginsFormat,
+  type NaioLeftOut,
+  type NaioMargins,
+  type ParseNaioMarginsOptions,
+} from './parse-naio-margins';
+export { finestCodes, NACE_SECTIONS, parseCpaCode, type CpaCode } from './cpa';
+export {
+  EXIOBASE_MARGIN_FILES,
+  EXIOBASE_MARGIN_LAYERS,
+  parseExiobaseMargins,
+  textLines,
+  type ExiobaseMarginLayer,
+  type ExiobaseMargins,
+  type ExiobaseMarginsInput,
+} from './parse-exiobase-margins';

@@ -236,7 +236,7 @@ export function parseExiobaseRelease(input: ExiobaseReleaseInput): ExiobaseRelea
 const perEuro = (perMillion: Decimal): number => toNumber(div(perMillion, MILLION));
 
 /** Product name → code, refusing a name given to two codes (the lookup would be ambiguous). */
-function productCodes(products: Readonly<Record<string, string>>, file: string): Map<string, string> {
+export function productCodes(products: Readonly<Record<string, string>>, file: string): Map<string, string> {
   const codes = new Map<string, string>();
   for (const [code, name] of Object.entries(products)) {
     const other = codes.get(name);

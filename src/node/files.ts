@@ -1,4 +1,4 @@
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { DatasetError } from '../datasets/errors';
 
 /** File access shared by the Node loaders. */
@@ -31,5 +31,58 @@ export function decodeUtf8(bytes: Uint8Array, file: string): string {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new DatasetError(file, '', 'not UTF-8 text');
+  }
+}
+
+/** Splits a stream of UTF-8 byte chunks into lines (LF or CRLF), refusing bytes that are not UTF-8. */
+export function* linesOfChunks(chunks: Iterable<Uint8Array>, file: string): Generator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let rest = '';
+  const decode = (chunk?: Uint8Array) => {
+    try {
+      return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
+    } catch {
+      throw new DatasetError(file, '', 'not UTF-8 text');
+    }
+  };
+  for (const chunk of chunks) {
+    const lines = (rest + decode(chunk)).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) yield line.endsWith('\r') ? line.slice(0, -1) : line;
+  }
+  rest += decode();
+  if (rest !== '') yield rest.endsWith('\r') ? rest.slice(0, -1) : rest;
+}
+
+/**
+ * The lines of a text file, read in chunks: EXIOBASE supply-use tables are larger than a JavaScript string may be.
+ *
+ * @throws {DatasetError} when the file cannot be read or is not UTF-8.
+ */
+export function* fileLines(path: string, chunkSize = 4 << 20): Generator<string> {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw new DatasetError(
+      path,
+      '',
+      `cannot read the file: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  try {
+    yield* linesOfChunks(
+      (function* () {
+        const buffer = new Uint8Array(chunkSize);
+        for (;;) {
+          const bytes = readSync(fd, buffer, 0, chunkSize, null);
+          if (bytes === 0) return;
+          yield buffer.slice(0, bytes);
+        }
+      })(),
+      path,
+    );
+  } finally {
+    closeSync(fd);
   }
 }

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { inflateSync } from 'fflate';
+import { Inflate, inflateSync } from 'fflate';
 import { DatasetError } from '../datasets/errors';
 
 /**
@@ -120,4 +120,69 @@ function entryBytes(fd: number, entry: ZipEntry, path: string): Uint8Array {
     entry.name,
     `zip compression method ${entry.method} is not supported (only stored and deflate)`,
   );
+}
+
+/** A zip's entries (its central directory). */
+export function zipEntries(path: string): ZipEntry[] {
+  const fd = openSync(path, 'r');
+  try {
+    return centralDirectory(fd, fstatSync(fd).size, path);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * One entry's bytes in chunks, inflated while they are read: for entries too large to hold at once (the tables of
+ * an EXIOBASE supply-use release unpack to gigabytes).
+ */
+export function* zipEntryChunks(path: string, entry: ZipEntry, chunkSize = 4 << 20): Generator<Uint8Array> {
+  if (
+    entry.compressedSize === ZIP64_MARKER ||
+    entry.size === ZIP64_MARKER ||
+    entry.localHeaderOffset === ZIP64_MARKER
+  )
+    throw new DatasetError(
+      path,
+      entry.name,
+      'ZIP64 entries are not supported; unzip the archive and load the folder instead',
+    );
+  if (entry.method !== 0 && entry.method !== 8)
+    throw new DatasetError(
+      path,
+      entry.name,
+      `zip compression method ${entry.method} is not supported (only stored and deflate)`,
+    );
+  const fd = openSync(path, 'r');
+  try {
+    const header = read(fd, entry.localHeaderOffset, 30);
+    if (header.length < 30 || header.readUInt32LE(0) !== LOCAL_FILE_HEADER)
+      throw new DatasetError(path, entry.name, 'corrupt zip entry header');
+    const start = entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+    const inflated: Uint8Array[] = [];
+    const inflater = new Inflate((data) => {
+      inflated.push(data);
+    });
+    for (let offset = 0; offset < entry.compressedSize; offset += chunkSize) {
+      const length = Math.min(chunkSize, entry.compressedSize - offset);
+      const data = read(fd, start + offset, length);
+      if (data.length !== length) throw new DatasetError(path, entry.name, 'zip entry is truncated');
+      if (entry.method === 0) {
+        yield data;
+        continue;
+      }
+      try {
+        inflater.push(data, offset + length >= entry.compressedSize);
+      } catch (error) {
+        throw new DatasetError(
+          path,
+          entry.name,
+          `corrupt deflate data: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      yield* inflated.splice(0);
+    }
+  } finally {
+    closeSync(fd);
+  }
 }

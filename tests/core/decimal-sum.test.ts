@@ -1,0 +1,41 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { add, decimal, toPlainString, ZERO } from '../../src/core/decimal';
+import { DecimalSum } from '../../src/core/decimal-sum';
+
+describe('DecimalSum', () => {
+  it('sums decimal strings exactly, in every notation', () => {
+    const sum = new DecimalSum();
+    for (const text of ['0.1', '2e-1', '-0.05', '+3', '.5', '5.', '1.5E+2', '-1e-35', '7e40'])
+      expect(sum.add(text)).toBe(true);
+    expect(toPlainString(sum.total())).toBe(
+      '70000000000000000000000000000000000000158.74999999999999999999999999999999999',
+    );
+  });
+
+  it('refuses what is not a plain decimal, adding nothing', () => {
+    const sum = new DecimalSum();
+    for (const text of ['', '1,5', 'NaN', 'e5', '.', '1e', '--1']) expect(sum.add(text)).toBe(false);
+    expect(toPlainString(sum.total())).toBe('0');
+  });
+
+  it('property: equals decimal addition of the same strings', () => {
+    const text = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+      fc
+        .tuple(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.integer({ min: -45, max: 45 }))
+        .map(([mantissa, exponent]) => `${mantissa}e${exponent}`),
+    );
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 30 }), (texts) => {
+        const sum = new DecimalSum();
+        let expected = ZERO;
+        for (const each of texts) {
+          expect(sum.add(each)).toBe(true);
+          expected = add(expected, decimal(each));
+        }
+        expect(toPlainString(sum.total())).toBe(toPlainString(expected));
+      }),
+    );
+  });
+});
