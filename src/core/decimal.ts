@@ -18,6 +18,46 @@ export type Decimal = BigJs.Big & { readonly __decimal: unique symbol };
 
 const wrap = (value: BigJs.Big) => value as Decimal;
 
+/** A big.js value from its parts, built as big.js builds its own (same fields, same order). */
+function fromParts(sign: number, exponent: number, digits: number[]): BigJs.Big {
+  const value = Object.create(Big.prototype) as { s: number; e: number; c: number[]; constructor: unknown };
+  value.s = sign;
+  value.e = exponent;
+  value.c = digits;
+  value.constructor = Big;
+  return value as unknown as BigJs.Big;
+}
+
+/**
+ * The decimal of a finite number as big.js reads `String(number)` (its shortest round-trip form, so `0.1` is
+ * exactly 0.1), without big.js's regular expressions: the digits of `String(number)` without leading and trailing
+ * zeros, and the exponent of the first. Zero keeps its sign, as big.js keeps `-0`'s.
+ */
+function fromNumber(value: number): BigJs.Big {
+  const text = String(value);
+  const sign = value < 0 || Object.is(value, -0) ? -1 : 1;
+  const digits: number[] = [];
+  let pointAt = -1; // mantissa digits before the decimal point, once it is seen
+  let mantissaDigits = 0;
+  let leadingZeros = 0;
+  let exponent = 0;
+  for (let index = text.charCodeAt(0) === 45 /* - */ ? 1 : 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 46 /* . */) pointAt = mantissaDigits;
+    else if (code === 101 /* e */) {
+      exponent = Number(text.slice(index + 1));
+      break;
+    } else {
+      mantissaDigits++;
+      if (code === 48 /* 0 */ && digits.length === 0) leadingZeros++;
+      else digits.push(code - 48);
+    }
+  }
+  if (digits.length === 0) return fromParts(sign, 0, [0]);
+  while (digits[digits.length - 1] === 0) digits.pop();
+  return fromParts(sign, (pointAt === -1 ? mantissaDigits : pointAt) - leadingZeros - 1 + exponent, digits);
+}
+
 /**
  * Makes a decimal from a finite number (read as its shortest decimal form, so `0.1` is exactly 0.1) or a
  * decimal string.
@@ -28,6 +68,7 @@ export function decimal(value: number | string): Decimal {
   if (typeof value === 'number' && !Number.isFinite(value)) {
     throw new RangeError(`not a finite number: ${value}`);
   }
+  if (typeof value === 'number') return wrap(fromNumber(value));
   try {
     return wrap(new Big(value));
   } catch {
@@ -37,16 +78,6 @@ export function decimal(value: number | string): Decimal {
 
 export const ZERO = decimal(0);
 export const ONE = decimal(1);
-
-/** A big.js value from its parts, built as big.js builds its own (same fields, same order). */
-function fromParts(sign: number, exponent: number, digits: number[]): BigJs.Big {
-  const value = Object.create(Big.prototype) as { s: number; e: number; c: number[]; constructor: unknown };
-  value.s = sign;
-  value.e = exponent;
-  value.c = digits;
-  value.constructor = Big;
-  return value as unknown as BigJs.Big;
-}
 
 /** Divisors with at most this many significant digits take the short division: remainder × 10 + 9 < 10^10. */
 const SHORT_DIVISOR_DIGITS = 9;
@@ -105,9 +136,82 @@ function shortDivision(a: BigJs.Big, b: BigJs.Big): BigJs.Big | undefined {
   );
 }
 
+/** Digits per limb of the long multiplication: a limb product plus carries stays below 2^53. */
+const LIMB_DIGITS = 7;
+const LIMB = 10 ** LIMB_DIGITS;
+
+/** The limbs (base 10^7, least significant first) of a coefficient's digits. */
+function limbsOf(digits: readonly number[]): number[] {
+  const limbs: number[] = [];
+  for (let end = digits.length; end > 0; end -= LIMB_DIGITS) {
+    let limb = 0;
+    for (let index = Math.max(0, end - LIMB_DIGITS); index < end; index++)
+      limb = limb * 10 + (digits[index] as number);
+    limbs.push(limb);
+  }
+  return limbs;
+}
+
+/**
+ * `a × b`, exact like big.js's `times` and with the same digits (a product has one exact form), but from whole
+ * numbers: both coefficients as doubles when the product has at most 15 digits, else in limbs of 7 digits instead
+ * of big.js's digit by digit. Returns undefined for a zero factor, whose signed zero big.js makes.
+ */
+function product(a: BigJs.Big, b: BigJs.Big): BigJs.Big | undefined {
+  const x = a.c;
+  const y = b.c;
+  if (x[0] === 0 || y[0] === 0) return undefined;
+  const sign = a.s === b.s ? 1 : -1;
+  // a × b = X·Y × 10^(a.e − |X| + 1 + b.e − |Y| + 1), with X and Y the coefficients as whole numbers.
+  const scale = a.e - x.length + 1 + b.e - y.length + 1;
+  let digits: number[];
+  if (x.length + y.length <= EXACT_COEFFICIENT_DIGITS) {
+    let coefficient = 0;
+    for (const digit of x) coefficient = coefficient * 10 + digit;
+    let other = 0;
+    for (const digit of y) other = other * 10 + digit;
+    digits = digitsOf(coefficient * other); // below 10^15, so exact
+  } else {
+    const xl = limbsOf(x);
+    const yl = limbsOf(y);
+    const limbs = new Array<number>(xl.length + yl.length).fill(0);
+    for (let i = 0; i < xl.length; i++) {
+      let carry = 0;
+      const xi = xl[i] as number;
+      for (let j = 0; j < yl.length; j++) {
+        // Below 10^7 + (10^7 − 1)² + 10^7 ≈ 10^14: exact, and far enough below 2^53 that the floor is exact too.
+        const sum = (limbs[i + j] as number) + xi * (yl[j] as number) + carry;
+        carry = Math.floor(sum / LIMB);
+        limbs[i + j] = sum - carry * LIMB;
+      }
+      limbs[i + yl.length] = carry;
+    }
+    digits = [];
+    let top = limbs.length - 1;
+    while (limbs[top] === 0) top--;
+    for (let index = top; index >= 0; index--) {
+      const limb = limbs[index] as number;
+      if (index === top) digits.push(...digitsOf(limb));
+      else for (let place = LIMB / 10; place >= 1; place /= 10) digits.push(Math.floor(limb / place) % 10);
+    }
+  }
+  let end = digits.length;
+  while (digits[end - 1] === 0) end--;
+  const exponent = scale + digits.length - 1;
+  if (end < digits.length) digits.length = end;
+  return fromParts(sign, exponent, digits);
+}
+
+/** The decimal digits of a positive safe integer, most significant first. */
+function digitsOf(value: number): number[] {
+  const digits: number[] = [];
+  for (let rest = value; rest > 0; rest = Math.floor(rest / 10)) digits.push(rest % 10);
+  return digits.reverse();
+}
+
 export const add = (a: Decimal, b: Decimal): Decimal => wrap(a.plus(b));
 export const sub = (a: Decimal, b: Decimal): Decimal => wrap(a.minus(b));
-export const mul = (a: Decimal, b: Decimal): Decimal => wrap(a.times(b));
+export const mul = (a: Decimal, b: Decimal): Decimal => wrap(product(a, b) ?? a.times(b));
 /** Division, exact where the quotient terminates within 40 decimal places, else rounded half up there. */
 export const div = (a: Decimal, b: Decimal): Decimal => wrap(shortDivision(a, b) ?? a.div(b));
 export const pow = (a: Decimal, exponent: number): Decimal => wrap(a.pow(exponent));

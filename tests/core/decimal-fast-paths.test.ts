@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { type Decimal, decimal, div, mul, toNumber, toPlainString } from '../../src/core/decimal';
 
 /**
- * The fast paths of src/core/decimal.ts (issue 13 item 4) against the big.js code they stand in for: the short
- * division must give the very digits of big.js's long division at the engine's settings (40 places, half up), and
- * the number conversion the very double of `Number(decimal string)`, for every input, not just typical ones.
+ * The fast paths of src/core/decimal.ts (issue 13 item 4) against the big.js code they stand in for: reading a
+ * number, multiplying and the short division must give the very digits, exponent and sign of big.js at the engine's
+ * settings (40 places, half up), and the number conversion the very double of `Number(decimal string)`, for every
+ * input, not just typical ones.
  */
 
 // big.js itself at the engine's settings: the reference the fast paths must match digit for digit.
@@ -32,6 +33,49 @@ const divisorText = fc.oneof(
 );
 
 const parts = (value: BigJs.Big) => ({ s: value.s, e: value.e, c: [...value.c] });
+
+describe('reading numbers', () => {
+  it('gives big.js’s value of String(number) for any double, including -0 and exponent forms', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.double({ noNaN: true, noDefaultInfinity: true }),
+          fc.integer({ min: -1e9, max: 1e9 }).map((cents) => cents / 100),
+          fc.maxSafeInteger(),
+          fc.constantFrom(0, -0, 1e-7, 1.5e21, 123.45, 0.1, 5e-324, Number.MAX_VALUE, -1e-300),
+        ),
+        (value) => {
+          expect(parts(decimal(value))).toEqual(parts(new Reference(value)));
+        },
+      ),
+      { numRuns: 30_000 },
+    );
+  });
+});
+
+describe('multiplication', () => {
+  it('gives the digits, exponent and sign of big.js, for short (one double) and long (limbs) products', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(decimalText(7), decimalText(20), decimalText(60)),
+        fc.oneof(decimalText(8), decimalText(45)),
+        (a, b) => {
+          expect(parts(mul(decimal(a), decimal(b)))).toEqual(parts(new Reference(a).times(b)));
+        },
+      ),
+      { numRuns: 30_000 },
+    );
+  });
+
+  it('carries across limbs and drops the trailing zeros of a product', () => {
+    const product = (a: string, b: string) => toPlainString(mul(decimal(a), decimal(b)));
+    expect(product('9'.repeat(30), '9'.repeat(30))).toBe(`${'9'.repeat(29)}8${'0'.repeat(29)}1`);
+    expect(product('1.25', '0.8')).toBe('1');
+    expect(product('12500000000000000000', '0.000000000000000008')).toBe('100');
+    expect(product('-0.5', '0.5')).toBe('-0.25');
+    expect(toPlainString(mul(decimal(0), decimal('-3')))).toBe('0');
+  });
+});
 
 describe('short division (divisors of at most 9 significant digits)', () => {
   it('gives the digits, exponent and sign of big.js long division, for any dividend and divisor', () => {
