@@ -186,13 +186,20 @@ function product(a: BigJs.Big, b: BigJs.Big): BigJs.Big | undefined {
       }
       limbs[i + yl.length] = carry;
     }
-    digits = [];
     let top = limbs.length - 1;
     while (limbs[top] === 0) top--;
-    for (let index = top; index >= 0; index--) {
-      const limb = limbs[index] as number;
-      if (index === top) digits.push(...digitsOf(limb));
-      else for (let place = LIMB / 10; place >= 1; place /= 10) digits.push(Math.floor(limb / place) % 10);
+    let topDigits = 1;
+    while (topDigits < LIMB_DIGITS && (limbs[top] as number) >= 10 ** topDigits) topDigits++;
+    // Filled from the least significant digit up, 7 per limb and only the significant ones of the top limb.
+    digits = new Array<number>(topDigits + top * LIMB_DIGITS);
+    let position = digits.length - 1;
+    for (let index = 0; index <= top; index++) {
+      let limb = limbs[index] as number;
+      for (let place = index === top ? topDigits : LIMB_DIGITS; place > 0; place--) {
+        const digit = limb % 10;
+        digits[position--] = digit;
+        limb = (limb - digit) / 10;
+      }
     }
   }
   let end = digits.length;
