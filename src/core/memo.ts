@@ -24,6 +24,8 @@ interface Node<V> {
 
 const node = <V>(): Node<V> => ({ children: new WeakMap(), values: undefined });
 
+const HAS_WEAK_REF = typeof WeakRef === 'function';
+
 /**
  * A memo keyed by a chain of owner objects (held weakly) and a string, least recently used entries evicted past
  * `capacity` per owner chain.
@@ -60,8 +62,11 @@ export function createMemo<V>(capacity = MAX_MEMO_ENTRIES): Memo<V> {
           }
           current = child;
         }
-        lastOwners = owners.map((owner) => new WeakRef(owner));
-        lastNode = new WeakRef(current);
+        // Only where WeakRef exists (ES2021): an older embedded engine (a warehouse UDF) just takes the walk.
+        if (HAS_WEAK_REF) {
+          lastOwners = owners.map((owner) => new WeakRef(owner));
+          lastNode = new WeakRef(current);
+        }
       }
       const values = (current.values ??= new Map());
       const cached = values.get(key);
