@@ -3,9 +3,9 @@ import {
   type CalculationOptions,
   type Estimate,
   type FactorMetadata,
-  buildEstimate,
   estimateFromCo2e,
   outputNumber,
+  sharedNumber,
 } from '../core/estimate';
 import { createMemo } from '../core/memo';
 import { gibibytesToGigabytes, toHours } from '../core/units';
@@ -115,16 +115,36 @@ export function calculateInstance(
   const energyCpu = mul(hours, machine.cpuKwhPerHour);
   const energyMemory = mul(hours, machine.memoryKwhPerHour);
 
-  const electricity = {
-    activityUnit: 'kWh',
-    factor: grid,
-    metadata: machine.gridMetadata,
-    method: gridMethod(datasets),
-    origin: 'co2e-engine',
-    auditTrail: input.audit_trail,
-  } as const;
-  const cpuEstimate = buildEstimate({ ...electricity, activityValue: energyCpu }, options);
-  const memoryEstimate = buildEstimate({ ...electricity, activityValue: energyMemory }, options);
+  // The electricity estimates' co2e are computed once here and reused for the total.
+  const cpuCo2e = mul(energyCpu, grid);
+  const memoryCo2e = mul(energyMemory, grid);
+  const method = gridMethod(datasets);
+  const cpuEstimate = estimateFromCo2e(
+    cpuCo2e,
+    {
+      activityValue: energyCpu,
+      activityUnit: 'kWh',
+      factor: grid,
+      metadata: machine.gridMetadata,
+      method,
+      origin: 'co2e-engine',
+      auditTrail: input.audit_trail,
+    },
+    options,
+  );
+  const memoryEstimate = estimateFromCo2e(
+    memoryCo2e,
+    {
+      activityValue: energyMemory,
+      activityUnit: 'kWh',
+      factor: grid,
+      metadata: machine.gridMetadata,
+      method,
+      origin: 'co2e-engine',
+      auditTrail: input.audit_trail,
+    },
+    options,
+  );
 
   const embodiedKg = embodiedCo2e(hours, embodied);
   const embodiedEstimate = estimateFromCo2e(
@@ -141,7 +161,7 @@ export function calculateInstance(
     options,
   );
 
-  const total = add(add(mul(energyCpu, grid), mul(energyMemory, grid)), embodiedKg);
+  const total = add(add(cpuCo2e, memoryCo2e), embodiedKg);
   return {
     total_co2e: outputNumber(total, options),
     total_co2e_unit: 'kg',
@@ -150,13 +170,14 @@ export function calculateInstance(
     embodied_cpu_estimate: embodiedEstimate,
     calculation_details: {
       instance: input.instance,
-      instance_memory: outputNumber(memoryGigabytes, options),
+      instance_memory: sharedNumber(memoryGigabytes, options),
       memory_unit: 'GB',
       vcpu_cores: instance.vcpu,
       average_vcpu_utilization: input.average_vcpu_utilization,
       power_usage_effectiveness: coefficients.pue,
-      energy_used_cpu: outputNumber(energyCpu, options),
-      energy_used_memory: outputNumber(energyMemory, options),
+      // The activity values of the electricity estimates: the same decimals, converted once.
+      energy_used_cpu: cpuEstimate.activity_data.activity_value,
+      energy_used_memory: memoryEstimate.activity_data.activity_value,
       energy_unit: 'kWh',
     },
   };

@@ -18,6 +18,46 @@ export type Decimal = BigJs.Big & { readonly __decimal: unique symbol };
 
 const wrap = (value: BigJs.Big) => value as Decimal;
 
+/** A big.js value from its parts, built as big.js builds its own (same fields, same order). */
+function fromParts(sign: number, exponent: number, digits: number[]): BigJs.Big {
+  const value = Object.create(Big.prototype) as { s: number; e: number; c: number[]; constructor: unknown };
+  value.s = sign;
+  value.e = exponent;
+  value.c = digits;
+  value.constructor = Big;
+  return value as unknown as BigJs.Big;
+}
+
+/**
+ * The decimal of a finite number as big.js reads `String(number)` (its shortest round-trip form, so `0.1` is
+ * exactly 0.1), without big.js's regular expressions: the digits of `String(number)` without leading and trailing
+ * zeros, and the exponent of the first. Zero keeps its sign, as big.js keeps `-0`'s.
+ */
+function fromNumber(value: number): BigJs.Big {
+  const text = String(value);
+  const sign = value < 0 || Object.is(value, -0) ? -1 : 1;
+  const digits: number[] = [];
+  let pointAt = -1; // mantissa digits before the decimal point, once it is seen
+  let mantissaDigits = 0;
+  let leadingZeros = 0;
+  let exponent = 0;
+  for (let index = text.charCodeAt(0) === 45 /* - */ ? 1 : 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 46 /* . */) pointAt = mantissaDigits;
+    else if (code === 101 /* e */) {
+      exponent = Number(text.slice(index + 1));
+      break;
+    } else {
+      mantissaDigits++;
+      if (code === 48 /* 0 */ && digits.length === 0) leadingZeros++;
+      else digits.push(code - 48);
+    }
+  }
+  if (digits.length === 0) return fromParts(sign, 0, [0]);
+  while (digits[digits.length - 1] === 0) digits.pop();
+  return fromParts(sign, (pointAt === -1 ? mantissaDigits : pointAt) - leadingZeros - 1 + exponent, digits);
+}
+
 /**
  * Makes a decimal from a finite number (read as its shortest decimal form, so `0.1` is exactly 0.1) or a
  * decimal string.
@@ -28,6 +68,7 @@ export function decimal(value: number | string): Decimal {
   if (typeof value === 'number' && !Number.isFinite(value)) {
     throw new RangeError(`not a finite number: ${value}`);
   }
+  if (typeof value === 'number') return wrap(fromNumber(value));
   try {
     return wrap(new Big(value));
   } catch {
@@ -38,11 +79,148 @@ export function decimal(value: number | string): Decimal {
 export const ZERO = decimal(0);
 export const ONE = decimal(1);
 
+/** Divisors with at most this many significant digits take the short division: remainder × 10 + 9 < 10^10. */
+const SHORT_DIVISOR_DIGITS = 9;
+
+/**
+ * `a / b` by short division when b has at most 9 significant digits (60, 3600, 3600000, a vCPU count × 35040):
+ * the same digits big.js's long division gives (exact where the quotient terminates within `Big.DP` places, else
+ * rounded half up there, trailing zeros dropped), in one pass of double arithmetic per quotient digit. Returns
+ * undefined for what it leaves to big.js: a divisor of more digits, a zero dividend or divisor, or a quotient that
+ * rounds to zero.
+ */
+function shortDivision(a: BigJs.Big, b: BigJs.Big): BigJs.Big | undefined {
+  const divisorDigits = b.c;
+  const dividendDigits = a.c;
+  if (divisorDigits.length > SHORT_DIVISOR_DIGITS || divisorDigits[0] === 0 || dividendDigits[0] === 0) {
+    return undefined;
+  }
+  let divisor = 0;
+  for (const digit of divisorDigits) divisor = divisor * 10 + digit;
+  // b = divisor × 10^shift, so a / b = (a / 10^shift) / divisor: the dividend's first digit is at 10^first.
+  const first = a.e - (b.e - divisorDigits.length + 1);
+  // The quotient's digits at 10^first … 10^-DP, and one guard digit at 10^-(DP + 1) for the rounding.
+  const last = -Big.DP - 1;
+  if (first < last) return undefined;
+  // quotient[0] is a spare leading digit (10^(first + 1)) for a carry out of the rounding.
+  const quotient: number[] = [0];
+  let remainder = 0;
+  let position = first;
+  for (let index = 0; ; index++, position--) {
+    const current = remainder * 10 + (index < dividendDigits.length ? (dividendDigits[index] as number) : 0);
+    const digit = Math.floor(current / divisor);
+    remainder = current - digit * divisor;
+    quotient.push(digit);
+    if (position === last) {
+      // Round half up on the guard digit, as big.js's ROUND_HALF_UP does.
+      quotient.pop();
+      if (digit >= 5) {
+        let carry = quotient.length - 1;
+        while (quotient[carry] === 9) quotient[carry--] = 0;
+        quotient[carry] = (quotient[carry] as number) + 1;
+      }
+      break;
+    }
+    // Exact: no dividend digits left and nothing remains.
+    if (remainder === 0 && index >= dividendDigits.length - 1) break;
+  }
+  let start = 0;
+  while (start < quotient.length && quotient[start] === 0) start++;
+  if (start === quotient.length) return undefined;
+  let end = quotient.length;
+  while (quotient[end - 1] === 0) end--;
+  return fromParts(
+    a.s === b.s ? 1 : -1,
+    first + 1 - start,
+    start === 0 && end === quotient.length ? quotient : quotient.slice(start, end),
+  );
+}
+
+/** Digits per limb of the long multiplication: a limb product plus carries stays below 2^53. */
+const LIMB_DIGITS = 7;
+const LIMB = 10 ** LIMB_DIGITS;
+
+/** The limbs (base 10^7, least significant first) of a coefficient's digits. */
+function limbsOf(digits: readonly number[]): number[] {
+  const limbs: number[] = [];
+  for (let end = digits.length; end > 0; end -= LIMB_DIGITS) {
+    let limb = 0;
+    for (let index = Math.max(0, end - LIMB_DIGITS); index < end; index++)
+      limb = limb * 10 + (digits[index] as number);
+    limbs.push(limb);
+  }
+  return limbs;
+}
+
+/**
+ * `a × b`, exact like big.js's `times` and with the same digits (a product has one exact form), but from whole
+ * numbers: both coefficients as doubles when the product has at most 15 digits, else in limbs of 7 digits instead
+ * of big.js's digit by digit. Returns undefined for a zero factor, whose signed zero big.js makes.
+ */
+function product(a: BigJs.Big, b: BigJs.Big): BigJs.Big | undefined {
+  const x = a.c;
+  const y = b.c;
+  if (x[0] === 0 || y[0] === 0) return undefined;
+  const sign = a.s === b.s ? 1 : -1;
+  // a × b = X·Y × 10^(a.e − |X| + 1 + b.e − |Y| + 1), with X and Y the coefficients as whole numbers.
+  const scale = a.e - x.length + 1 + b.e - y.length + 1;
+  let digits: number[];
+  if (x.length + y.length <= EXACT_COEFFICIENT_DIGITS) {
+    let coefficient = 0;
+    for (const digit of x) coefficient = coefficient * 10 + digit;
+    let other = 0;
+    for (const digit of y) other = other * 10 + digit;
+    digits = digitsOf(coefficient * other); // below 10^15, so exact
+  } else {
+    const xl = limbsOf(x);
+    const yl = limbsOf(y);
+    const limbs = new Array<number>(xl.length + yl.length).fill(0);
+    for (let i = 0; i < xl.length; i++) {
+      let carry = 0;
+      const xi = xl[i] as number;
+      for (let j = 0; j < yl.length; j++) {
+        // Below 10^7 + (10^7 − 1)² + 10^7 ≈ 10^14: exact, and far enough below 2^53 that the floor is exact too.
+        const sum = (limbs[i + j] as number) + xi * (yl[j] as number) + carry;
+        carry = Math.floor(sum / LIMB);
+        limbs[i + j] = sum - carry * LIMB;
+      }
+      limbs[i + yl.length] = carry;
+    }
+    let top = limbs.length - 1;
+    while (limbs[top] === 0) top--;
+    let topDigits = 1;
+    while (topDigits < LIMB_DIGITS && (limbs[top] as number) >= 10 ** topDigits) topDigits++;
+    // Filled from the least significant digit up, 7 per limb and only the significant ones of the top limb.
+    digits = new Array<number>(topDigits + top * LIMB_DIGITS);
+    let position = digits.length - 1;
+    for (let index = 0; index <= top; index++) {
+      let limb = limbs[index] as number;
+      for (let place = index === top ? topDigits : LIMB_DIGITS; place > 0; place--) {
+        const digit = limb % 10;
+        digits[position--] = digit;
+        limb = (limb - digit) / 10;
+      }
+    }
+  }
+  let end = digits.length;
+  while (digits[end - 1] === 0) end--;
+  const exponent = scale + digits.length - 1;
+  if (end < digits.length) digits.length = end;
+  return fromParts(sign, exponent, digits);
+}
+
+/** The decimal digits of a positive safe integer, most significant first. */
+function digitsOf(value: number): number[] {
+  const digits: number[] = [];
+  for (let rest = value; rest > 0; rest = Math.floor(rest / 10)) digits.push(rest % 10);
+  return digits.reverse();
+}
+
 export const add = (a: Decimal, b: Decimal): Decimal => wrap(a.plus(b));
 export const sub = (a: Decimal, b: Decimal): Decimal => wrap(a.minus(b));
-export const mul = (a: Decimal, b: Decimal): Decimal => wrap(a.times(b));
+export const mul = (a: Decimal, b: Decimal): Decimal => wrap(product(a, b) ?? a.times(b));
 /** Division, exact where the quotient terminates within 40 decimal places, else rounded half up there. */
-export const div = (a: Decimal, b: Decimal): Decimal => wrap(a.div(b));
+export const div = (a: Decimal, b: Decimal): Decimal => wrap(shortDivision(a, b) ?? a.div(b));
 export const pow = (a: Decimal, exponent: number): Decimal => wrap(a.pow(exponent));
 
 /** Sum of a list (0 for an empty list). */
@@ -58,8 +236,41 @@ export const isNegative = (a: Decimal): boolean => a.s === -1 && !a.eq(0);
 export const isPositive = (a: Decimal): boolean => a.s === 1 && !a.eq(0);
 export const isZero = (a: Decimal): boolean => a.eq(0);
 
-/** The nearest JS number, converted once from the exact decimal string. */
-export const toNumber = (a: Decimal): number => Number(a.toString());
+/** Exact powers of ten as doubles: 10^22 is the largest that a double holds exactly. */
+const EXACT_POWERS_OF_TEN = Array.from({ length: 23 }, (_, power) => Number(`1e${power}`));
+/** Coefficients of at most this many digits are below 2^53, so exact as doubles. */
+const EXACT_COEFFICIENT_DIGITS = 15;
+
+/**
+ * The nearest JS number (round half to even, as `Number(string)` reads a decimal).
+ *
+ * Fast path (Clinger's): a coefficient of at most 15 digits and a power of ten up to 10^22 are both exact doubles,
+ * and one IEEE multiplication or division of exact operands is correctly rounded, so `coefficient × 10^scale`
+ * is the same number `Number(string)` gives without building a string. Anything else is read from the exponent
+ * form of its digits.
+ *
+ * @example
+ * ```ts
+ * toNumber(decimal('0.0024062')); // 0.0024062
+ * ```
+ */
+export function toNumber(a: Decimal): number {
+  const digits = a.c;
+  const count = digits.length;
+  const scale = a.e - count + 1; // a = ±coefficient × 10^scale
+  if (count <= EXACT_COEFFICIENT_DIGITS && scale >= -22 && scale <= 22) {
+    let coefficient = 0;
+    for (let index = 0; index < count; index++) coefficient = coefficient * 10 + (digits[index] as number);
+    // Zero is +0 whatever big.js's sign says, as Number(a.toString()) reads it.
+    if (coefficient === 0) return 0;
+    const magnitude =
+      scale >= 0
+        ? coefficient * (EXACT_POWERS_OF_TEN[scale] as number)
+        : coefficient / (EXACT_POWERS_OF_TEN[-scale] as number);
+    return a.s < 0 ? -magnitude : magnitude;
+  }
+  return Number(`${a.s < 0 ? '-' : ''}${digits.join('')}e${scale}`);
+}
 
 /** The decimal rounded half-up to `places` decimal places, as a plain string (`12.3`). */
 export const toFixed = (a: Decimal, places: number): string => a.toFixed(places, 1);

@@ -39,6 +39,10 @@ export type AuditTrail = 'enabled' | 'disabled';
 /**
  * One estimate: `co2e = activity_data.activity_value × emission_factor.factor`, in kg. With the audit trail
  * disabled, `emission_factor` and `constituent_gases` are null.
+ *
+ * `emission_factor` (with its `data_quality_flags`) and `constituent_gases` are frozen and shared by every estimate
+ * of the same factor, so a batch does not copy them per result: read them, serialise them, or copy them
+ * (`{ ...estimate.emission_factor }`) before changing them. Everything else in a result is its own.
  */
 export interface Estimate {
   co2e: number;
@@ -121,15 +125,15 @@ export function estimateFromCo2e(
   parts: EstimateParts,
   options?: CalculationOptions,
 ): Estimate {
-  const enabled = parts.auditTrail === 'enabled';
-  const factor = sharedNumber(parts.factor, options);
+  const shared = parts.auditTrail === 'enabled' ? factorParts(parts, options) : undefined;
   return {
     co2e: outputNumber(co2e, options),
     co2e_unit: 'kg',
     co2e_calculation_method: parts.method,
     co2e_calculation_origin: parts.origin,
-    emission_factor: enabled ? emissionFactor(parts.metadata, factor) : null,
-    constituent_gases: enabled ? constituentGases(parts.origin, factor) : null,
+    emission_factor: shared === undefined ? null : shared.emissionFactor,
+    constituent_gases:
+      shared === undefined ? null : parts.origin === 'source' ? shared.sourceGases : shared.engineGases,
     activity_data: {
       activity_value: outputNumber(parts.activityValue, options),
       activity_unit: parts.activityUnit,
@@ -137,6 +141,40 @@ export function estimateFromCo2e(
     audit_trail: parts.auditTrail,
   };
 }
+
+/** The frozen `emission_factor` and `constituent_gases` of one factor, shared by its estimates. */
+interface FactorParts {
+  /** The exact factor they were made from (a metadata object is only ever paired with one). */
+  readonly factor: Decimal;
+  readonly emissionFactor: EmissionFactor;
+  readonly sourceGases: ConstituentGases;
+  readonly engineGases: ConstituentGases;
+}
+
+/** Per metadata object (cached with its factor by the calculators), so they are built once per factor. */
+const factorPartsCache = new WeakMap<FactorMetadata, FactorParts>();
+
+/**
+ * The shared parts of an estimate's factor: cached per metadata when the factor is shown exactly, built afresh
+ * (and frozen alike, so results behave the same either way) when display rounding makes its number per call.
+ */
+function factorParts(parts: EstimateParts, options: CalculationOptions | undefined): FactorParts {
+  if (options?.significantDigits !== undefined) {
+    return newFactorParts(parts.factor, parts.metadata, outputNumber(parts.factor, options));
+  }
+  const cached = factorPartsCache.get(parts.metadata);
+  if (cached !== undefined && cached.factor === parts.factor) return cached;
+  const made = newFactorParts(parts.factor, parts.metadata, finiteNumber(parts.factor));
+  factorPartsCache.set(parts.metadata, made);
+  return made;
+}
+
+const newFactorParts = (exact: Decimal, metadata: FactorMetadata, factor: number): FactorParts => ({
+  factor: exact,
+  emissionFactor: Object.freeze(emissionFactor(metadata, factor)),
+  sourceGases: Object.freeze(constituentGases('source', factor)),
+  engineGases: Object.freeze(constituentGases('co2e-engine', factor)),
+});
 
 /**
  * The gas breakdown: the factor's total as the publisher states it, or null when the engine calculated the factor
@@ -163,5 +201,5 @@ const emissionFactor = (m: FactorMetadata, factor: number): EmissionFactor => ({
   region: m.region,
   category: m.category,
   source_lca_activity: m.source_lca_activity,
-  data_quality_flags: [...m.data_quality_flags],
+  data_quality_flags: Object.freeze([...m.data_quality_flags]) as string[],
 });

@@ -24,6 +24,8 @@ interface Node<V> {
 
 const node = <V>(): Node<V> => ({ children: new WeakMap(), values: undefined });
 
+const HAS_WEAK_REF = typeof WeakRef === 'function';
+
 /**
  * A memo keyed by a chain of owner objects (held weakly) and a string, least recently used entries evicted past
  * `capacity` per owner chain.
@@ -35,16 +37,36 @@ const node = <V>(): Node<V> => ({ children: new WeakMap(), values: undefined });
  */
 export function createMemo<V>(capacity = MAX_MEMO_ENTRIES): Memo<V> {
   const root = node<V>();
+  // The owner chain of the previous call and its node: a batch asks with the same datasets every time, so the
+  // chain of WeakMap lookups is skipped while they stay the same. Held weakly like the tree, so a dropped dataset is
+  // still collected.
+  let lastOwners: Array<WeakRef<object>> = [];
+  let lastNode: WeakRef<Node<V>> | undefined;
+  const sameOwners = (owners: readonly object[]): boolean => {
+    if (owners.length !== lastOwners.length) return false;
+    for (let index = 0; index < owners.length; index++) {
+      if (lastOwners[index]?.deref() !== owners[index]) return false;
+    }
+    return true;
+  };
   return {
     get(owners, key, compute) {
-      let current = root;
-      for (const owner of owners) {
-        let child = current.children.get(owner);
-        if (child === undefined) {
-          child = node<V>();
-          current.children.set(owner, child);
+      let current = sameOwners(owners) ? lastNode?.deref() : undefined;
+      if (current === undefined) {
+        current = root;
+        for (const owner of owners) {
+          let child: Node<V> | undefined = current.children.get(owner);
+          if (child === undefined) {
+            child = node<V>();
+            current.children.set(owner, child);
+          }
+          current = child;
         }
-        current = child;
+        // Only where WeakRef exists (ES2021): an older embedded engine (a warehouse UDF) just takes the walk.
+        if (HAS_WEAK_REF) {
+          lastOwners = owners.map((owner) => new WeakRef(owner));
+          lastNode = new WeakRef(current);
+        }
       }
       const values = (current.values ??= new Map());
       const cached = values.get(key);

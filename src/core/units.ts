@@ -6,13 +6,17 @@ import { type Decimal, decimal, div, mul } from './decimal';
  */
 
 interface Ratio {
-  /** Multiply by this... */
-  readonly times: Decimal;
-  /** ...then divide by this (1 where the ratio is a terminating decimal). */
-  readonly per: Decimal;
+  /** Multiply by this (undefined for 1, which needs no multiplication)... */
+  readonly times: Decimal | undefined;
+  /** ...then divide by this (undefined for 1: where the ratio is a terminating decimal). */
+  readonly per: Decimal | undefined;
 }
 
-const ratio = (times: number, per = 1): Ratio => ({ times: decimal(times), per: decimal(per) });
+// A factor of 1 is left out rather than multiplied or divided by: the result is the same decimal, without the work.
+const ratio = (times: number, per = 1): Ratio => ({
+  times: times === 1 ? undefined : decimal(times),
+  per: per === 1 ? undefined : decimal(per),
+});
 
 // Spelled out rather than derived from the tables below, so no Decimal reaches the published types.
 /** Canonical duration units. */
@@ -67,8 +71,8 @@ export function parseDataUnit(spelling: string): DataUnit | undefined {
 }
 
 const convert = (value: Decimal, { times, per }: Ratio): Decimal => {
-  const scaled = mul(value, times);
-  return per.eq(1) ? scaled : div(scaled, per);
+  const scaled = times === undefined ? value : mul(value, times);
+  return per === undefined ? scaled : div(scaled, per);
 };
 
 /** `value` of `unit` in hours. */

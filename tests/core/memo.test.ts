@@ -24,6 +24,21 @@ describe('createMemo', () => {
     expect(computed).toEqual(['a', 'a', 'a']);
   });
 
+  it('keeps chains apart when consecutive calls switch owners (the last chain is remembered, not trusted)', () => {
+    const memo = createMemo<number>();
+    const [a, b, c] = [{}, {}, {}];
+    let calls = 0;
+    const value = (result: number) => () => (calls++, result);
+    expect(memo.get([a, b], 'k', value(1))).toBe(1);
+    expect(memo.get([a, b], 'k', value(9))).toBe(1); // same chain again: the remembered node
+    expect(memo.get([a, c], 'k', value(2))).toBe(2); // same first owner, different second
+    expect(memo.get([a], 'k', value(3))).toBe(3); // shorter chain
+    expect(memo.get([a, b, c], 'k', value(4))).toBe(4); // longer chain
+    expect(memo.get([a, b], 'k', value(9))).toBe(1);
+    expect(memo.get([a, c], 'k', value(9))).toBe(2);
+    expect(calls).toBe(4);
+  });
+
   it('caches nothing when compute throws', () => {
     const memo = createMemo<string>();
     const owner = {};

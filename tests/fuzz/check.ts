@@ -106,10 +106,18 @@ export function fingerprint(value: unknown): string | undefined {
   }
 }
 
-/** Overwrites every leaf and grows every array and object of a result, as a careless caller might. */
+/**
+ * Overwrites every leaf and grows every array and object of a result, as a careless caller might. Frozen parts (the
+ * factor parts shared between estimates) cannot be changed, so they are checked to be frozen all the way down
+ * instead: a frozen object holding a mutable one would let a caller reach the shared state.
+ */
 function vandalise(value: unknown, seen = new Set<object>()): void {
   if (typeof value !== 'object' || value === null || seen.has(value)) return;
   seen.add(value);
+  if (Object.isFrozen(value)) {
+    expectDeeplyFrozen(value);
+    return;
+  }
   if (Array.isArray(value)) {
     for (const item of value) vandalise(item, seen);
     value.push('vandalised');
@@ -121,6 +129,13 @@ function vandalise(value: unknown, seen = new Set<object>()): void {
     else record[key] = typeof item === 'number' ? -12_345 : 'vandalised';
   }
   record.vandalised = true;
+}
+
+function expectDeeplyFrozen(value: object): void {
+  expect(Object.isFrozen(value)).toBe(true);
+  for (const item of Object.values(value)) {
+    if (typeof item === 'object' && item !== null) expectDeeplyFrozen(item);
+  }
 }
 
 /**

@@ -1,0 +1,157 @@
+import BigJs from 'big.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type Decimal, decimal, div, mul, toNumber, toPlainString } from '../../src/core/decimal';
+
+/**
+ * The fast paths of src/core/decimal.ts (issue 13 item 4) against the big.js code they stand in for: reading a
+ * number, multiplying and the short division must give the very digits, exponent and sign of big.js at the engine's
+ * settings (40 places, half up), and the number conversion the very double of `Number(decimal string)`, for every
+ * input, not just typical ones.
+ */
+
+// big.js itself at the engine's settings: the reference the fast paths must match digit for digit.
+const Reference = BigJs();
+Reference.DP = 40;
+Reference.RM = 1;
+
+/** A decimal string `±digits e exponent`: up to `maxDigits` significant digits, anywhere from 1e-70 to 1e60. */
+const decimalText = (maxDigits: number) =>
+  fc
+    .tuple(
+      fc.boolean(),
+      fc.stringMatching(new RegExp(`^[1-9][0-9]{0,${maxDigits - 1}}$`)),
+      fc.integer({ min: -70, max: 60 }),
+    )
+    .map(([negative, digits, exponent]) => `${negative ? '-' : ''}${digits}e${exponent}`);
+
+/** The divisors the engine divides by, and arbitrary ones of up to 12 digits (past the 9 of the short path). */
+const divisorText = fc.oneof(
+  fc.constantFrom('60', '3600', '3600000', '35040', '1', '3', '7', '0.5', '1e-9', '999999999', '1000000000'),
+  decimalText(9),
+  decimalText(12),
+);
+
+const parts = (value: BigJs.Big) => ({ s: value.s, e: value.e, c: [...value.c] });
+
+describe('reading numbers', () => {
+  it('gives big.js’s value of String(number) for any double, including -0 and exponent forms', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.double({ noNaN: true, noDefaultInfinity: true }),
+          fc.integer({ min: -1e9, max: 1e9 }).map((cents) => cents / 100),
+          fc.maxSafeInteger(),
+          fc.constantFrom(0, -0, 1e-7, 1.5e21, 123.45, 0.1, 5e-324, Number.MAX_VALUE, -1e-300),
+        ),
+        (value) => {
+          expect(parts(decimal(value))).toEqual(parts(new Reference(value)));
+        },
+      ),
+      { numRuns: 30_000 },
+    );
+  });
+});
+
+describe('multiplication', () => {
+  it('gives the digits, exponent and sign of big.js, for short (one double) and long (limbs) products', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(decimalText(7), decimalText(20), decimalText(60)),
+        fc.oneof(decimalText(8), decimalText(45)),
+        (a, b) => {
+          expect(parts(mul(decimal(a), decimal(b)))).toEqual(parts(new Reference(a).times(b)));
+        },
+      ),
+      { numRuns: 30_000 },
+    );
+  });
+
+  it('carries across limbs and drops the trailing zeros of a product', () => {
+    const product = (a: string, b: string) => toPlainString(mul(decimal(a), decimal(b)));
+    expect(product('9'.repeat(30), '9'.repeat(30))).toBe(`${'9'.repeat(29)}8${'0'.repeat(29)}1`);
+    expect(product('1.25', '0.8')).toBe('1');
+    expect(product('12500000000000000000', '0.000000000000000008')).toBe('100');
+    expect(product('-0.5', '0.5')).toBe('-0.25');
+    expect(toPlainString(mul(decimal(0), decimal('-3')))).toBe('0');
+  });
+});
+
+describe('short division (divisors of at most 9 significant digits)', () => {
+  it('gives the digits, exponent and sign of big.js long division, for any dividend and divisor', () => {
+    fc.assert(
+      fc.property(fc.oneof(decimalText(60), decimalText(8)), divisorText, (dividend, divisor) => {
+        const expected = new Reference(dividend).div(new Reference(divisor));
+        expect(parts(div(decimal(dividend), decimal(divisor)))).toEqual(parts(expected));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('converts durations to hours exactly as before: terminating quotients exact, others at 40 places', () => {
+    const hours = (value: string, per: number) => toPlainString(div(decimal(value), decimal(per)));
+    expect(hours('90', 60)).toBe('1.5');
+    expect(hours('1', 60)).toBe(`0.01${'6'.repeat(37)}7`);
+    expect(hours('7200', 3_600)).toBe('2');
+    expect(hours('1', 3_600_000)).toBe(`0.000000${'2'}${'7'.repeat(32)}8`);
+    // Rounding carries through a run of nines into a new leading digit.
+    expect(hours(`0.${'9'.repeat(45)}`, 1)).toBe('1');
+    expect(hours(`9.${'9'.repeat(45)}`, 1)).toBe('10');
+  });
+
+  it('leaves zero dividends, zero divisors and quotients that round to zero to big.js', () => {
+    expect(toPlainString(div(decimal(0), decimal(60)))).toBe('0');
+    expect(() => div(decimal(1), decimal(0))).toThrow(/Division by zero/);
+    expect(toPlainString(div(decimal('1e-42'), decimal(3)))).toBe('0');
+    // The guard digit decides a quotient just at the 40th place.
+    expect(toPlainString(div(decimal('1.5e-40'), decimal(3)))).toBe(
+      '0.0000000000000000000000000000000000000001',
+    );
+  });
+});
+
+describe('toNumber without a string round trip', () => {
+  const viaString = (value: Decimal) => Number(value.toString());
+
+  it('is the double Number() reads from the decimal string, for short and long coefficients alike', () => {
+    fc.assert(
+      fc.property(fc.oneof(decimalText(15), decimalText(17), decimalText(60)), (text) => {
+        const value = decimal(text);
+        expect(Object.is(toNumber(value), viaString(value))).toBe(true);
+      }),
+      { numRuns: 50_000 },
+    );
+  });
+
+  it('is exact for products, the engine’s usual outputs', () => {
+    fc.assert(
+      fc.property(decimalText(12), decimalText(12), (a, b) => {
+        const product = mul(decimal(a), decimal(b));
+        expect(Object.is(toNumber(product), viaString(product))).toBe(true);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('rounds halfway cases to even, as Number() does, on both paths', () => {
+    // 2^53 + 1 has 16 digits (string path); 9007199254740993e-16 too. Both halfway: round to the even neighbour.
+    expect(toNumber(decimal('9007199254740993'))).toBe(9_007_199_254_740_992);
+    expect(toNumber(decimal('0.9007199254740993'))).toBe(0.9007199254740993);
+    expect(toNumber(decimal('123456789012345'))).toBe(123_456_789_012_345);
+    expect(toNumber(decimal('1.23456789012345e-22'))).toBe(1.23456789012345e-22);
+    expect(toNumber(decimal('1.5e300'))).toBe(1.5e300);
+  });
+
+  it('reads zero as +0 and keeps the sign of negatives', () => {
+    expect(Object.is(toNumber(decimal(-0)), 0)).toBe(true);
+    expect(Object.is(toNumber(mul(decimal(-1), decimal(0))), 0)).toBe(true);
+    expect(toNumber(decimal('-0.25'))).toBe(-0.25);
+    expect(toNumber(decimal('-1234567890123456789'))).toBe(-1_234_567_890_123_456_800);
+  });
+
+  it('gives ±Infinity and 0 past the double range, for the caller to reject', () => {
+    expect(toNumber(decimal('1e400'))).toBe(Infinity);
+    expect(toNumber(decimal('-2e309'))).toBe(-Infinity);
+    expect(toNumber(decimal('1e-400'))).toBe(0);
+  });
+});
