@@ -41,7 +41,14 @@ export type {
   EmissionFactor,
   Estimate,
 } from './core/estimate';
-export { DATA_UNITS, DURATION_UNITS, type DataUnit, type DurationUnit } from './core/units';
+export {
+  DATA_UNITS,
+  DURATION_UNITS,
+  type DataUnit,
+  type DataUnitSpelling,
+  type DurationUnit,
+  type DurationUnitSpelling,
+} from './core/units';
 export { MAX_QUANTITY } from './core/validate';
 export { createTableDatasets, type DatasetTables } from './datasets/create';
 export { mergeDatasets } from './datasets/merge';

@@ -1,10 +1,14 @@
 import * as z from 'zod';
 import { EmissionsError, formatPath } from './errors';
 import {
-  DATA_UNITS,
+  closeDataUnits,
+  closeDurationUnits,
+  DATA_UNIT_SPELLINGS,
   DURATION_UNIT_SPELLINGS,
   type DataUnit,
+  type DataUnitSpelling,
   type DurationUnit,
+  type DurationUnitSpelling,
   parseDataUnit,
   parseDurationUnit,
 } from './units';
@@ -35,14 +39,32 @@ export const year = () =>
     .min(1900, 'must be 1900 or later')
     .max(2200, 'must be 2200 or earlier');
 
-const unitSchema = <U extends string>(parse: (spelling: string) => U | undefined, valid: readonly string[]) =>
+/**
+ * The schema with its input type narrowed to `I` for TypeScript only: what callers may pass, so editors complete
+ * it and a wrong literal is a type error. Validation is unchanged: untyped callers (JSON, the HTTP layer) still
+ * reach the schema's own checks and messages.
+ */
+export const withInput =
+  <I>() =>
+  <S extends z.ZodType>(schema: S): S & { _zod: { input: I } } =>
+    schema as S & { _zod: { input: I } };
+
+const unitSchema = <U extends string>(
+  parse: (spelling: string) => U | undefined,
+  valid: readonly string[],
+  close: (spelling: string) => string[],
+) =>
   z.string({ error: 'must be a string' }).transform((spelling, ctx): U => {
     const unit = parse(spelling);
     if (unit === undefined) {
+      const suggestions = close(spelling);
       ctx.issues.push({
         code: 'custom',
         input: spelling,
-        message: `'${spelling}' is not a valid unit. Valid units: ${valid.join(', ')}`,
+        message:
+          `'${spelling}' is not a valid unit.` +
+          (suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : '') +
+          ` Valid units: ${valid.join(', ')}`,
         params: { valid_values: valid },
       });
       return z.NEVER;
@@ -50,17 +72,27 @@ const unitSchema = <U extends string>(parse: (spelling: string) => U | undefined
     return unit;
   });
 
-/** `duration_unit`: hour/h, min, sec/s, ms, day (any case), canonicalised; defaults to hour. */
+/**
+ * `duration_unit`: hour (`hours`, `h`, `hr`), min (`minute`, `minutes`), sec (`s`, `second`, `seconds`), ms, day
+ * (`days`, `d`), any case, canonicalised; defaults to hour. Not `m` (minutes or months?).
+ */
 export const durationUnit = () =>
-  unitSchema<DurationUnit>(parseDurationUnit, DURATION_UNIT_SPELLINGS)
-    .optional()
-    .transform((unit): DurationUnit => unit ?? 'hour');
+  withInput<DurationUnitSpelling | undefined>()(
+    unitSchema<DurationUnit>(parseDurationUnit, DURATION_UNIT_SPELLINGS, closeDurationUnits)
+      .optional()
+      .transform((unit): DurationUnit => unit ?? 'hour'),
+  );
 
-/** `data_unit`: KB, MB, GB, TB, PB (any case, decimal), canonicalised; defaults to GB. */
+/**
+ * `data_unit`: KB, MB, GB, TB, PB (decimal) and KiB, MiB, GiB, TiB, PiB (binary), also spelled out (`gigabytes`),
+ * any case, canonicalised; defaults to GB.
+ */
 export const dataUnit = () =>
-  unitSchema<DataUnit>(parseDataUnit, DATA_UNITS)
-    .optional()
-    .transform((unit): DataUnit => unit ?? 'GB');
+  withInput<DataUnitSpelling | undefined>()(
+    unitSchema<DataUnit>(parseDataUnit, DATA_UNIT_SPELLINGS, closeDataUnits)
+      .optional()
+      .transform((unit): DataUnit => unit ?? 'GB'),
+  );
 
 /** `audit_trail`: enabled (default) or disabled. */
 export const auditTrail = () =>

@@ -21,6 +21,7 @@ import {
   MAX_QUANTITY,
 } from '../../src/index';
 import { ccfGridDatasets, defaultDatasets } from '../../src/datasets/index';
+import { DATA_UNIT_SPELLINGS, DURATION_UNIT_SPELLINGS } from '../../src/core/units';
 
 const ds = defaultDatasets;
 type Provider = 'aws' | 'azure' | 'gcp';
@@ -278,11 +279,11 @@ describe.each(CALCULATORS)('$name: invalid requests', (calculator) => {
     if (calculator.hasDurationUnit) {
       it('an unknown duration_unit lists the valid spellings', () => {
         // Prototype keys must not resolve to Object.prototype members (they once crashed with a TypeError).
-        for (const bad of ['week', 'hours', 'minute', '', 'constructor', '__proto__', 'toString']) {
+        for (const bad of ['week', 'm', 'fortnight', '', 'constructor', '__proto__', 'toString']) {
           expectEmissionsError(call({ ...valid, duration_unit: bad }), {
             error_code: 'invalid_request',
             path: 'duration_unit',
-            valid_values: ['hour', 'h', 'min', 'sec', 's', 'ms', 'day'],
+            valid_values: [...DURATION_UNIT_SPELLINGS],
           });
         }
         expectEmissionsError(call({ ...valid, duration_unit: 1 }), {
@@ -301,11 +302,11 @@ describe.each(CALCULATORS)('$name: invalid requests', (calculator) => {
 
     if (calculator.hasDataUnit) {
       it('an unknown data_unit lists the valid units', () => {
-        for (const bad of ['EB', 'GiB', 'bytes', 'constructor', '__proto__']) {
+        for (const bad of ['EB', 'Gbit', 'bytes', 'constructor', '__proto__']) {
           expectEmissionsError(call({ ...valid, data_unit: bad }), {
             error_code: 'invalid_request',
             path: 'data_unit',
-            valid_values: ['KB', 'MB', 'GB', 'TB', 'PB'],
+            valid_values: [...DATA_UNIT_SPELLINGS],
           });
         }
       });

@@ -29,6 +29,7 @@ import {
   calculateStorage,
   createEngine,
   type Estimate,
+  type DurationUnitSpelling,
 } from '../../src/index';
 import { ccfGridDatasets, defaultDatasets } from '../../src/datasets/index';
 import { Big, type BigValue, toNumber } from './exact';
@@ -457,7 +458,7 @@ describe('calculateInstance', () => {
 
 describe('duration units', () => {
   // AWS us_east_1, 1 vCPU: factor 0.0010442908 kg/CPU-hour (above).
-  const cpu = (duration: number, duration_unit?: string) =>
+  const cpu = (duration: number, duration_unit?: DurationUnitSpelling) =>
     calculateCpu(
       'aws',
       { cpu_count: 1, region: 'us_east_1', duration, ...(duration_unit && { duration_unit }) },

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { calculateCpu, calculateCpuBatch, calculateMemory, EmissionsError } from '../../src/index';
+import {
+  calculateCpu,
+  calculateCpuBatch,
+  calculateMemory,
+  type DurationUnitSpelling,
+  EmissionsError,
+} from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
 
 /**
@@ -37,7 +43,8 @@ describe('a unit spelled like an Object.prototype key (found with FUZZ_SEED=1)',
     expect(() =>
       calculateMemory(
         'gcp',
-        { region: 'asia_east1', data: 0, duration: 0, duration_unit: unit },
+        // Deliberately not a spelling: the runtime must reject it like any untyped input.
+        { region: 'asia_east1', data: 0, duration: 0, duration_unit: unit as DurationUnitSpelling },
         defaultDatasets,
       ),
     ).toThrow(expect.objectContaining({ error_code: 'invalid_request', path: 'duration_unit' }));
