@@ -18,47 +18,64 @@ const ds = defaultDatasets;
 const cpu = (provider: string, region: string) =>
   calculateCpu(provider, { cpu_count: 1, region, duration: 1, duration_unit: 'h' }, ds);
 
-/** Each family: the provider's own spelling first, then spellings that must find the same region. */
-const FAMILIES: Array<{ family: string; provider: string; own: string; spellings: string[] }> = [
+/**
+ * Each family: the provider's own spelling, the hosted API's (which the factor's activity id and name use), then
+ * spellings that must find the same region.
+ */
+const FAMILIES: Array<{
+  family: string;
+  provider: string;
+  own: string;
+  hosted: string;
+  spellings: string[];
+}> = [
   {
     family: 'AWS hyphens to underscores, any case',
     provider: 'aws',
     own: 'us-east-1',
+    hosted: 'us_east_1',
     spellings: ['us_east_1', 'US-EAST-1', 'Us_East_1'],
   },
   {
     family: 'Azure words split as the hosted API split them',
     provider: 'azure',
     own: 'westeurope',
+    hosted: 'west_europe',
     spellings: ['west_europe', 'WestEurope', 'West Europe', 'WEST_EUROPE'],
   },
   {
     family: 'Azure with a trailing number',
     provider: 'azure',
     own: 'eastus2',
+    hosted: 'east_us_2',
     spellings: ['east_us_2', 'East US 2', 'EASTUS2'],
   },
   {
     family: 'GCP with and without the separator before the number',
     provider: 'gcp',
     own: 'europe-west1',
+    hosted: 'europe_west_1',
     spellings: ['europe_west1', 'europe_west_1', 'EUROPE-WEST1', 'europe-west-1'],
   },
 ];
 
 describe('region alias families', () => {
-  for (const { family, provider, own, spellings } of FAMILIES) {
+  for (const { family, provider, own, hosted, spellings } of FAMILIES) {
     it(`${family}: ${spellings.join(', ')} → ${own}`, () => {
       const expected = cpu(provider, own);
-      expect(expected.emission_factor?.name).toContain(`(${own})`);
+      expect(expected.emission_factor?.activity_id).toBe(`cpu-provider_${provider}-region_${hosted}`);
+      expect(expected.emission_factor?.name).toBe(
+        `${provider.toUpperCase()} (${hosted.replaceAll('_', '-')}) CPU`,
+      );
       for (const spelling of spellings) expect(cpu(provider, spelling)).toEqual(expected);
       expect(() => cpu(provider, ` ${own}`)).toThrow(EmissionsError);
     });
   }
 
   it('does not confuse regions that differ only by a number (europe-west1 and europe-west10)', () => {
-    expect(cpu('gcp', 'europe_west_10').emission_factor?.name).toContain('(europe-west10)');
-    expect(cpu('gcp', 'europe_west_1').emission_factor?.name).toContain('(europe-west1)');
+    expect(cpu('gcp', 'europe_west_10').emission_factor?.name).toBe('GCP (europe-west-10) CPU');
+    expect(cpu('gcp', 'europe_west10').emission_factor?.name).toBe('GCP (europe-west-10) CPU');
+    expect(cpu('gcp', 'europe_west_1').emission_factor?.name).toBe('GCP (europe-west-1) CPU');
   });
 });
 

@@ -616,6 +616,7 @@ describe('factor metadata', () => {
     });
   });
 
+  // Named as the hosted API named its factors (issue 10): capitals, words split, lowercase resource.
   it('memory, storage and networking name the resource, the provider and the region', () => {
     const memory = calculateMemory(
       'azure',
@@ -623,8 +624,8 @@ describe('factor metadata', () => {
       ds,
     ).emission_factor;
     expect(memory).toMatchObject({
-      name: 'Azure (westeurope) Memory',
-      activity_id: 'memory-provider_azure-region_westeurope',
+      name: 'AZURE (west-europe) memory',
+      activity_id: 'memory-provider_azure-region_west_europe',
       category: 'Cloud Computing - Memory',
       region: 'NL',
       source: 'CCF',
@@ -637,8 +638,8 @@ describe('factor metadata', () => {
       ds,
     );
     expect(storage.emission_factor).toMatchObject({
-      name: 'GCP (europe-west1) SSD Storage',
-      activity_id: 'storage-provider_gcp-region_europe_west1-type_ssd',
+      name: 'GCP (europe-west-1) SSD storage',
+      activity_id: 'storage-provider_gcp-region_europe_west_1-type_ssd',
       category: 'Cloud Computing - Storage',
       region: 'BE',
     });
@@ -647,11 +648,11 @@ describe('factor metadata', () => {
       { region: 'europe_west1', storage_type: 'hdd', data: 1, duration: 1 },
       ds,
     );
-    expect(hdd.emission_factor?.activity_id).toBe('storage-provider_gcp-region_europe_west1-type_hdd');
+    expect(hdd.emission_factor?.activity_id).toBe('storage-provider_gcp-region_europe_west_1-type_hdd');
     expect(hdd.emission_factor?.id).not.toBe(storage.emission_factor?.id);
     const networking = calculateNetworking('aws', { region: 'us_east_1', data: 1 }, ds).emission_factor;
     expect(networking).toMatchObject({
-      name: 'AWS (us-east-1) Networking',
+      name: 'AWS (us-east-1) networking',
       activity_id: 'networking-provider_aws-region_us_east_1',
       category: 'Cloud Computing - Networking',
       region: 'US',
