@@ -21,6 +21,20 @@ export {
   type InstanceEstimate,
 } from './cloud/instance';
 export { InstanceRequest } from './cloud/instance.schema';
+export type {
+  CloudInstanceSpelling,
+  CloudProviderSpelling,
+  CloudRegionSpelling,
+  KnownAwsInstance,
+  KnownAwsRegion,
+  KnownAzureInstance,
+  KnownAzureRegion,
+  KnownGcpInstance,
+  KnownGcpRegion,
+  StorageType,
+  StorageTypeSpelling,
+} from './cloud/spellings';
+export type { AnyCase } from './core/any-case';
 export {
   calculateSpend,
   calculateSpendBatch,
@@ -29,7 +43,11 @@ export {
   type SpendCalculationDetails,
   type SpendEstimate,
 } from './spend/spend';
-export { SpendRequest } from './spend/spend.schema';
+export {
+  type ClassificationType,
+  type ClassificationTypeSpelling,
+  SpendRequest,
+} from './spend/spend.schema';
 export { createEngine, type Engine } from './engine';
 export { EmissionsError, ERROR_CODES, type ErrorBody, type ErrorCode } from './core/errors';
 export { isErrorBody } from './core/batch';

@@ -1,3 +1,4 @@
+import type { AnyCase } from './any-case';
 import { type Decimal, decimal, div, mul } from './decimal';
 
 /**
@@ -15,8 +16,6 @@ interface Ratio {
 
 const ratio = (times: number | string, per = 1): Ratio => ({ times: decimal(times), per: decimal(per) });
 
-/** A spelling in the case it is listed, all lower, all upper, or capitalised: what a type can say of "any case". */
-type AnyCase<S extends string> = S | Lowercase<S> | Uppercase<S> | Capitalize<Lowercase<S>>;
 
 // Spelled out rather than derived from the tables below, so no Decimal reaches the published types.
 /** Canonical duration units. */

@@ -10,12 +10,14 @@ import {
   calculateNetworking,
   calculateStorage,
   EmissionsError,
+  type CloudProvider,
+  type CloudProviderSpelling,
 } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
 import { readSharedData, skipWithoutSharedData } from '../shared-data';
 
 const ds = defaultDatasets;
-const cpu = (provider: string, region: string) =>
+const cpu = (provider: CloudProviderSpelling, region: string) =>
   calculateCpu(provider, { cpu_count: 1, region, duration: 1, duration_unit: 'h' }, ds);
 
 /**
@@ -24,7 +26,7 @@ const cpu = (provider: string, region: string) =>
  */
 const FAMILIES: Array<{
   family: string;
-  provider: string;
+  provider: CloudProviderSpelling;
   own: string;
   hosted: string;
   spellings: string[];
@@ -80,7 +82,7 @@ describe('region alias families', () => {
 });
 
 describe('unknown region', () => {
-  const thrown = (provider: string, region: string) => {
+  const thrown = (provider: CloudProviderSpelling, region: string) => {
     try {
       cpu(provider, region);
     } catch (error) {
@@ -109,11 +111,11 @@ describe('unknown region', () => {
 });
 
 /** The regions of the hosted API's 2021 set, as it spelled them (`region_east_us_2`). */
-const HOSTED_REGIONS: Array<{ provider: string; region: string }> = (() => {
+const HOSTED_REGIONS: Array<{ provider: CloudProvider; region: string }> = (() => {
   const csv = readSharedData('oefdb/ccf_cloud_factors.csv');
-  const seen = new Map<string, { provider: string; region: string }>();
+  const seen = new Map<string, { provider: CloudProvider; region: string }>();
   for (const match of csv.matchAll(/,cpu-provider_(\w+?)-region_(\w+),/g)) {
-    const [, provider, region] = match as unknown as [string, string, string];
+    const [, provider, region] = match as unknown as [string, CloudProvider, string];
     seen.set(`${provider}/${region}`, { provider, region });
   }
   return [...seen.values()];

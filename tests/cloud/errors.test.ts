@@ -19,6 +19,7 @@ import {
   EmissionsError,
   type ErrorBody,
   MAX_QUANTITY,
+  type CloudProviderSpelling,
 } from '../../src/index';
 import { ccfGridDatasets, defaultDatasets } from '../../src/datasets/index';
 import { DATA_UNIT_SPELLINGS, DURATION_UNIT_SPELLINGS } from '../../src/core/units';
@@ -33,8 +34,9 @@ const INSTANCE: Record<Provider, string> = {
   gcp: 'e2-standard-2',
 };
 
-type Single = (provider: string, request: never, datasets: typeof ds) => unknown;
-type Batch = (provider: string, requests: readonly unknown[], datasets: typeof ds) => unknown[];
+// Deliberately untyped: these tests send what JSON may hold, which the request types rule out.
+type Single = (provider: CloudProviderSpelling, request: never, datasets: typeof ds) => unknown;
+type Batch = (provider: CloudProviderSpelling, requests: readonly never[], datasets: typeof ds) => unknown[];
 
 interface Calculator {
   name: string;
@@ -383,13 +385,17 @@ describe.each(CALCULATORS)('$name: invalid requests', (calculator) => {
 
     it('an unknown provider is unsupported_provider, checked before the body', () => {
       for (const bad of ['ibm', 'oracle', '', 'aws ']) {
-        const error = expectEmissionsError(() => calculator.single(bad, valid as never, ds), {
-          error_code: 'unsupported_provider',
-          path: 'provider_id',
-          valid_values: ['aws', 'azure', 'gcp'],
-        });
+        const error = expectEmissionsError(
+          () => calculator.single(bad as CloudProviderSpelling, valid as never, ds),
+          {
+            error_code: 'unsupported_provider',
+            path: 'provider_id',
+            valid_values: ['aws', 'azure', 'gcp'],
+          },
+        );
         expect(error.message).toContain('aws, azure, gcp');
       }
+      // @ts-expect-error 'ibm' is no provider: the run-time check is what is tested
       expectEmissionsError(() => calculator.single('ibm', null as never, ds), {
         error_code: 'unsupported_provider',
         path: 'provider_id',
@@ -434,6 +440,7 @@ describe('spellings that are accepted', () => {
     expect(calculateStorage('aws', { ...request, storage_type: 'SSD' }, ds)).toEqual(
       calculateStorage('aws', { ...request, storage_type: 'ssd' }, ds),
     );
+    // @ts-expect-error 'tape' is no storage type: the run-time check is what is tested
     expectEmissionsError(() => calculateStorage('aws', { ...request, storage_type: 'tape' }, ds), {
       error_code: 'invalid_request',
       path: 'storage_type',
@@ -510,7 +517,7 @@ describe('batch forms', () => {
       const missing = without(good, calculator.required[0] as string);
       const badYear = { ...good, year: 1999 };
       const requests = [good, null, missing, other, { ...good, junk: true }, badYear];
-      const results = calculator.batch('gcp', requests, ds);
+      const results = calculator.batch('gcp', requests as never[], ds);
 
       expect(results).toHaveLength(requests.length);
       expect(results[0]).toEqual(calculator.single('gcp', good as never, ds));
@@ -551,6 +558,7 @@ describe('batch forms', () => {
 
   it('an unsupported provider (a path parameter) fails the whole batch once, before any element', () => {
     expectEmissionsError(
+      // @ts-expect-error 'ibm' and null: what JSON may hold, checked at run time
       () => calculateCpuBatch('ibm', [{ cpu_count: 1, region: 'us_east_1', duration: 1 }, null], ds),
       {
         error_code: 'unsupported_provider',

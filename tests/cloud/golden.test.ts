@@ -30,6 +30,7 @@ import {
   createEngine,
   type Estimate,
   type DurationUnitSpelling,
+  type CloudProviderSpelling,
 } from '../../src/index';
 import { ccfGridDatasets, defaultDatasets } from '../../src/datasets/index';
 import { Big, type BigValue, toNumber } from './exact';
@@ -695,7 +696,7 @@ describe('factor metadata', () => {
   });
 
   it('ids are stable for the same factor and differ across regions, years, providers and resources', () => {
-    const cpu = (provider: string, region: string, year?: number) =>
+    const cpu = (provider: CloudProviderSpelling, region: string, year?: number) =>
       calculateCpu(provider, { cpu_count: 1, region, duration: 1, ...(year && { year }) }, ds).emission_factor
         ?.id;
     const base = cpu('aws', 'us_east_1');

@@ -178,7 +178,7 @@ describe('differential: the exact core against its recorded results', () => {
     const hash = createHash('sha256');
     let errors = 0;
     for (const [kind, calculate] of Object.entries(calculators)) {
-      const results = calculate('aws', batches[kind] ?? [], datasets);
+      const results = calculate('aws', (batches[kind] ?? []) as never[], datasets);
       for (const result of results) {
         if ('error' in (result as object)) errors++;
         hash.update(JSON.stringify(result));
