@@ -43,11 +43,7 @@ export {
   type SpendCalculationDetails,
   type SpendEstimate,
 } from './spend/spend';
-export {
-  type ClassificationType,
-  type ClassificationTypeSpelling,
-  SpendRequest,
-} from './spend/spend.schema';
+export { type ClassificationType, type ClassificationTypeSpelling, SpendRequest } from './spend/spend.schema';
 export { createEngine, type Engine } from './engine';
 export { EmissionsError, ERROR_CODES, type ErrorBody, type ErrorCode } from './core/errors';
 export { isErrorBody } from './core/batch';

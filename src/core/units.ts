@@ -16,7 +16,6 @@ interface Ratio {
 
 const ratio = (times: number | string, per = 1): Ratio => ({ times: decimal(times), per: decimal(per) });
 
-
 // Spelled out rather than derived from the tables below, so no Decimal reaches the published types.
 /** Canonical duration units. */
 export type DurationUnit = 'hour' | 'min' | 'sec' | 'ms' | 'day';
