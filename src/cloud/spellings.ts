@@ -71,7 +71,14 @@ export type CloudInstanceSpelling<P extends CloudProviderSpelling = CloudProvide
 
 /** The storage types: solid-state and hard disk. */
 export type StorageType = 'ssd' | 'hdd';
-/** `storage_type` as requests may write it: `ssd` or `hdd`, any case. */
+/**
+ * `storage_type` as requests may write it: `ssd` or `hdd`, any case.
+ *
+ * @example
+ * ```ts
+ * const type: StorageTypeSpelling = 'SSD';
+ * ```
+ */
 export type StorageTypeSpelling = AnyCase<StorageType>;
 
 /** `T` with `region` (and `instance`, where it has one) typed for provider `P`, flattened for editors' hovers. */

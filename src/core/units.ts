@@ -56,9 +56,21 @@ const DATA_SPELLINGS = {
 /**
  * What `duration_unit` accepts: every spelling of {@link DURATION_UNIT_SPELLINGS} (`hour`, `hours`, `h`, `hr`,
  * `min`, `minutes`, `s`, `seconds`, `ms`, `day`, …) in lower, upper or capitalised case. Not `m` (ambiguous).
+ *
+ * @example
+ * ```ts
+ * const unit: DurationUnitSpelling = 'Minutes'; // 'week' or 'm' would not compile
+ * ```
  */
 export type DurationUnitSpelling = AnyCase<(typeof DURATION_SPELLINGS)[DurationUnit][number]>;
-/** What `data_unit` accepts: every spelling of {@link DATA_UNIT_SPELLINGS} (`GB`, `gb`, `gigabytes`, `GiB`, …). */
+/**
+ * What `data_unit` accepts: every spelling of {@link DATA_UNIT_SPELLINGS} (`GB`, `gb`, `gigabytes`, `GiB`, …).
+ *
+ * @example
+ * ```ts
+ * const unit: DataUnitSpelling = 'GiB'; // 1.073741824 GB
+ * ```
+ */
 export type DataUnitSpelling = AnyCase<(typeof DATA_SPELLINGS)[DataUnit][number]>;
 
 /** Canonical duration units and their value in hours. */

@@ -8,6 +8,12 @@ export type ClassificationType = 'isic4' | 'nace2' | 'naics2017';
  * `activity.classification_type` as requests may write it: `isic4`, `nace2` or `naics2017`, any case. A custom
  * classifications table may add types; name one with a cast (`'unspsc' as ClassificationTypeSpelling`): the
  * calculator checks the type against the datasets at run time either way.
+ *
+ * @example
+ * ```ts
+ * const type: ClassificationTypeSpelling = 'NACE2';
+ * const custom = 'unspsc' as ClassificationTypeSpelling; // a type of your own classifications table
+ * ```
  */
 export type ClassificationTypeSpelling = AnyCase<ClassificationType>;
 
