@@ -6,5 +6,11 @@ export default defineConfig({
     // Need a build (and Chromium, or the registry): `npm run test:browser` and `npm run test:package`, run by .ci/run.
     exclude: [...configDefaults.exclude, 'tests/browser/**', 'tests/package/**'],
     testTimeout: 60_000,
+    // Type tests (`expectTypeOf`, `@ts-expect-error`): checked by tsc, reported with the other tests.
+    typecheck: {
+      enabled: true,
+      include: ['tests/types/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+    },
   },
 });

@@ -34,7 +34,7 @@ export function ledgerLine(index: number): string {
 export function ledgerRequest(index: number) {
   const { code, year, region, currency, money } = fields(index);
   return {
-    activity: { classification_type: 'isic4', classification_code: code },
+    activity: { classification_type: 'isic4' as const, classification_code: code },
     spend_year: year,
     spend_region: region,
     money,

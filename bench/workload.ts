@@ -111,37 +111,37 @@ export function engineCalls(lib: Lib, datasets: Datasets, kind: CalculatorName) 
     case 'cpu':
       return {
         single: (r: unknown) => lib.calculateCpu(PROVIDER, r as never, datasets),
-        batch: (rs: unknown[]) => lib.calculateCpuBatch(PROVIDER, rs, datasets),
+        batch: (rs: unknown[]) => lib.calculateCpuBatch(PROVIDER, rs as never[], datasets),
       };
     case 'memory':
       return {
         single: (r: unknown) => lib.calculateMemory(PROVIDER, r as never, datasets),
-        batch: (rs: unknown[]) => lib.calculateMemoryBatch(PROVIDER, rs, datasets),
+        batch: (rs: unknown[]) => lib.calculateMemoryBatch(PROVIDER, rs as never[], datasets),
       };
     case 'storage':
       return {
         single: (r: unknown) => lib.calculateStorage(PROVIDER, r as never, datasets),
-        batch: (rs: unknown[]) => lib.calculateStorageBatch(PROVIDER, rs, datasets),
+        batch: (rs: unknown[]) => lib.calculateStorageBatch(PROVIDER, rs as never[], datasets),
       };
     case 'networking':
       return {
         single: (r: unknown) => lib.calculateNetworking(PROVIDER, r as never, datasets),
-        batch: (rs: unknown[]) => lib.calculateNetworkingBatch(PROVIDER, rs, datasets),
+        batch: (rs: unknown[]) => lib.calculateNetworkingBatch(PROVIDER, rs as never[], datasets),
       };
     case 'embodied':
       return {
         single: (r: unknown) => lib.calculateEmbodied(PROVIDER, r as never, datasets),
-        batch: (rs: unknown[]) => lib.calculateEmbodiedBatch(PROVIDER, rs, datasets),
+        batch: (rs: unknown[]) => lib.calculateEmbodiedBatch(PROVIDER, rs as never[], datasets),
       };
     case 'instance':
       return {
         single: (r: unknown) => lib.calculateInstance(PROVIDER, r as never, datasets),
-        batch: (rs: unknown[]) => lib.calculateInstanceBatch(PROVIDER, rs, datasets),
+        batch: (rs: unknown[]) => lib.calculateInstanceBatch(PROVIDER, rs as never[], datasets),
       };
     case 'spend':
       return {
         single: (r: unknown) => lib.calculateSpend(r as never, datasets),
-        batch: (rs: unknown[]) => lib.calculateSpendBatch(rs, datasets),
+        batch: (rs: unknown[]) => lib.calculateSpendBatch(rs as never[], datasets),
       };
   }
 }

@@ -1,15 +1,17 @@
 import { CLOUD_PROVIDERS } from './datasets/constants';
 import type { CloudProvider } from './datasets/tables';
-import type { CloudDatasets, Datasets } from './datasets/types';
+import { regionHostedSpelling, regionRequestSpelling } from './datasets/keys';
+import type { CloudDatasets, CloudRegion, Datasets } from './datasets/types';
 
 /** A cloud region: its id as the provider writes it, every spelling listed for it, and where its grid factor is from. */
 export interface RegionCapability {
   /** The provider's own id (`us-east-1`, `westeurope`, `europe-west1`), echoed in estimates. */
   region: string;
   /**
-   * Spellings that name it, besides any case: the request spelling (`us_east_1`) and, for ids ending in a number
-   * after a letter, the hosted API's split form (`europe_west_1`). Any spelling equal to the id once case, `-`,
-   * `_` and spaces between words are ignored is accepted (`west_europe`, `East US 2`).
+   * Spellings that name it, besides any case: the request spelling (`us_east_1`, `westeurope`) and the hosted
+   * API's, words and a trailing number split (`europe_west_1`, `west_europe`, `east_us_2`), which the estimate's
+   * `activity_id` and `name` use. Any spelling equal to the id once case, `-`, `_` and spaces between words are
+   * ignored is accepted too (`West Europe`, `East US 2`).
    */
   aliases: string[];
   /** Location code of the region (`US`, `DE-FRA`). */
@@ -68,11 +70,13 @@ export const CLOUD_PROVIDER_NAMES: Readonly<Record<CloudProvider, string>> = {
   gcp: 'Google Cloud Platform',
 };
 
-/** The spellings listed for a region id besides the id itself: `_` for `-`, and `_` before a trailing number. */
-function aliasesOf(region: string): string[] {
-  const underscored = region.toLowerCase().replaceAll('-', '_');
-  const split = underscored.replace(/([a-z])(\d+)$/, '$1_$2');
-  return [...new Set([underscored, split])].filter((alias) => alias !== region);
+/** The spellings listed for a region besides its id: the request spelling and the hosted API's. */
+function aliasesOf(region: CloudRegion): string[] {
+  const spellings = [
+    regionRequestSpelling(region.region),
+    regionHostedSpelling(region.region, region.hosted_spelling),
+  ];
+  return [...new Set(spellings)].filter((alias) => alias !== region.region);
 }
 
 /** What the datasets deliberately leave out for a provider (unsupported regions, excluded types), when they say. */
@@ -117,7 +121,7 @@ export function listCapabilities(datasets: Datasets): Capabilities {
           return [
             {
               region: record.region,
-              aliases: aliasesOf(record.region),
+              aliases: aliasesOf(record),
               location: record.location,
               grid_zone: record.grid_zone,
               years: Object.keys(record.grid_factors)

@@ -21,6 +21,20 @@ export {
   type InstanceEstimate,
 } from './cloud/instance';
 export { InstanceRequest } from './cloud/instance.schema';
+export type {
+  CloudInstanceSpelling,
+  CloudProviderSpelling,
+  CloudRegionSpelling,
+  KnownAwsInstance,
+  KnownAwsRegion,
+  KnownAzureInstance,
+  KnownAzureRegion,
+  KnownGcpInstance,
+  KnownGcpRegion,
+  StorageType,
+  StorageTypeSpelling,
+} from './cloud/spellings';
+export type { AnyCase } from './core/any-case';
 export {
   calculateSpend,
   calculateSpendBatch,
@@ -29,7 +43,7 @@ export {
   type SpendCalculationDetails,
   type SpendEstimate,
 } from './spend/spend';
-export { SpendRequest } from './spend/spend.schema';
+export { type ClassificationType, type ClassificationTypeSpelling, SpendRequest } from './spend/spend.schema';
 export { createEngine, type Engine } from './engine';
 export { EmissionsError, ERROR_CODES, type ErrorBody, type ErrorCode } from './core/errors';
 export { isErrorBody } from './core/batch';
@@ -41,7 +55,14 @@ export type {
   EmissionFactor,
   Estimate,
 } from './core/estimate';
-export { DATA_UNITS, DURATION_UNITS, type DataUnit, type DurationUnit } from './core/units';
+export {
+  DATA_UNITS,
+  DURATION_UNITS,
+  type DataUnit,
+  type DataUnitSpelling,
+  type DurationUnit,
+  type DurationUnitSpelling,
+} from './core/units';
 export { MAX_QUANTITY } from './core/validate';
 export { createTableDatasets, type DatasetTables } from './datasets/create';
 export { mergeDatasets } from './datasets/merge';

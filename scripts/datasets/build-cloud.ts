@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { azureHostedSpellings } from './azure-words';
 import * as z from 'zod';
 import { decimal, div, mul, toNumber } from '../../src/core/decimal';
 import { instanceKey, regionKey } from '../../src/datasets/create';
+import { regionHostedSpelling } from '../../src/datasets/keys';
 import { CCF_INSTANCE_FILES, parseCcfInstances } from '../../src/loaders/parse-ccf-instances';
 import {
   addAws2026Instances,
@@ -458,6 +460,8 @@ interface RegionRef {
   region: string;
   /** Key as spelled in regions.json. */
   sourceKey: string;
+  /** The hosted API's spelling (`west_europe`) where `regionHostedSpelling` cannot derive it from `region`. */
+  hostedSpelling: string | undefined;
   zone: string;
   zoneBy: 'ccf' | 'hand' | 'corrected' | 'added';
   /** ISO 3166-1 alpha-2 country of the zone. */
@@ -480,6 +484,10 @@ function regionSourceKeys(regions: RegionsFile, provider: CloudProvider): string
 
 function listRegions(regions: RegionsFile): RegionRef[] {
   const refs: RegionRef[] = [];
+  const azureSpellings = azureHostedSpellings(
+    regions.azure,
+    regionSourceKeys(regions, 'azure').map((key) => key.toLowerCase()),
+  );
   for (const provider of CLOUD_PROVIDERS) {
     const ccfZones = regions[provider].electricity_maps_zones;
     const hand = HAND_ZONES[provider];
@@ -504,10 +512,14 @@ function listRegions(regions: RegionsFile): RegionRef[] {
       );
       const zone = corrected ?? ccfZone ?? handZone;
       assert(zone, `${provider}/${sourceKey}: no Electricity Maps zone; add one to HAND_ZONES`);
+      const region = provider === 'azure' ? sourceKey.toLowerCase() : sourceKey;
+      const hosted = provider === 'azure' ? azureSpellings.get(region) : undefined;
       refs.push({
         provider,
-        region: provider === 'azure' ? sourceKey.toLowerCase() : sourceKey,
+        region,
         sourceKey,
+        // Stated only where the derivation from the id would not give it, so the table says no more than needed.
+        hostedSpelling: hosted === regionHostedSpelling(region) ? undefined : hosted,
         zone,
         zoneBy: corrected ? 'corrected' : ccfZone ? 'ccf' : 'hand',
         location: countryOf(zone),
@@ -516,7 +528,16 @@ function listRegions(regions: RegionsFile): RegionRef[] {
     const lowerKeys = new Set(keys.map((key) => key.toLowerCase()));
     for (const [region, { zone }] of Object.entries(ADDED_REGIONS[provider])) {
       assert(!lowerKeys.has(region), `${provider}/${region}: CCF now lists it; remove it from ADDED_REGIONS`);
-      refs.push({ provider, region, sourceKey: region, zone, zoneBy: 'added', location: countryOf(zone) });
+      // No hosted spelling: the hosted API predates these regions, so its id (any case, `-` or `_`) is the only name.
+      refs.push({
+        provider,
+        region,
+        sourceKey: region,
+        hostedSpelling: undefined,
+        zone,
+        zoneBy: 'added',
+        location: countryOf(zone),
+      });
     }
     for (const region of Object.keys(UNSUPPORTED_REGIONS[provider])) {
       assert(
@@ -620,6 +641,7 @@ function buildElectricityMapsRegions(refs: RegionRef[], em: ElectricityMaps): Cl
     return {
       provider: ref.provider,
       region: ref.region,
+      hosted_spelling: ref.hostedSpelling,
       location: ref.location,
       grid_zone: ref.zone,
       grid_factors,
@@ -710,6 +732,7 @@ function buildCcfRegions(regions: RegionsFile, refs: RegionRef[]): CloudRegionsT
     return {
       provider,
       region,
+      hosted_spelling: ref.hostedSpelling,
       location: ref.location,
       grid_zone,
       grid_factors: { '2024': tonnesToKilograms(value) },

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { decimal, mul, toNumber } from '../../src/core/decimal';
-import { regionKey } from '../../src/datasets/keys';
+import { regionHostedSpelling, regionKey } from '../../src/datasets/keys';
 import {
   type CloudProvider,
   type CloudRegionsTable,
@@ -71,6 +71,8 @@ export function buildHostedApi2021(): CloudRegionsTable {
     {
       provider: CloudProvider;
       region: string;
+      /** The region as the hosted API's activity ids spell it (`west_europe`). */
+      hosted: string;
       location: string;
       factors: Partial<Record<Resource, Published>>;
     }
@@ -96,10 +98,12 @@ export function buildHostedApi2021(): CloudRegionsTable {
     const entry = regions.get(`${provider}/${region}`) ?? {
       provider,
       region,
+      hosted: hostedRegion,
       location: row.region as string,
       factors: {},
     };
     assert(entry.location === row.region, `${row.activity_id}: location ${row.region} vs ${entry.location}`);
+    assert(entry.hosted === hostedRegion, `${row.activity_id}: region ${hostedRegion} vs ${entry.hosted}`);
     const resource: Resource = kind === 'storage' ? `storage_${type as 'ssd' | 'hdd'}` : kind;
     assert(!entry.factors[resource], `${row.activity_id}: duplicate`);
     entry.factors[resource] = {
@@ -111,12 +115,14 @@ export function buildHostedApi2021(): CloudRegionsTable {
     };
     regions.set(`${provider}/${region}`, entry);
   }
-  const table = [...regions.values()].map(({ provider, region, location, factors }) => {
+  const table = [...regions.values()].map(({ provider, region, hosted, location, factors }) => {
     const electricity = grid.get(`${provider}/${regionKey(region)}`);
     assert(electricity, `no 2021 CCF grid factor for ${provider}/${region}`);
     return {
       provider,
       region,
+      // Stated only where the derivation from the id would not give it (Azure's run-together names).
+      hosted_spelling: hosted === regionHostedSpelling(region) ? undefined : hosted,
       location,
       grid_zone: electricity.nerc ? `US-NERC-${electricity.nerc}` : provider === 'gcp' ? region : location,
       grid_factors: { '2021': electricity.kg },

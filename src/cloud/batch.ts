@@ -3,11 +3,15 @@ import type { ErrorBody } from '../core/errors';
 import type { CalculationOptions } from '../core/estimate';
 import type { CloudDatasets } from '../datasets/types';
 import { resolveProvider } from './common';
+import type { CloudProviderSpelling } from './spellings';
 
-/** The batch form of a cloud calculator. */
-export type CloudBatch<R> = (
-  provider: string,
-  requests: readonly unknown[],
+/**
+ * The batch form of a cloud calculator: requests of type `Q`, results `R` or an error body each. The requests are
+ * typed for callers; each is still validated at run time, so untyped input (JSON) gets the same error bodies.
+ */
+export type CloudBatch<Q, R> = (
+  provider: CloudProviderSpelling,
+  requests: readonly Q[],
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ) => Array<R | ErrorBody>;
@@ -16,11 +20,17 @@ export type CloudBatch<R> = (
  * The batch form of a single cloud calculator: the single function on each request, in order, a bad request
  * becoming its error body. The provider is a path parameter, so a bad one fails the whole batch once.
  */
-export function cloudBatch<R>(
-  calculate: (provider: string, request: never, datasets: CloudDatasets, options?: CalculationOptions) => R,
-): CloudBatch<R> {
+export function cloudBatch<Q, R>(
+  calculate: (
+    provider: CloudProviderSpelling,
+    request: Q,
+    datasets: CloudDatasets,
+    options?: CalculationOptions,
+  ) => R,
+): CloudBatch<Q, R> {
   return (provider, requests, datasets, options) => {
     resolveProvider(provider, datasets);
-    return runBatch(requests, (request) => calculate(provider, request as never, datasets, options));
+    // Each element is checked by the calculator's schema: the type is what callers may pass, not a promise.
+    return runBatch(requests, (request) => calculate(provider, request as Q, datasets, options));
   };
 }

@@ -12,7 +12,7 @@ import {
 import { factorId } from '../core/factor-id';
 import { createMemo } from '../core/memo';
 import { parseRequest } from '../core/validate';
-import { instanceKey, regionKey } from '../datasets/keys';
+import { instanceKey, regionHostedSpelling, regionKey } from '../datasets/keys';
 import { requireParts } from '../datasets/require';
 import { CLOUD_PROVIDERS } from '../datasets/constants';
 import type { CloudProvider, DatasetInfo } from '../datasets/tables';
@@ -26,6 +26,15 @@ import type { CloudCoefficients, CloudDatasets, CloudInstance, CloudRegion } fro
 export { CLOUD_PROVIDERS, type CloudProvider };
 
 const PROVIDER_LABEL: Readonly<Record<CloudProvider, string>> = { aws: 'AWS', azure: 'Azure', gcp: 'GCP' };
+
+/**
+ * How the hosted API named a region in its factors: the provider in capitals and the region's hosted spelling,
+ * for the activity id (`west_europe`) and, with `-`, for the name (`AZURE (west-europe)`).
+ */
+function hostedRegionNaming(provider: CloudProvider, region: CloudRegion): { id: string; label: string } {
+  const id = regionHostedSpelling(region.region, region.hosted_spelling);
+  return { id, label: `${provider.toUpperCase()} (${id.replaceAll('_', '-')})` };
+}
 export const CLOUD_DATA_QUALITY_FLAGS: readonly string[] = ['notable_methodological_variance'];
 
 const CLOUD_PARTS = ['cloudCoefficients', 'cloudRegions', 'cloudInstances'] as const;
@@ -62,12 +71,9 @@ export function resolveProvider(
 }
 
 /** What every use-phase calculator resolves first: provider, request, region and year. */
-export function resolveUsePhaseRequest<S extends z.ZodMiniType<{ region: string; year?: number | undefined }>>(
-  provider: unknown,
-  schema: S,
-  request: unknown,
-  datasets: CloudDatasets,
-) {
+export function resolveUsePhaseRequest<
+  S extends z.ZodMiniType<{ region: string; year?: number | undefined }>,
+>(provider: unknown, schema: S, request: unknown, datasets: CloudDatasets) {
   const { provider: id, coefficients } = resolveProvider(provider, datasets);
   const input: z.output<S> = parseRequest(schema, request);
   const region = resolveRegion(id, input.region, datasets);
@@ -284,8 +290,19 @@ const USE_PHASE_LABEL: Readonly<Record<UsePhaseKind, string>> = {
   storage: 'Storage',
   networking: 'Networking',
 };
+/** The resource as the hosted API's factor names end (`… CPU`, `… memory`, `… SSD storage`, `… networking`). */
+const HOSTED_RESOURCE_NAME: Readonly<Record<UsePhaseKind, string>> = {
+  cpu: 'CPU',
+  memory: 'memory',
+  storage: 'storage',
+  networking: 'networking',
+};
 
-/** Factor metadata of a CCF use-phase factor (`AWS (us-east-1) CPU`, `cpu-provider_aws-region_us_east_1`). */
+/**
+ * Factor metadata of a CCF use-phase factor, named as the hosted API named its factors: `AWS (us-east-1) CPU`,
+ * `cpu-provider_aws-region_us_east_1`; `AZURE (west-europe) memory`, `memory-provider_azure-region_west_europe`;
+ * `GCP (europe-west-1) SSD storage`, `storage-provider_gcp-region_europe_west_1-type_ssd`.
+ */
 export function usePhaseMetadata(
   kind: UsePhaseKind,
   provider: CloudProvider,
@@ -298,10 +315,10 @@ export function usePhaseMetadata(
 ): FactorMetadata {
   const coefficients = coefficientsDataset(provider, datasets);
   const grid = gridDataset(region, year, datasets);
-  const regionId = region.region.toLowerCase().replaceAll('-', '_');
-  const activityId = `${kind}-provider_${provider}-region_${regionId}${variant ? `-type_${variant.id}` : ''}`;
+  const naming = hostedRegionNaming(provider, region);
+  const activityId = `${kind}-provider_${provider}-region_${naming.id}${variant ? `-type_${variant.id}` : ''}`;
   return {
-    name: `${PROVIDER_LABEL[provider]} (${region.region}) ${variant ? `${variant.label} ` : ''}${USE_PHASE_LABEL[kind]}`,
+    name: `${naming.label} ${variant ? `${variant.label} ` : ''}${HOSTED_RESOURCE_NAME[kind]}`,
     id: factorId([coefficients.id, coefficients.version, grid.id, grid.version, activityId, year, identity]),
     activity_id: activityId,
     access_type: 'public',
@@ -359,10 +376,10 @@ export function gridMetadata(
   datasets: CloudDatasets,
 ): FactorMetadata {
   const grid = gridDataset(region, year, datasets);
-  const regionId = region.region.toLowerCase().replaceAll('-', '_');
-  const activityId = `electricity-supply_grid-provider_${provider}-region_${regionId}`;
+  const naming = hostedRegionNaming(provider, region);
+  const activityId = `electricity-supply_grid-provider_${provider}-region_${naming.id}`;
   return {
-    name: `Electricity supplied from grid: ${PROVIDER_LABEL[provider]} (${region.region}), zone ${region.grid_zone}`,
+    name: `Electricity supplied from grid: ${naming.label}, zone ${region.grid_zone}`,
     id: factorId([grid.id, grid.version, activityId, year]),
     activity_id: activityId,
     access_type: 'public',

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { CloudProviderSpelling, ForProvider } from './spellings';
 import { auditTrail, count, durationUnit, nonEmptyString, quantity, year } from '../core/validate';
 
 /** `average_vcpu_utilization`: 0..1, default 0.5. */
@@ -27,4 +28,7 @@ export const CpuRequest = z.strictObject(
   { error: 'must be a JSON object' },
 );
 /** A CPU request as a caller writes it. */
-export type CpuRequest = z.input<typeof CpuRequest>;
+export type CpuRequest<P extends CloudProviderSpelling = CloudProviderSpelling> = ForProvider<
+  z.input<typeof CpuRequest>,
+  P
+>;

@@ -3,6 +3,7 @@ import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toHours } from '../core/units';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
+import type { CloudProviderSpelling } from './spellings';
 import {
   cachedCloudFactor,
   gridFactor,
@@ -32,9 +33,9 @@ const PUBLISHED_CPU_UTILIZATION = 0.5;
  * @throws {EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found` (year),
  *   `invalid_request` (anything else malformed).
  */
-export function calculateCpu(
-  provider: string,
-  request: CpuRequest,
+export function calculateCpu<P extends CloudProviderSpelling>(
+  provider: P,
+  request: CpuRequest<P>,
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
@@ -80,4 +81,4 @@ export function calculateCpu(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateCpuBatch: CloudBatch<Estimate> = cloudBatch(calculateCpu);
+export const calculateCpuBatch: CloudBatch<CpuRequest, Estimate> = cloudBatch(calculateCpu);

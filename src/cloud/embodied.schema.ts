@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { CloudProviderSpelling, ForProvider } from './spellings';
 import { auditTrail, count, durationUnit, nonEmptyString, quantity, year } from '../core/validate';
 
 /** Request body of `POST /compute/{provider_id}/embodied`. */
@@ -14,4 +15,7 @@ export const EmbodiedRequest = z.strictObject(
   { error: 'must be a JSON object' },
 );
 /** An embodied-CPU request as a caller writes it. */
-export type EmbodiedRequest = z.input<typeof EmbodiedRequest>;
+export type EmbodiedRequest<P extends CloudProviderSpelling = CloudProviderSpelling> = ForProvider<
+  z.input<typeof EmbodiedRequest>,
+  P
+>;

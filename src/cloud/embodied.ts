@@ -4,6 +4,7 @@ import { toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
+import type { CloudProviderSpelling } from './spellings';
 import { embodiedYear, resolveInstance, resolveProvider } from './common';
 import { embodiedCo2e, embodiedFactor } from './embodied-factor';
 import { EmbodiedRequest } from './embodied.schema';
@@ -20,9 +21,9 @@ import { EmbodiedRequest } from './embodied.schema';
  * @throws {EmissionsError} `unsupported_provider`, `unknown_instance`, `no_emission_factors_found` (year),
  *   `invalid_request`.
  */
-export function calculateEmbodied(
-  provider: string,
-  request: EmbodiedRequest,
+export function calculateEmbodied<P extends CloudProviderSpelling>(
+  provider: P,
+  request: EmbodiedRequest<P>,
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
@@ -59,4 +60,4 @@ export function calculateEmbodied(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateEmbodiedBatch: CloudBatch<Estimate> = cloudBatch(calculateEmbodied);
+export const calculateEmbodiedBatch: CloudBatch<EmbodiedRequest, Estimate> = cloudBatch(calculateEmbodied);

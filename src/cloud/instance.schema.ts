@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { CloudProviderSpelling, ForProvider } from './spellings';
 import { auditTrail, durationUnit, nonEmptyString, quantity, year } from '../core/validate';
 import { utilization } from './cpu.schema';
 
@@ -17,4 +18,7 @@ export const InstanceRequest = z.strictObject(
   { error: 'must be a JSON object' },
 );
 /** A virtual-machine request as a caller writes it. */
-export type InstanceRequest = z.input<typeof InstanceRequest>;
+export type InstanceRequest<P extends CloudProviderSpelling = CloudProviderSpelling> = ForProvider<
+  z.input<typeof InstanceRequest>,
+  P
+>;

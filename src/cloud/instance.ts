@@ -12,6 +12,7 @@ import { gibibytesToGigabytes, toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
+import type { CloudProviderSpelling } from './spellings';
 import {
   embodiedYear,
   gridFactor,
@@ -79,9 +80,9 @@ export interface InstanceEstimate {
  * @throws {EmissionsError} `unsupported_provider`, `unknown_instance`, `unknown_region`,
  *   `no_emission_factors_found` (year), `invalid_request`.
  */
-export function calculateInstance(
-  provider: string,
-  request: InstanceRequest,
+export function calculateInstance<P extends CloudProviderSpelling>(
+  provider: P,
+  request: InstanceRequest<P>,
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): InstanceEstimate {
@@ -192,4 +193,5 @@ export function calculateInstance(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateInstanceBatch: CloudBatch<InstanceEstimate> = cloudBatch(calculateInstance);
+export const calculateInstanceBatch: CloudBatch<InstanceRequest, InstanceEstimate> =
+  cloudBatch(calculateInstance);

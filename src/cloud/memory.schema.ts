@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { CloudProviderSpelling, ForProvider } from './spellings';
 import { auditTrail, dataUnit, durationUnit, nonEmptyString, quantity, year } from '../core/validate';
 
 /** Fields of a request for data held over time (memory allocated, data stored), shared by memory and storage. */
@@ -15,4 +16,7 @@ export const dataOverTimeFields = () => ({
 /** Request body of `POST /compute/{provider_id}/memory`. */
 export const MemoryRequest = z.strictObject(dataOverTimeFields(), { error: 'must be a JSON object' });
 /** A memory request as a caller writes it. */
-export type MemoryRequest = z.input<typeof MemoryRequest>;
+export type MemoryRequest<P extends CloudProviderSpelling = CloudProviderSpelling> = ForProvider<
+  z.input<typeof MemoryRequest>,
+  P
+>;

@@ -3,6 +3,7 @@ import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toGigabytes, toHours } from '../core/units';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
+import type { CloudProviderSpelling } from './spellings';
 import {
   cachedCloudFactor,
   gridFactor,
@@ -24,9 +25,9 @@ import { MemoryRequest } from './memory.schema';
  * ```
  * @throws {EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found`, `invalid_request`.
  */
-export function calculateMemory(
-  provider: string,
-  request: MemoryRequest,
+export function calculateMemory<P extends CloudProviderSpelling>(
+  provider: P,
+  request: MemoryRequest<P>,
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
@@ -70,4 +71,4 @@ export function calculateMemory(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateMemoryBatch: CloudBatch<Estimate> = cloudBatch(calculateMemory);
+export const calculateMemoryBatch: CloudBatch<MemoryRequest, Estimate> = cloudBatch(calculateMemory);

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { CloudProviderSpelling, ForProvider } from './spellings';
 import { auditTrail, dataUnit, nonEmptyString, quantity, year } from '../core/validate';
 
 /** Request body of `POST /compute/{provider_id}/networking`. */
@@ -13,4 +14,7 @@ export const NetworkingRequest = z.strictObject(
   { error: 'must be a JSON object' },
 );
 /** A networking request as a caller writes it. */
-export type NetworkingRequest = z.input<typeof NetworkingRequest>;
+export type NetworkingRequest<P extends CloudProviderSpelling = CloudProviderSpelling> = ForProvider<
+  z.input<typeof NetworkingRequest>,
+  P
+>;

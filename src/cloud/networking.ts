@@ -3,6 +3,7 @@ import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toGigabytes } from '../core/units';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
+import type { CloudProviderSpelling } from './spellings';
 import {
   cachedCloudFactor,
   gridFactor,
@@ -24,9 +25,9 @@ import { NetworkingRequest } from './networking.schema';
  * ```
  * @throws {EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found`, `invalid_request`.
  */
-export function calculateNetworking(
-  provider: string,
-  request: NetworkingRequest,
+export function calculateNetworking<P extends CloudProviderSpelling>(
+  provider: P,
+  request: NetworkingRequest<P>,
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
@@ -69,4 +70,5 @@ export function calculateNetworking(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateNetworkingBatch: CloudBatch<Estimate> = cloudBatch(calculateNetworking);
+export const calculateNetworkingBatch: CloudBatch<NetworkingRequest, Estimate> =
+  cloudBatch(calculateNetworking);

@@ -3,6 +3,7 @@ import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toGigabytes, toHours } from '../core/units';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
+import type { CloudProviderSpelling } from './spellings';
 import {
   cachedCloudFactor,
   gridFactor,
@@ -27,9 +28,9 @@ const KWH_PER_WH = decimal('0.001');
  * ```
  * @throws {EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found`, `invalid_request`.
  */
-export function calculateStorage(
-  provider: string,
-  request: StorageRequest,
+export function calculateStorage<P extends CloudProviderSpelling>(
+  provider: P,
+  request: StorageRequest<P>,
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
@@ -73,4 +74,4 @@ export function calculateStorage(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateStorageBatch: CloudBatch<Estimate> = cloudBatch(calculateStorage);
+export const calculateStorageBatch: CloudBatch<StorageRequest, Estimate> = cloudBatch(calculateStorage);

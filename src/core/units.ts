@@ -1,8 +1,10 @@
+import type { AnyCase } from './any-case';
 import { type Decimal, decimal, div, mul } from './decimal';
 
 /**
- * Units of time and data, matched case-insensitively and reported in canonical form. Conversions are exact
- * ratios applied in decimal arithmetic, so 60 min is exactly 1 hour and 1 TB exactly 1000 GB.
+ * Units of time and data, matched case-insensitively in every spelling listed below and reported in canonical
+ * form. Conversions are exact ratios applied in decimal arithmetic, so 60 min is exactly 1 hour and 1 TB exactly
+ * 1000 GB.
  */
 
 interface Ratio {
@@ -13,7 +15,7 @@ interface Ratio {
 }
 
 // A factor of 1 is left out rather than multiplied or divided by: the result is the same decimal, without the work.
-const ratio = (times: number, per = 1): Ratio => ({
+const ratio = (times: number | string, per = 1): Ratio => ({
   times: times === 1 ? undefined : decimal(times),
   per: per === 1 ? undefined : decimal(per),
 });
@@ -21,8 +23,59 @@ const ratio = (times: number, per = 1): Ratio => ({
 // Spelled out rather than derived from the tables below, so no Decimal reaches the published types.
 /** Canonical duration units. */
 export type DurationUnit = 'hour' | 'min' | 'sec' | 'ms' | 'day';
-/** Canonical data units (decimal: 1 TB = 1000 GB). */
-export type DataUnit = 'KB' | 'MB' | 'GB' | 'TB' | 'PB';
+/** Canonical data units: decimal (1 TB = 1000 GB) and binary (1 GiB = 1.073741824 GB). */
+export type DataUnit = 'KB' | 'MB' | 'GB' | 'TB' | 'PB' | 'KiB' | 'MiB' | 'GiB' | 'TiB' | 'PiB';
+
+/**
+ * Every accepted spelling of each canonical duration unit, the canonical one first. Not `m`: it means minutes to
+ * some and months or metres to others, and reading it wrongly scales a result by 43,800 (a month in minutes), so
+ * it is rejected with a "did you mean: min, ms" instead of guessed.
+ */
+const DURATION_SPELLINGS = {
+  hour: ['hour', 'hours', 'h', 'hr', 'hrs'],
+  min: ['min', 'mins', 'minute', 'minutes'],
+  sec: ['sec', 'secs', 's', 'second', 'seconds'],
+  ms: ['ms', 'msec', 'millisecond', 'milliseconds'],
+  day: ['day', 'days', 'd'],
+} as const satisfies Record<DurationUnit, readonly string[]>;
+
+/**
+ * Every accepted spelling of each canonical data unit, the canonical one first. Decimal prefixes are decimal
+ * (`KB` = 1000 bytes), as SPEC.md's units are; the binary units are only their own IEC spellings (`GiB`,
+ * `gibibyte`), so no spelling is read as the other family.
+ */
+const DATA_SPELLINGS = {
+  KB: ['KB', 'kilobyte', 'kilobytes'],
+  MB: ['MB', 'megabyte', 'megabytes'],
+  GB: ['GB', 'gigabyte', 'gigabytes'],
+  TB: ['TB', 'terabyte', 'terabytes'],
+  PB: ['PB', 'petabyte', 'petabytes'],
+  KiB: ['KiB', 'kibibyte', 'kibibytes'],
+  MiB: ['MiB', 'mebibyte', 'mebibytes'],
+  GiB: ['GiB', 'gibibyte', 'gibibytes'],
+  TiB: ['TiB', 'tebibyte', 'tebibytes'],
+  PiB: ['PiB', 'pebibyte', 'pebibytes'],
+} as const satisfies Record<DataUnit, readonly string[]>;
+
+/**
+ * What `duration_unit` accepts: every spelling of {@link DURATION_UNIT_SPELLINGS} (`hour`, `hours`, `h`, `hr`,
+ * `min`, `minutes`, `s`, `seconds`, `ms`, `day`, …) in lower, upper or capitalised case. Not `m` (ambiguous).
+ *
+ * @example
+ * ```ts
+ * const unit: DurationUnitSpelling = 'Minutes'; // 'week' or 'm' would not compile
+ * ```
+ */
+export type DurationUnitSpelling = AnyCase<(typeof DURATION_SPELLINGS)[DurationUnit][number]>;
+/**
+ * What `data_unit` accepts: every spelling of {@link DATA_UNIT_SPELLINGS} (`GB`, `gb`, `gigabytes`, `GiB`, …).
+ *
+ * @example
+ * ```ts
+ * const unit: DataUnitSpelling = 'GiB'; // 1.073741824 GB
+ * ```
+ */
+export type DataUnitSpelling = AnyCase<(typeof DATA_SPELLINGS)[DataUnit][number]>;
 
 /** Canonical duration units and their value in hours. */
 const HOURS_PER_DURATION_UNIT: Readonly<Record<DurationUnit, Ratio>> = {
@@ -34,41 +87,81 @@ const HOURS_PER_DURATION_UNIT: Readonly<Record<DurationUnit, Ratio>> = {
 };
 export const DURATION_UNITS = Object.keys(HOURS_PER_DURATION_UNIT) as DurationUnit[];
 
-/** Accepted spellings (lowercase) of each canonical duration unit. */
-const DURATION_ALIASES: Readonly<Record<string, DurationUnit>> = {
-  hour: 'hour',
-  h: 'hour',
-  min: 'min',
-  sec: 'sec',
-  s: 'sec',
-  ms: 'ms',
-  day: 'day',
-};
-/** Every spelling a request may use, for error messages. */
-export const DURATION_UNIT_SPELLINGS = Object.keys(DURATION_ALIASES);
-
-/** Canonical data units and their value in GB (decimal: 1 TB = 1000 GB). */
+/** Canonical data units and their value in GB; binary ones exactly (2³⁰ bytes = 1.073741824 GB). */
 const GB_PER_DATA_UNIT: Readonly<Record<DataUnit, Ratio>> = {
-  KB: ratio(0.000001),
-  MB: ratio(0.001),
+  KB: ratio('0.000001'),
+  MB: ratio('0.001'),
   GB: ratio(1),
   TB: ratio(1000),
   PB: ratio(1_000_000),
+  KiB: ratio('0.000001024'),
+  MiB: ratio('0.001048576'),
+  GiB: ratio('1.073741824'),
+  TiB: ratio('1099.511627776'),
+  PiB: ratio('1125899.906842624'),
 };
 export const DATA_UNITS = Object.keys(GB_PER_DATA_UNIT) as DataUnit[];
 
-/** The canonical duration unit for a spelling, or undefined when it is not one. */
-export function parseDurationUnit(spelling: string): DurationUnit | undefined {
-  const lower = spelling.toLowerCase();
-  // Own keys only: `constructor` or `__proto__` must not resolve to Object.prototype members.
-  return Object.hasOwn(DURATION_ALIASES, lower) ? DURATION_ALIASES[lower] : undefined;
+/** Every spelling of a family in the case it is listed, for error messages and `valid_values`. */
+export const DURATION_UNIT_SPELLINGS: readonly string[] = Object.values(DURATION_SPELLINGS).flat();
+export const DATA_UNIT_SPELLINGS: readonly string[] = Object.values(DATA_SPELLINGS).flat();
+
+/** Lowercase spelling → canonical unit. A null prototype, so `constructor` or `__proto__` find nothing. */
+function byLowercase<U extends string>(spellings: Readonly<Record<U, readonly string[]>>): Map<string, U> {
+  const index = new Map<string, U>();
+  for (const [unit, list] of Object.entries(spellings) as Array<[U, readonly string[]]>) {
+    for (const spelling of list) {
+      const lower = spelling.toLowerCase();
+      // A spelling shared by two units would be read as whichever came last: refuse to build such a table.
+      if (index.has(lower)) throw new Error(`unit spelling '${spelling}' is listed twice`);
+      index.set(lower, unit);
+    }
+  }
+  return index;
+}
+const DURATION_BY_SPELLING = byLowercase<DurationUnit>(DURATION_SPELLINGS);
+const DATA_BY_SPELLING = byLowercase<DataUnit>(DATA_SPELLINGS);
+
+/** The canonical duration unit for a spelling (any case), or undefined when it is not one. */
+export const parseDurationUnit = (spelling: string): DurationUnit | undefined =>
+  DURATION_BY_SPELLING.get(spelling.toLowerCase());
+
+/** The canonical data unit for a spelling (any case), or undefined when it is not one. */
+export const parseDataUnit = (spelling: string): DataUnit | undefined =>
+  DATA_BY_SPELLING.get(spelling.toLowerCase());
+
+function commonPrefixLength(a: string, b: string): number {
+  let length = 0;
+  while (length < a.length && length < b.length && a[length] === b[length]) length++;
+  return length;
 }
 
-/** The canonical data unit for a spelling, or undefined when it is not one. */
-export function parseDataUnit(spelling: string): DataUnit | undefined {
-  const upper = spelling.toUpperCase();
-  return Object.hasOwn(GB_PER_DATA_UNIT, upper) ? (upper as DataUnit) : undefined;
+/**
+ * The spellings closest to an unknown one, at most one per unit: of the units with a spelling sharing a prefix
+ * with it (at least two characters, or all of a one-character spelling), those sharing the longest. `m` suggests
+ * `min` and `ms`, `tera` `terabyte`, `week` nothing.
+ */
+function closeSpellings(spellings: Readonly<Record<string, readonly string[]>>, wanted: string): string[] {
+  const target = wanted.toLowerCase();
+  const needed = Math.min(2, target.length);
+  if (needed === 0) return [];
+  const best = Object.values(spellings).map((list) => {
+    let closest = { spelling: '', shared: 0 };
+    for (const spelling of list) {
+      const shared = commonPrefixLength(spelling.toLowerCase(), target);
+      if (shared > closest.shared) closest = { spelling, shared };
+    }
+    return closest;
+  });
+  const longest = Math.max(...best.map(({ shared }) => shared));
+  if (longest < needed) return [];
+  return best.filter(({ shared }) => shared === longest).map(({ spelling }) => spelling);
 }
+
+/** Duration spellings close to an unknown one, for "did you mean". */
+export const closeDurationUnits = (wanted: string): string[] => closeSpellings(DURATION_SPELLINGS, wanted);
+/** Data-unit spellings close to an unknown one, for "did you mean". */
+export const closeDataUnits = (wanted: string): string[] => closeSpellings(DATA_SPELLINGS, wanted);
 
 const convert = (value: Decimal, { times, per }: Ratio): Decimal => {
   const scaled = times === undefined ? value : mul(value, times);
@@ -83,6 +176,5 @@ export const toHours = (value: Decimal, unit: DurationUnit): Decimal =>
 export const toGigabytes = (value: Decimal, unit: DataUnit): Decimal =>
   convert(value, GB_PER_DATA_UNIT[unit]);
 
-const GB_PER_GIB = decimal('1.073741824');
 /** Binary gibibytes to decimal gigabytes (1 GiB = 1.073741824 GB), exactly. */
-export const gibibytesToGigabytes = (gib: Decimal): Decimal => mul(gib, GB_PER_GIB);
+export const gibibytesToGigabytes = (gib: Decimal): Decimal => toGigabytes(gib, 'GiB');

@@ -2,10 +2,14 @@ import * as z from 'zod/mini';
 import { EmissionsError, formatPath } from './errors';
 import { fastParser } from './fast-parse';
 import {
-  DATA_UNITS,
+  closeDataUnits,
+  closeDurationUnits,
+  DATA_UNIT_SPELLINGS,
   DURATION_UNIT_SPELLINGS,
   type DataUnit,
+  type DataUnitSpelling,
   type DurationUnit,
+  type DurationUnitSpelling,
   parseDataUnit,
   parseDurationUnit,
 } from './units';
@@ -40,16 +44,34 @@ export const year = () =>
       z.maximum(2200, 'must be 2200 or earlier'),
     );
 
-const unitSchema = <U extends string>(parse: (spelling: string) => U | undefined, valid: readonly string[]) =>
+/**
+ * The schema with its input type narrowed to `I` for TypeScript only: what callers may pass, so editors complete
+ * it and a wrong literal is a type error. Validation is unchanged: untyped callers (JSON, the HTTP layer) still
+ * reach the schema's own checks and messages.
+ */
+export const withInput =
+  <I>() =>
+  <S extends z.ZodMiniType>(schema: S): S & { _zod: { input: I } } =>
+    schema as S & { _zod: { input: I } };
+
+const unitSchema = <U extends string>(
+  parse: (spelling: string) => U | undefined,
+  valid: readonly string[],
+  close: (spelling: string) => string[],
+) =>
   z.pipe(
     z.string({ error: 'must be a string' }),
     z.transform((spelling: string, ctx): U => {
       const unit = parse(spelling);
       if (unit === undefined) {
+        const suggestions = close(spelling);
         ctx.issues.push({
           code: 'custom',
           input: spelling,
-          message: `'${spelling}' is not a valid unit. Valid units: ${valid.join(', ')}`,
+          message:
+            `'${spelling}' is not a valid unit.` +
+            (suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : '') +
+            ` Valid units: ${valid.join(', ')}`,
           params: { valid_values: valid },
         });
         return z.NEVER;
@@ -65,12 +87,26 @@ export const withDefault = <S extends z.ZodMiniType, D extends z.output<S>>(sche
     z.transform((value: z.output<S> | undefined): z.output<S> | D => value ?? fallback),
   );
 
-/** `duration_unit`: hour/h, min, sec/s, ms, day (any case), canonicalised; defaults to hour. */
+/**
+ * `duration_unit`: hour (`hours`, `h`, `hr`), min (`minute`, `minutes`), sec (`s`, `second`, `seconds`), ms, day
+ * (`days`, `d`), any case, canonicalised; defaults to hour. Not `m` (minutes or months?).
+ */
 export const durationUnit = () =>
-  withDefault(unitSchema<DurationUnit>(parseDurationUnit, DURATION_UNIT_SPELLINGS), 'hour' as DurationUnit);
+  withInput<DurationUnitSpelling | undefined>()(
+    withDefault(
+      unitSchema<DurationUnit>(parseDurationUnit, DURATION_UNIT_SPELLINGS, closeDurationUnits),
+      'hour' as DurationUnit,
+    ),
+  );
 
-/** `data_unit`: KB, MB, GB, TB, PB (any case, decimal), canonicalised; defaults to GB. */
-export const dataUnit = () => withDefault(unitSchema<DataUnit>(parseDataUnit, DATA_UNITS), 'GB' as DataUnit);
+/**
+ * `data_unit`: KB, MB, GB, TB, PB (decimal) and KiB, MiB, GiB, TiB, PiB (binary), also spelled out (`gigabytes`),
+ * any case, canonicalised; defaults to GB.
+ */
+export const dataUnit = () =>
+  withInput<DataUnitSpelling | undefined>()(
+    withDefault(unitSchema<DataUnit>(parseDataUnit, DATA_UNIT_SPELLINGS, closeDataUnits), 'GB' as DataUnit),
+  );
 
 /** `audit_trail`: enabled (default) or disabled. */
 export const auditTrail = () =>

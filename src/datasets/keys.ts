@@ -37,3 +37,18 @@ export const instanceKey = (provider: string, instance: string): string => {
   const lower = instance.toLowerCase();
   return provider === 'azure' ? lower.replaceAll(' ', '_').replace(/^standard_/, '') : lower;
 };
+
+/**
+ * The hosted API's spelling of a region, which its activity ids and names use: lowercase, words and a trailing
+ * number split by `_` (`us_east_1`, `europe_west_1`, `west_europe`, `east_us_2`). `stated` is the regions table's
+ * `hosted_spelling`, needed where the provider runs words together (Azure's `westeurope`); without it the spelling
+ * is derived from the id, which is exact for AWS and GCP (`europe-west1` → `europe_west_1`).
+ *
+ * @example
+ * ```ts
+ * regionHostedSpelling('europe-west1'); // 'europe_west_1'
+ * regionHostedSpelling('westeurope', 'west_europe'); // 'west_europe'
+ * ```
+ */
+export const regionHostedSpelling = (region: string, stated?: string): string =>
+  stated ?? regionRequestSpelling(region).replace(/([a-z])(\d+)$/, '$1_$2');

@@ -175,7 +175,15 @@ function mergeCloudRegions(layers: CloudRegionsProvider[]): CloudRegionsProvider
           if (source === undefined) delete sources[year];
           else sources[year] = source;
         }
-        merged = { ...record, grid_factors: factors, grid_sources: sources, grid_datasets: datasets };
+        // A layer that only adds grid factors (a user's table) keeps the hosted spelling an earlier one stated.
+        const hosted = record.hosted_spelling ?? merged?.hosted_spelling;
+        merged = {
+          ...record,
+          ...(hosted !== undefined && { hosted_spelling: hosted }),
+          grid_factors: factors,
+          grid_sources: sources,
+          grid_datasets: datasets,
+        };
       }
       if (merged !== undefined) index.set(`${provider}\u0000${regionKey(id)}`, merged);
     }

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import englishLocale from 'zod/v4/locales/en.js';
 import { CLOUD_PROVIDERS, GWP_METHODS } from './constants';
+import { regionKey } from './keys';
 
 /**
  * The JSON-serialisable table formats that every dataset is made of.
@@ -135,32 +136,55 @@ export const CloudRegionsTableSchema = z.strictObject({
   /** GWP basis of the grid factors, echoed as `co2e_calculation_method`. */
   gwp: z.enum(GWP_METHODS),
   regions: z.array(
-    z.strictObject({
-      provider: CloudProviderSchema,
-      /** Provider's own region id, with hyphens as the provider writes it (`us-east-1`, `westeurope`). */
-      region: nonEmpty,
-      /** Location code (ISO 3166-1 alpha-2, optionally `-` and a subdivision or UN/LOCODE place). */
-      location: nonEmpty,
-      /** Zone or grid the factor belongs to (e.g. an Electricity Maps zone `US-MIDA-PJM`). */
-      grid_zone: nonEmpty,
-      /** kg CO2e per kWh, by four-digit year. */
-      grid_factors: z.record(yearKey, nonNegative),
-      /** Where each year's figure comes from (a short citation, by year). */
-      grid_sources: z.record(yearKey, nonEmpty),
-      /**
-       * Factors a publisher stated per resource, used instead of the computed ones for their year (the hosted
-       * API's 2021 set). Optional; a region without them has every factor computed from its grid factor.
-       */
-      published_factors: z.optional(
-        z.strictObject({
-          cpu: z.optional(PublishedFactorSchema),
-          memory: z.optional(PublishedFactorSchema),
-          storage_ssd: z.optional(PublishedFactorSchema),
-          storage_hdd: z.optional(PublishedFactorSchema),
-          networking: z.optional(PublishedFactorSchema),
-        }),
+    z
+      .strictObject({
+        provider: CloudProviderSchema,
+        /** Provider's own region id, with hyphens as the provider writes it (`us-east-1`, `westeurope`). */
+        region: nonEmpty,
+        /**
+         * The hosted API's spelling of the region where it cannot be derived from `region`: lowercase words and
+         * numbers joined by `_` (Azure `westeurope` → `west_europe`, `eastus2` → `east_us_2`). It names the factors
+         * (`cpu-provider_azure-region_west_europe`, `AZURE (west-europe) CPU`) and is listed among the region's
+         * aliases. Optional: absent, it is derived from `region` (`-` → `_`, `_` before a trailing number), which is
+         * the hosted spelling of every AWS and GCP region.
+         */
+        hosted_spelling: z.optional(
+          z
+            .string()
+            .check(z.regex(/^[a-z0-9]+(_[a-z0-9]+)*$/, 'must be lowercase words and numbers joined by _')),
+        ),
+        /** Location code (ISO 3166-1 alpha-2, optionally `-` and a subdivision or UN/LOCODE place). */
+        location: nonEmpty,
+        /** Zone or grid the factor belongs to (e.g. an Electricity Maps zone `US-MIDA-PJM`). */
+        grid_zone: nonEmpty,
+        /** kg CO2e per kWh, by four-digit year. */
+        grid_factors: z.record(yearKey, nonNegative),
+        /** Where each year's figure comes from (a short citation, by year). */
+        grid_sources: z.record(yearKey, nonEmpty),
+        /**
+         * Factors a publisher stated per resource, used instead of the computed ones for their year (the hosted
+         * API's 2021 set). Optional; a region without them has every factor computed from its grid factor.
+         */
+        published_factors: z.optional(
+          z.strictObject({
+            cpu: z.optional(PublishedFactorSchema),
+            memory: z.optional(PublishedFactorSchema),
+            storage_ssd: z.optional(PublishedFactorSchema),
+            storage_hdd: z.optional(PublishedFactorSchema),
+            networking: z.optional(PublishedFactorSchema),
+          }),
+        ),
+      })
+      .check(
+        // Otherwise a table could name a region's factors after another region.
+        z.refine(
+          (r) => r.hosted_spelling === undefined || regionKey(r.hosted_spelling) === regionKey(r.region),
+          {
+            message: 'hosted_spelling must spell the same region as region (ignoring case, - and _)',
+            path: ['hosted_spelling'],
+          },
+        ),
       ),
-    }),
   ),
   /**
    * Regions the table deliberately has no factor for, each with the reason (a zone without data, no figure in the

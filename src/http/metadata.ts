@@ -1,5 +1,5 @@
-import { CLOUD_PROVIDER_NAMES, coverageGaps, listCapabilities } from '../capabilities';
-import { CLOUD_PROVIDERS } from '../datasets/constants';
+import { CLOUD_PROVIDER_NAMES, listCapabilities } from '../capabilities';
+import { regionRequestSpelling } from '../datasets/keys';
 import type { CloudDatasets, SpendDatasets } from '../datasets/types';
 
 /** The discovery routes: `GET /compute/metadata` (also `/compute/v1/metadata`) and `GET /procurement/metadata`. */
@@ -16,21 +16,37 @@ export function matchMetadataRoute(pathname: string, basePath: string): Metadata
 }
 
 /**
- * The hosted API's compute metadata: per provider its full name, id, regions and instance types; then, where the
- * datasets name them, `unsupported_regions` and `excluded_instances` with their reasons.
+ * The hosted API's compute metadata: per provider its full name, id, regions (in the request spelling) and instance
+ * types; and, beside the hosted fields, `region_aliases`: for each listed region the other spellings that name it
+ * (the provider's own id and the hosted API's split form: `westeurope` → `west_europe`), and where the datasets name
+ * them, `unsupported_regions` and `excluded_instances` with their reasons.
  */
 export function computeMetadata(datasets: CloudDatasets) {
+  const providers =
+    listCapabilities({
+      cloudCoefficients: datasets.cloudCoefficients,
+      cloudRegions: datasets.cloudRegions,
+      cloudInstances: datasets.cloudInstances,
+    }).cloud?.providers ?? [];
   return {
-    providers: CLOUD_PROVIDERS.filter(
-      (provider) => datasets.cloudCoefficients.get(provider) !== undefined,
-    ).map((provider) => ({
-      provider_full_name: CLOUD_PROVIDER_NAMES[provider],
-      provider_id: provider,
-      regions: [...datasets.cloudRegions.list(provider)],
-      virtual_machine_instances: [...datasets.cloudInstances.list(provider)],
-      // Beyond the hosted shape: what the datasets leave out, and why.
-      ...coverageGaps(datasets, provider),
-    })),
+    providers: providers.map((provider) => {
+      const regions = provider.regions.map((r) => ({
+        listed: regionRequestSpelling(r.region),
+        spellings: [r.region, ...r.aliases],
+      }));
+      return {
+        provider_full_name: CLOUD_PROVIDER_NAMES[provider.provider],
+        provider_id: provider.provider,
+        regions: regions.map((r) => r.listed),
+        virtual_machine_instances: provider.instances,
+        region_aliases: Object.fromEntries(
+          regions.map((r) => [r.listed, r.spellings.filter((spelling) => spelling !== r.listed)]),
+        ),
+        // Beyond the hosted shape: what the datasets leave out, and why.
+        ...(provider.unsupported_regions && { unsupported_regions: provider.unsupported_regions }),
+        ...(provider.excluded_instances && { excluded_instances: provider.excluded_instances }),
+      };
+    }),
   };
 }
 

@@ -7,6 +7,7 @@ import { calculateStorage, calculateStorageBatch } from '../cloud/storage';
 import { resolveProvider } from '../cloud/common';
 import { EmissionsError, messages } from '../core/errors';
 import type { CalculationOptions, Estimate } from '../core/estimate';
+import type { CloudProvider } from '../datasets/tables';
 import type { CloudDatasets, Datasets, SpendDatasets } from '../datasets/types';
 import { calculateSpend, calculateSpendBatch } from '../spend/spend';
 import { httpMessages } from './messages';
@@ -80,15 +81,17 @@ function errorReply(error: EmissionsError): Reply {
 /** The 500 reply: fixed text, never the error's message or stack. */
 export const internalErrorReply = (): Reply => reply(INTERNAL_ERROR_BODY, 500);
 
+// The bodies are JSON (unknown): the calculators' request types are for typed callers, and their schemas check
+// whatever arrives, so the rules pass bodies as `never` (assignable to every request type) rather than cast each.
 type CloudCalculator = (
-  provider: string,
+  provider: CloudProvider,
   request: never,
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ) => unknown;
 type CloudBatchCalculator = (
-  provider: string,
-  requests: readonly unknown[],
+  provider: CloudProvider,
+  requests: readonly never[],
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ) => unknown[];
@@ -203,18 +206,18 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
   function compute(route: Route, body: unknown): unknown {
     if (route.family === 'spend') {
       const spend = spendDatasets as SpendDatasets;
-      if (route.batch) return calculateSpendBatch(checkBatch(body), spend, calculation);
+      if (route.batch) return calculateSpendBatch(checkBatch(body) as readonly never[], spend, calculation);
       return calculateSpend(body as never, spend, calculation);
     }
     const cloud = cloudDatasets as CloudDatasets;
     const calculator = CLOUD[route.calculator];
     // The provider is checked once for the whole request, so a bad one is a 400 rather than N failed elements.
-    resolveProvider(route.provider, cloud);
+    const { provider } = resolveProvider(route.provider, cloud);
     if (route.batch) {
-      const results = calculator.batch(route.provider, checkBatch(body), cloud, calculation);
+      const results = calculator.batch(provider, checkBatch(body) as readonly never[], cloud, calculation);
       return calculator.wire ? toWireBatch(results) : results;
     }
-    const result = calculator.single(route.provider, body as never, cloud, calculation);
+    const result = calculator.single(provider, body as never, cloud, calculation);
     return calculator.wire ? toWireEstimate(result as Estimate) : result;
   }
 

@@ -216,7 +216,10 @@ const cloudCoefficients: CsvFormat = {
 };
 
 const cloudRegions: CsvFormat = {
-  columns: required('provider', 'region', 'location', 'grid_zone', 'year', 'grid_factor', 'grid_source'),
+  columns: [
+    ...required('provider', 'region', 'location', 'grid_zone', 'year', 'grid_factor', 'grid_source'),
+    ...optional('hosted_spelling'),
+  ],
   build(readers, at, problems) {
     const seen = new FirstLines();
     const groups = new Map<string, { row: Record<string, unknown>; first: CsvRowReader; index: number }>();
@@ -229,17 +232,28 @@ const cloudRegions: CsvFormat = {
       const year = reader.yearKey('year');
       const factor = reader.number('grid_factor');
       const source = reader.required('grid_source');
+      // Empty where the hosted spelling derives from the id (every AWS and GCP region).
+      const hosted = reader.text('hosted_spelling') || undefined;
       if (provider === undefined || region === undefined) continue;
       const key = `${provider}\u0000${regionKey(region)}`;
       let group = groups.get(key);
       if (group === undefined) {
-        const row = { provider, region, location, grid_zone: zone, grid_factors: {}, grid_sources: {} };
+        const row = {
+          provider,
+          region,
+          ...(hosted !== undefined && { hosted_spelling: hosted }),
+          location,
+          grid_zone: zone,
+          grid_factors: {},
+          grid_sources: {},
+        };
         group = { row, first: reader, index: regions.length };
         groups.set(key, group);
         regions.push(row);
         locateRow(at, ['regions', group.index], reader, {
           provider: 'provider',
           region: 'region',
+          hosted_spelling: 'hosted_spelling',
           location: 'location',
           grid_zone: 'grid_zone',
         });
@@ -248,6 +262,7 @@ const cloudRegions: CsvFormat = {
         for (const [field, value] of [
           ['location', location],
           ['grid_zone', zone],
+          ['hosted_spelling', hosted],
         ] as const) {
           if (value !== undefined && value !== group.row[field]) {
             reader.problem(

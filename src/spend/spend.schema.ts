@@ -1,9 +1,25 @@
 import * as z from 'zod/mini';
-import { auditTrail, MAX_QUANTITY, nonEmptyString, quantity, year } from '../core/validate';
+import type { AnyCase } from '../core/any-case';
+import { auditTrail, MAX_QUANTITY, nonEmptyString, quantity, withInput, year } from '../core/validate';
+
+/** The classification types of the embedded spend datasets. */
+export type ClassificationType = 'isic4' | 'nace2' | 'naics2017';
+/**
+ * `activity.classification_type` as requests may write it: `isic4`, `nace2` or `naics2017`, any case. A custom
+ * classifications table may add types; name one with a cast (`'unspsc' as ClassificationTypeSpelling`): the
+ * calculator checks the type against the datasets at run time either way.
+ *
+ * @example
+ * ```ts
+ * const type: ClassificationTypeSpelling = 'NACE2';
+ * const custom = 'unspsc' as ClassificationTypeSpelling; // a type of your own classifications table
+ * ```
+ */
+export type ClassificationTypeSpelling = AnyCase<ClassificationType>;
 
 const ClassifiedActivity = z.strictObject({
   classification_code: nonEmptyString(),
-  classification_type: nonEmptyString(),
+  classification_type: withInput<ClassificationTypeSpelling>()(nonEmptyString()),
 });
 const IdentifiedActivity = z.strictObject({ activity_id: nonEmptyString() });
 

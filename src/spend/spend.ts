@@ -268,9 +268,10 @@ function distinctDatasets(infos: readonly DatasetInfo[]): DatasetInfo[] {
  * @throws {EmissionsError} `invalid_request` when `requests` is not an array.
  */
 export function calculateSpendBatch(
-  requests: readonly unknown[],
+  requests: readonly SpendRequest[],
   datasets: SpendDatasets,
   options?: CalculationOptions,
 ): Array<SpendEstimate | ErrorBody> {
+  // Each element is checked by the schema: the type is what callers may pass, not a promise about JSON input.
   return runBatch(requests, (request) => calculateSpend(request as SpendRequest, datasets, options));
 }

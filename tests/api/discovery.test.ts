@@ -41,17 +41,27 @@ describe('listCapabilities', () => {
     expect(region('gcp', 'europe-west1')?.aliases).toEqual(['europe_west1', 'europe_west_1']);
   });
 
+  it("lists Azure's split form, the hosted API's spelling, among the aliases", () => {
+    const azure = capabilities.cloud?.providers.find((p) => p.provider === 'azure');
+    const aliases = (id: string) => azure?.regions.find((r) => r.region === id)?.aliases;
+    expect(aliases('westeurope')).toEqual(['west_europe']);
+    expect(aliases('eastus2')).toEqual(['east_us_2']);
+    expect(aliases('germanywestcentral')).toEqual(['germany_west_central']);
+    expect(aliases('southeastasia')).toEqual(['southeast_asia']);
+    // A one-word name has no other listed spelling.
+    expect(aliases('france')).toEqual([]);
+  });
+
   it('every listed alias is accepted and names its region', () => {
     for (const p of capabilities.cloud?.providers ?? []) {
       for (const r of p.regions) {
-        for (const spelling of [r.region, ...r.aliases]) {
-          const estimate = calculateCpu(
-            p.provider,
-            { cpu_count: 1, region: spelling, duration: 1 },
-            defaultDatasets,
-          );
-          expect(estimate.emission_factor?.name).toContain(`(${r.region})`);
-        }
+        const [own, ...others] = [r.region, ...r.aliases].map((spelling) =>
+          calculateCpu(p.provider, { cpu_count: 1, region: spelling, duration: 1 }, defaultDatasets),
+        );
+        for (const estimate of others) expect(estimate).toEqual(own);
+        // The factor is named with one of the listed spellings: the hosted API's.
+        const named = own?.emission_factor?.activity_id.replace(`cpu-provider_${p.provider}-region_`, '');
+        expect([r.region, ...r.aliases]).toContain(named);
       }
     }
   });
@@ -107,6 +117,7 @@ describe('metadata routes over HTTP', () => {
       'provider_id',
       'regions',
       'virtual_machine_instances',
+      'region_aliases',
       'unsupported_regions',
       'excluded_instances',
     ]);
@@ -126,6 +137,34 @@ describe('metadata routes over HTTP', () => {
     });
     const v1 = await get(server.url, '/compute/v1/metadata');
     expect(await v1.json()).toEqual(body);
+  });
+
+  it("GET /compute/metadata gives each listed region's other spellings, Azure's split form among them", async () => {
+    const body = await (await get(server.url, '/compute/metadata')).json();
+    const [aws, azure, gcp] = body.providers as Array<{
+      regions: string[];
+      region_aliases: Record<string, string[]>;
+    }>;
+    expect(azure?.region_aliases.westeurope).toEqual(['west_europe']);
+    expect(azure?.region_aliases.eastus2).toEqual(['east_us_2']);
+    expect(aws?.region_aliases.us_east_1).toEqual(['us-east-1']);
+    expect(gcp?.region_aliases.europe_west1).toEqual(['europe-west1', 'europe_west_1']);
+    // One entry per listed region, and every alias is accepted over HTTP and names the same factor.
+    for (const provider of [aws, azure, gcp]) {
+      expect(Object.keys(provider?.region_aliases ?? {})).toEqual(provider?.regions);
+    }
+    const cpu = async (region: string) => {
+      const response = await fetch(`${server.url}/compute/azure/cpu`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+        body: JSON.stringify({ cpu_count: 1, region, duration: 1 }),
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()).emission_factor;
+    };
+    const listed = await cpu('westeurope');
+    expect(listed.activity_id).toBe('cpu-provider_azure-region_west_europe');
+    expect(await cpu('west_europe')).toEqual(listed);
   });
 
   it('GET /procurement/metadata lists regions, currencies and codes', async () => {
@@ -156,6 +195,14 @@ describe('co2e-engine list', () => {
     expect(lines[0]).toMatch(/^provider\s+region\s+aliases\s+location\s+grid_zone\s+years$/);
     expect(lines).toHaveLength(1 + defaultDatasets.cloudRegions.list('gcp').length);
     expect(stdout).toMatch(/gcp\s+europe-west1\s+europe_west1 europe_west_1\s/);
+  });
+
+  it('list regions azure shows the split form (west_europe) as an alias', async () => {
+    const { code, stdout } = await cli(['list', 'regions', 'azure', '--json']);
+    expect(code).toBe(0);
+    const rows = JSON.parse(stdout) as Array<{ region: string; aliases: string }>;
+    expect(rows.find((row) => row.region === 'westeurope')?.aliases).toBe('west_europe');
+    expect(rows.find((row) => row.region === 'eastus2')?.aliases).toBe('east_us_2');
   });
 
   it('list instances <provider> --json prints a JSON array', async () => {

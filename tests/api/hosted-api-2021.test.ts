@@ -14,6 +14,8 @@ import {
   createTableDatasets,
   EmissionsError,
   type Estimate,
+  type CloudProvider,
+  type StorageType,
 } from '../../src/index';
 import { hostedApi2021Datasets, hostedApi2021RegionsTable } from '../../src/datasets/index';
 import { readSharedData, skipWithoutSharedData } from '../shared-data';
@@ -27,7 +29,7 @@ const rows = parse(readSharedData('oefdb/ccf_cloud_factors.csv'), {
 function estimateFor(activityId: string): Estimate {
   const [, kind, provider, region, type] = /^(\w+)-provider_(\w+?)-region_(\w+?)(?:-type_(ssd|hdd))?$/.exec(
     activityId,
-  ) as unknown as [string, string, string, string, string | undefined];
+  ) as unknown as [string, string, CloudProvider, string, StorageType | undefined];
   switch (kind) {
     case 'cpu':
       return calculateCpu(provider, { cpu_count: 1, region, duration: 1, duration_unit: 'h' }, ds);
@@ -36,7 +38,7 @@ function estimateFor(activityId: string): Estimate {
     case 'storage':
       return calculateStorage(
         provider,
-        { storage_type: type as string, data: 1, data_unit: 'tb', region, duration: 1 },
+        { storage_type: type as StorageType, data: 1, data_unit: 'tb', region, duration: 1 },
         ds,
       );
     case 'networking':

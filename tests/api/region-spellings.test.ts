@@ -10,60 +10,79 @@ import {
   calculateNetworking,
   calculateStorage,
   EmissionsError,
+  type CloudProvider,
+  type CloudProviderSpelling,
 } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
 import { readSharedData, skipWithoutSharedData } from '../shared-data';
 
 const ds = defaultDatasets;
-const cpu = (provider: string, region: string) =>
+const cpu = (provider: CloudProviderSpelling, region: string) =>
   calculateCpu(provider, { cpu_count: 1, region, duration: 1, duration_unit: 'h' }, ds);
 
-/** Each family: the provider's own spelling first, then spellings that must find the same region. */
-const FAMILIES: Array<{ family: string; provider: string; own: string; spellings: string[] }> = [
+/**
+ * Each family: the provider's own spelling, the hosted API's (which the factor's activity id and name use), then
+ * spellings that must find the same region.
+ */
+const FAMILIES: Array<{
+  family: string;
+  provider: CloudProviderSpelling;
+  own: string;
+  hosted: string;
+  spellings: string[];
+}> = [
   {
     family: 'AWS hyphens to underscores, any case',
     provider: 'aws',
     own: 'us-east-1',
+    hosted: 'us_east_1',
     spellings: ['us_east_1', 'US-EAST-1', 'Us_East_1'],
   },
   {
     family: 'Azure words split as the hosted API split them',
     provider: 'azure',
     own: 'westeurope',
+    hosted: 'west_europe',
     spellings: ['west_europe', 'WestEurope', 'West Europe', 'WEST_EUROPE'],
   },
   {
     family: 'Azure with a trailing number',
     provider: 'azure',
     own: 'eastus2',
+    hosted: 'east_us_2',
     spellings: ['east_us_2', 'East US 2', 'EASTUS2'],
   },
   {
     family: 'GCP with and without the separator before the number',
     provider: 'gcp',
     own: 'europe-west1',
+    hosted: 'europe_west_1',
     spellings: ['europe_west1', 'europe_west_1', 'EUROPE-WEST1', 'europe-west-1'],
   },
 ];
 
 describe('region alias families', () => {
-  for (const { family, provider, own, spellings } of FAMILIES) {
+  for (const { family, provider, own, hosted, spellings } of FAMILIES) {
     it(`${family}: ${spellings.join(', ')} → ${own}`, () => {
       const expected = cpu(provider, own);
-      expect(expected.emission_factor?.name).toContain(`(${own})`);
+      expect(expected.emission_factor?.activity_id).toBe(`cpu-provider_${provider}-region_${hosted}`);
+      expect(expected.emission_factor?.name).toBe(
+        `${provider.toUpperCase()} (${hosted.replaceAll('_', '-')}) CPU`,
+      );
       for (const spelling of spellings) expect(cpu(provider, spelling)).toEqual(expected);
       expect(() => cpu(provider, ` ${own}`)).toThrow(EmissionsError);
     });
   }
 
   it('does not confuse regions that differ only by a number (europe-west1 and europe-west10)', () => {
-    expect(cpu('gcp', 'europe_west_10').emission_factor?.name).toContain('(europe-west10)');
-    expect(cpu('gcp', 'europe_west_1').emission_factor?.name).toContain('(europe-west1)');
+    expect(cpu('gcp', 'europe_west_10').emission_factor?.name).toBe('GCP (europe-west-10) CPU');
+    expect(cpu('gcp', 'europe_west10').emission_factor?.name).toBe('GCP (europe-west-10) CPU');
+    expect(cpu('gcp', 'europe_west_1').emission_factor?.name).toBe('GCP (europe-west-1) CPU');
   });
 });
 
 describe('unknown region', () => {
-  const thrown = (provider: string, region: string) => {
+  const thrown = (provider: CloudProviderSpelling, region: string) => {
     try {
       cpu(provider, region);
     } catch (error) {
@@ -92,11 +111,11 @@ describe('unknown region', () => {
 });
 
 /** The regions of the hosted API's 2021 set, as it spelled them (`region_east_us_2`). */
-const HOSTED_REGIONS: Array<{ provider: string; region: string }> = (() => {
+const HOSTED_REGIONS: Array<{ provider: CloudProvider; region: string }> = (() => {
   const csv = readSharedData('oefdb/ccf_cloud_factors.csv');
-  const seen = new Map<string, { provider: string; region: string }>();
+  const seen = new Map<string, { provider: CloudProvider; region: string }>();
   for (const match of csv.matchAll(/,cpu-provider_(\w+?)-region_(\w+),/g)) {
-    const [, provider, region] = match as unknown as [string, string, string];
+    const [, provider, region] = match as unknown as [string, CloudProvider, string];
     seen.set(`${provider}/${region}`, { provider, region });
   }
   return [...seen.values()];

@@ -19,8 +19,10 @@ import {
   EmissionsError,
   type ErrorBody,
   MAX_QUANTITY,
+  type CloudProviderSpelling,
 } from '../../src/index';
 import { ccfGridDatasets, defaultDatasets } from '../../src/datasets/index';
+import { DATA_UNIT_SPELLINGS, DURATION_UNIT_SPELLINGS } from '../../src/core/units';
 
 const ds = defaultDatasets;
 type Provider = 'aws' | 'azure' | 'gcp';
@@ -32,8 +34,9 @@ const INSTANCE: Record<Provider, string> = {
   gcp: 'e2-standard-2',
 };
 
-type Single = (provider: string, request: never, datasets: typeof ds) => unknown;
-type Batch = (provider: string, requests: readonly unknown[], datasets: typeof ds) => unknown[];
+// Deliberately untyped: these tests send what JSON may hold, which the request types rule out.
+type Single = (provider: CloudProviderSpelling, request: never, datasets: typeof ds) => unknown;
+type Batch = (provider: CloudProviderSpelling, requests: readonly never[], datasets: typeof ds) => unknown[];
 
 interface Calculator {
   name: string;
@@ -278,11 +281,11 @@ describe.each(CALCULATORS)('$name: invalid requests', (calculator) => {
     if (calculator.hasDurationUnit) {
       it('an unknown duration_unit lists the valid spellings', () => {
         // Prototype keys must not resolve to Object.prototype members (they once crashed with a TypeError).
-        for (const bad of ['week', 'hours', 'minute', '', 'constructor', '__proto__', 'toString']) {
+        for (const bad of ['week', 'm', 'fortnight', '', 'constructor', '__proto__', 'toString']) {
           expectEmissionsError(call({ ...valid, duration_unit: bad }), {
             error_code: 'invalid_request',
             path: 'duration_unit',
-            valid_values: ['hour', 'h', 'min', 'sec', 's', 'ms', 'day'],
+            valid_values: [...DURATION_UNIT_SPELLINGS],
           });
         }
         expectEmissionsError(call({ ...valid, duration_unit: 1 }), {
@@ -301,11 +304,11 @@ describe.each(CALCULATORS)('$name: invalid requests', (calculator) => {
 
     if (calculator.hasDataUnit) {
       it('an unknown data_unit lists the valid units', () => {
-        for (const bad of ['EB', 'GiB', 'bytes', 'constructor', '__proto__']) {
+        for (const bad of ['EB', 'Gbit', 'bytes', 'constructor', '__proto__']) {
           expectEmissionsError(call({ ...valid, data_unit: bad }), {
             error_code: 'invalid_request',
             path: 'data_unit',
-            valid_values: ['KB', 'MB', 'GB', 'TB', 'PB'],
+            valid_values: [...DATA_UNIT_SPELLINGS],
           });
         }
       });
@@ -382,13 +385,17 @@ describe.each(CALCULATORS)('$name: invalid requests', (calculator) => {
 
     it('an unknown provider is unsupported_provider, checked before the body', () => {
       for (const bad of ['ibm', 'oracle', '', 'aws ']) {
-        const error = expectEmissionsError(() => calculator.single(bad, valid as never, ds), {
-          error_code: 'unsupported_provider',
-          path: 'provider_id',
-          valid_values: ['aws', 'azure', 'gcp'],
-        });
+        const error = expectEmissionsError(
+          () => calculator.single(bad as CloudProviderSpelling, valid as never, ds),
+          {
+            error_code: 'unsupported_provider',
+            path: 'provider_id',
+            valid_values: ['aws', 'azure', 'gcp'],
+          },
+        );
         expect(error.message).toContain('aws, azure, gcp');
       }
+      // @ts-expect-error 'ibm' is no provider: the run-time check is what is tested
       expectEmissionsError(() => calculator.single('ibm', null as never, ds), {
         error_code: 'unsupported_provider',
         path: 'provider_id',
@@ -433,6 +440,7 @@ describe('spellings that are accepted', () => {
     expect(calculateStorage('aws', { ...request, storage_type: 'SSD' }, ds)).toEqual(
       calculateStorage('aws', { ...request, storage_type: 'ssd' }, ds),
     );
+    // @ts-expect-error 'tape' is no storage type: the run-time check is what is tested
     expectEmissionsError(() => calculateStorage('aws', { ...request, storage_type: 'tape' }, ds), {
       error_code: 'invalid_request',
       path: 'storage_type',
@@ -509,7 +517,7 @@ describe('batch forms', () => {
       const missing = without(good, calculator.required[0] as string);
       const badYear = { ...good, year: 1999 };
       const requests = [good, null, missing, other, { ...good, junk: true }, badYear];
-      const results = calculator.batch('gcp', requests, ds);
+      const results = calculator.batch('gcp', requests as never[], ds);
 
       expect(results).toHaveLength(requests.length);
       expect(results[0]).toEqual(calculator.single('gcp', good as never, ds));
@@ -550,6 +558,7 @@ describe('batch forms', () => {
 
   it('an unsupported provider (a path parameter) fails the whole batch once, before any element', () => {
     expectEmissionsError(
+      // @ts-expect-error 'ibm' and null: what JSON may hold, checked at run time
       () => calculateCpuBatch('ibm', [{ cpu_count: 1, region: 'us_east_1', duration: 1 }, null], ds),
       {
         error_code: 'unsupported_provider',

@@ -29,6 +29,8 @@ import {
   calculateStorage,
   createEngine,
   type Estimate,
+  type DurationUnitSpelling,
+  type CloudProviderSpelling,
 } from '../../src/index';
 import { ccfGridDatasets, defaultDatasets } from '../../src/datasets/index';
 import { Big, type BigValue, toNumber } from './exact';
@@ -457,7 +459,7 @@ describe('calculateInstance', () => {
 
 describe('duration units', () => {
   // AWS us_east_1, 1 vCPU: factor 0.0010442908 kg/CPU-hour (above).
-  const cpu = (duration: number, duration_unit?: string) =>
+  const cpu = (duration: number, duration_unit?: DurationUnitSpelling) =>
     calculateCpu(
       'aws',
       { cpu_count: 1, region: 'us_east_1', duration, ...(duration_unit && { duration_unit }) },
@@ -615,6 +617,7 @@ describe('factor metadata', () => {
     });
   });
 
+  // Named as the hosted API named its factors (issue 10): capitals, words split, lowercase resource.
   it('memory, storage and networking name the resource, the provider and the region', () => {
     const memory = calculateMemory(
       'azure',
@@ -622,8 +625,8 @@ describe('factor metadata', () => {
       ds,
     ).emission_factor;
     expect(memory).toMatchObject({
-      name: 'Azure (westeurope) Memory',
-      activity_id: 'memory-provider_azure-region_westeurope',
+      name: 'AZURE (west-europe) memory',
+      activity_id: 'memory-provider_azure-region_west_europe',
       category: 'Cloud Computing - Memory',
       region: 'NL',
       source: 'CCF',
@@ -636,8 +639,8 @@ describe('factor metadata', () => {
       ds,
     );
     expect(storage.emission_factor).toMatchObject({
-      name: 'GCP (europe-west1) SSD Storage',
-      activity_id: 'storage-provider_gcp-region_europe_west1-type_ssd',
+      name: 'GCP (europe-west-1) SSD storage',
+      activity_id: 'storage-provider_gcp-region_europe_west_1-type_ssd',
       category: 'Cloud Computing - Storage',
       region: 'BE',
     });
@@ -646,11 +649,11 @@ describe('factor metadata', () => {
       { region: 'europe_west1', storage_type: 'hdd', data: 1, duration: 1 },
       ds,
     );
-    expect(hdd.emission_factor?.activity_id).toBe('storage-provider_gcp-region_europe_west1-type_hdd');
+    expect(hdd.emission_factor?.activity_id).toBe('storage-provider_gcp-region_europe_west_1-type_hdd');
     expect(hdd.emission_factor?.id).not.toBe(storage.emission_factor?.id);
     const networking = calculateNetworking('aws', { region: 'us_east_1', data: 1 }, ds).emission_factor;
     expect(networking).toMatchObject({
-      name: 'AWS (us-east-1) Networking',
+      name: 'AWS (us-east-1) networking',
       activity_id: 'networking-provider_aws-region_us_east_1',
       category: 'Cloud Computing - Networking',
       region: 'US',
@@ -693,7 +696,7 @@ describe('factor metadata', () => {
   });
 
   it('ids are stable for the same factor and differ across regions, years, providers and resources', () => {
-    const cpu = (provider: string, region: string, year?: number) =>
+    const cpu = (provider: CloudProviderSpelling, region: string, year?: number) =>
       calculateCpu(provider, { cpu_count: 1, region, duration: 1, ...(year && { year }) }, ds).emission_factor
         ?.id;
     const base = cpu('aws', 'us_east_1');

@@ -23,6 +23,7 @@ import {
   type Estimate,
   type InstanceEstimate,
   MAX_QUANTITY,
+  type CloudProviderSpelling,
 } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
 import { Big, relativeDifference, toNumber } from './exact';
@@ -72,8 +73,8 @@ const compact = (request: Request): Request =>
 
 interface Calculator {
   name: string;
-  single: (provider: string, request: Request) => Result;
-  batch: (provider: string, requests: unknown[]) => Array<Result | ErrorBody>;
+  single: (provider: CloudProviderSpelling, request: Request) => Result;
+  batch: (provider: CloudProviderSpelling, requests: unknown[]) => Array<Result | ErrorBody>;
   /**
    * A valid request for a provider. `any` covers the whole accepted input space (down to 5e-324 and up to
    * MAX_QUANTITY); `moderate` keeps quantities at up to 3 decimals and 1e4, where results are normal JS numbers
@@ -92,7 +93,7 @@ const CALCULATORS: Calculator[] = [
   {
     name: 'cpu',
     single: (p, r) => calculateCpu(p, r as never, ds),
-    batch: (p, r) => calculateCpuBatch(p, r, ds),
+    batch: (p, r) => calculateCpuBatch(p, r as never[], ds),
     request: (p, range) =>
       fc.record({
         cpu_count: count(range),
@@ -110,7 +111,7 @@ const CALCULATORS: Calculator[] = [
   {
     name: 'memory',
     single: (p, r) => calculateMemory(p, r as never, ds),
-    batch: (p, r) => calculateMemoryBatch(p, r, ds),
+    batch: (p, r) => calculateMemoryBatch(p, r as never[], ds),
     request: (p, range) =>
       fc.record({
         region: regionOf(p),
@@ -128,7 +129,7 @@ const CALCULATORS: Calculator[] = [
   {
     name: 'storage',
     single: (p, r) => calculateStorage(p, r as never, ds),
-    batch: (p, r) => calculateStorageBatch(p, r, ds),
+    batch: (p, r) => calculateStorageBatch(p, r as never[], ds),
     request: (p, range) =>
       fc.record({
         region: regionOf(p),
@@ -147,7 +148,7 @@ const CALCULATORS: Calculator[] = [
   {
     name: 'networking',
     single: (p, r) => calculateNetworking(p, r as never, ds),
-    batch: (p, r) => calculateNetworkingBatch(p, r, ds),
+    batch: (p, r) => calculateNetworkingBatch(p, r as never[], ds),
     request: (p, range) =>
       fc.record({
         region: regionOf(p),
@@ -163,7 +164,7 @@ const CALCULATORS: Calculator[] = [
   {
     name: 'embodied',
     single: (p, r) => calculateEmbodied(p, r as never, ds),
-    batch: (p, r) => calculateEmbodiedBatch(p, r, ds),
+    batch: (p, r) => calculateEmbodiedBatch(p, r as never[], ds),
     request: (p, range) =>
       fc.record({
         instance: instanceOf(p),
@@ -180,7 +181,7 @@ const CALCULATORS: Calculator[] = [
   {
     name: 'instance',
     single: (p, r) => calculateInstance(p, r as never, ds),
-    batch: (p, r) => calculateInstanceBatch(p, r, ds),
+    batch: (p, r) => calculateInstanceBatch(p, r as never[], ds),
     request: (p, range) =>
       fc.record({
         instance: instanceOf(p),
@@ -369,14 +370,18 @@ describe.each(CALCULATORS)('$name', (calculator) => {
         input,
         (provider, request) => {
           try {
-            calculator.single(provider, request as Request);
+            calculator.single(provider as CloudProviderSpelling, request as Request);
           } catch (error) {
             expect(error).toBeInstanceOf(EmissionsError);
           }
           // A batch throws only for its provider (a path parameter); any element becomes a result or error body.
           const supported = PROVIDERS.includes(provider.toLowerCase() as never);
-          if (supported) expect(() => calculator.batch(provider, [request])).not.toThrow();
-          else expect(() => calculator.batch(provider, [request])).toThrow(EmissionsError);
+          if (supported)
+            expect(() => calculator.batch(provider as CloudProviderSpelling, [request])).not.toThrow();
+          else
+            expect(() => calculator.batch(provider as CloudProviderSpelling, [request])).toThrow(
+              EmissionsError,
+            );
         },
       ),
       { numRuns: 200 },
@@ -435,7 +440,7 @@ describe.each(CALCULATORS)('$name', (calculator) => {
         requests.forEach((request, index) => {
           let expected: unknown;
           try {
-            expected = calculator.single(provider, request as Request);
+            expected = calculator.single(provider as CloudProviderSpelling, request as Request);
           } catch (error) {
             if (!(error instanceof EmissionsError)) throw error;
             const body = error.toJSON();

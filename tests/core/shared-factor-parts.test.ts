@@ -75,7 +75,7 @@ describe('shared, frozen factor parts', () => {
   });
 
   it('keep the gas breakdown per origin: the instance electricity (engine) and embodied (source) estimates', () => {
-    const request = { instance: 't2.micro', region: 'us_east_1', duration: 1, duration_unit: 'h' };
+    const request = { instance: 't2.micro', region: 'us_east_1', duration: 1, duration_unit: 'h' } as const;
     const vm = calculateInstance('aws', request, defaultDatasets);
     expect(vm.cpu_estimate.constituent_gases?.co2e_total).toBeNull();
     expect(vm.cpu_estimate.emission_factor).toBe(vm.memory_estimate.emission_factor);
@@ -112,7 +112,7 @@ describe('shared, frozen factor parts', () => {
       spend_region: 'DE',
       money: 1000,
       money_unit: 'eur',
-    };
+    } as const;
     const first = calculateSpend(request, defaultDatasets);
     const second = calculateSpend({ ...request, money: 250 }, defaultDatasets);
     expectFrozenShared(first.estimate, second.estimate);

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { decimal, toPlainString } from '../../src/core/decimal';
+import fc from 'fast-check';
 import {
+  closeDataUnits,
+  closeDurationUnits,
+  DATA_UNIT_SPELLINGS,
   DATA_UNITS,
   DURATION_UNITS,
   DURATION_UNIT_SPELLINGS,
@@ -15,7 +19,57 @@ import { dataUnit, durationUnit } from '../../src/core/validate';
 describe('duration units', () => {
   it('lists the canonical units and every accepted spelling', () => {
     expect(DURATION_UNITS).toEqual(['hour', 'min', 'sec', 'ms', 'day']);
-    expect(DURATION_UNIT_SPELLINGS).toEqual(['hour', 'h', 'min', 'sec', 's', 'ms', 'day']);
+    expect(DURATION_UNIT_SPELLINGS).toEqual([
+      ...['hour', 'hours', 'h', 'hr', 'hrs'],
+      ...['min', 'mins', 'minute', 'minutes'],
+      ...['sec', 'secs', 's', 'second', 'seconds'],
+      ...['ms', 'msec', 'millisecond', 'milliseconds'],
+      ...['day', 'days', 'd'],
+    ]);
+  });
+
+  it.each([
+    ['hour', ['hour', 'hours', 'h', 'hr', 'hrs', 'HOURS', 'Hr', 'HRS']],
+    ['min', ['min', 'mins', 'minute', 'minutes', 'Minutes', 'MINUTE']],
+    ['sec', ['sec', 'secs', 's', 'second', 'seconds', 'Seconds', 'SEC']],
+    ['ms', ['ms', 'msec', 'millisecond', 'milliseconds', 'MSEC', 'Milliseconds']],
+    ['day', ['day', 'days', 'd', 'D', 'Days']],
+  ])('the %s family: every spelling, any case', (canonical, spellings) => {
+    for (const spelling of spellings) expect(parseDurationUnit(spelling)).toBe(canonical);
+  });
+
+  it('every listed spelling parses in any case, to one unit only', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...DURATION_UNIT_SPELLINGS),
+        fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+        (spelling, upper) => {
+          const cased = [...spelling].map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join('');
+          expect(parseDurationUnit(cased)).toBe(parseDurationUnit(spelling));
+          expect(DURATION_UNITS).toContain(parseDurationUnit(spelling));
+        },
+      ),
+    );
+  });
+
+  it('`m` is not a duration unit (minutes or months?): the message suggests min and ms', () => {
+    expect(parseDurationUnit('m')).toBeUndefined();
+    expect(parseDurationUnit('M')).toBeUndefined();
+    expect(closeDurationUnits('m')).toEqual(['min', 'ms']);
+    expect(durationUnit().safeParse('m').error?.issues[0]?.message).toBe(
+      `'m' is not a valid unit. Did you mean: min, ms? Valid units: ${DURATION_UNIT_SPELLINGS.join(', ')}`,
+    );
+  });
+
+  it.each([
+    ['hourz', ['hour']],
+    ['minits', ['min']],
+    ['secnds', ['sec']],
+    ['dy', []],
+    ['week', []],
+    ['', []],
+  ])('did you mean, for %j: %j', (spelling, suggestions) => {
+    expect(closeDurationUnits(spelling)).toEqual(suggestions);
   });
 
   it.each([
@@ -37,7 +91,7 @@ describe('duration units', () => {
     expect(parseDurationUnit(spelling)).toBe(canonical);
   });
 
-  it.each(['hours', 'minute', 'week', 'd', '', ' h', 'constructor', '__proto__', 'toString'])(
+  it.each(['m', 'mn', 'week', 'w', 'month', '', ' h', 'h ', 'constructor', '__proto__', 'toString'])(
     '%j is not a duration unit',
     (spelling) => {
       expect(parseDurationUnit(spelling)).toBeUndefined();
@@ -52,6 +106,7 @@ describe('duration units', () => {
     expect(hours('5400', 'sec')).toBe('1.5');
     expect(hours('5400000', 'ms')).toBe('1.5');
     expect(hours('1', 'day')).toBe('24');
+    expect(toPlainString(toHours(decimal('90'), parseDurationUnit('minutes') ?? 'hour'))).toBe('1.5');
     expect(hours('1', 'min')).toBe(`0.01${'6'.repeat(37)}7`); // 1/60, 40 places, half up
   });
 
@@ -65,7 +120,41 @@ describe('duration units', () => {
 
 describe('data units', () => {
   it('lists the canonical units', () => {
-    expect(DATA_UNITS).toEqual(['KB', 'MB', 'GB', 'TB', 'PB']);
+    expect(DATA_UNITS).toEqual(['KB', 'MB', 'GB', 'TB', 'PB', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB']);
+    expect(DATA_UNIT_SPELLINGS).toHaveLength(30);
+  });
+
+  it.each([
+    ['GB', ['GB', 'gb', 'Gb', 'gB', 'gigabyte', 'gigabytes', 'Gigabytes', 'GIGABYTES']],
+    ['TB', ['TB', 'tb', 'terabyte', 'Terabytes']],
+    ['MB', ['MB', 'mb', 'megabyte', 'megabytes']],
+    ['KB', ['KB', 'kb', 'kilobyte', 'kilobytes']],
+    ['PB', ['PB', 'pb', 'petabyte', 'petabytes']],
+    ['GiB', ['GiB', 'gib', 'GIB', 'gibibyte', 'Gibibytes']],
+    ['TiB', ['TiB', 'tib', 'tebibyte', 'tebibytes']],
+    ['MiB', ['MiB', 'mib', 'mebibyte', 'mebibytes']],
+    ['KiB', ['KiB', 'kib', 'kibibyte', 'kibibytes']],
+    ['PiB', ['PiB', 'pib', 'pebibyte', 'pebibytes']],
+  ])('the %s family: every spelling, any case', (canonical, spellings) => {
+    for (const spelling of spellings) expect(parseDataUnit(spelling)).toBe(canonical);
+  });
+
+  it.each([
+    ['gbs', ['GB']],
+    ['gibs', ['GiB']],
+    ['tera', ['terabyte']],
+    ['EB', []],
+    ['g', ['GB', 'GiB']],
+  ])('did you mean, for %j: %j', (spelling, suggestions) => {
+    expect(closeDataUnits(spelling)).toEqual(suggestions);
+  });
+
+  it('an unknown data unit gets did-you-mean and the valid spellings', () => {
+    const result = dataUnit().safeParse('gbs');
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe(
+      `'gbs' is not a valid unit. Did you mean: GB? Valid units: ${DATA_UNIT_SPELLINGS.join(', ')}`,
+    );
   });
 
   it.each([
@@ -79,7 +168,7 @@ describe('data units', () => {
     expect(parseDataUnit(spelling)).toBe(canonical);
   });
 
-  it.each(['GiB', 'EB', 'B', 'bytes', '', 'constructor', '__PROTO__', 'tostring'])(
+  it.each(['EB', 'B', 'bytes', 'Gbit', 'gigs', '', 'constructor', '__PROTO__', 'tostring'])(
     '%j is not a data unit',
     (spelling) => {
       expect(parseDataUnit(spelling)).toBeUndefined();
@@ -95,6 +184,19 @@ describe('data units', () => {
     expect(gb('1', 'TB')).toBe('1000');
     expect(gb('1', 'PB')).toBe('1000000');
     expect(gb('2.5', 'TB')).toBe('2500');
+  });
+
+  it('converts binary units exactly (powers of 1024 bytes)', () => {
+    const gb = (value: string, unit: Parameters<typeof toGigabytes>[1]) =>
+      toPlainString(toGigabytes(decimal(value), unit));
+    expect(gb('1', 'KiB')).toBe('0.000001024');
+    expect(gb('1', 'MiB')).toBe('0.001048576');
+    expect(gb('1', 'GiB')).toBe('1.073741824');
+    expect(gb('1', 'TiB')).toBe('1099.511627776');
+    expect(gb('1', 'PiB')).toBe('1125899.906842624');
+    // Each step is exactly ×1024.
+    expect(toPlainString(toGigabytes(decimal('1024'), 'GiB'))).toBe(gb('1', 'TiB'));
+    expect(toPlainString(toGigabytes(decimal('1024'), 'MiB'))).toBe(gb('1', 'GiB'));
   });
 
   it('GiB → GB: 1 GiB = 1.073741824 GB exactly', () => {

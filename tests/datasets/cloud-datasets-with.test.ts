@@ -157,7 +157,7 @@ describe('cloudDatasetsWith({ grid: ccfGridRegionsTable }): CCF grid factors, no
       duration: 1,
       duration_unit: 'h',
       year: 2024,
-    };
+    } as const;
     expect(calculateInstance('aws', request, withInstances)).toEqual(
       calculateInstance('aws', request, ccfGridDatasets),
     );

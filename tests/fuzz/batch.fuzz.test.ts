@@ -9,6 +9,7 @@ import {
   calculateSpendBatch,
   calculateStorageBatch,
   isErrorBody,
+  type CloudProviderSpelling,
 } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
 import {
@@ -27,17 +28,17 @@ type Batch = (requests: unknown) => unknown;
 const provider = 'aws';
 const requestsOf = cloudRequests(provider);
 const BATCHES: ReadonlyArray<[string, Batch, fc.Arbitrary<unknown>]> = [
-  ['cpu', (r) => calculateCpuBatch(provider, r as unknown[], defaultDatasets), requestsOf.cpu],
-  ['memory', (r) => calculateMemoryBatch(provider, r as unknown[], defaultDatasets), requestsOf.memory],
-  ['storage', (r) => calculateStorageBatch(provider, r as unknown[], defaultDatasets), requestsOf.storage],
+  ['cpu', (r) => calculateCpuBatch(provider, r as never[], defaultDatasets), requestsOf.cpu],
+  ['memory', (r) => calculateMemoryBatch(provider, r as never[], defaultDatasets), requestsOf.memory],
+  ['storage', (r) => calculateStorageBatch(provider, r as never[], defaultDatasets), requestsOf.storage],
   [
     'networking',
-    (r) => calculateNetworkingBatch(provider, r as unknown[], defaultDatasets),
+    (r) => calculateNetworkingBatch(provider, r as never[], defaultDatasets),
     requestsOf.networking,
   ],
-  ['embodied', (r) => calculateEmbodiedBatch(provider, r as unknown[], defaultDatasets), requestsOf.embodied],
-  ['instance', (r) => calculateInstanceBatch(provider, r as unknown[], defaultDatasets), requestsOf.instance],
-  ['spend', (r) => calculateSpendBatch(r as unknown[], defaultDatasets), spendRequest],
+  ['embodied', (r) => calculateEmbodiedBatch(provider, r as never[], defaultDatasets), requestsOf.embodied],
+  ['instance', (r) => calculateInstanceBatch(provider, r as never[], defaultDatasets), requestsOf.instance],
+  ['spend', (r) => calculateSpendBatch(r as never[], defaultDatasets), spendRequest],
 ];
 
 describe.each(BATCHES)('%s batch under fuzzing', (_kind, batch, element) => {
@@ -81,7 +82,10 @@ it('a cloud batch with an arbitrary provider is one unsupported_provider error, 
   fc.assert(
     fc.property(fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(...CLOUD_PROVIDER_IDS)), (id) => {
       const requests = [{ cpu_count: 1, region: 'us_east_1', duration: 1 }];
-      const outcome = checkCall(() => calculateCpuBatch(id as string, requests, defaultDatasets), id);
+      const outcome = checkCall(
+        () => calculateCpuBatch(id as CloudProviderSpelling, requests, defaultDatasets),
+        id,
+      );
       const known = typeof id === 'string' && (CLOUD_PROVIDER_IDS as readonly string[]).includes(id);
       if (known) expect(outcome.kind).toBe('result');
       else

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { calculateCpu, calculateCpuBatch, calculateMemory, EmissionsError } from '../../src/index';
+import {
+  calculateCpu,
+  calculateCpuBatch,
+  calculateMemory,
+  type DurationUnitSpelling,
+  EmissionsError,
+  type CloudProviderSpelling,
+} from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
 
 /**
@@ -12,8 +19,8 @@ describe('a provider that String() cannot convert (found with fc.jsonValue(), se
   // resolveProvider built its message with String(provider), which threw "TypeError: Cannot convert object to
   // primitive value" for these.
   it.each([
-    ['{ toString: false } (plain JSON)', JSON.parse('{"toString": false}') as string],
-    ['a null-prototype object', Object.create(null) as string],
+    ['{ toString: false } (plain JSON)', JSON.parse('{"toString": false}') as CloudProviderSpelling],
+    ['a null-prototype object', Object.create(null) as CloudProviderSpelling],
   ])('%s throws unsupported_provider, not a TypeError', (_name, provider) => {
     expect(() => calculateCpu(provider, request, defaultDatasets)).toThrow(EmissionsError);
     expect(() => calculateCpu(provider, request, defaultDatasets)).toThrow(
@@ -22,7 +29,7 @@ describe('a provider that String() cannot convert (found with fc.jsonValue(), se
   });
 
   it('a batch with such a provider is one unsupported_provider error', () => {
-    const provider = JSON.parse('{"toString": false}') as string;
+    const provider = JSON.parse('{"toString": false}') as CloudProviderSpelling;
     expect(() => calculateCpuBatch(provider, [request], defaultDatasets)).toThrow(
       expect.objectContaining({ error_code: 'unsupported_provider' }),
     );
@@ -37,7 +44,8 @@ describe('a unit spelled like an Object.prototype key (found with FUZZ_SEED=1)',
     expect(() =>
       calculateMemory(
         'gcp',
-        { region: 'asia_east1', data: 0, duration: 0, duration_unit: unit },
+        // Deliberately not a spelling: the runtime must reject it like any untyped input.
+        { region: 'asia_east1', data: 0, duration: 0, duration_unit: unit as DurationUnitSpelling },
         defaultDatasets,
       ),
     ).toThrow(expect.objectContaining({ error_code: 'invalid_request', path: 'duration_unit' }));
@@ -46,7 +54,7 @@ describe('a unit spelled like an Object.prototype key (found with FUZZ_SEED=1)',
   it('in a batch, only that element fails', () => {
     const results = calculateCpuBatch(
       'aws',
-      [request, { ...request, duration_unit: 'constructor' }],
+      [request, { ...request, duration_unit: 'constructor' as DurationUnitSpelling }],
       defaultDatasets,
     );
     expect(results[1]).toMatchObject({ error_code: 'invalid_request', path: 'requests[1].duration_unit' });

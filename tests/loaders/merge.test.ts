@@ -11,6 +11,7 @@ import {
   mergeDatasets,
   type DatasetInfo,
   type SpendRequest,
+  type ClassificationTypeSpelling,
 } from '../../src/index';
 import { parseTableCsv } from '../../src/loaders/index';
 
@@ -280,16 +281,18 @@ describe('mergeDatasets keys and settings', () => {
     const a = mergeDatasets(defaultDatasets, overrides, { classifications: mine('acme-a') });
     const b = mergeDatasets(defaultDatasets, overrides, { classifications: mine('acme-b') });
     expect(a.classifications.types).toEqual([...defaultDatasets.classifications.types, 'unspsc'].sort());
+    // A type the embedded datasets lack is named with a cast, as docs/api/calculate-spend.md says.
+    const UNSPSC = 'unspsc' as ClassificationTypeSpelling;
     // 1000 EUR × 1.25 kg/EUR
     expect(
-      calculateSpend(spend({ classification_type: 'unspsc', classification_code: '30102200' }), a).estimate
+      calculateSpend(spend({ classification_type: UNSPSC, classification_code: '30102200' }), a).estimate
         .co2e,
     ).toBe(1250);
     // Unweighted mean (no weight for acme-steel): (1.25 + 0.0272) / 2 = 0.6386 kg/EUR × 1000 EUR
-    const meanA = calculateSpend(spend({ classification_type: 'unspsc', classification_code: '3010' }), a);
+    const meanA = calculateSpend(spend({ classification_type: UNSPSC, classification_code: '3010' }), a);
     expect(meanA.estimate.co2e).toBe(638.6);
     expect(meanA.notices.map((notice) => notice.code)).toContain('unweighted_mean');
-    const meanB = calculateSpend(spend({ classification_type: 'unspsc', classification_code: '3010' }), b);
+    const meanB = calculateSpend(spend({ classification_type: UNSPSC, classification_code: '3010' }), b);
     expect(meanA.estimate.emission_factor?.id).not.toBe(meanB.estimate.emission_factor?.id);
     // A default mapping's mean keeps its id: its mapping is still the default dataset's.
     const retail = spend({ classification_type: 'isic4', classification_code: '47' });

@@ -96,11 +96,21 @@ export function toCsv<K extends TableKind>(
           year,
           factor,
           r.grid_sources[year],
+          r.hosted_spelling ?? '',
         ]),
       );
       return {
         text: csv(
-          ['provider', 'region', 'location', 'grid_zone', 'year', 'grid_factor', 'grid_source'],
+          [
+            'provider',
+            'region',
+            'location',
+            'grid_zone',
+            'year',
+            'grid_factor',
+            'grid_source',
+            'hosted_spelling',
+          ],
           rows,
         ),
         meta,

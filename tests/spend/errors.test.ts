@@ -202,7 +202,7 @@ describe('calculateSpendBatch with good and bad elements', () => {
       { ...valid, activity: { classification_type: 'isic4', classification_code: '9999' } },
       { ...valid, money_unit: 'usd' },
     ];
-    const results = calculateSpendBatch(requests, defaultDatasets);
+    const results = calculateSpendBatch(requests as never[], defaultDatasets);
     expect(results).toHaveLength(7);
     expect(results[0]).toEqual(calculateSpend(valid, defaultDatasets));
     expect(results[6]).toEqual(calculateSpend({ ...valid, money_unit: 'usd' }, defaultDatasets));
@@ -228,7 +228,7 @@ describe('calculateSpendBatch with good and bad elements', () => {
   it('a batch that is not an array is invalid_request at requests', () => {
     let caught: unknown;
     try {
-      calculateSpendBatch(valid as unknown as unknown[], defaultDatasets);
+      calculateSpendBatch(valid as unknown as never[], defaultDatasets);
     } catch (error) {
       caught = error;
     }

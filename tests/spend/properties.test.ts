@@ -170,7 +170,9 @@ describe('spend properties', () => {
     );
     fc.assert(
       fc.property(fc.array(element, { maxLength: 8 }), (requests) => {
-        expect(calculateSpendBatch(requests, defaultDatasets)).toEqual(requests.map(singleOrError));
+        expect(calculateSpendBatch(requests as never[], defaultDatasets)).toEqual(
+          requests.map(singleOrError),
+        );
       }),
       { numRuns: 100 },
     );

@@ -329,9 +329,7 @@ describe("docs/warehouses.md's JavaScript, around the real bundle", () => {
         if (index === 0) runInContext(`first_api = ${cache}`, udf.context);
         else expect(runInContext(`first_api === ${cache}`, udf.context)).toBe(true);
       }
-      expect(Object.keys(udf.context).sort()).toEqual(
-        ['__zod_globalConfig', cache, 'first_api'].sort(),
-      );
+      expect(Object.keys(udf.context).sort()).toEqual(['__zod_globalConfig', cache, 'first_api'].sort());
     }
   });
 });
