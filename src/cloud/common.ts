@@ -11,6 +11,7 @@ import {
 } from '../core/estimate';
 import { factorId } from '../core/factor-id';
 import { createMemo } from '../core/memo';
+import { commonPrefixLength } from '../core/spelling';
 import { parseRequest } from '../core/validate';
 import { instanceKey, regionHostedSpelling, regionKey } from '../datasets/keys';
 import { requireParts } from '../datasets/require';
@@ -214,12 +215,6 @@ export function resolveInstance(
     });
   }
   return record;
-}
-
-function commonPrefixLength(a: string, b: string): number {
-  let length = 0;
-  while (length < a.length && length < b.length && a[length] === b[length]) length++;
-  return length;
 }
 
 /** Grid factor in kg CO2e per kWh for the region and year, or `no_emission_factors_found` listing the years. */

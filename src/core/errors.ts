@@ -119,6 +119,10 @@ export function listForMessage(values: ReadonlyArray<string | number>, max = 12)
   return values.length > max ? `${shown} (and ${values.length - max} more)` : shown;
 }
 
+/** ` Did you mean: a, b?` for the suggestions, or nothing when there are none. */
+export const didYouMean = (suggestions: readonly string[]): string =>
+  suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : '';
+
 /** Message builders, kept together so wording stays consistent. */
 export const messages = {
   unsupportedProvider: (provider: string, valid: readonly string[]) =>
@@ -130,14 +134,13 @@ export const messages = {
     suggestions: readonly string[] = [],
   ) =>
     `Region '${region}' is not a known ${provider} region.` +
-    (suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : '') +
+    didYouMean(suggestions) +
     ` Valid regions: ${listForMessage(valid)}.`,
   /** A region or type the datasets name as unsupported: the reason they give instead of a list. */
   listedUnsupported: (what: 'region' | 'instance type', provider: string, id: string, reason: string) =>
     `The ${provider} ${what} '${id}' is not supported by these datasets: ${reason}.`,
   unknownInstance: (provider: string, instance: string, suggestions: readonly string[]) =>
-    `Instance type '${instance}' is not a known ${provider} instance type.` +
-    (suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : ''),
+    `Instance type '${instance}' is not a known ${provider} instance type.` + didYouMean(suggestions),
   noFactorForYear: (what: string, year: number, valid: readonly number[]) =>
     `No emission factor for ${what} in year ${year}. Valid years: ${valid.join(', ')}.`,
   batchTooLarge: (size: number, max: number) => `The batch has ${size} elements; at most ${max} are allowed.`,

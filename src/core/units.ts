@@ -1,5 +1,6 @@
 import type { AnyCase } from './any-case';
 import { type Decimal, decimal, div, mul } from './decimal';
+import { commonPrefixLength } from './spelling';
 
 /**
  * Units of time and data, matched case-insensitively in every spelling listed below and reported in canonical
@@ -129,12 +130,6 @@ export const parseDurationUnit = (spelling: string): DurationUnit | undefined =>
 /** The canonical data unit for a spelling (any case), or undefined when it is not one. */
 export const parseDataUnit = (spelling: string): DataUnit | undefined =>
   DATA_BY_SPELLING.get(spelling.toLowerCase());
-
-function commonPrefixLength(a: string, b: string): number {
-  let length = 0;
-  while (length < a.length && length < b.length && a[length] === b[length]) length++;
-  return length;
-}
 
 /**
  * The spellings closest to an unknown one, at most one per unit: of the units with a spelling sharing a prefix

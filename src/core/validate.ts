@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { EmissionsError, formatPath } from './errors';
+import { didYouMean, EmissionsError, formatPath } from './errors';
 import { fastParser } from './fast-parse';
 import {
   closeDataUnits,
@@ -70,7 +70,7 @@ const unitSchema = <U extends string>(
           input: spelling,
           message:
             `'${spelling}' is not a valid unit.` +
-            (suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : '') +
+            didYouMean(suggestions) +
             ` Valid units: ${valid.join(', ')}`,
           params: { valid_values: valid },
         });
