@@ -13,6 +13,7 @@ import { loadExiobaseMargins } from '../node/load-exiobase-margins';
 import { loadExiobaseRelease } from '../node/load-exiobase-release';
 import { readEurostatText } from '../node/load-naio-margins';
 import { readText, statOf } from '../node/files';
+import { addDatasetsFetchCommand } from './datasets-fetch-command';
 import { type CliIo, EXIT, UsageError } from './io';
 
 /** The AR5 row, the GWP basis of the embedded EXIOBASE factors, so that the result merges over them. */
@@ -306,4 +307,5 @@ export function addDatasetsCommand(program: Command, io: CliIo, done: (code: num
         );
       },
     );
+  addDatasetsFetchCommand(datasets, io, done);
 }
