@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
 /**
@@ -34,7 +35,8 @@ export interface FakeServer {
 
 export const md5 = (bytes: Uint8Array) => `md5:${createHash('md5').update(bytes).digest('hex')}`;
 
-export async function startFakeServer(): Promise<FakeServer> {
+/** `tls`: serve HTTPS with this key and certificate instead of plain HTTP. */
+export async function startFakeServer(tls?: { key: string; cert: string }): Promise<FakeServer> {
   const fake = {
     url: '',
     requests: [],
@@ -47,7 +49,7 @@ export async function startFakeServer(): Promise<FakeServer> {
     eurostatStatus: 200,
   } as unknown as FakeServer;
   const sockets = new Set<Socket>();
-  const server: Server = createServer((req: IncomingMessage, res) => {
+  const handler: RequestListener = (req: IncomingMessage, res) => {
     const path = decodeURIComponent((req.url ?? '').split('?')[0] ?? '');
     fake.requests.push({ method: req.method ?? '', path: req.url ?? '', range: req.headers.range });
     const record = /^\/api\/records\/([^/]+)$/.exec(path);
@@ -109,13 +111,14 @@ export async function startFakeServer(): Promise<FakeServer> {
       return;
     }
     res.writeHead(404).end();
-  });
+  };
+  const server: Server = tls === undefined ? createServer(handler) : createTlsServer(tls, handler);
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.url = `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.close = async () => {
     for (const socket of sockets) socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
