@@ -39,6 +39,7 @@ beforeEach(() => {
   server.requests.length = 0;
   server.drops = 0;
   server.ignoreRange = false;
+  server.stallAfter = undefined;
   cacheDir = tempPath('cache');
 });
 afterEach(() => {
@@ -256,6 +257,48 @@ describe('datasets fetch exiobase', () => {
     expect(unreachable.stderr).toContain(
       `cannot read Zenodo record ${RECORD} from http://127.0.0.1:9/api/records/${RECORD}`,
     );
+  });
+
+  it('stops on an interrupt with exit code 130, keeping the partial for the next run', async () => {
+    server.stallAfter = 500;
+    const controller = new AbortController();
+    const out = tempPath('interrupted.json');
+    const stopped = cli(fetchArgs(out), { signal: controller.signal });
+    while (!existsSync(`${CACHED()}.partial`) || readFileSync(`${CACHED()}.partial`).length < 500)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    const run = await stopped;
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain('interrupted; the partial download is kept');
+    expect(fileRequests()).toHaveLength(1); // no retry after an interrupt
+    expect(existsSync(out)).toBe(false);
+
+    server.stallAfter = undefined;
+    const resumed = await cli(fetchArgs(out));
+    expect(resumed.code).toBe(0);
+    expect(fileRequests().map((request) => request.range)).toEqual([undefined, 'bytes=500-']);
+  });
+
+  it('names Eurostat’s answer when it refuses the margins request, and writes nothing', async () => {
+    server.eurostatStatus = 404;
+    const out = tempPath('no-margins.json');
+    const run = await cli(
+      fetchArgs(
+        out,
+        '--margins',
+        'eurostat',
+        '--trade-share',
+        '1',
+        '--eurostat-api',
+        `${server.url}/eurostat`,
+      ),
+    );
+    server.eurostatStatus = 200;
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `Eurostat naio_10_cp15: ${server.url}/eurostat/data/naio_10_cp15/A.MIO_EUR.TOTAL.TS_BP+D21X31+OTTM+TS_PP..AT+FR?format=TSV&startPeriod=2019&endPeriod=2019&compressed=true answered HTTP 404`,
+    );
+    expect(existsSync(out)).toBe(false);
   });
 
   it('refuses an existing --out without --force before downloading', async () => {

@@ -27,6 +27,8 @@ export interface FakeServer {
   dropAfter: number;
   drops: number;
   ignoreRange: boolean;
+  /** Bytes after which file responses stop sending, without ending (undefined: send everything). */
+  stallAfter: number | undefined;
   /** The naio_10_cp15 TSV served, and its status. */
   eurostat: string;
   eurostatStatus: number;
@@ -45,6 +47,7 @@ export async function startFakeServer(tls?: { key: string; cert: string }): Prom
     dropAfter: 0,
     drops: 0,
     ignoreRange: false,
+    stallAfter: undefined,
     eurostat: '',
     eurostatStatus: 200,
   } as unknown as FakeServer;
@@ -94,6 +97,10 @@ export async function startFakeServer(tls?: { key: string; cert: string }): Prom
         'accept-ranges': 'bytes',
         ...(start > 0 ? { 'content-range': `bytes ${start}-${bytes.length - 1}/${bytes.length}` } : {}),
       });
+      if (fake.stallAfter !== undefined) {
+        res.write(body.subarray(0, fake.stallAfter)); // and never end
+        return;
+      }
       if (fake.drops > 0 && fake.dropAfter < body.length) {
         fake.drops -= 1;
         // Send the first bytes, give the client time to read them (a stream that errors drops what it has not

@@ -213,6 +213,7 @@ export async function downloadVerified(options: DownloadOptions): Promise<Downlo
       broke = error;
     }
     if (broke === undefined) break;
+    if (options.signal?.aborted === true) throw broke; // stopped on purpose: keep the partial, do not retry
     const kept = (await sizeOf(partial)) ?? 0;
     if (attempt >= retries)
       throw new DownloadError(
