@@ -8,7 +8,14 @@ import { DownloadError } from './errors';
 /** Eurostat's SDMX 2.1 dissemination API; `CO2E_ENGINE_EUROSTAT_API` or `--eurostat-api` replaces it. */
 export const EUROSTAT_API = 'https://ec.europa.eu/eurostat/api/dissemination/sdmx/2.1';
 
-/** Eurostat's code for a region: `EL` for Greece, `UK` for the United Kingdom, else the ISO code. */
+/**
+ * Eurostat's code for a region: `EL` for Greece, `UK` for the United Kingdom, else the ISO code.
+ *
+ * @example
+ * ```ts
+ * eurostatGeo('GR'); // 'EL'
+ * ```
+ */
 export const eurostatGeo = (region: string) => (region === 'GR' ? 'EL' : region === 'GB' ? 'UK' : region);
 
 /** EXIOBASE's rest-of-world regions, which Eurostat does not publish. */

@@ -28,11 +28,26 @@ export interface ZenodoFile {
   url: string;
 }
 
-/** `https://zenodo.org/api/records/5589597`. */
+/**
+ * The record API's address of a Zenodo record.
+ *
+ * @example
+ * ```ts
+ * zenodoRecordUrl('5589597'); // 'https://zenodo.org/api/records/5589597'
+ * ```
+ */
 export const zenodoRecordUrl = (record: string, api: string = ZENODO_API) =>
   `${api.replace(/\/+$/, '')}/records/${encodeURIComponent(record)}`;
 
-/** `https://zenodo.org/api/records/5589597/files/IOT_2019_pxp.zip/content`. */
+/**
+ * The address of a file's bytes in a Zenodo record.
+ *
+ * @example
+ * ```ts
+ * zenodoFileUrl('5589597', 'IOT_2019_pxp.zip');
+ * // 'https://zenodo.org/api/records/5589597/files/IOT_2019_pxp.zip/content'
+ * ```
+ */
 export const zenodoFileUrl = (record: string, key: string, api: string = ZENODO_API) =>
   `${zenodoRecordUrl(record, api)}/files/${encodeURIComponent(key)}/content`;
 
