@@ -14,10 +14,16 @@ import { createMemo } from '../core/memo';
 import { commonPrefixLength } from '../core/spelling';
 import { parseRequest } from '../core/validate';
 import { instanceKey, regionHostedSpelling, regionKey } from '../datasets/keys';
-import { requireParts } from '../datasets/require';
+import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
 import { CLOUD_PROVIDERS } from '../datasets/constants';
 import type { CloudProvider, DatasetInfo } from '../datasets/tables';
-import type { CloudCoefficients, CloudDatasets, CloudInstance, CloudRegion } from '../datasets/types';
+import type {
+  CloudCoefficients,
+  CloudDatasets,
+  CloudInstance,
+  CloudInstanceDatasets,
+  CloudRegion,
+} from '../datasets/types';
 
 /**
  * What the cloud calculators share: provider, region, instance and year resolution, and the factor metadata of
@@ -38,18 +44,14 @@ function hostedRegionNaming(provider: CloudProvider, region: CloudRegion): { id:
 }
 export const CLOUD_DATA_QUALITY_FLAGS: readonly string[] = ['notable_methodological_variance'];
 
-const CLOUD_PARTS = ['cloudCoefficients', 'cloudRegions', 'cloudInstances'] as const;
+/** The parts every use-phase calculator (CPU, memory, storage, networking) reads: no instance table. */
+export const USE_PHASE_PARTS = ['cloudCoefficients', 'cloudRegions'] as const;
 
-/**
- * The provider and its coefficients, or `unsupported_provider`.
- *
- * @throws {DatasetError} when `datasets` lacks a cloud part (a programming error, not bad input).
- */
+/** The provider and its coefficients, or `unsupported_provider`. The caller has checked its dataset parts. */
 export function resolveProvider(
   provider: unknown,
   datasets: CloudDatasets,
 ): { provider: CloudProvider; coefficients: CloudCoefficients } {
-  requireParts(datasets, CLOUD_PARTS, 'the cloud calculators');
   const id = typeof provider === 'string' ? provider.toLowerCase() : undefined;
   const coefficients = id === undefined ? undefined : datasets.cloudCoefficients.get(id as CloudProvider);
   if (coefficients !== undefined && (CLOUD_PROVIDERS as readonly unknown[]).includes(id)) {
@@ -74,7 +76,14 @@ export function resolveProvider(
 /** What every use-phase calculator resolves first: provider, request, region and year. */
 export function resolveUsePhaseRequest<
   S extends z.ZodMiniType<{ region: string; year?: number | undefined }>,
->(provider: unknown, schema: S, request: unknown, datasets: CloudDatasets) {
+>(
+  provider: unknown,
+  schema: S,
+  request: unknown,
+  datasets: CloudDatasets,
+  needs: CalculatorDatasets<(typeof USE_PHASE_PARTS)[number]>,
+) {
+  requireDatasets(datasets, needs);
   const { provider: id, coefficients } = resolveProvider(provider, datasets);
   const input: z.output<S> = parseRequest(schema, request);
   const region = resolveRegion(id, input.region, datasets);
@@ -98,11 +107,8 @@ export const cachedCloudFactor = (
   key: string,
   compute: () => CloudFactor,
 ): CloudFactor =>
-  cloudFactors.get(
-    [datasets.cloudCoefficients, datasets.cloudRegions, datasets.cloudInstances],
-    key,
-    compute,
-  );
+  // Not the instance table: no use-phase factor reads it, and it may be absent.
+  cloudFactors.get([datasets.cloudCoefficients, datasets.cloudRegions], key, compute);
 
 /** The estimate of a use-phase calculator: the activity in its unit × the cached CCF factor. */
 export function usePhaseEstimate(
@@ -180,7 +186,7 @@ function closestSpellings(
 export function resolveInstance(
   provider: CloudProvider,
   instance: string,
-  datasets: CloudDatasets,
+  datasets: CloudInstanceDatasets,
 ): CloudInstance {
   const record = datasets.cloudInstances.get(provider, instance);
   if (record === undefined) {
@@ -237,7 +243,7 @@ export function gridFactor(region: CloudRegion, year: number): Decimal {
 }
 
 /** Checks an embodied year against the instance dataset's years. */
-export function embodiedYear(year: number | undefined, datasets: CloudDatasets): number {
+export function embodiedYear(year: number | undefined, datasets: CloudInstanceDatasets): number {
   const resolved = year ?? datasets.cloudInstances.defaultYear;
   if (!datasets.cloudInstances.years.includes(resolved)) {
     const valid = datasets.cloudInstances.years;
@@ -393,7 +399,7 @@ export function embodiedMetadata(
   provider: CloudProvider,
   instance: CloudInstance,
   year: number,
-  datasets: CloudDatasets,
+  datasets: CloudInstanceDatasets,
 ): FactorMetadata {
   const coefficients = coefficientsDataset(provider, datasets);
   const instances = instance.dataset ?? datasets.cloudInstances.info;

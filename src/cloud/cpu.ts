@@ -1,6 +1,7 @@
 import { decimal, mul } from '../core/decimal';
 import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toHours } from '../core/units';
+import type { CalculatorDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
@@ -10,6 +11,7 @@ import {
   kwhPerVcpuHour,
   publishedFactor,
   resolveUsePhaseRequest,
+  USE_PHASE_PARTS,
   usePhaseEstimate,
   usePhaseFactor,
   usePhaseMetadata,
@@ -18,6 +20,12 @@ import { CpuRequest } from './cpu.schema';
 
 /** Published CPU factors (`published_factors.cpu`) are per CPU-hour at 50 % utilisation; at any other, computed. */
 const PUBLISHED_CPU_UTILIZATION = 0.5;
+
+/** The dataset parts `calculateCpu` reads: the provider coefficients and the region grid factors. */
+export const CPU_DATASETS = {
+  calculator: 'calculateCpu',
+  parts: USE_PHASE_PARTS,
+} as const satisfies CalculatorDatasets;
 
 /**
  * Use-phase emissions of virtual CPUs: activity `cpu_count × hours` in `CPU-hour`, factor
@@ -45,7 +53,7 @@ export function calculateCpu<P extends CloudProviderSpelling>(
     input,
     region,
     year,
-  } = resolveUsePhaseRequest(provider, CpuRequest, request, datasets);
+  } = resolveUsePhaseRequest(provider, CpuRequest, request, datasets, CPU_DATASETS);
   const utilization = input.average_vcpu_utilization;
   const factor = cachedCloudFactor(
     datasets,
@@ -81,4 +89,4 @@ export function calculateCpu<P extends CloudProviderSpelling>(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateCpuBatch: CloudBatch<CpuRequest, Estimate> = cloudBatch(calculateCpu);
+export const calculateCpuBatch: CloudBatch<CpuRequest, Estimate> = cloudBatch(calculateCpu, CPU_DATASETS);

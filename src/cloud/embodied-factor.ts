@@ -2,7 +2,7 @@ import { type Decimal, decimal, div, mul } from '../core/decimal';
 import type { FactorMetadata } from '../core/estimate';
 import { createMemo } from '../core/memo';
 import type { CloudProvider } from '../datasets/tables';
-import type { CloudCoefficients, CloudDatasets, CloudInstance } from '../datasets/types';
+import type { CloudCoefficients, CloudInstance, CloudInstanceDatasets } from '../datasets/types';
 import { embodiedMetadata } from './common';
 
 /**
@@ -38,7 +38,7 @@ export function embodiedFactor(
   instance: CloudInstance,
   coefficients: CloudCoefficients,
   year: number,
-  datasets: CloudDatasets,
+  datasets: CloudInstanceDatasets,
 ): EmbodiedFactor {
   return embodiedFactors.get(
     [datasets.cloudCoefficients, datasets.cloudInstances],

@@ -108,10 +108,9 @@ const CLOUD: Readonly<
   embodied: { single: calculateEmbodied, batch: calculateEmbodiedBatch, wire: true },
 };
 
+// The instance table is optional: without it the instance and embodied routes answer `missing_dataset`.
 const hasCloudDatasets = (datasets: Datasets): datasets is CloudDatasets =>
-  datasets.cloudCoefficients !== undefined &&
-  datasets.cloudRegions !== undefined &&
-  datasets.cloudInstances !== undefined;
+  datasets.cloudCoefficients !== undefined && datasets.cloudRegions !== undefined;
 const hasSpendDatasets = (datasets: Datasets): datasets is SpendDatasets =>
   datasets.spendFactors !== undefined &&
   datasets.classifications !== undefined &&
