@@ -3,7 +3,7 @@ import type { ErrorBody } from '../core/errors';
 import type { CalculationOptions } from '../core/estimate';
 import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
-import { resolveProvider } from './common';
+import { resolveProvider } from './resolve';
 import type { CloudProviderSpelling } from './spellings';
 
 /**

@@ -5,17 +5,16 @@ import type { CalculatorDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
+import { usePhaseEstimate } from './estimate';
 import {
   cachedCloudFactor,
   gridFactor,
   kwhPerVcpuHour,
   publishedFactor,
-  resolveUsePhaseRequest,
-  USE_PHASE_PARTS,
-  usePhaseEstimate,
   usePhaseFactor,
   usePhaseMetadata,
-} from './common';
+} from './factors/use-phase';
+import { resolveUsePhaseRequest, USE_PHASE_PARTS } from './resolve';
 import { CpuRequest } from './cpu.schema';
 
 /** Published CPU factors (`published_factors.cpu`) are per CPU-hour at 50 % utilisation; at any other, computed. */

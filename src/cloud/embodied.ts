@@ -6,8 +6,8 @@ import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
-import { embodiedYear, resolveInstance, resolveProvider } from './common';
-import { embodiedCo2e, embodiedFactor } from './embodied-factor';
+import { embodiedYear, resolveInstance, resolveProvider } from './resolve';
+import { embodiedCo2e, embodiedFactor } from './factors/embodied';
 import { EmbodiedRequest } from './embodied.schema';
 
 /** The dataset parts `calculateEmbodied` reads: the provider coefficients and the instance table (no grid). */

@@ -14,17 +14,10 @@ import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
-import {
-  embodiedYear,
-  gridFactor,
-  gridMetadata,
-  gridMethod,
-  kwhPerVcpuHour,
-  resolveInstance,
-  resolveProvider,
-  resolveRegion,
-} from './common';
-import { embodiedCo2e, type EmbodiedFactor, embodiedFactor } from './embodied-factor';
+import { gridMethod } from './factors/provenance';
+import { gridFactor, gridMetadata, kwhPerVcpuHour } from './factors/use-phase';
+import { embodiedYear, resolveInstance, resolveProvider, resolveRegion } from './resolve';
+import { embodiedCo2e, type EmbodiedFactor, embodiedFactor } from './factors/embodied';
 import { InstanceRequest } from './instance.schema';
 
 /** What an instance estimate needs besides the duration, derived once per instance, region, years and load. */

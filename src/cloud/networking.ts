@@ -5,16 +5,15 @@ import type { CalculatorDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
+import { usePhaseEstimate } from './estimate';
 import {
   cachedCloudFactor,
   gridFactor,
   publishedFactor,
-  resolveUsePhaseRequest,
-  USE_PHASE_PARTS,
-  usePhaseEstimate,
   usePhaseFactor,
   usePhaseMetadata,
-} from './common';
+} from './factors/use-phase';
+import { resolveUsePhaseRequest, USE_PHASE_PARTS } from './resolve';
 import { NetworkingRequest } from './networking.schema';
 
 /** The dataset parts `calculateNetworking` reads: the provider coefficients and the region grid factors. */

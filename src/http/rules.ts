@@ -4,7 +4,7 @@ import { calculateInstance, calculateInstanceBatch } from '../cloud/instance';
 import { calculateMemory, calculateMemoryBatch } from '../cloud/memory';
 import { calculateNetworking, calculateNetworkingBatch } from '../cloud/networking';
 import { calculateStorage, calculateStorageBatch } from '../cloud/storage';
-import { resolveProvider } from '../cloud/common';
+import { resolveProvider } from '../cloud/resolve';
 import { EmissionsError, messages } from '../core/errors';
 import type { CalculationOptions, Estimate } from '../core/estimate';
 import type { CloudProvider } from '../datasets/tables';

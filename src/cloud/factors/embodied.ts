@@ -1,9 +1,10 @@
-import { type Decimal, decimal, div, mul } from '../core/decimal';
-import type { FactorMetadata } from '../core/estimate';
-import { createMemo } from '../core/memo';
-import type { CloudProvider } from '../datasets/tables';
-import type { CloudCoefficients, CloudInstance, CloudInstanceDatasets } from '../datasets/types';
-import { embodiedMetadata } from './common';
+import { type Decimal, decimal, div, mul } from '../../core/decimal';
+import type { FactorMetadata } from '../../core/estimate';
+import { factorId } from '../../core/factor-id';
+import { createMemo } from '../../core/memo';
+import type { CloudProvider } from '../../datasets/tables';
+import type { CloudCoefficients, CloudInstance, CloudInstanceDatasets } from '../../datasets/types';
+import { CLOUD_DATA_QUALITY_FLAGS, coefficientsDataset, PROVIDER_LABEL } from './provenance';
 
 /**
  * Embodied emissions per instance-hour, Teads/CCF method: the host platform's embodied kg CO2e (TE), shared by
@@ -19,6 +20,32 @@ export function embodiedPerInstanceHour(
   return {
     numerator: mul(decimal(instance.platform_embodied_kgco2e), decimal(instance.vcpu)),
     denominator: mul(decimal(instance.platform_vcpu), decimal(coefficients.server_lifetime_hours)),
+  };
+}
+
+/** Factor metadata of an embodied CPU factor (kg per instance-hour). */
+export function embodiedMetadata(
+  provider: CloudProvider,
+  instance: CloudInstance,
+  year: number,
+  datasets: CloudInstanceDatasets,
+): FactorMetadata {
+  const coefficients = coefficientsDataset(provider, datasets);
+  const instances = instance.dataset ?? datasets.cloudInstances.info;
+  const instanceId = instance.instance.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+  const activityId = `embodied_cpu-provider_${provider}-instance_${instanceId}`;
+  return {
+    name: `${PROVIDER_LABEL[provider]} ${instance.instance} Embodied CPU`,
+    id: factorId([coefficients.id, coefficients.version, instances.id, instances.version, activityId, year]),
+    activity_id: activityId,
+    access_type: 'public',
+    source: instances.source,
+    source_dataset: instances.source_dataset,
+    year,
+    region: 'GLOBAL',
+    category: 'Cloud Computing - Embodied CPU',
+    source_lca_activity: 'upstream-end_of_life',
+    data_quality_flags: [...CLOUD_DATA_QUALITY_FLAGS],
   };
 }
 
