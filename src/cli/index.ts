@@ -1,6 +1,6 @@
 /**
  * The `co2e-engine` executable (package `bin` → `dist/cli.js`). All behaviour is in {@link runCli}; this file
- * only wires it to the process. The same file is the entry of the CLI's worker threads (pool.ts).
+ * only wires it to the process. The same file is the entry of the CLI's worker threads (pipeline/pool.ts).
  */
 import { isMainThread, workerData } from 'node:worker_threads';
 import { rowAdapter } from './adapters/index';

@@ -43,7 +43,7 @@ export function strictNumber(text: string, field: string): number {
 
 export type CellSource = 'csv' | 'jsonl';
 
-/** A JSON value with numbers kept as text (jsonl-records.ts) as plain JavaScript numbers, for a request. */
+/** A JSON value with numbers kept as text (formats/jsonl/reader.ts) as plain JavaScript numbers, for a request. */
 function jsonNumbers(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (isLosslessNumber(value)) return Number((value as { value: string }).value);

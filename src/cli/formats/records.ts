@@ -3,7 +3,7 @@ import { MAX_LINE_CHARS, type PhysicalLine, readLines } from './lines';
 
 /**
  * Input records of a batch file, CSV or JSON Lines, streamed: split into records here (cheap, in the main
- * thread), parsed and computed a chunk at a time in chunk.ts (possibly in a worker).
+ * thread), parsed and computed a chunk at a time in pipeline/chunk.ts (possibly in a worker).
  */
 
 /** The streamed text formats, read a record at a time. */

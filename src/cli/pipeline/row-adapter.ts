@@ -12,12 +12,14 @@ export type { RowOutcome } from '../formats/output-row';
  *
  * @example
  * ```ts
+ * // adapters/spend.ts, in short: cells → request → calculator → result columns and summary group.
  * const rows: RowAdapter = {
- *   name: 'flights',
- *   groupings: { airline: 'by airline' },
+ *   name: 'spend',
+ *   groupings: { category: 'by classification' },
  *   compute(values, source) {
- *     const estimate = calculateFlight(pickFields(values, FLIGHT_COLUMNS, source), datasets);
- *     return { outcome: { ...estimateOutcome(estimate), notices: [] }, groups: { airline: String(values.airline) } };
+ *     const result = calculateSpend(pickFields(values, SPEND_REQUEST_COLUMNS, source) as SpendRequest, datasets);
+ *     const outcome = { ...estimateOutcome(result.estimate), notices: result.notices };
+ *     return { outcome, groups: { category: String(values.classification_code) } };
  *   },
  * };
  * ```

@@ -4,7 +4,7 @@ import type { PhysicalLine } from '../lines';
 /**
  * JSON Lines records: one JSON object per line; blank lines are skipped. A number that a JavaScript number would
  * not spell the same way (`1e999`, `1.0`, `12345678901234567890`) is kept as its text (a `LosslessNumber`), so
- * it passes through unchanged; the request fields turn it into a number (cells.ts).
+ * it passes through unchanged; the request fields turn it into a number (adapters/cells.ts).
  */
 
 const keepNumber = (text: string): number | LosslessNumber => {
