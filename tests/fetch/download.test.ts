@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { proxyFor } from '../../src/cli/proxy-fetch';
+import { proxyFor } from '../../src/cli/commands/proxy-fetch';
 import {
   defaultCacheDir,
   DownloadError,
