@@ -61,21 +61,34 @@ export interface DatasetsFetchOptions {
 const MB = 1024 * 1024;
 const megabytes = (bytes: number) => `${(bytes / MB).toFixed(bytes < 10 * MB ? 2 : 1)} MB`;
 
-/** A bar with bytes, speed and time left on a terminal; a line at the start and the end otherwise. */
-function downloadProgress(stderr: CliIo['stderr']) {
+/**
+ * A bar with the percentage, bytes, speed and time left on a terminal; elsewhere (a log) a line at each tenth of the
+ * file reached.
+ */
+function downloadProgress(stderr: CliIo['stderr'], name: () => string) {
   let bar: cliProgress.SingleBar | undefined;
   const started = performance.now();
-  let first: DownloadProgress | undefined;
+  let tenths: number | undefined;
   return {
     update(progress: DownloadProgress) {
-      first ??= progress;
-      if (stderr.isTTY !== true || progress.total === undefined) return;
+      if (progress.total === undefined || progress.total === 0) return;
       const seconds = Math.max((performance.now() - started) / 1000, 0.001);
       const payload = {
         done: megabytes(progress.bytes),
         size: megabytes(progress.total),
         speed: megabytes((progress.bytes - progress.resumedFrom) / seconds),
       };
+      if (stderr.isTTY !== true) {
+        const reached = Math.floor((10 * progress.bytes) / progress.total);
+        tenths ??= Math.floor((10 * progress.resumedFrom) / progress.total);
+        if (reached > tenths) {
+          tenths = reached;
+          stderr.write(
+            `${name()}: ${reached * 10}% (${payload.done} of ${payload.size}, ${payload.speed}/s)\n`,
+          );
+        }
+        return;
+      }
       if (bar === undefined) {
         bar = new cliProgress.SingleBar(
           {
@@ -155,7 +168,8 @@ export async function fetchExiobaseCommand(
         ? undefined
         : release;
   const net = proxiedFetch(io.env);
-  const progress = downloadProgress(io.stderr);
+  let fileName = 'download';
+  const progress = downloadProgress(io.stderr, () => fileName);
   const signal = io.signal;
   try {
     let archive = options.from;
@@ -169,11 +183,13 @@ export async function fetchExiobaseCommand(
         fetch: net.fetch,
         retries: options.retries,
         ...(signal === undefined ? {} : { signal }),
-        onFile: (file) =>
+        onFile: (file) => {
+          fileName = file.key;
           io.stderr.write(
             `EXIOBASE ${options.record === undefined ? release : `record ${file.record}`} ${file.key}` +
               `${file.size === undefined ? '' : ` (${megabytes(file.size)})`} from ${file.url}\ncache: ${file.path}\n`,
-          ),
+          );
+        },
         onProgress: (each) => progress.update(each),
       });
       progress.stop();
