@@ -10,7 +10,7 @@ import {
   type FactorMetadata,
 } from '../core/estimate';
 import { factorId } from '../core/factor-id';
-import { createMemo } from '../core/memo';
+import { createMemo, type MemoPart } from '../core/memo';
 import { commonPrefixLength } from '../core/spelling';
 import { parseRequest } from '../core/validate';
 import { instanceKey, regionHostedSpelling, regionKey } from '../datasets/keys';
@@ -95,7 +95,7 @@ const cloudFactors = createMemo<CloudFactor>();
  */
 export const cachedCloudFactor = (
   datasets: CloudDatasets,
-  key: string,
+  key: readonly MemoPart[],
   compute: () => CloudFactor,
 ): CloudFactor =>
   cloudFactors.get(

@@ -94,7 +94,7 @@ export function calculateInstance<P extends CloudProviderSpelling>(
   const utilization = input.average_vcpu_utilization;
   const machine = machines.get(
     [datasets.cloudCoefficients, datasets.cloudRegions, datasets.cloudInstances],
-    `${id}|${instance.instance}|${region.region}|${electricityYear}|${input.year ?? ''}|${utilization}`,
+    [id, instance.instance, region.region, electricityYear, input.year, utilization],
     () => {
       const pue = decimal(coefficients.pue);
       const memoryGigabytes = gibibytesToGigabytes(decimal(instance.memory_gib));

@@ -20,7 +20,7 @@ import {
   sharedNumber,
 } from '../core/estimate';
 import { factorId } from '../core/factor-id';
-import { createMemo } from '../core/memo';
+import { createMemo, type MemoPart } from '../core/memo';
 import { parseRequest } from '../core/validate';
 import { requireParts } from '../datasets/require';
 import type { DatasetInfo } from '../datasets/tables';
@@ -110,7 +110,7 @@ export function calculateSpend(
   const product = selected.rows.length === 1 ? selected.rows[0]?.product : undefined;
   const pricing = factorPrices.get(
     [datasets.fx, datasets.inflation],
-    `${input.money_unit}|${factors.currency}|${input.spend_year}|${input.spend_region}|${product ?? ''}|${factors.factorYear}`,
+    [input.money_unit, factors.currency, input.spend_year, input.spend_region, product, factors.factorYear],
     () => {
       const exchange = exchangeRate(input.money_unit, factors.currency, input.spend_year, datasets.fx);
       const prices = priceChange(
@@ -199,10 +199,10 @@ const PRECISION = 34;
 /** Factor selections (with their metadata) per factor and classification datasets; they depend on nothing else. */
 const selections = createMemo<{ selected: SelectedFactor; metadata: FactorMetadata }>();
 
-const selectionKey = ({ activity, spend_region }: ParsedSpendRequest): string =>
+const selectionKey = ({ activity, spend_region }: ParsedSpendRequest): MemoPart[] =>
   'activity_id' in activity
-    ? `id\u0000${activity.activity_id}\u0000${spend_region}`
-    : `${activity.classification_type.toLowerCase()}\u0000${activity.classification_code}\u0000${spend_region}`;
+    ? ['id', activity.activity_id, spend_region]
+    : ['type', activity.classification_type.toLowerCase(), activity.classification_code, spend_region];
 
 function spendMetadata(
   input: ParsedSpendRequest,
