@@ -112,13 +112,17 @@ export function calculateSpend(
     [datasets.fx, datasets.inflation],
     [input.money_unit, factors.currency, input.spend_year, input.spend_region, product, factors.factorYear],
     () => {
-      const exchange = exchangeRate(input.money_unit, factors.currency, input.spend_year, datasets.fx);
-      const prices = priceChange(
-        input.spend_region,
-        product,
-        input.spend_year,
-        factors.factorYear,
-        datasets.inflation,
+      // Each part from its own cache, keyed by what it depends on: a new currency or region reuses the other part.
+      const exchange = exchangeRates.get(
+        [datasets.fx],
+        [input.money_unit, factors.currency, input.spend_year],
+        () => exchangeRate(input.money_unit, factors.currency, input.spend_year, datasets.fx),
+      );
+      const prices = priceChanges.get(
+        [datasets.inflation],
+        [input.spend_region, product, input.spend_year, factors.factorYear],
+        () =>
+          priceChange(input.spend_region, product, input.spend_year, factors.factorYear, datasets.inflation),
       );
       return {
         exchange,
@@ -189,6 +193,10 @@ const SPEND_PARTS = ['spendFactors', 'classifications', 'margins', 'inflation', 
  * multiplier brings money to factor-currency, factor-year prices.
  */
 const factorPrices = createMemo<{ exchange: ExchangeRate; prices: PriceChange; multiplier: Decimal }>();
+/** Exchange rates per currency pair and year. */
+const exchangeRates = createMemo<ExchangeRate>();
+/** Price changes per region, product (sector rates), spend year and factor year: one division by the level each. */
+const priceChanges = createMemo<PriceChange>();
 
 /**
  * Significant digits kept by the multiplier and the activity value: those of IEEE 754 decimal128, far beyond the

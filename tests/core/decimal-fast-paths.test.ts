@@ -110,6 +110,53 @@ describe('short division (divisors of at most 9 significant digits)', () => {
   });
 });
 
+describe('long division (divisors of more than 9 significant digits, in whole numbers)', () => {
+  it('gives the digits, exponent and sign of big.js long division, for any dividend and divisor', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(decimalText(1), decimalText(8), decimalText(60), decimalText(120)),
+        fc.oneof(decimalText(12), decimalText(40), decimalText(110)),
+        (dividend, divisor) => {
+          const expected = new Reference(dividend).div(new Reference(divisor));
+          expect(parts(div(decimal(dividend), decimal(divisor)))).toEqual(parts(expected));
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('divides 1 by compounded price levels as big.js does, halfway cases and carries included', () => {
+    // 1 / a 100-digit product of (1 + rate/100) factors: the spend deflator.
+    let level = new Reference(1);
+    for (const rate of [
+      '2.3',
+      '1.7',
+      '-0.4',
+      '3.1',
+      '8.9',
+      '5.4',
+      '2.2',
+      '1.1',
+      '0.9',
+      '6.5',
+      '4.4',
+      '3.3',
+    ]) {
+      level = level.times(new Reference(1).plus(new Reference(rate).div(100)));
+    }
+    const text = level.toFixed();
+    expect(parts(div(decimal(1), decimal(text)))).toEqual(parts(new Reference(1).div(level)));
+    // Exactly halfway at the 41st place rounds up; just below it rounds down.
+    expect(toPlainString(div(decimal('1.5e-40'), decimal('1.00000000000')))).toBe(
+      toPlainString(decimal('2e-40')),
+    );
+    expect(toPlainString(div(decimal('1'), decimal('3.0000000000')))).toBe(`0.${'3'.repeat(40)}`);
+    expect(toPlainString(div(decimal('2'), decimal('3.0000000000')))).toBe(`0.${'6'.repeat(39)}7`);
+    expect(toPlainString(div(decimal('-2'), decimal('3.0000000000')))).toBe(`-0.${'6'.repeat(39)}7`);
+    expect(toPlainString(div(decimal('1e-60'), decimal('3.0000000000')))).toBe('0');
+  });
+});
+
 describe('toNumber without a string round trip', () => {
   const viaString = (value: Decimal) => Number(value.toString());
 
