@@ -332,8 +332,30 @@ export function roundSignificant(a: Decimal, digits: number): Decimal {
   if (!Number.isInteger(digits) || digits < 1) {
     throw new RangeError(`significant digits must be a whole number >= 1, got ${digits}`);
   }
-  if (a.eq(0)) return a;
-  const integerDigits = a.abs().round(0, 0).toFixed().replace(/^0$/, '').length;
-  if (integerDigits >= digits) return wrap(a.round(0, 1));
-  return wrap(a.prec(digits, 1));
+  const coefficient = a.c;
+  if (coefficient[0] === 0) return a;
+  // The digits kept: the whole integer part when it has at least `digits` digits (a.e + 1 of them, as big.js's
+  // round(0) keeps), else `digits` significant ones (its prec). Then half up on the first digit dropped, as big.js
+  // rounds, on the coefficient's digits directly instead of through big.js's string conversions.
+  const keep = a.e + 1 >= digits ? a.e + 1 : digits;
+  if (coefficient.length <= keep) return a;
+  let exponent = a.e;
+  let end = keep;
+  const kept = coefficient.slice(0, keep);
+  if ((coefficient[keep] as number) >= 5) {
+    let index = keep - 1;
+    while (index >= 0 && kept[index] === 9) index--;
+    if (index < 0) {
+      kept.length = 1;
+      kept[0] = 1;
+      exponent++;
+      end = 1;
+    } else {
+      kept[index] = (kept[index] as number) + 1;
+      end = index + 1;
+    }
+  }
+  while (end > 1 && kept[end - 1] === 0) end--;
+  kept.length = end;
+  return wrap(fromParts(a.s, exponent, kept));
 }

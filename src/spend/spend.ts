@@ -108,30 +108,33 @@ export function calculateSpend(
   const factors = datasets.spendFactors;
 
   const product = selected.rows.length === 1 ? selected.rows[0]?.product : undefined;
-  const pricing = factorPrices.get(
-    [datasets.fx, datasets.inflation],
-    [input.money_unit, factors.currency, input.spend_year, input.spend_region, product, factors.factorYear],
-    () => {
-      // Each part from its own cache, keyed by what it depends on: a new currency or region reuses the other part.
-      const exchange = exchangeRates.get(
-        [datasets.fx],
-        [input.money_unit, factors.currency, input.spend_year],
-        () => exchangeRate(input.money_unit, factors.currency, input.spend_year, datasets.fx),
-      );
-      const prices = priceChanges.get(
-        [datasets.inflation],
-        [input.spend_region, product, input.spend_year, factors.factorYear],
-        () =>
-          priceChange(input.spend_region, product, input.spend_year, factors.factorYear, datasets.inflation),
-      );
-      return {
-        exchange,
-        prices,
-        multiplier: roundSignificant(mul(exchange.rate, prices.deflator), PRECISION),
-      };
-    },
+  // Each part from its own cache, keyed by what it depends on (a ledger's rows rarely repeat the whole combination
+  // of currency, year, region and product, but draw on few rates and price levels); their product is per request.
+  const exchange = exchangeRates.get(
+    [datasets.fx],
+    [input.money_unit, factors.currency, input.spend_year],
+    () => exchangeRate(input.money_unit, factors.currency, input.spend_year, datasets.fx),
   );
-  const { exchange, prices } = pricing;
+  // The product matters only where the dataset has a sector rate for it in the span; else the country's rates
+  // make the same price change for every product, so one cache entry serves them all.
+  const sectorProduct =
+    product !== undefined &&
+    hasSectorRate(datasets.inflation, input.spend_region, product, input.spend_year, factors.factorYear)
+      ? product
+      : undefined;
+  const prices = priceChanges.get(
+    [datasets.inflation],
+    [factors.factorYear, input.spend_region, input.spend_year, sectorProduct],
+    () =>
+      priceChange(
+        input.spend_region,
+        sectorProduct,
+        input.spend_year,
+        factors.factorYear,
+        datasets.inflation,
+      ),
+  );
+  const multiplier = roundSignificant(mul(exchange.rate, prices.deflator), PRECISION);
   const money = decimal(input.money);
   const margins = applyMargins(input, selected, datasets);
   const basicShare = sub(ONE, sum(Object.values(margins.values)));
@@ -146,7 +149,7 @@ export function calculateSpend(
       },
     );
   }
-  const activityValue = roundSignificant(mul(mul(money, basicShare), pricing.multiplier), PRECISION);
+  const activityValue = roundSignificant(mul(mul(money, basicShare), multiplier), PRECISION);
 
   const estimate = buildEstimate(
     {
@@ -188,11 +191,22 @@ export function calculateSpend(
 
 const SPEND_PARTS = ['spendFactors', 'classifications', 'margins', 'inflation', 'fx'] as const;
 
-/**
- * Exchange rate, price change and their product per currency pair, year, region and product: one cached
- * multiplier brings money to factor-currency, factor-year prices.
- */
-const factorPrices = createMemo<{ exchange: ExchangeRate; prices: PriceChange; multiplier: Decimal }>();
+/** Whether any year of the span between the two years has a sector rate for the product in the region. */
+function hasSectorRate(
+  inflation: SpendDatasets['inflation'],
+  region: string,
+  product: string,
+  spendYear: number,
+  factorYear: number,
+): boolean {
+  const from = Math.min(spendYear, factorYear);
+  const to = Math.max(spendYear, factorYear);
+  for (let year = from + 1; year <= to; year++) {
+    if (inflation.sectorRate(region, product, year) !== undefined) return true;
+  }
+  return false;
+}
+
 /** Exchange rates per currency pair and year. */
 const exchangeRates = createMemo<ExchangeRate>();
 /** Price changes per region, product (sector rates), spend year and factor year: one division by the level each. */

@@ -1,7 +1,15 @@
 import BigJs from 'big.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Decimal, decimal, div, mul, toNumber, toPlainString } from '../../src/core/decimal';
+import {
+  type Decimal,
+  decimal,
+  div,
+  mul,
+  roundSignificant,
+  toNumber,
+  toPlainString,
+} from '../../src/core/decimal';
 
 /**
  * The fast paths of src/core/decimal.ts (issue 13 item 4) against the big.js code they stand in for: reading a
@@ -154,6 +162,39 @@ describe('long division (divisors of more than 9 significant digits, in whole nu
     expect(toPlainString(div(decimal('2'), decimal('3.0000000000')))).toBe(`0.${'6'.repeat(39)}7`);
     expect(toPlainString(div(decimal('-2'), decimal('3.0000000000')))).toBe(`-0.${'6'.repeat(39)}7`);
     expect(toPlainString(div(decimal('1e-60'), decimal('3.0000000000')))).toBe('0');
+  });
+});
+
+describe('roundSignificant on the digits', () => {
+  // The big.js formulation it replaces, kept here as the reference.
+  const viaBigJs = (text: string, digits: number) => {
+    const a = new Reference(text);
+    if (a.eq(0)) return a;
+    const integerDigits = a.abs().round(0, 0).toFixed().replace(/^0$/, '').length;
+    return integerDigits >= digits ? a.round(0, 1) : a.prec(digits, 1);
+  };
+
+  it('gives the digits, exponent and sign of big.js’s round/prec, for any value and precision', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(decimalText(5), decimalText(40), decimalText(90)),
+        fc.oneof(fc.integer({ min: 1, max: 40 }), fc.constant(34)),
+        (text, digits) => {
+          expect(parts(roundSignificant(decimal(text), digits))).toEqual(parts(viaBigJs(text, digits)));
+        },
+      ),
+      { numRuns: 30_000 },
+    );
+  });
+
+  it('carries through nines into a new leading digit and keeps integer digits', () => {
+    const round = (text: string, digits: number) => toPlainString(roundSignificant(decimal(text), digits));
+    expect(round('9.99996', 5)).toBe('10');
+    expect(round('-99.995', 4)).toBe('-100');
+    expect(round('12345.6', 4)).toBe('12346');
+    expect(round('0.000123449', 4)).toBe('0.0001234');
+    expect(round('0.000123450', 4)).toBe('0.0001235');
+    expect(round('0', 3)).toBe('0');
   });
 });
 
