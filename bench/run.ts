@@ -357,6 +357,28 @@ function report(results: Results): string {
       `| ${row.calculator} | ${rate(side.engineOpsPerSec)} | ${rate(side.referenceOpsPerSec)} | ${side.ratio.toFixed(2)}× | ${side.rounds} | ${(row.pooledComparison as Comparison).mismatches} |`,
     );
   }
+  const withCcf = results.varied.filter((row) => (row.ccf as { measured: string }).measured === 'yes');
+  lines.push(
+    '',
+    "### Against Cloud Carbon Footprint's estimators",
+    '',
+    withCcf.length === 0
+      ? `Not measured in this run (${(results.varied[0]?.ccf as { measured: string } | undefined)?.measured ?? 'no varied rows'}): \`npm i --no-save @cloud-carbon-footprint/core@1.0.0\`, or BENCH_CCF_CORE=path, then rerun.`
+      : "`@cloud-carbon-footprint/core` 1.0.0's ComputeEstimator, MemoryEstimator, StorageEstimator and NetworkingEstimator, in the same rounds on the same varied requests, one request per call (CCF's estimators take one region per call), with the same coefficients and grid factors. They validate nothing and return only kWh and co2e (no factor metadata, no exact decimals): the bare formula. co2e agrees with the engine's to the relative difference shown.",
+  );
+  if (withCcf.length > 0) {
+    lines.push(
+      '',
+      '| calculator | CCF /s | engine /s | engine time / CCF time | max relative difference of co2e |',
+      '|---|---:|---:|---:|---:|',
+    );
+    for (const row of withCcf) {
+      const ccf = row.ccf as { ccfOpsPerSec: number; ratio: number; maxRelativeDifference: number };
+      lines.push(
+        `| ${row.calculator} | ${rate(ccf.ccfOpsPerSec)} | ${rate((row.varied as Side).engineOpsPerSec)} | ${ccf.ratio.toFixed(1)}× | ${ccf.maxRelativeDifference.toExponential(1)} |`,
+      );
+    }
+  }
   const c = results.coldSpend;
   lines.push(
     '',

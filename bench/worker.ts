@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ccfBatch, loadCcf } from './ccf';
 import { compareBatches } from './compare';
 import { referenceCalls, ReferenceError } from './reference';
 import {
@@ -201,21 +202,41 @@ function varied(name: CalculatorName, size: number, rounds: number) {
   const engine = engineCalls(lib, datasets, name);
   const reference = referenceCalls(datasets, name, PROVIDER);
   const accept = acceptedBy(reference);
+  const ccfCore = loadCcf();
+  const ccf = ccfCore === undefined ? undefined : ccfBatch(ccfCore, datasets, name, PROVIDER);
   const warmup = variedBatch(datasets, data.defaultTables, name, 2_000, 1_000_003, accept);
   for (let warm = 0; warm < 3; warm++) {
     engine.batch(warmup);
     reference.batch(warmup);
+    ccf?.(warmup);
   }
+  let ccfMaxRelativeDifference = 0;
   const measure = (requests: unknown[], round: number, check: boolean) => {
     let engineMs = 0;
     let referenceMs = 0;
+    let ccfMs = 0;
     let engineResults: unknown[] | undefined;
     let referenceResults: unknown[] | undefined;
-    for (const which of round % 2 === 0 ? ['engine', 'reference'] : ['reference', 'engine']) {
+    const sides = ccf === undefined ? ['engine', 'reference'] : ['engine', 'reference', 'ccf'];
+    const order = round % 2 === 0 ? sides : [...sides].reverse();
+    for (const which of order) {
       collect();
       const started = performance.now();
       if (which === 'engine') engineResults = engine.batch(requests);
-      else referenceResults = reference.batch(requests);
+      else if (which === 'reference') referenceResults = reference.batch(requests);
+      else {
+        const co2e = (ccf as NonNullable<typeof ccf>)(requests as Array<Record<string, unknown>>);
+        ccfMs = performance.now() - started;
+        if (check && engineResults !== undefined) {
+          engineResults.forEach((result, index) => {
+            const exact = co2eOf(result) as number;
+            const float = co2e[index] as number;
+            const difference = exact === 0 ? Math.abs(float) : Math.abs(float - exact) / Math.abs(exact);
+            ccfMaxRelativeDifference = Math.max(ccfMaxRelativeDifference, difference);
+          });
+        }
+        continue;
+      }
       const elapsed = performance.now() - started;
       if (which === 'engine') engineMs = elapsed;
       else referenceMs = elapsed;
@@ -225,16 +246,26 @@ function varied(name: CalculatorName, size: number, rounds: number) {
       }
     }
     const comparison = check ? compareBatches(engineResults ?? [], referenceResults ?? []) : undefined;
-    return { engineMs, referenceMs, comparison };
+    return { engineMs, referenceMs, ccfMs, comparison };
   };
-  const variedRounds: Array<{ engineMs: number; referenceMs: number }> = [];
+  const variedRounds: Array<{ engineMs: number; referenceMs: number; ccfMs: number }> = [];
   let comparison: ReturnType<typeof compareBatches> | undefined;
   for (let round = 0; round < rounds; round++) {
     const requests = variedBatch(datasets, data.defaultTables, name, size, round + 1, accept);
     const result = measure(requests, round, round === 0);
     comparison ??= result.comparison;
-    variedRounds.push({ engineMs: result.engineMs, referenceMs: result.referenceMs });
+    variedRounds.push({ engineMs: result.engineMs, referenceMs: result.referenceMs, ccfMs: result.ccfMs });
   }
+  const ccfSummary =
+    ccf === undefined
+      ? { measured: ccfCore === undefined ? 'not installed' : 'no such estimator' }
+      : {
+          measured: 'yes',
+          ccfMs: median(variedRounds.map((row) => row.ccfMs)),
+          ccfOpsPerSec: size / (median(variedRounds.map((row) => row.ccfMs)) / 1000),
+          ratio: median(variedRounds.map((row) => row.engineMs / row.ccfMs)),
+          maxRelativeDifference: ccfMaxRelativeDifference,
+        };
   const pool = requestPool(lib, datasets, data.defaultTables, name);
   const pooled = batchOf(pool, size);
   const pooledRounds: Array<{ engineMs: number; referenceMs: number }> = [];
@@ -264,6 +295,7 @@ function varied(name: CalculatorName, size: number, rounds: number) {
     size,
     varied: summary(variedRounds),
     pooled: summary(pooledRounds),
+    ccf: ccfSummary,
     comparison: { ...comparison, first: JSON.stringify(comparison?.first ?? []).slice(0, 2000) },
     pooledComparison: {
       ...pooledComparison,
