@@ -1,4 +1,5 @@
-import { embodiedMetadata, gridMetadata, usePhaseMetadata } from '../src/cloud/common';
+import { embodiedMetadata } from '../src/cloud/factors/embodied';
+import { gridMetadata, usePhaseMetadata } from '../src/cloud/factors/use-phase';
 import { factorId } from '../src/core/factor-id';
 import type { CloudInstance, CloudRegion } from '../src/datasets/types';
 import type { Datasets } from './workload';
@@ -7,7 +8,7 @@ import type { Datasets } from './workload';
  * Plain-float reference implementations of the same formulas, the practical limit the engine is compared with:
  * hand-written validation (types, ranges, unknown keys), the same indexed dataset lookups, float arithmetic, and
  * an output object of the same shape. Factor metadata (names, ids) is built once per factor and cached, as an
- * engine could; the cloud metadata by the engine's own builders (src/cloud/common.ts), so that the bench can check
+ * engine could; the cloud metadata by the engine's own builders (src/cloud/factors/), so that the bench can check
  * every result deep-equal to the engine's (bench/compare.ts). No exactness: `0.1 + 0.2` stays
  * `0.30000000000000004` here.
  */
