@@ -19,7 +19,7 @@ import { CALCULATORS, type CalculatorName } from './workload';
  * hand-written analysis section) and bench/.out/results.json (bench/.out/results-quick.json for a quick run).
  *
  * Environment: BENCH_QUICK=1 for a fast smoke run (10k batches, 3 rounds, no profiles); BENCH_ROUNDS=N to change
- * the rounds of the varied batches (default 5). `tsx bench/run.ts --report` rewrites bench/results.md from the last
+ * the rounds of the varied batches (default 3, to keep the run within minutes on the shared machine). `tsx bench/run.ts --report` rewrites bench/results.md from the last
  * bench/.out/results.json without measuring.
  */
 
@@ -28,8 +28,9 @@ const OUT = join(ROOT, 'bench', '.out');
 const QUICK = process.env.BENCH_QUICK === '1';
 const COLD_START_RUNS = QUICK ? 3 : 11;
 const VARIED_SIZE = QUICK ? 10_000 : 100_000;
-const ROUNDS = Number(process.env.BENCH_ROUNDS) || (QUICK ? 3 : 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS) || 3;
 const MILLION = 1_000_000;
+const PROFILE_SIZE = 50_000;
 
 /** Issue 24's targets: engine time over the float reference's on varied 100k batches, in the same run. */
 const RATIO_TARGETS: Record<CalculatorName, number> = {
@@ -160,9 +161,9 @@ async function main() {
   const profiles: Record<string, ProfileSummary> = {};
   if (!QUICK) {
     for (const name of ['cpu', 'instance', 'spend'] as const) {
-      log(`profile ${name} 100000 (varied)…`);
+      log(`profile ${name} ${PROFILE_SIZE} (varied)…`);
       const file = join(OUT, `profile-${name}.cpuprofile`);
-      worker('profile', name, '100000', file);
+      worker('profile', name, String(PROFILE_SIZE), file);
       profiles[name] = summariseProfile(file);
     }
   }
@@ -221,7 +222,7 @@ function profileSection(name: string, summary: ProfileSummary): string {
   const lines = [
     `### ${name} batch`,
     '',
-    `Profiled ${ms(summary.totalMs)}: one batch of 100k varied requests, after a warm-up on other varied requests.`,
+    `Profiled ${ms(summary.totalMs)}: one batch of ${size(PROFILE_SIZE)} varied requests, after a warm-up on other varied requests.`,
     '',
   ];
   lines.push('| component (self time) | ms | share |', '|---|---:|---:|');
