@@ -17,22 +17,31 @@ import type { CloudProviderSpelling } from './spellings';
 import { gridMethod } from './factors/provenance';
 import { gridFactor, gridMetadata, kwhPerVcpuHour } from './factors/use-phase';
 import { embodiedYear, resolveInstance, resolveProvider, resolveRegion } from './resolve';
-import { embodiedCo2e, type EmbodiedFactor, embodiedFactor } from './factors/embodied';
+import { embodiedCo2e, embodiedFactor } from './factors/embodied';
 import { InstanceRequest } from './instance.schema';
 
-/** What an instance estimate needs besides the duration, derived once per instance, region, years and load. */
-interface Machine {
+/**
+ * What an instance estimate needs besides the duration, each part cached by what it depends on, never per whole
+ * request: a varied bill has almost as many instance × region × year × utilisation combinations as rows (95,820 in
+ * 100,000, past the cache's bound), but few regions × years, instances and utilisations.
+ */
+interface Grid {
   grid: Decimal;
   gridMetadata: FactorMetadata;
-  /** CPU kWh per hour of running, PUE included. */
-  cpuKwhPerHour: Decimal;
+}
+interface InstanceFigures {
+  vcpu: Decimal;
   /** Memory kWh per hour of running, PUE included. */
   memoryKwhPerHour: Decimal;
   memoryGigabytes: Decimal;
-  embodied: EmbodiedFactor;
 }
 
-const machines = createMemo<Machine>();
+/** Grid factor and its metadata per provider, region and year. */
+const grids = createMemo<Grid>();
+/** Per-instance figures per provider and instance type. */
+const instanceFigures = createMemo<InstanceFigures>();
+/** CPU kWh per vCPU-hour at a utilisation, PUE included: one entry per provider and distinct utilisation. */
+const vcpuKwhPerHour = createMemo<Decimal>();
 
 /** How the virtual-machine estimate was made. */
 export interface InstanceCalculationDetails {
@@ -94,29 +103,38 @@ export function calculateInstance<P extends CloudProviderSpelling>(
   const region = resolveRegion(id, input.region, datasets);
   const electricityYear = input.year ?? datasets.cloudRegions.defaultYear;
   const utilization = input.average_vcpu_utilization;
-  const machine = machines.get(
-    [datasets.cloudCoefficients, datasets.cloudRegions, datasets.cloudInstances],
-    `${id}|${instance.instance}|${region.region}|${electricityYear}|${input.year ?? ''}|${utilization}`,
+  const { grid, gridMetadata: gridFactorMetadata } = grids.get(
+    [datasets.cloudRegions],
+    [id, region.region, electricityYear],
+    () => ({
+      grid: gridFactor(region, electricityYear),
+      gridMetadata: gridMetadata(id, region, electricityYear, datasets),
+    }),
+  );
+  const figures = instanceFigures.get(
+    [datasets.cloudCoefficients, datasets.cloudInstances],
+    [id, instance.instance],
     () => {
-      const pue = decimal(coefficients.pue);
       const memoryGigabytes = gibibytesToGigabytes(decimal(instance.memory_gib));
       return {
-        grid: gridFactor(region, electricityYear),
-        gridMetadata: gridMetadata(id, region, electricityYear, datasets),
-        cpuKwhPerHour: mul(
-          mul(decimal(instance.vcpu), kwhPerVcpuHour(coefficients, decimal(utilization))),
-          pue,
+        vcpu: decimal(instance.vcpu),
+        memoryKwhPerHour: mul(
+          mul(memoryGigabytes, decimal(coefficients.memory_kwh_per_gb_hour)),
+          decimal(coefficients.pue),
         ),
-        memoryKwhPerHour: mul(mul(memoryGigabytes, decimal(coefficients.memory_kwh_per_gb_hour)), pue),
         memoryGigabytes,
-        embodied: embodiedFactor(id, instance, coefficients, embodiedYear(input.year, datasets), datasets),
       };
     },
   );
-  const { grid, memoryGigabytes, embodied } = machine;
+  const perVcpu = vcpuKwhPerHour.get([datasets.cloudCoefficients], [id, utilization], () =>
+    mul(kwhPerVcpuHour(coefficients, decimal(utilization)), decimal(coefficients.pue)),
+  );
+  const { memoryGigabytes } = figures;
+  const embodied = embodiedFactor(id, instance, coefficients, embodiedYear(input.year, datasets), datasets);
   const hours = toHours(decimal(input.duration), input.duration_unit);
-  const energyCpu = mul(hours, machine.cpuKwhPerHour);
-  const energyMemory = mul(hours, machine.memoryKwhPerHour);
+  // Exact products, so vCPU × (kWh per vCPU-hour × PUE) has the digits of (vCPU × kWh per vCPU-hour) × PUE.
+  const energyCpu = mul(hours, mul(figures.vcpu, perVcpu));
+  const energyMemory = mul(hours, figures.memoryKwhPerHour);
 
   // The electricity estimates' co2e are computed once here and reused for the total.
   const cpuCo2e = mul(energyCpu, grid);
@@ -128,7 +146,7 @@ export function calculateInstance<P extends CloudProviderSpelling>(
       activityValue: energyCpu,
       activityUnit: 'kWh',
       factor: grid,
-      metadata: machine.gridMetadata,
+      metadata: gridFactorMetadata,
       method,
       origin: 'co2e-engine',
       auditTrail: input.audit_trail,
@@ -141,7 +159,7 @@ export function calculateInstance<P extends CloudProviderSpelling>(
       activityValue: energyMemory,
       activityUnit: 'kWh',
       factor: grid,
-      metadata: machine.gridMetadata,
+      metadata: gridFactorMetadata,
       method,
       origin: 'co2e-engine',
       auditTrail: input.audit_trail,
