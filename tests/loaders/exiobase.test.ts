@@ -14,20 +14,13 @@ import {
   REGIONS,
   releaseTexts,
 } from './exiobase-fixture';
+import { caught } from '../fixtures/caught';
 
 const products = defaultTables.classifications.products;
 const parse = (texts = releaseTexts(), extra: Partial<Parameters<typeof parseExiobaseRelease>[0]> = {}) =>
   parseExiobaseRelease({ ...texts, year: 2019, products, ...extra });
 
-function catchError(run: () => unknown): DatasetError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DatasetError) return error;
-    throw error;
-  }
-  throw new Error('expected a DatasetError');
-}
+const catchError = (run: () => unknown): DatasetError => caught(DatasetError, run);
 
 /** kg per EUR by region and product, as the tests expect them: the multiplier ÷ 1,000,000, worked out by hand. */
 const EXPECTED_CML: Record<string, number[]> = {

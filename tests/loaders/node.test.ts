@@ -17,6 +17,7 @@ import {
   USE_CSV,
 } from './ccf-fixture';
 import { CML_ROW, releaseTexts, releaseZip, REGIONS } from './exiobase-fixture';
+import { caught } from '../fixtures/caught';
 
 const root = mkdtempSync(join(tmpdir(), 'co2e-loaders-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -28,15 +29,7 @@ function write(path: string, content: string | Uint8Array): string {
   return full;
 }
 
-function catchError(run: () => unknown): DatasetError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DatasetError) return error;
-    throw error;
-  }
-  throw new Error('expected a DatasetError');
-}
+const catchError = (run: () => unknown): DatasetError => caught(DatasetError, run);
 
 const products = defaultTables.classifications.products;
 const texts = releaseTexts();

@@ -10,6 +10,7 @@ import {
   type TableMeta,
 } from '../../src/loaders/index';
 import { toCsv } from './table-csv-writer';
+import { caught } from '../fixtures/caught';
 
 const dataset = {
   id: 'acme-fx',
@@ -20,15 +21,7 @@ const dataset = {
   attribution: 'ACME Ltd.',
 };
 
-function catchError(run: () => unknown): DatasetError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DatasetError) return error;
-    throw error;
-  }
-  throw new Error('expected a DatasetError');
-}
+const catchError = (run: () => unknown): DatasetError => caught(DatasetError, run);
 
 describe('parseTableCsv reads each kind from its documented columns', () => {
   it('fx: currency, year, rate', () => {

@@ -9,6 +9,7 @@ import {
   type SpendRequest,
 } from '../../src/index';
 import { defaultDatasets, defaultTables } from '../../src/datasets/index';
+import { caught } from '../fixtures/caught';
 
 /** The regions of the released OEFDB table (BR DE GB NO US) and of its 20-region working file, per MANIFEST.md. */
 const FACTOR_REGIONS = 'AT AU BE BG BR CA CH CN CY CZ DE DK EE ES FI FR GB GR NO US'.split(' ');
@@ -23,15 +24,8 @@ const valid = {
   money_unit: 'eur',
 } as const;
 
-function thrown(request: unknown, datasets: SpendDatasets = defaultDatasets): EmissionsError {
-  try {
-    calculateSpend(request as SpendRequest, datasets);
-  } catch (error) {
-    if (error instanceof EmissionsError) return error;
-    throw error;
-  }
-  throw new Error('expected an EmissionsError');
-}
+const thrown = (request: unknown, datasets: SpendDatasets = defaultDatasets): EmissionsError =>
+  caught(EmissionsError, () => calculateSpend(request as SpendRequest, datasets));
 
 const without = (key: keyof typeof valid) =>
   Object.fromEntries(Object.entries(valid).filter(([name]) => name !== key));

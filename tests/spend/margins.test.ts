@@ -9,6 +9,7 @@ import {
 } from '../../src/index';
 import { defaultDatasets, useeioDatasets } from '../../src/datasets/index';
 import { Big, classWeightedFactor, exiobaseFactor, outputWeight, toNumber } from './expected';
+import { caught } from '../fixtures/caught';
 
 /**
  * SPEC.md's margin rules: all supplied (used and echoed), some supplied (the rest from the dataset's defaults for
@@ -44,15 +45,7 @@ const marginsTable: MarginsTable = {
 };
 const withMargins: SpendDatasets = { ...defaultDatasets, ...createTableDatasets({ margins: marginsTable }) };
 
-function thrown(run: () => unknown): EmissionsError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof EmissionsError) return error;
-    throw error;
-  }
-  throw new Error('expected an EmissionsError');
-}
+const thrown = (run: () => unknown): EmissionsError => caught(EmissionsError, run);
 
 describe('rule 1: all margins supplied', () => {
   it('uses and echoes them, even where the dataset has defaults', () => {

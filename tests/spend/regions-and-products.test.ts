@@ -13,6 +13,7 @@ import {
   outputWeight,
   toNumber,
 } from './expected';
+import { caught } from '../fixtures/caught';
 
 /**
  * The 15 regions from OEFDB's working file, and the product rule of docs/spend.md ("Which product a code means"):
@@ -35,15 +36,7 @@ const isic = (code: string, region: string) =>
     defaultDatasets,
   );
 
-function thrown(run: () => unknown): EmissionsError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof EmissionsError) return error;
-    throw error;
-  }
-  throw new Error('expected an EmissionsError');
-}
+const thrown = (run: () => unknown): EmissionsError => caught(EmissionsError, run);
 
 describe('regions added from the working file', () => {
   const added = regionsFactorsJson.factors;
