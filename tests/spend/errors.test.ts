@@ -10,19 +10,14 @@ import {
 } from '../../src/index';
 import { defaultDatasets, defaultTables } from '../../src/datasets/index';
 import { caught } from '../fixtures/caught';
+import { RETAIL_DE } from '../fixtures/requests';
 
 /** The regions of the released OEFDB table (BR DE GB NO US) and of its 20-region working file, per MANIFEST.md. */
 const FACTOR_REGIONS = 'AT AU BE BG BR CA CH CN CY CZ DE DK EE ES FI FR GB GR NO US'.split(' ');
 
 /** Every error path of calculateSpend: code, path, and valid values where the engine lists them. */
 
-const valid = {
-  activity: { classification_type: 'isic4', classification_code: '4711' },
-  spend_year: 2019,
-  spend_region: 'DE',
-  money: 1000,
-  money_unit: 'eur',
-} as const;
+const valid = RETAIL_DE;
 
 const thrown = (request: unknown, datasets: SpendDatasets = defaultDatasets): EmissionsError =>
   caught(EmissionsError, () => calculateSpend(request as SpendRequest, datasets));

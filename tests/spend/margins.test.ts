@@ -10,6 +10,7 @@ import {
 import { defaultDatasets, useeioDatasets } from '../../src/datasets/index';
 import { Big, classWeightedFactor, exiobaseFactor, outputWeight, toNumber } from './expected';
 import { caught } from '../fixtures/caught';
+import { RETAIL_DE } from '../fixtures/requests';
 
 /**
  * SPEC.md's margin rules: all supplied (used and echoed), some supplied (the rest from the dataset's defaults for
@@ -17,15 +18,8 @@ import { caught } from '../fixtures/caught';
  * the default path is tested on a small custom table next to the embedded spend tables.
  */
 
-const RETAIL = { classification_type: 'isic4', classification_code: '4711' } as const;
-const spend = (overrides: Partial<SpendRequest> = {}): SpendRequest => ({
-  activity: RETAIL,
-  spend_year: 2019,
-  spend_region: 'DE',
-  money: 1000,
-  money_unit: 'eur',
-  ...overrides,
-});
+/** 1000 EUR of retail trade (ISIC 4711) in DE, 2019, with the case's changes. */
+const spend = (overrides: Partial<SpendRequest> = {}): SpendRequest => ({ ...RETAIL_DE, ...overrides });
 
 const INFO = {
   id: 'test-margins',
