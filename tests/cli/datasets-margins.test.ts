@@ -8,6 +8,7 @@ import { loadDatasetsFile } from '../../src/node/index';
 import { releaseTexts, releaseZip } from '../loaders/exiobase-fixture';
 import { naioSdmxCsv, naioTsv, product } from '../loaders/naio-fixture';
 import { cli, parseCsv, tempPath } from './harness';
+import { eur1000, isic4 } from '../fixtures/requests';
 
 /**
  * `datasets build --margins <Eurostat naio_10_cp15>` → `spend --datasets`, end to end. The synthetic release has
@@ -23,14 +24,8 @@ const RETAIL =
   'Retail  trade services, except of motor vehicles and motorcycles; repair services of personal and household goods (52)';
 const HEADER =
   'id,classification_type,classification_code,spend_year,spend_region,money,money_unit,tax_margin';
-const request = (margins: Partial<SpendRequest> = {}, code = '6201'): SpendRequest => ({
-  activity: { classification_type: 'isic4', classification_code: code },
-  spend_year: 2019,
-  spend_region: 'FR',
-  money: 1000,
-  money_unit: 'eur',
-  ...margins,
-});
+const request = (margins: Partial<SpendRequest> = {}, code = '6201'): SpendRequest =>
+  eur1000(isic4(code), 'FR', margins);
 
 /** `co2e-engine datasets build` with these options, each a name and its value, in this order. */
 const build = (...options: Array<[string, string]>) => cli(['datasets', 'build', ...options.flat()]);

@@ -15,6 +15,7 @@ import {
 import { loadNaioMargins } from '../../src/node/index';
 import { tempPath } from '../cli/harness';
 import { type NaioCell, naioCells, naioSdmxCsv, naioTsv, product } from './naio-fixture';
+import { eur1000 } from '../fixtures/requests';
 
 const options: ParseNaioMarginsOptions = {
   file: 'naio_10_cp15.tsv',
@@ -202,14 +203,7 @@ describe('parseNaioMargins', () => {
   it('loaded margins fill the defaults: supplied ones win, missing ones default', () => {
     const datasets = mergeDatasets(defaultDatasets, createTableDatasets({ margins: tsv.margins }));
     const result = calculateSpend(
-      {
-        activity: { classification_type: 'nace2', classification_code: '01.11' },
-        spend_year: 2019,
-        spend_region: 'DE',
-        money: 1000,
-        money_unit: 'eur',
-        tax_margin: 0.1,
-      },
+      eur1000({ classification_type: 'nace2', classification_code: '01.11' }, 'DE', { tax_margin: 0.1 }),
       datasets,
     );
     expect(result.calculation_details).toMatchObject({
