@@ -17,7 +17,13 @@ import { instanceKey, regionHostedSpelling, regionKey } from '../datasets/keys';
 import { requireParts } from '../datasets/require';
 import { CLOUD_PROVIDERS } from '../datasets/constants';
 import type { CloudProvider, DatasetInfo } from '../datasets/tables';
-import type { CloudCoefficients, CloudDatasets, CloudInstance, CloudRegion } from '../datasets/types';
+import type {
+  CloudCoefficients,
+  CloudDatasets,
+  CloudInstance,
+  CloudRegion,
+  PublishedCloudFactor,
+} from '../datasets/types';
 
 /**
  * What the cloud calculators share: provider, region, instance and year resolution, and the factor metadata of
@@ -341,9 +347,11 @@ export function publishedFactor(
   year: number,
   datasets: CloudDatasets,
 ): CloudFactor | undefined {
-  const stated = region.published_factors?.[resource];
+  const stated: PublishedCloudFactor | undefined = region.published_by_year
+    ? region.published_by_year[String(year)]?.[resource]
+    : region.published_factors?.[resource];
   if (stated === undefined || stated.year !== year) return undefined;
-  const dataset = gridDataset(region, year, datasets);
+  const dataset = stated.dataset ?? gridDataset(region, year, datasets);
   const kind: UsePhaseKind = resource === 'storage_ssd' || resource === 'storage_hdd' ? 'storage' : resource;
   return {
     factor: decimal(stated.factor),
