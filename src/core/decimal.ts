@@ -84,12 +84,12 @@ const SHORT_DIVISOR_DIGITS = 9;
 
 /**
  * `a / b` by short division when b has at most 9 significant digits (60, 3600, 3600000, a vCPU count × 35040):
- * the same digits big.js's long division gives (exact where the quotient terminates within `Big.DP` places, else
+ * the same digits big.js's long division gives (exact where the quotient terminates within `places` places, else
  * rounded half up there, trailing zeros dropped), in one pass of double arithmetic per quotient digit. Returns
  * undefined for what it leaves to big.js: a divisor of more digits, a zero dividend or divisor, or a quotient that
  * rounds to zero.
  */
-function shortDivision(a: BigJs.Big, b: BigJs.Big): BigJs.Big | undefined {
+function shortDivision(a: BigJs.Big, b: BigJs.Big, places: number): BigJs.Big | undefined {
   const divisorDigits = b.c;
   const dividendDigits = a.c;
   if (divisorDigits.length > SHORT_DIVISOR_DIGITS || divisorDigits[0] === 0 || dividendDigits[0] === 0) {
@@ -100,7 +100,7 @@ function shortDivision(a: BigJs.Big, b: BigJs.Big): BigJs.Big | undefined {
   // b = divisor × 10^shift, so a / b = (a / 10^shift) / divisor: the dividend's first digit is at 10^first.
   const first = a.e - (b.e - divisorDigits.length + 1);
   // The quotient's digits at 10^first … 10^-DP, and one guard digit at 10^-(DP + 1) for the rounding.
-  const last = -Big.DP - 1;
+  const last = -places - 1;
   if (first < last) return undefined;
   // quotient[0] is a spare leading digit (10^(first + 1)) for a carry out of the rounding.
   const quotient: number[] = [0];
@@ -219,8 +219,37 @@ function digitsOf(value: number): number[] {
 export const add = (a: Decimal, b: Decimal): Decimal => wrap(a.plus(b));
 export const sub = (a: Decimal, b: Decimal): Decimal => wrap(a.minus(b));
 export const mul = (a: Decimal, b: Decimal): Decimal => wrap(product(a, b) ?? a.times(b));
-/** Division, exact where the quotient terminates within 40 decimal places, else rounded half up there. */
-export const div = (a: Decimal, b: Decimal): Decimal => wrap(shortDivision(a, b) ?? a.div(b));
+/** Significant digits a division keeps at least, however small its quotient. */
+const QUOTIENT_DIGITS = 25;
+/** The most decimal places a division keeps (quotients of doubles and table figures need far fewer). */
+const MAX_PLACES = 2_000;
+
+/**
+ * Decimal places of a quotient: `Big.DP` (40), or more for a quotient so small that 40 places would keep fewer than
+ * 25 of its digits (or none: a tiny nonzero result must never become 0).
+ */
+function quotientPlaces(a: BigJs.Big, b: BigJs.Big): number {
+  // The quotient's leading digit is at 10^(a.e - b.e) or one below.
+  const places = QUOTIENT_DIGITS - (a.e - b.e) + 1;
+  return places <= Big.DP ? Big.DP : Math.min(places, MAX_PLACES);
+}
+
+/**
+ * Division, exact where the quotient terminates within 40 decimal places (more for a quotient below 1e-15, so it
+ * keeps 25 significant digits), else rounded half up there.
+ */
+export function div(a: Decimal, b: Decimal): Decimal {
+  const places = quotientPlaces(a, b);
+  const short = shortDivision(a, b, places);
+  if (short !== undefined) return wrap(short);
+  if (places === Big.DP) return wrap(a.div(b));
+  Big.DP = places;
+  try {
+    return wrap(a.div(b));
+  } finally {
+    Big.DP = 40;
+  }
+}
 export const pow = (a: Decimal, exponent: number): Decimal => wrap(a.pow(exponent));
 
 /** Sum of a list (0 for an empty list). */
@@ -278,16 +307,21 @@ export const toFixed = (a: Decimal, places: number): string => a.toFixed(places,
 /** The exact decimal as a string, without exponent notation. */
 export const toPlainString = (a: Decimal): string => a.toFixed();
 
+/** The most significant digits a rounding may ask for (big.js's own limit). */
+const MAX_SIGNIFICANT_DIGITS = 1_000_000;
+
 /**
  * Rounds to `digits` significant digits without dropping integer digits (12345.6 at 4 digits is 12346), the
  * display rounding of the hosted API.
  *
- * @throws RangeError when `digits` is not a whole number of at least 1.
+ * @throws RangeError when `digits` is not a whole number from 1 to 1,000,000.
  */
 export function roundSignificant(a: Decimal, digits: number): Decimal {
   // Checked here because big.js would throw its own untyped Error, and 0 would silently round to integers.
-  if (!Number.isInteger(digits) || digits < 1) {
-    throw new RangeError(`significant digits must be a whole number >= 1, got ${digits}`);
+  if (!Number.isInteger(digits) || digits < 1 || digits > MAX_SIGNIFICANT_DIGITS) {
+    throw new RangeError(
+      `significant digits must be a whole number from 1 to ${MAX_SIGNIFICANT_DIGITS}, got ${digits}`,
+    );
   }
   if (a.eq(0)) return a;
   const integerDigits = a.abs().round(0, 0).toFixed().replace(/^0$/, '').length;
