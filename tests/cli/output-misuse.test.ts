@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { partialPaths, type ResumeState } from '../../src/cli/pipeline/output-file';
 import { cli, tempFile, tempPath } from './harness';
-import { runCliProcess, startCli } from './process';
+import { startCli } from './process';
 
 /** Issue 23 items 1, 2 and 3: outputs under misuse (inputs named like our own files, two runs, resumes). */
 
