@@ -113,9 +113,12 @@ function runIdentity(
 export async function runFileCommand(
   kind: RowAdapter,
   file: string,
-  options: FileCommandOptions,
+  given: FileCommandOptions,
   io: CliIo,
 ): Promise<number> {
+  // `--out -` is stdout, as `-` is stdin for the input: never a file named `-`.
+  const { out: givenOut, ...rest } = given;
+  const options: FileCommandOptions = givenOut === '-' || givenOut === undefined ? rest : given;
   const inputFormat = options.inputFormat ?? (file === '-' ? 'csv' : formatOf(file));
   if (inputFormat === undefined) {
     throw new UsageError(
