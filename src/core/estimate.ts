@@ -61,7 +61,7 @@ export interface CalculationOptions {
   /**
    * Round output numbers to this many significant digits, never dropping integer digits (the hosted API shows 4).
    * Default: no rounding; numbers are the exact decimals converted once to JS numbers. A value that is not a whole
-   * number >= 1 makes the calculation throw a RangeError.
+   * number from 1 to 1,000,000 makes the calculation throw a RangeError.
    */
   significantDigits?: number;
 }

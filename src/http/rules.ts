@@ -5,7 +5,8 @@ import { calculateMemory, calculateMemoryBatch } from '../cloud/memory';
 import { calculateNetworking, calculateNetworkingBatch } from '../cloud/networking';
 import { calculateStorage, calculateStorageBatch } from '../cloud/storage';
 import { resolveProvider } from '../cloud/resolve';
-import { EmissionsError, messages } from '../core/errors';
+import { isErrorBody } from '../core/batch';
+import { EmissionsError, type ErrorBody, messages } from '../core/errors';
 import type { CalculationOptions, Estimate } from '../core/estimate';
 import type { CloudProvider } from '../datasets/tables';
 import type { CloudDatasets, Datasets, SpendDatasets } from '../datasets/types';
@@ -202,10 +203,13 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     return body;
   }
 
-  function compute(route: Route, body: unknown): unknown {
+  async function compute(route: Route, body: unknown): Promise<unknown> {
     if (route.family === 'spend') {
       const spend = spendDatasets as SpendDatasets;
-      if (route.batch) return calculateSpendBatch(checkBatch(body) as readonly never[], spend, calculation);
+      if (route.batch)
+        return inSlices(checkBatch(body), (slice) =>
+          calculateSpendBatch(slice as readonly never[], spend, calculation),
+        );
       return calculateSpend(body as never, spend, calculation);
     }
     const cloud = cloudDatasets as CloudDatasets;
@@ -213,7 +217,9 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     // The provider is checked once for the whole request, so a bad one is a 400 rather than N failed elements.
     const { provider } = resolveProvider(route.provider, cloud);
     if (route.batch) {
-      const results = calculator.batch(provider, checkBatch(body) as readonly never[], cloud, calculation);
+      const results = await inSlices(checkBatch(body), (slice) =>
+        calculator.batch(provider, slice as readonly never[], cloud, calculation),
+      );
       return calculator.wire ? toWireBatch(results) : results;
     }
     const result = calculator.single(provider, body as never, cloud, calculation);
@@ -242,7 +248,7 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared) > maxBodyBytes)
       throw tooLarge(maxBodyBytes);
     const body = parseJsonBytes(await call.readBody(maxBodyBytes));
-    return reply(compute(route, body));
+    return reply(await compute(route, body));
   }
 
   async function respond(call: Call<R>): Promise<Reply> {
@@ -267,4 +273,47 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     const allowed = cors.responseHeaders((name) => call.header(name));
     return { ...answer, headers: { ...answer.headers, ...allowed } };
   };
+}
+
+/** Work a batch does before it lets other requests in, in milliseconds. */
+const SLICE_BUDGET_MS = 5;
+/** Elements computed between two looks at the clock. */
+const SLICE_ELEMENTS = 16;
+
+/** Lets the event loop run what is waiting (other requests' I/O) before the batch goes on. */
+const yieldToEventLoop: () => Promise<void> =
+  typeof setImmediate === 'function'
+    ? () => new Promise((resolve) => setImmediate(resolve))
+    : () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Runs a batch calculator over a batch a few elements at a time, yielding to the event loop whenever it has worked
+ * for {@link SLICE_BUDGET_MS}, so one batch at the ceiling (10,000 slow elements) cannot hold every other request
+ * for seconds. The results are those of one call on the whole batch: an element's error path names its index in
+ * the whole batch (`requests[9999]`), not in its slice.
+ */
+async function inSlices<T>(
+  requests: readonly unknown[],
+  batch: (slice: readonly unknown[]) => Array<T | ErrorBody>,
+): Promise<Array<T | ErrorBody>> {
+  // Checks that fail the whole batch (missing dataset parts) run once, before any element.
+  if (requests.length <= SLICE_ELEMENTS) return batch(requests);
+  const results: Array<T | ErrorBody> = [];
+  let started = performance.now();
+  for (let start = 0; start < requests.length; start += SLICE_ELEMENTS) {
+    if (performance.now() - started >= SLICE_BUDGET_MS) {
+      await yieldToEventLoop();
+      started = performance.now();
+    }
+    const slice = batch(requests.slice(start, start + SLICE_ELEMENTS));
+    for (const result of slice) {
+      if (start > 0 && isErrorBody(result) && result.path !== undefined)
+        result.path = result.path.replace(
+          /^requests\[(\d+)\]/,
+          (_, index: string) => `requests[${start + Number(index)}]`,
+        );
+      results.push(result);
+    }
+  }
+  return results;
 }

@@ -40,7 +40,8 @@ export type DecodedRow = { values: Record<string, unknown>; error?: string };
 
 /** The header's leading columns filled from `fields`, for a row that could not be read whole. */
 function byHeader(header: readonly string[], fields: readonly string[]): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
+  // No prototype: a column named `__proto__` (or `constructor`) is a column like any other.
+  const values: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (let index = 0; index < Math.min(header.length, fields.length); index++)
     values[header[index] as string] = fields[index];
   return values;

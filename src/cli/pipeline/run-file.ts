@@ -5,7 +5,16 @@ import { type CliIo, EXIT, UsageError } from '../io';
 import { parseJsonLine } from '../formats/jsonl/reader';
 import type { RowAdapter } from './row-adapter';
 import { ENCODERS, passThroughColumns } from '../formats/index';
-import { inputStats, type OutputFile, openOutputFile, refuseSameFile, type RunIdentity } from './output-file';
+import packageJson from '../../../package.json';
+import {
+  datasetIdentities,
+  inputStats,
+  type OutputFile,
+  openOutputFile,
+  refuseReservedInput,
+  refuseSameFile,
+  type RunIdentity,
+} from './output-file';
 import { type ChunkPool, defaultJobs, workerPool } from './pool';
 import { runParquetFileCommand } from './run-parquet';
 import { createProgress } from './progress';
@@ -76,7 +85,12 @@ function outputColumns(header: readonly string[], first: readonly RecordText[], 
 }
 
 /** What a resumed run must match; undefined for a pipe, which cannot be read again. */
-function runIdentity(command: string, file: string, context: ChunkContext): RunIdentity | undefined {
+function runIdentity(
+  command: string,
+  file: string,
+  context: ChunkContext,
+  datasetFiles: readonly string[],
+): RunIdentity | undefined {
   const info = inputStats(file);
   if (info === undefined || !info.isFile()) return undefined;
   return {
@@ -85,6 +99,8 @@ function runIdentity(command: string, file: string, context: ChunkContext): RunI
     inputFormat: context.inputFormat,
     format: context.format,
     neutraliseFormulas: context.neutraliseFormulas,
+    datasets: datasetIdentities(datasetFiles),
+    version: packageJson.version,
   };
 }
 
@@ -97,9 +113,12 @@ function runIdentity(command: string, file: string, context: ChunkContext): RunI
 export async function runFileCommand(
   kind: RowAdapter,
   file: string,
-  options: FileCommandOptions,
+  given: FileCommandOptions,
   io: CliIo,
 ): Promise<number> {
+  // `--out -` is stdout, as `-` is stdin for the input: never a file named `-`.
+  const { out: givenOut, ...rest } = given;
+  const options: FileCommandOptions = givenOut === '-' || givenOut === undefined ? rest : given;
   const inputFormat = options.inputFormat ?? (file === '-' ? 'csv' : formatOf(file));
   if (inputFormat === undefined) {
     throw new UsageError(
@@ -110,6 +129,7 @@ export async function runFileCommand(
     options.format ?? (options.out !== undefined ? formatOf(options.out) : undefined) ?? inputFormat;
   if (options.resume === true && options.out === undefined) throw new UsageError('--resume needs --out.');
   refuseSameFile(inputStats(file), options.out);
+  refuseReservedInput(file, options.out);
   if (inputFormat === 'parquet' || format === 'parquet') {
     return runParquetFileCommand(kind, file, { ...options, inputFormat, format }, io);
   }
@@ -146,7 +166,7 @@ export async function runFileCommand(
   let output: OutputFile | undefined;
   let write: (text: string) => Promise<void>;
   if (options.out !== undefined) {
-    const run = runIdentity(kind.name, file, context);
+    const run = runIdentity(kind.name, file, context, kind.workerDatasets ?? []);
     if (run === undefined && options.resume === true)
       throw new UsageError(
         '--resume needs an input file (stdin redirected from a file is fine, a pipe is not).',

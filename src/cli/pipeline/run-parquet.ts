@@ -134,10 +134,20 @@ export async function runParquetFileCommand(
       notice: (message) => io.stderr.write(`co2e-engine ${kind.name}: ${message}\n`),
     });
   }
-  const emit =
+  const send =
     output !== undefined
       ? async (chunk: string | Uint8Array) => output?.write(chunk)
       : streamWriter(io.stdout);
+  /** Set when writing the output failed (a full disk): the error is then about the output, not the rows. */
+  let writeFailed = false;
+  const emit = async (chunk: string | Uint8Array) => {
+    try {
+      await send(chunk);
+    } catch (error) {
+      writeFailed = true;
+      throw error;
+    }
+  };
   /** A run that does not complete leaves no partial: without its footer a Parquet file is unreadable. */
   const discard = () => {
     if (output === undefined) return;
@@ -224,6 +234,16 @@ export async function runParquetFileCommand(
     discard();
     if (error instanceof InputFileError) throw new UsageError(`${file}: ${error.message}.`);
     if (error instanceof UsageError) throw error;
+    if (writeFailed) {
+      // Rows are computed before their row group (or text batch) is written, so the rows computed are not the rows
+      // written: say what the output holds instead.
+      throw new UsageError(
+        `writing the output failed (${errorCode(error)}) after ${summary.rows} rows were computed; ` +
+          (out !== undefined
+            ? `${out} was not written (a partial Parquet file is unreadable, so none is kept).`
+            : 'the output on stdout is incomplete; do not use it.'),
+      );
+    }
     throw new UsageError(`stopped after ${summary.rows} rows: ${errorCode(error)}`);
   }
   progress.stop();

@@ -49,10 +49,14 @@ function inputCell(value: unknown): string {
   return stringifyJson(value) ?? '';
 }
 
+/**
+ * A result cell. Its text comes from data (factor names and sources from a dataset file, units, messages that
+ * quote the input), so it is always neutralised, whatever `--allow-formulas` says about pass-through cells.
+ */
 function resultCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return plainDecimal(value);
-  return String(value);
+  return neutraliseFormula(String(value));
 }
 
 /** CSV: the notices column holds the notice codes, `;`-separated (JSON Lines has the full notices). */
@@ -85,7 +89,9 @@ export function csvEncoder({ columns, neutraliseFormulas }: EncoderOptions): Row
       for (const { input, result } of rows) {
         const cells = columns.map((name) => guard(inputCell(input[name])));
         for (const name of RESULT_COLUMNS)
-          cells.push(name === 'notices' ? noticeCodes(result.notices) : resultCell(result[name]));
+          cells.push(
+            name === 'notices' ? neutraliseFormula(noticeCodes(result.notices)) : resultCell(result[name]),
+          );
         text += csvLine(cells);
       }
       return text;

@@ -14,9 +14,10 @@ export function jsonlEncoder(_options: EncoderOptions): RowEncoder {
     encode(rows) {
       let text = '';
       for (const { input, result } of rows) {
-        const row: Record<string, unknown> = {};
-        for (const [key, value] of Object.entries(input)) if (!RESULT_NAMES.has(key)) row[key] = value;
-        const output = { ...row, ...result };
+        // No prototype: a key named `__proto__` is written like any other.
+        const output: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+        for (const [key, value] of Object.entries(input)) if (!RESULT_NAMES.has(key)) output[key] = value;
+        for (const [key, value] of Object.entries(result)) output[key] = value;
         text += `${HAS_NUMBER_TEXT in input ? stringifyJson(output) : JSON.stringify(output)}\n`;
       }
       return text;

@@ -98,7 +98,7 @@ export function parquetWriter(
     const types = inputTypes();
     columns = inputColumns()
       .filter((name) => !RESULT_NAMES.has(name))
-      .map((name) => ({ name, type: types[name] ?? 'STRING' }));
+      .map((name) => ({ name, type: (Object.hasOwn(types, name) ? types[name] : undefined) ?? 'STRING' }));
     const schema: SchemaElement[] = [
       { name: 'root', num_children: columns.length + RESULT_COLUMNS.length },
       ...columns.map(({ name, type }) => element(name, type)),
