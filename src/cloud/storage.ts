@@ -3,6 +3,7 @@ import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toGigabytes, toHours } from '../core/units';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
+import { echoReplication, replicated } from './replication';
 import type { CloudProviderSpelling } from './spellings';
 import {
   cachedCloudFactor,
@@ -19,7 +20,7 @@ const TB_PER_GB = decimal('0.001');
 const KWH_PER_WH = decimal('0.001');
 
 /**
- * Use-phase emissions of stored data: activity `TB × hours` in `TB-hour`, factor
+ * Use-phase emissions of stored data: activity `TB × hours × replication_factor` in `TB-hour`, factor
  * `{ssd 1.2, hdd 0.65} Wh per TB-hour / 1000 · PUE · grid(region, year)`.
  *
  * @example
@@ -55,13 +56,19 @@ export function calculateStorage<P extends CloudProviderSpelling>(
     };
   });
   const terabytes = mul(toGigabytes(decimal(input.data), input.data_unit), TB_PER_GB);
-  return usePhaseEstimate(
-    mul(terabytes, toHours(decimal(input.duration), input.duration_unit)),
-    'TB-hour',
-    factor,
-    input.audit_trail,
-    datasets,
-    options,
+  return echoReplication(
+    usePhaseEstimate(
+      replicated(
+        mul(terabytes, toHours(decimal(input.duration), input.duration_unit)),
+        input.replication_factor,
+      ),
+      'TB-hour',
+      factor,
+      input.audit_trail,
+      datasets,
+      options,
+    ),
+    input.replication_factor,
   );
 }
 
