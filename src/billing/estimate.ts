@@ -135,9 +135,18 @@ const text = (value: unknown): string =>
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const strictDecimal = (value: string): Decimal | null => (DECIMAL.test(value) ? decimal(value) : null);
 
+const monthCache = new Map<string, { hours: number; month: string } | undefined>();
 /** Hours of the calendar month (UTC) that contains the date, or undefined when it is not a date. */
 function monthHours(start: string): { hours: number; month: string } | undefined {
   if (start === '') return undefined;
+  if (monthCache.has(start)) return monthCache.get(start);
+  if (monthCache.size > 10_000) monthCache.clear();
+  const found = monthOf(start);
+  monthCache.set(start, found);
+  return found;
+}
+
+function monthOf(start: string): { hours: number; month: string } | undefined {
   const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(start) ? `${start}T00:00:00Z` : start);
   if (Number.isNaN(date.getTime())) return undefined;
   const year = date.getUTCFullYear();
@@ -436,7 +445,7 @@ function instanceType(
     found =
       spec.pattern === undefined
         ? groups[spec.from]?.instance
-        : (new RegExp(spec.pattern).exec(source)?.groups?.instance ?? undefined);
+        : (rule.instancePattern?.exec(source)?.groups?.instance ?? undefined);
   }
   found ??= spec.default;
   if (found === undefined || found === '') return undefined;
@@ -456,8 +465,8 @@ function serviceTypeOf(additionalInfo: string): string {
 
 function storageTypeOf(rule: CompiledRule, usage: string): 'ssd' | 'hdd' {
   if (rule.storage_type !== undefined) return rule.storage_type;
-  for (const option of rule.storage_type_from ?? []) {
-    if (option.when === undefined || new RegExp(option.when).test(usage)) return option.type;
+  for (const option of rule.storageTypes) {
+    if (option.when === undefined || option.when.test(usage)) return option.type;
   }
   return 'hdd';
 }
@@ -472,8 +481,8 @@ function replicationOf(
   if (rule.replication === undefined) return 1;
   if (typeof rule.replication === 'string') return factors[rule.replication] ?? 1;
   const usage = [valueOf('usage_type'), valueOf('meter_name'), valueOf('meter_subcategory')].join(' ');
-  for (const option of rule.replication) {
-    if (option.when === undefined || new RegExp(option.when).test(usage)) return factors[option.factor] ?? 1;
+  for (const option of rule.replications) {
+    if (option.when === undefined || option.when.test(usage)) return factors[option.factor] ?? 1;
   }
   return 1;
 }
@@ -484,7 +493,7 @@ function diskSize(
   rules: CompiledRules,
 ): number | undefined {
   const spec = rule.disk_size!;
-  const disk = new RegExp(spec.pattern).exec(valueOf(spec.from))?.groups?.disk;
+  const disk = rule.diskPattern?.exec(valueOf(spec.from))?.groups?.disk;
   return disk === undefined ? undefined : rules.tables[spec.table]?.values[disk];
 }
 

@@ -114,9 +114,13 @@ export const ReplicationTableSchema = z.strictObject({
 });
 export type ReplicationFactorsTable = z.infer<typeof ReplicationTableSchema>;
 
-/** A rule with its patterns compiled. */
+/** A rule with its patterns compiled (once, at load). */
 export interface CompiledRule extends BillingRule {
   matchers: [LineField, RegExp][];
+  storageTypes: { when: RegExp | undefined; type: 'ssd' | 'hdd' }[];
+  replications: { when: RegExp | undefined; factor: string }[];
+  instancePattern: RegExp | undefined;
+  diskPattern: RegExp | undefined;
 }
 
 /** Rules compiled and grouped by provider, checked once. */
@@ -170,9 +174,20 @@ export function compileRules(rules: unknown, replication: unknown): CompiledRule
     for (const key of keys) if (!Object.hasOwn(known, key)) fail(`unknown replication factor '${key}'`);
     if (rule.disk_size !== undefined && !Object.hasOwn(table.data.tables, rule.disk_size.table))
       fail(`unknown table '${rule.disk_size.table}'`);
+    const optional = (source: string | undefined) => (source === undefined ? undefined : new RegExp(source));
     byProvider[rule.provider]!.push({
       ...rule,
       matchers: Object.entries(rule.when).map(([name, source]) => [name as LineField, new RegExp(source)]),
+      storageTypes: (rule.storage_type_from ?? []).map((option) => ({
+        when: optional(option.when),
+        type: option.type,
+      })),
+      replications:
+        rule.replication === undefined || typeof rule.replication === 'string'
+          ? []
+          : rule.replication.map((option) => ({ when: optional(option.when), factor: option.factor })),
+      instancePattern: optional(rule.instance?.pattern),
+      diskPattern: optional(rule.disk_size?.pattern),
     });
   });
   return { byProvider, tables: table.data.tables, replication: factors.data, info: table.data.dataset };
