@@ -191,6 +191,11 @@ export interface BillingEstimator {
   readonly format: BillingFormat;
   /** Classifies and estimates one row: the same row with the appended columns, and its facts for a summary. */
   estimate(row: Record<string, unknown>): { row: BilledRow; facts: LineFacts };
+  /**
+   * The summary facts of a row already estimated (its `co2e_calculator` gives the category when the export has no
+   * `ServiceCategory`), without estimating it again: for a summary read back from an output file.
+   */
+  factsOf(row: Record<string, unknown>): LineFacts;
 }
 
 const compiledDefault: { rules?: CompiledRules } = {};
@@ -240,20 +245,22 @@ export function createBillingEstimator(
       const { columns: appended, facts } = classifyRow(row, format, columns, rules, datasets);
       return { row: { ...row, ...appended }, facts };
     },
+    factsOf(row) {
+      const read = (name: LineField): string => {
+        const column = columns[name];
+        return column === undefined ? '' : text(valueAt(row, column));
+      };
+      const { facts, serviceCategory } = readFacts(read, format);
+      const calculator = text(row.co2e_calculator);
+      if (serviceCategory === '' && KIND_CATEGORY[calculator] !== undefined)
+        facts.category = KIND_CATEGORY[calculator]!;
+      return facts;
+    },
   };
 }
 
-function classifyRow(
-  row: Record<string, unknown>,
-  format: FormatSpec,
-  columns: Partial<Record<LineField, string>>,
-  rules: CompiledRules,
-  datasets: CloudDatasets,
-): Classified {
-  const read = (name: LineField): string => {
-    const column = columns[name];
-    return column === undefined ? '' : text(valueAt(row, column));
-  };
+/** The summary facts of a row, read from its columns (no classification). */
+function readFacts(read: (name: LineField) => string, format: FormatSpec) {
   const providerName = read('provider_name');
   const provider: CloudProvider | undefined = format.provider ?? focusProvider(providerName);
   const unitText = read('unit');
@@ -268,6 +275,21 @@ function classifyRow(
     category: serviceCategory || (unit === undefined ? 'Other' : (UNIT_CATEGORY[unit.dimension] ?? 'Other')),
     rule: null,
   };
+  return { facts, provider, unit, serviceCategory };
+}
+
+function classifyRow(
+  row: Record<string, unknown>,
+  format: FormatSpec,
+  columns: Partial<Record<LineField, string>>,
+  rules: CompiledRules,
+  datasets: CloudDatasets,
+): Classified {
+  const read = (name: LineField): string => {
+    const column = columns[name];
+    return column === undefined ? '' : text(valueAt(row, column));
+  };
+  const { facts, provider, unit, serviceCategory } = readFacts(read, format);
   const done = (columns: BillingColumns): Classified => ({ columns, facts });
   if (provider === undefined) return done(notEstimated('unsupported_provider'));
   const charge = read('charge_category');

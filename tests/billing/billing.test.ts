@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BILLING_COLUMNS,
   createBillingEstimator,
+  createBillingSummary,
   detectBillingFormat,
   estimateBilling,
   parseUsageUnit,
@@ -497,5 +498,20 @@ describe('rules are data, checked on load', () => {
     ];
     const { rows } = estimateBilling(readFixture('aws-cur.csv'), defaultDatasets, { rules: copy });
     expect(new Set(rows.map((row) => row.co2e_reason))).toEqual(new Set(['request_based', 'not_usage']));
+  });
+});
+
+describe('a summary read back from output rows', () => {
+  it.each(FIXTURE_FILES)('%s: factsOf(output row) gives the same summary as estimating', (name) => {
+    const rows = readFixture(name);
+    const estimator = createBillingEstimator(defaultDatasets, rowHeader(rows[0]!));
+    const direct = createBillingSummary(estimator.format);
+    const readBack = createBillingSummary(estimator.format);
+    for (const row of rows) {
+      const { row: out, facts } = estimator.estimate(row);
+      direct.add(out, facts);
+      readBack.add(out, estimator.factsOf(out));
+    }
+    expect(readBack.result()).toEqual(direct.result());
   });
 });
