@@ -95,7 +95,14 @@ export const COST_RATIO_REASONS: ReadonlySet<string> = new Set([
 
 const HOURS_730 = '730';
 
-/** The header of a row: its keys, with nested plain objects (JSON Lines of a BigQuery export) as dotted paths. */
+/**
+ * The header of a row: its keys, with nested plain objects (JSON Lines of a BigQuery export) as dotted paths.
+ *
+ * @example
+ * ```ts
+ * rowHeader({ cost: 1, sku: { description: 'SSD backed PD Capacity' } }); // ['cost', 'sku.description']
+ * ```
+ */
 export function rowHeader(row: Record<string, unknown>): string[] {
   const names: string[] = [];
   const walk = (value: Record<string, unknown>, prefix: string) => {
@@ -564,7 +571,15 @@ export interface CostRatios {
   byCategory: Map<string, { kg: Decimal; cost: Decimal }>;
 }
 
-/** Adds an estimated row to the ratios (only rows estimated by a calculator, with a positive cost). */
+/**
+ * Adds an estimated row to the ratios (only rows estimated by a calculator, with a positive cost).
+ *
+ * @example
+ * ```ts
+ * const ratios = newCostRatios();
+ * for (const { row, facts } of estimated) addToRatios(ratios, row, facts);
+ * ```
+ */
 export function addToRatios(ratios: CostRatios, row: BillingColumns, facts: LineFacts): void {
   if (row.co2e_status !== 'estimated' || row.co2e_calculator === 'cost-ratio' || row.co2e_kg === null) return;
   if (facts.cost === null || !isPositive(facts.cost)) return;
@@ -578,8 +593,13 @@ export function addToRatios(ratios: CostRatios, row: BillingColumns, facts: Line
 }
 
 /**
- * The cost-ratio estimate of a row of unknown usage (CCF: kg per cost of the classified rows of its category, else
+ * The cost-ratio estimate of a row of unknown usage (after a first pass filled `ratios`; see {@link addToRatios}) (CCF: kg per cost of the classified rows of its category, else
  * of all classified rows), or the row unchanged when it is not eligible or no ratio exists.
+ *
+ * @example
+ * ```ts
+ * const labelled = applyCostRatio(row, facts, ratios); // labelled.co2e_calculator === 'cost-ratio'
+ * ```
  */
 export function applyCostRatio(row: BilledRow, facts: LineFacts, ratios: CostRatios): BilledRow {
   if (row.co2e_status !== 'not_estimated' || !COST_RATIO_REASONS.has(row.co2e_reason)) return row;
@@ -601,4 +621,12 @@ export function applyCostRatio(row: BilledRow, facts: LineFacts, ratios: CostRat
   };
 }
 
+/**
+ * Empty cost ratios, to fill with {@link addToRatios}.
+ *
+ * @example
+ * ```ts
+ * const ratios = newCostRatios();
+ * ```
+ */
 export const newCostRatios = (): CostRatios => ({ byCategory: new Map() });

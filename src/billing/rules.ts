@@ -141,6 +141,10 @@ function invalid(what: string, issue: z.core.$ZodIssue | undefined): never {
 /**
  * Validates and compiles a rules table and the replication factors it names.
  *
+ * @example
+ * ```ts
+ * const rules = compileRules(myRulesTable, replicationFactorsTable);
+ * ```
  * @throws {EmissionsError} `invalid_request` naming the first problem (a bad pattern, a rule without a reason, an
  *   unknown replication key or disk table).
  */

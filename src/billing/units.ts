@@ -98,6 +98,11 @@ const normalise = (spelling: string) => spelling.toLowerCase().replace(/[\s\-/_(
 /**
  * The unit a row states, or undefined when the spelling is unknown. A leading count (`10 Hours`, `100 GB/Month`,
  * `1/Month`, `10K`) multiplies the quantity.
+ *
+ * @example
+ * ```ts
+ * parseUsageUnit('10 Hours'); // { dimension: 'time', count: '10', scale: '1', time: 'hour', binary: false }
+ * ```
  */
 export function parseUsageUnit(spelling: string): UsageUnit | undefined {
   const whole = UNITS[normalise(spelling)];
