@@ -22,3 +22,12 @@ it('docs/billing.md: the FOCUS example gives the rows and the summary shown', ()
   expect(out.map((row) => columns.map((column) => cell(row[column])).join(','))).toEqual(shown.slice(1));
   expect(summary).toEqual(JSON.parse(block('json')));
 });
+
+it('docs/billing.md: the command line gives the same summary file', async () => {
+  const { cli, tempFile, tempPath } = await import('../cli/harness');
+  const input = tempFile('focus.csv', `${block('csv')}\n`);
+  const summary = tempPath('summary.json');
+  const { code } = await cli(['billing', input, '--out', tempPath('focus-co2e.csv'), '--summary', summary]);
+  expect(code).toBe(0);
+  expect(JSON.parse(readFileSync(summary, 'utf8'))).toEqual(JSON.parse(block('json')));
+});
