@@ -35,6 +35,7 @@ export default defineConfig([
   {
     entry: {
       index: 'src/index.ts',
+      billing: 'src/billing/index.ts',
       datasets: 'src/datasets/index.ts',
       'datasets-cloud': 'src/datasets/cloud.ts',
       // One table each, for cloudDatasetsWith: an app imports only the grid set (and instance table) it uses.

@@ -54,6 +54,11 @@ export interface Estimate {
   constituent_gases: ConstituentGases | null;
   activity_data: ActivityData;
   audit_trail: AuditTrail;
+  /**
+   * Inputs that shaped the activity beyond the request's quantities, present only when the request gave one: the
+   * memory and storage calculators echo `replication_factor` here (activity = data × hours × replication_factor).
+   */
+  calculation_details?: { replication_factor: number };
 }
 
 /** Options every calculator accepts. */

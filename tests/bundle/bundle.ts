@@ -13,6 +13,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCE_ENTRIES: Readonly<Record<string, string>> = {
   'co2e-engine': `${ROOT}src/index.ts`,
   'co2e-engine/datasets': `${ROOT}src/datasets/index.ts`,
+  'co2e-engine/billing': `${ROOT}src/billing/index.ts`,
   'co2e-engine/datasets/cloud': `${ROOT}src/datasets/cloud.ts`,
   'co2e-engine/datasets/spend': `${ROOT}src/datasets/spend.ts`,
   'co2e-engine/datasets/cloud/ccf-grid': `${ROOT}src/datasets/ccf-grid.ts`,

@@ -19,6 +19,7 @@ export const NUMERIC_FIELDS: ReadonlySet<string> = new Set([
   'duration',
   'data',
   'instance_count',
+  'replication_factor',
   'year',
 ]);
 

@@ -32,8 +32,11 @@ export const RESULT_COLUMNS = [
   'error_message',
 ] as const;
 
-/** The result columns of a row: an outcome, or an error. */
-export type ResultFields = { [K in (typeof RESULT_COLUMNS)[number]]: unknown };
+/**
+ * The result columns of a row: an outcome, or an error. A row adapter may declare columns of its own
+ * (`RowAdapter.resultColumns`, e.g. billing's `co2e_*`): then its rows carry those fields instead.
+ */
+export type ResultFields = Readonly<Record<string, unknown>>;
 
 export function resultFields(
   outcome: RowOutcome | undefined,
@@ -62,6 +65,8 @@ export interface OutputRow {
 export interface EncoderOptions {
   /** The input columns the output keeps, in order (CSV needs them up front; JSON Lines keeps each row's keys). */
   columns: readonly string[];
+  /** The result columns, in order, when the row adapter declares its own; default {@link RESULT_COLUMNS}. */
+  resultColumns?: readonly string[];
   /** CSV: prefix pass-through cells that a spreadsheet would run as a formula with `'` (the default). */
   neutraliseFormulas: boolean;
 }
@@ -75,5 +80,10 @@ export interface RowEncoder {
 const RESULT_NAMES: ReadonlySet<string> = new Set(RESULT_COLUMNS);
 
 /** The input columns an output keeps: those not named like a result column (which the result replaces). */
-export const passThroughColumns = (columns: readonly string[]): string[] =>
-  columns.filter((name) => !RESULT_NAMES.has(name));
+export const passThroughColumns = (
+  columns: readonly string[],
+  resultColumns?: readonly string[],
+): string[] => {
+  const names = resultColumns === undefined ? RESULT_NAMES : new Set(resultColumns);
+  return columns.filter((name) => !names.has(name));
+};

@@ -1,3 +1,4 @@
+import { createGunzip } from 'node:zlib';
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { type ChunkContext, type ChunkResult, chunkProcessor } from './chunk';
@@ -61,8 +62,10 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, ParquetAwareFormat>> = {
   '.ndjson': 'jsonl',
   '.parquet': 'parquet',
 };
+/** A gzipped input (`.csv.gz`, `.jsonl.gz`) is read through gunzip; its format is the extension before `.gz`. */
+const isGzip = (path: string): boolean => path.toLowerCase().endsWith('.gz');
 const formatOf = (path: string): ParquetAwareFormat | undefined =>
-  FORMAT_BY_EXTENSION[extname(path).toLowerCase()];
+  FORMAT_BY_EXTENSION[extname(isGzip(path) ? path.slice(0, -3) : path).toLowerCase()];
 
 async function openInput(
   file: string,
@@ -70,16 +73,24 @@ async function openInput(
 ): Promise<{ source: AsyncIterable<Uint8Array | string>; bytes?: number }> {
   if (file === '-') return { source: io.stdin };
   const size = await inputFileSize(file);
-  return { source: createReadStream(file, { highWaterMark: 64 * 1024 }), bytes: size };
+  const stream = createReadStream(file, { highWaterMark: 64 * 1024 });
+  // Progress counts decompressed bytes, so a gzipped file's size is no measure of them.
+  if (isGzip(file)) return { source: stream.pipe(createGunzip()) };
+  return { source: stream, bytes: size };
 }
 
 /** The input columns the output keeps: the CSV header, or the keys of the first JSON object in the first chunk. */
-function outputColumns(header: readonly string[], first: readonly RecordText[], inputFormat: FileFormat) {
-  if (inputFormat === 'csv') return passThroughColumns(header);
+function outputColumns(
+  header: readonly string[],
+  first: readonly RecordText[],
+  inputFormat: FileFormat,
+  resultColumns: readonly string[] | undefined,
+) {
+  if (inputFormat === 'csv') return passThroughColumns(header, resultColumns);
   for (const record of first) {
     if (record.text === undefined) continue;
     const parsed = parseJsonLine(record.text, record.line);
-    if ('values' in parsed) return passThroughColumns(Object.keys(parsed.values));
+    if ('values' in parsed) return passThroughColumns(Object.keys(parsed.values), resultColumns);
   }
   return [];
 }
@@ -158,8 +169,9 @@ export async function runFileCommand(
     inputFormat,
     format,
     header,
-    columns: outputColumns(header, first, inputFormat),
+    columns: outputColumns(header, first, inputFormat, kind.resultColumns),
     neutraliseFormulas: options.neutraliseFormulas ?? true,
+    ...(kind.resultColumns !== undefined && { resultColumns: kind.resultColumns }),
   };
 
   const summary = new RunSummary(kind.groupings);

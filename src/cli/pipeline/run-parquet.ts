@@ -162,6 +162,8 @@ export async function runParquetFileCommand(
   };
 
   const source = inputFormat === 'csv' ? 'csv' : 'jsonl';
+  const failed = (code: string, message: string) =>
+    kind.errorFields?.(code, message) ?? resultFields(undefined, { code, message });
   const summary = new RunSummary(kind.groupings);
   const progress = createProgress(io.stderr, input.bytes);
   const started = performance.now();
@@ -171,7 +173,15 @@ export async function runParquetFileCommand(
   let finish: () => Promise<void>;
   if (format === 'parquet') {
     const sink: ByteSink = { write: (bytes) => emit(bytes), close: async () => undefined };
-    const writer = parquetWriter(sink, input.columns, input.columnTypes);
+    const writer = parquetWriter(
+      sink,
+      input.columns,
+      input.columnTypes,
+      undefined,
+      kind.resultColumns === undefined
+        ? undefined
+        : { columns: kind.resultColumns, types: kind.resultTypes ?? {} },
+    );
     write = (row) => writer.write(row.input as Record<string, unknown>, row.result);
     finish = () => writer.close();
   } else {
@@ -180,8 +190,9 @@ export async function runParquetFileCommand(
     const start = async () => {
       if (encoder !== undefined) return encoder;
       encoder = ENCODERS[format]({
-        columns: passThroughColumns(input.columns()),
+        columns: passThroughColumns(input.columns(), kind.resultColumns),
         neutraliseFormulas: options.neutraliseFormulas ?? true,
+        ...(kind.resultColumns !== undefined && { resultColumns: kind.resultColumns }),
       });
       await emit(encoder.header);
       return encoder;
@@ -207,19 +218,16 @@ export async function runParquetFileCommand(
       }
       if (row.error !== undefined) {
         summary.failure(row.line, 'invalid_request', row.error);
-        await write({
-          input: row.values,
-          result: resultFields(undefined, { code: 'invalid_request', message: row.error }),
-        });
+        await write({ input: row.values, result: failed('invalid_request', row.error) });
       } else {
         try {
-          const { outcome, groups } = kind.compute(row.values, source);
+          const { outcome, groups, fields } = kind.compute(row.values, source);
           summary.success(outcome.co2e, groups);
-          await write({ input: row.values, result: resultFields(outcome) });
+          await write({ input: row.values, result: fields ?? resultFields(outcome) });
         } catch (error) {
           const { code, message } = describeError(error);
           summary.failure(row.line, code, message);
-          await write({ input: row.values, result: resultFields(undefined, { code, message }) });
+          await write({ input: row.values, result: failed(code, message) });
         }
       }
       progress.tick(summary.rows, bytesRead);

@@ -80,17 +80,20 @@ export function csvField(text: string): string {
 
 const csvLine = (cells: readonly string[]) => `${cells.map(csvField).join(',')}\n`;
 
-export function csvEncoder({ columns, neutraliseFormulas }: EncoderOptions): RowEncoder {
+export function csvEncoder({ columns, neutraliseFormulas, resultColumns }: EncoderOptions): RowEncoder {
   const guard = neutraliseFormulas ? neutraliseFormula : (text: string) => text;
+  const results = resultColumns ?? RESULT_COLUMNS;
   return {
-    header: csvLine([...columns.map(guard), ...RESULT_COLUMNS]),
+    header: csvLine([...columns.map(guard), ...results]),
     encode(rows) {
       let text = '';
       for (const { input, result } of rows) {
         const cells = columns.map((name) => guard(inputCell(input[name])));
-        for (const name of RESULT_COLUMNS)
+        for (const name of results)
           cells.push(
-            name === 'notices' ? neutraliseFormula(noticeCodes(result.notices)) : resultCell(result[name]),
+            name === 'notices' && resultColumns === undefined
+              ? neutraliseFormula(noticeCodes(result.notices))
+              : resultCell(result[name]),
           );
         text += csvLine(cells);
       }

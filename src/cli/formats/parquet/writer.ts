@@ -88,7 +88,15 @@ export function parquetWriter(
   inputColumns: () => readonly string[],
   inputTypes: () => Readonly<Record<string, ParquetColumnType>> = () => ({}),
   createdBy = 'co2e-engine',
+  /** A row adapter's own result columns and their types (default: the generic result columns). */
+  results?: { columns: readonly string[]; types: Readonly<Record<string, 'DOUBLE' | 'STRING'>> },
 ): ParquetRowWriter {
+  const resultColumns = results?.columns ?? RESULT_COLUMNS;
+  const resultNames: ReadonlySet<string> = results === undefined ? RESULT_NAMES : new Set(results.columns);
+  const resultType = (name: string) =>
+    results === undefined
+      ? RESULT_TYPES[name as (typeof RESULT_COLUMNS)[number]]
+      : (results.types[name] ?? 'STRING');
   let columns: Array<{ name: string; type: ParquetColumnType }> | undefined;
   let writer: ParquetWriter | undefined;
   let pending: Array<{ input: Record<string, unknown>; result: ResultFields }> = [];
@@ -97,12 +105,12 @@ export function parquetWriter(
     if (columns !== undefined) return;
     const types = inputTypes();
     columns = inputColumns()
-      .filter((name) => !RESULT_NAMES.has(name))
+      .filter((name) => !resultNames.has(name))
       .map((name) => ({ name, type: (Object.hasOwn(types, name) ? types[name] : undefined) ?? 'STRING' }));
     const schema: SchemaElement[] = [
-      { name: 'root', num_children: columns.length + RESULT_COLUMNS.length },
+      { name: 'root', num_children: columns.length + resultColumns.length },
       ...columns.map(({ name, type }) => element(name, type)),
-      ...RESULT_COLUMNS.map((name) => element(name, RESULT_TYPES[name])),
+      ...resultColumns.map((name) => element(name, resultType(name))),
     ];
     writer = new ParquetWriter({ writer: new SinkWriter(sink), schema, createdBy });
   };
@@ -117,9 +125,11 @@ export function parquetWriter(
         name,
         data: rows.map((row) => passThroughValue(row.input[name], type)),
       })),
-      ...RESULT_COLUMNS.map((name) => ({
+      ...resultColumns.map((name) => ({
         name,
-        data: rows.map((row) => (name === 'notices' ? row.result.notices : (row.result[name] ?? null))),
+        data: rows.map((row) =>
+          name === 'notices' && results === undefined ? row.result.notices : (row.result[name] ?? null),
+        ),
       })),
     ];
     await writer?.write({ columnData, rowGroupSize: rows.length });
