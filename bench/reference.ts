@@ -583,8 +583,8 @@ export function referenceSpend(request: unknown, datasets: Datasets) {
     const given = supplied[index];
     if (given !== undefined) return given;
     const records = rows.map((row) => datasets.margins.get(region, row.product));
-    return records.every((record) => record !== undefined)
-      ? records.reduce((sum, record) => sum + record![name], 0) / records.length
+    return records.every((record) => record?.[name] !== undefined)
+      ? records.reduce((sum, record) => sum + (record?.[name] ?? 0), 0) / records.length
       : 0;
   });
   if (

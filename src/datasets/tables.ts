@@ -328,14 +328,17 @@ export const ClassificationsTableSchema = z.strictObject({
 });
 export type ClassificationsTable = z.infer<typeof ClassificationsTableSchema>;
 
-/** Default margins as fractions of purchaser's price, per (region, product). */
+/**
+ * Default margins as fractions of purchaser's price, per (region, product). `tax_margin` may be absent when the
+ * source has no taxes (the BEA margins): that margin then has no default.
+ */
 export const MarginsTableSchema = z.strictObject({
   dataset: DatasetInfoSchema,
   margins: z.array(
     z.strictObject({
       region: regionCode,
       product: nonEmpty,
-      tax_margin: z.number(),
+      tax_margin: z.optional(z.number()),
       trade_margin: nonNegative,
       transport_margin: nonNegative,
     }),

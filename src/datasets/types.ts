@@ -116,7 +116,8 @@ export interface ClassificationsProvider {
 }
 
 export interface MarginsRecord {
-  tax_margin: number;
+  /** Absent when the source has no tax margin (no default for it). */
+  tax_margin?: number | undefined;
   trade_margin: number;
   transport_margin: number;
 }

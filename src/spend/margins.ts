@@ -105,9 +105,9 @@ function defaultMargin(
   { shares, weights }: Pick<SelectedFactor, 'shares' | 'weights'>,
   datasets: SpendDatasets,
 ): Decimal | undefined {
-  const records = shares.map((share) => datasets.margins.get(region, share.product));
-  if (records.some((record) => record === undefined)) return undefined;
-  const values = records.map((record) => decimal((record as NonNullable<typeof record>)[margin]));
+  const numbers = shares.map((share) => datasets.margins.get(region, share.product)?.[margin]);
+  if (numbers.some((value) => value === undefined)) return undefined;
+  const values = numbers.map((value) => decimal(value as number));
   if (values.length === 1) return values[0];
   if (weights === null) return div(sum(values), decimal(values.length));
   let weighted = ZERO;

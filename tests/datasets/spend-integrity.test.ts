@@ -205,7 +205,7 @@ describe('margins', () => {
       (row) =>
         row.trade_margin < 0 ||
         row.transport_margin < 0 ||
-        row.tax_margin + row.trade_margin + row.transport_margin >= 1,
+        (row.tax_margin ?? 0) + row.trade_margin + row.transport_margin >= 1,
     );
     expect(bad).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calculateSpend } from '../../src/index';
+import { calculateSpend, type SpendRequest } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
 import fxJson from '../../datasets/spend/fx-imf.json';
 import {
@@ -198,7 +198,7 @@ describe('no partial-year figure without a notice', () => {
 describe('partial years through a merge', () => {
   it("the notice follows the layer whose rate answers: a user's full-year rate removes it", async () => {
     const { createTableDatasets, mergeDatasets } = await import('../../src/index');
-    const request = {
+    const request: SpendRequest = {
       activity: { classification_type: 'isic4', classification_code: '4711' },
       spend_year: 2025,
       spend_region: 'DE',
