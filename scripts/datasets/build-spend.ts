@@ -60,7 +60,7 @@ export function buildSpend(options: { dataDir?: string; outDir?: string } = {}):
   report.info(EXIOBASE_CLASSIFICATIONS_FILE);
   const exioClass = buildExiobaseClassifications(dataDir, products, report);
   report.info(MARGINS_FILE);
-  const margins = buildMargins(report);
+  const margins = buildMargins(dataDir, exioClass, report);
   report.info(INFLATION_FILE);
   const inflation = buildInflation(dataDir, report);
   report.info(FX_FILE);

@@ -67,11 +67,14 @@ export function applyMargins(
     );
   }
   if (missingDefaults.length > 0) {
+    // A record that gives the other margins but not this one: its source has no such margin (BEA has no taxes).
+    const withRecords = shares.every((share) => datasets.margins.get(request.spend_region, share.product));
+    const why = withRecords ? ' (its source has none)' : '';
     notices.push(
       notice(
         'default_margins_unavailable',
         'warning',
-        `The margins dataset (${datasets.margins.info.id}) has no default ${missingDefaults.join(', ')} for ${request.spend_region} and ${shares.map((share) => share.product).join(', ')}, so 0 was used; the basic price, and so the emissions, are likely overstated. Supply the margins to correct this.`,
+        `The margins dataset (${datasets.margins.info.id}) has no default ${missingDefaults.join(', ')}${why} for ${request.spend_region} and ${shares.map((share) => share.product).join(', ')}, so 0 was used; the basic price, and so the emissions, are likely overstated. Supply the margins to correct this.`,
       ),
     );
   }
