@@ -23,10 +23,10 @@ export interface AppliedMargins {
  */
 export function applyMargins(
   request: ParsedSpendRequest,
-  selected: Pick<SelectedFactor, 'shares' | 'weights'>,
+  selected: Pick<SelectedFactor, 'shares' | 'weights' | 'region'>,
   datasets: SpendDatasets,
 ): AppliedMargins {
-  const { shares } = selected;
+  const { shares, region } = selected;
   const values = {} as Record<MarginName, Decimal>;
   const origins = {} as Record<MarginName, 'supplied' | 'default' | 'none'>;
   const notices: Notice[] = [];
@@ -41,7 +41,7 @@ export function applyMargins(
       values[margin] = ZERO;
       origins[margin] = 'none';
     } else {
-      const fromDefaults = defaultMargin(margin, request.spend_region, selected, datasets);
+      const fromDefaults = defaultMargin(margin, region, selected, datasets);
       values[margin] = fromDefaults ?? ZERO;
       origins[margin] = fromDefaults === undefined ? 'none' : 'default';
       if (fromDefaults === undefined) missingDefaults.push(margin);
@@ -68,13 +68,13 @@ export function applyMargins(
   }
   if (missingDefaults.length > 0) {
     // A record that gives the other margins but not this one: its source has no such margin (BEA has no taxes).
-    const withRecords = shares.every((share) => datasets.margins.get(request.spend_region, share.product));
+    const withRecords = shares.every((share) => datasets.margins.get(region, share.product));
     const why = withRecords ? ' (its source has none)' : '';
     notices.push(
       notice(
         'default_margins_unavailable',
         'warning',
-        `The margins dataset (${datasets.margins.info.id}) has no default ${missingDefaults.join(', ')}${why} for ${request.spend_region} and ${shares.map((share) => share.product).join(', ')}, so 0 was used; the basic price, and so the emissions, are likely overstated. Supply the margins to correct this.`,
+        `The margins dataset (${datasets.margins.info.id}) has no default ${missingDefaults.join(', ')}${why} for ${region} and ${shares.map((share) => share.product).join(', ')}, so 0 was used; the basic price, and so the emissions, are likely overstated. Supply the margins to correct this.`,
       ),
     );
   }
@@ -82,7 +82,7 @@ export function applyMargins(
   return {
     values,
     origins,
-    datasets: usedDefaults ? marginDatasets(request.spend_region, selected, datasets) : [],
+    datasets: usedDefaults ? marginDatasets(region, selected, datasets) : [],
     notices,
   };
 }
