@@ -2,6 +2,7 @@ import { CLOUD_PROVIDERS } from './datasets/constants';
 import type { CloudProvider } from './datasets/tables';
 import { regionHostedSpelling, regionRequestSpelling } from './datasets/keys';
 import type { CloudDatasets, CloudRegion, Datasets } from './datasets/types';
+import { spendCoverage, type SpendRegionCoverage } from './spend/coverage';
 
 /** A cloud region: its id as the provider writes it, every spelling listed for it, and where its grid factor is from. */
 export interface RegionCapability {
@@ -60,6 +61,8 @@ export interface Capabilities {
     factor_year: number;
     /** Classification types with their codes, sorted. */
     classifications: Array<{ type: string; codes: CodeCapability[] }>;
+    /** Per region with factors: products, default margins, newest FX and inflation year (with margins and inflation). */
+    coverage?: SpendRegionCoverage[];
   };
 }
 
@@ -157,6 +160,15 @@ export function listCapabilities(datasets: Datasets): Capabilities {
           })),
         })),
       })),
+      ...(datasets.margins &&
+        datasets.inflation && {
+          coverage: spendCoverage({
+            spendFactors,
+            fx,
+            margins: datasets.margins,
+            inflation: datasets.inflation,
+          }),
+        }),
     };
   }
   return capabilities;

@@ -58,3 +58,54 @@ export function exiobaseRegionOf(country: string): string | undefined {
 
 /** Every country code with an EXIOBASE region, sorted (249 ISO 3166-1 codes and `XK`). */
 export const EXIOBASE_REGION_COUNTRIES: readonly string[] = [...regionOfCountry.keys()].sort();
+
+/**
+ * The currency (lowercase ISO 4217) of each of the 44 EXIOBASE countries today, for coverage listings (the newest
+ * exchange-rate year of a region's own money). The rest-of-world regions have none.
+ */
+export const EXIOBASE_COUNTRY_CURRENCIES: Readonly<Record<string, string>> = {
+  AT: 'eur',
+  AU: 'aud',
+  BE: 'eur',
+  BG: 'bgn',
+  BR: 'brl',
+  CA: 'cad',
+  CH: 'chf',
+  CN: 'cny',
+  CY: 'eur',
+  CZ: 'czk',
+  DE: 'eur',
+  DK: 'dkk',
+  EE: 'eur',
+  ES: 'eur',
+  FI: 'eur',
+  FR: 'eur',
+  GB: 'gbp',
+  GR: 'eur',
+  HR: 'eur',
+  HU: 'huf',
+  ID: 'idr',
+  IE: 'eur',
+  IN: 'inr',
+  IT: 'eur',
+  JP: 'jpy',
+  KR: 'krw',
+  LT: 'eur',
+  LU: 'eur',
+  LV: 'eur',
+  MT: 'eur',
+  MX: 'mxn',
+  NL: 'eur',
+  NO: 'nok',
+  PL: 'pln',
+  PT: 'eur',
+  RO: 'ron',
+  RU: 'rub',
+  SE: 'sek',
+  SI: 'eur',
+  SK: 'eur',
+  TR: 'try',
+  TW: 'twd',
+  US: 'usd',
+  ZA: 'zar',
+};
