@@ -52,7 +52,7 @@ export {
   REST_OF_WORLD_REGIONS,
   type RestOfWorldRegion,
 } from './spend/exiobase-regions';
-export { spendCoverage, type SpendRegionCoverage } from './spend/coverage';
+export { coverageRows, spendCoverage, type SpendRegionCoverage } from './spend/coverage';
 export { createEngine, type Engine } from './engine';
 export { EmissionsError, ERROR_CODES, type ErrorBody, type ErrorCode } from './core/errors';
 export { isErrorBody } from './core/batch';

@@ -80,3 +80,33 @@ export function spendCoverage(
     };
   });
 }
+
+/**
+ * The coverage as flat text rows (`co2e-engine list coverage [region]`): region, products, margins, currency, newest
+ * FX year (marked `partial` with its months), newest inflation year.
+ *
+ * @example
+ * coverageRows(spendCoverage(defaultDatasets), 'US');
+ * // [{ region: 'US', products: '174', margins: 'bea-us-margins-2017@… (trade, transport; 172 products)', … }]
+ */
+export function coverageRows(
+  coverage: readonly SpendRegionCoverage[],
+  region?: string,
+): Array<Record<string, string>> {
+  return coverage
+    .filter((row) => region === undefined || row.region === region.toUpperCase())
+    .map((row) => ({
+      region: row.region,
+      products: String(row.products),
+      margins:
+        row.margins === null
+          ? 'none'
+          : `${row.margins.dataset} (${row.margins.margins.map((m) => m.replace('_margin', '')).join(', ')}; ${row.margins.products} products)`,
+      currency: row.currency ?? '',
+      fx_latest_year:
+        row.fx_latest_year === null
+          ? ''
+          : `${row.fx_latest_year}${row.fx_latest_partial ? ` partial: ${row.fx_latest_partial}` : ''}`,
+      inflation_latest_year: row.inflation_latest_year === null ? '' : String(row.inflation_latest_year),
+    }));
+}

