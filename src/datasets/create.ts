@@ -330,5 +330,6 @@ function fxProvider(table: FxTable): FxProvider {
     rate: (currency, year) => rates.get(currency)?.get(year),
     years: (currency) => years.get(currency) ?? [],
     currencies: [...rates.keys()].sort(),
+    partialYear: (currency, year) => table.partial_years?.[currency]?.[String(year)],
   };
 }

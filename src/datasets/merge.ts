@@ -361,5 +361,8 @@ function mergeFx(layers: FxProvider[]): FxProvider {
     rate: (currency, year) => lastDefined(layers, (layer) => layer.rate(currency, year))?.value,
     years: (currency) => years.get(currency) ?? [],
     currencies,
+    // The months of the layer whose rate answers.
+    partialYear: (currency, year) =>
+      lastDefined(layers, (layer) => layer.rate(currency, year))?.layer.partialYear?.(currency, year),
   };
 }

@@ -141,7 +141,8 @@ export interface ClassificationsProvider {
 }
 
 export interface MarginsRecord {
-  tax_margin: number;
+  /** Absent when the source has no tax margin (no default for it). */
+  tax_margin?: number | undefined;
   trade_margin: number;
   transport_margin: number;
 }
@@ -171,6 +172,8 @@ export interface FxProvider {
   years(currency: string): readonly number[];
   /** Currencies with rates, sorted. */
   readonly currencies: readonly string[];
+  /** For a rate that averages only part of the year, the months it covers (e.g. `January to September 2025`). */
+  partialYear?(currency: string, year: number): string | undefined;
 }
 
 /** Every part the calculators can use. Each calculator needs only some; see {@link CloudDatasets}, {@link SpendDatasets}. */

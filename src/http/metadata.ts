@@ -50,10 +50,12 @@ export function computeMetadata(datasets: CloudDatasets) {
   };
 }
 
-/** The procurement metadata: spend regions, currencies, factor currency and year, classification codes. */
+/** The procurement metadata: spend regions, currencies, factor currency and year, classification codes, coverage. */
 export const procurementMetadata = (datasets: SpendDatasets) =>
   listCapabilities({
     spendFactors: datasets.spendFactors,
     classifications: datasets.classifications,
     fx: datasets.fx,
+    margins: datasets.margins,
+    inflation: datasets.inflation,
   }).spend;

@@ -86,15 +86,16 @@ const spendFactors: CsvFormat = {
 };
 
 const margins: CsvFormat = {
-  columns: required('region', 'product', 'tax_margin', 'trade_margin', 'transport_margin'),
+  // An empty (or absent) tax_margin means no default tax margin, as in tables built from sources without taxes.
+  columns: [...required('region', 'product', 'trade_margin', 'transport_margin'), ...optional('tax_margin')],
   build(readers, at, problems) {
     const seen = new FirstLines();
     const rows = readers.map((reader, index) => {
       const row: Record<string, unknown> = {};
       put(row, 'region', reader.required('region'));
       put(row, 'product', reader.required('product'));
-      for (const margin of ['tax_margin', 'trade_margin', 'transport_margin'])
-        put(row, margin, reader.number(margin));
+      put(row, 'tax_margin', reader.optionalNumber('tax_margin'));
+      for (const margin of ['trade_margin', 'transport_margin']) put(row, margin, reader.number(margin));
       locateRow(at, ['margins', index], reader, {
         region: 'region',
         product: 'product',

@@ -64,5 +64,16 @@ export function exchangeRate(from: string, to: string, year: number, fx: FxProvi
             `No ${year} exchange rate between ${from} and ${to} in ${fx.info.source_dataset}; the ${used} annual average was used.`,
           ),
         ];
+  for (const currency of [from, to]) {
+    const months = fx.partialYear?.(currency, used);
+    if (months !== undefined)
+      notices.push(
+        notice(
+          'fx_partial_year',
+          'warning',
+          `The ${used} rate of ${currency} averages only ${months}, not the whole year: no full-year ${used} average of ${currency} is available.`,
+        ),
+      );
+  }
   return { rate, rateYear: used, notices };
 }

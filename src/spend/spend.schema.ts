@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { AnyCase } from '../core/any-case';
 import { auditTrail, MAX_QUANTITY, nonEmptyString, quantity, withInput, year } from '../core/validate';
+import { REGION_ALIASES } from './exiobase-regions';
 
 /** The classification types of the embedded spend datasets. */
 export type ClassificationType = 'isic4' | 'nace2' | 'naics2017';
@@ -72,7 +73,11 @@ export const SpendRequest = z.strictObject(
       z
         .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
         .check(z.regex(/^[A-Za-z]{2}$/, 'must be a two-letter region code (ISO 3166-1 alpha-2)')),
-      z.transform((region: string) => region.toUpperCase()),
+      // Upper case; the spellings ledgers use for two EXIOBASE countries are read as ISO (UK → GB, EL → GR).
+      z.transform((region: string) => {
+        const upper = region.toUpperCase();
+        return REGION_ALIASES[upper] ?? upper;
+      }),
     ),
     money: quantity(),
     money_unit: z.pipe(
