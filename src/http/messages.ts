@@ -9,10 +9,8 @@ export const httpMessages = {
   metadataMethodNotAllowed: (method: string) => `Method ${method} is not allowed; metadata routes take GET.`,
   methodNotAllowed: (method: string) =>
     `Method ${method} is not allowed; every route takes POST with a JSON body.`,
-  unsupportedMediaType: (contentType: string | null) =>
-    contentType === null
-      ? 'The request has no Content-Type; send `Content-Type: application/json`.'
-      : `Content-Type '${contentType}' is not supported; send \`Content-Type: application/json\` (UTF-8).`,
+  unsupportedMediaType: (contentType: string) =>
+    `Content-Type '${contentType}' is not supported; send \`Content-Type: application/json\` (UTF-8).`,
   payloadTooLarge: (maxBytes: number) => `The request body is larger than ${maxBytes} bytes.`,
   emptyBody: () => 'The request body is empty; send a JSON value.',
   notUtf8: () => 'The request body is not valid UTF-8.',
