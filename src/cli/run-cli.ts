@@ -40,8 +40,8 @@ interface FileFlags {
 /** `--datasets <file>`, repeatable, on serve, spend and cloud. */
 const datasetsOption = () =>
   new Option(
-    '--datasets <file>',
-    'dataset file (co2e-engine datasets build) merged over the embedded data; repeatable, a later file wins',
+    '--datasets <preset|file>',
+    'preset (default, hosted-api-2021, ccf-grid, electricitymaps-grid, useeio) or dataset file (datasets build) over the embedded data; repeatable, in order',
   )
     .argParser(collect)
     .default([]);

@@ -22,6 +22,14 @@ export {
 } from './cloud';
 export { hostedApi2021Datasets, hostedApi2021RegionsTable } from './hosted-api-2021';
 export {
+  DATASET_PRESET_NAMES,
+  DATASET_PRESETS,
+  type DatasetPreset,
+  type DatasetPresetName,
+  isDatasetPresetName,
+  withDatasetPreset,
+} from './presets';
+export {
   exiobaseRegionsFactorsTable,
   spendDatasets,
   spendTables,
