@@ -6,7 +6,8 @@ export const httpMessages = {
     `No route ${method} ${path}. See the endpoint list in the documentation.`,
   notServed: (family: string) =>
     `This server has no ${family} datasets, so it does not serve ${family} routes.`,
-  metadataMethodNotAllowed: (method: string) => `Method ${method} is not allowed; metadata routes take GET.`,
+  metadataMethodNotAllowed: (method: string) =>
+    `Method ${method} is not allowed; metadata routes and /openapi.json take GET.`,
   methodNotAllowed: (method: string) =>
     `Method ${method} is not allowed; every route takes POST with a JSON body.`,
   unsupportedMediaType: (contentType: string) =>

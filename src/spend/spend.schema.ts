@@ -17,11 +17,11 @@ export type ClassificationType = 'isic4' | 'nace2' | 'naics2017';
  */
 export type ClassificationTypeSpelling = AnyCase<ClassificationType>;
 
-const ClassifiedActivity = z.strictObject({
+export const ClassifiedActivity = z.strictObject({
   classification_code: nonEmptyString(),
   classification_type: withInput<ClassificationTypeSpelling>()(nonEmptyString()),
 });
-const IdentifiedActivity = z.strictObject({ activity_id: nonEmptyString() });
+export const IdentifiedActivity = z.strictObject({ activity_id: nonEmptyString() });
 
 type Activity = z.output<typeof ClassifiedActivity> | z.output<typeof IdentifiedActivity>;
 
