@@ -14,6 +14,7 @@ import { EmissionsError, listForMessage } from '../core/errors';
 import type { SpendDatasets, SpendFactor } from '../datasets/types';
 import { notice, type Notice } from './notices';
 import type { ParsedSpendRequest } from './spend.schema';
+import { codeSuggestion, regionSuggestion } from './suggestions';
 
 /** One model product behind a spend factor, with its share of the mean. */
 export interface ProductShare {
@@ -77,10 +78,11 @@ function resolveProducts(activity: ParsedSpendRequest['activity'], datasets: Spe
   const code = normaliseCode(type, activity.classification_code);
   const products = datasets.classifications.products(type, code);
   if (products === undefined) {
+    const { hint, suggestions } = codeSuggestion(type, code, datasets.classifications, normaliseCode);
     throw new EmissionsError(
       'unknown_classification_code',
-      `'${activity.classification_code}' is not a known ${type} code with a mapping to ${datasets.classifications.productClassification} products.`,
-      { path: 'activity.classification_code' },
+      `'${activity.classification_code}' is not a known ${type} code with a mapping to ${datasets.classifications.productClassification} products.${hint}`,
+      { path: 'activity.classification_code', ...(suggestions.length > 0 && { valid_values: suggestions }) },
     );
   }
   return { type, code, products };
@@ -103,7 +105,7 @@ export function selectFactor(request: ParsedSpendRequest, datasets: SpendDataset
   if (!factors.regions.includes(region)) {
     throw new EmissionsError(
       'no_emission_factors_found',
-      `No emission factors for region '${region}' in ${factors.info.source_dataset}. Regions with factors: ${listForMessage(factors.regions, 60)}.`,
+      `No emission factors for region '${region}' in ${factors.info.source_dataset}.${regionSuggestion(region, factors.regions)} Regions with factors: ${listForMessage(factors.regions, 60)}.`,
       { path: 'spend_region', valid_values: [...factors.regions] },
     );
   }
