@@ -1,7 +1,7 @@
 import { cloudTables } from './cloud';
 import { hostedApi2021RegionsTable } from './hosted-api-2021-grid';
 import { lazyTableDatasets } from './lazy';
-import type { CloudDatasets } from './types';
+import type { CloudInstanceDatasets } from './types';
 
 export { hostedApi2021RegionsTable };
 
@@ -21,4 +21,4 @@ export { hostedApi2021RegionsTable };
 export const hostedApi2021Datasets = /* @__PURE__ */ lazyTableDatasets({
   ...cloudTables,
   cloudRegions: hostedApi2021RegionsTable,
-}) as CloudDatasets;
+}) as CloudInstanceDatasets;

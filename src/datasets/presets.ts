@@ -1,6 +1,6 @@
 import { hostedApi2021Datasets } from './hosted-api-2021';
 import { ccfGridDatasets, defaultDatasets, useeioDatasets } from './index';
-import type { CloudDatasets, Datasets, SpendDatasets } from './types';
+import type { CloudInstanceDatasets, Datasets, SpendDatasets } from './types';
 
 /**
  * The embedded factor sets by name, as `--datasets` and {@link withDatasetPreset} take them. A preset is a set of
@@ -114,7 +114,7 @@ export const isDatasetPresetName = (name: string): name is DatasetPresetName =>
 export function withDatasetPreset<B extends Datasets>(
   base: B,
   name: DatasetPresetName,
-): B & CloudDatasets & SpendDatasets {
+): B & CloudInstanceDatasets & SpendDatasets {
   if (!isDatasetPresetName(name))
     throw new RangeError(`No dataset preset '${String(name)}'; presets: ${DATASET_PRESET_NAMES.join(', ')}.`);
   const preset = DATASET_PRESETS[name];
@@ -124,5 +124,5 @@ export function withDatasetPreset<B extends Datasets>(
     const from: Datasets = parts.has(part) ? preset.datasets : base;
     Object.defineProperty(view, part, { enumerable: true, get: () => from[part] });
   }
-  return Object.freeze(view) as B & CloudDatasets & SpendDatasets;
+  return Object.freeze(view) as B & CloudInstanceDatasets & SpendDatasets;
 }

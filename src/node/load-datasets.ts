@@ -1,7 +1,7 @@
 import { DatasetError } from '../datasets/errors';
 import { defaultDatasets } from '../datasets/index';
 import { DATASET_PRESET_NAMES, isDatasetPresetName, withDatasetPreset } from '../datasets/presets';
-import type { CloudDatasets, Datasets, SpendDatasets } from '../datasets/types';
+import type { CloudInstanceDatasets, Datasets, SpendDatasets } from '../datasets/types';
 import { loadDatasetsFile } from './load-datasets-file';
 import { statOf } from './files';
 
@@ -24,7 +24,7 @@ import { statOf } from './files';
 export function loadDatasets(
   specs: readonly string[],
   base: Datasets = defaultDatasets,
-): CloudDatasets & SpendDatasets {
+): CloudInstanceDatasets & SpendDatasets {
   let datasets = base;
   for (const spec of specs) {
     if (isDatasetPresetName(spec)) {
@@ -50,5 +50,5 @@ export function loadDatasets(
       throw error;
     }
   }
-  return datasets as CloudDatasets & SpendDatasets;
+  return datasets as CloudInstanceDatasets & SpendDatasets;
 }
