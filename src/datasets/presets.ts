@@ -1,5 +1,5 @@
 import { hostedApi2021Datasets } from './hosted-api-2021';
-import { ccfGridDatasets, defaultDatasets, useeioDatasets } from './index';
+import { ccfGridDatasets, defaultDatasets, useeioDatasets } from './defaults';
 import type { CloudInstanceDatasets, Datasets, SpendDatasets } from './types';
 
 /**
@@ -25,7 +25,7 @@ export interface DatasetPreset {
   readonly description: string;
   /** The parts it replaces. */
   readonly parts: readonly (keyof Datasets)[];
-  /** Where its parts come from (only `parts` are read; a getter, as `./index` imports this module). */
+  /** Where its parts come from (only `parts` are read). */
   readonly datasets: Datasets;
 }
 
