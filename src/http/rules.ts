@@ -16,7 +16,8 @@ import { checkContentType, parseJsonBytes, tooLarge } from './read-json-body';
 import { INTERNAL_ERROR_BODY } from './responses';
 import { type CorsOptions, corsPolicy } from './cors';
 import { computeMetadata, matchMetadataRoute, type MetadataRoute, procurementMetadata } from './metadata';
-import { type CloudCalculatorName, matchRoute, normaliseBasePath, type Route } from './routes';
+import { openApiDocument } from './openapi/document';
+import { type CloudCalculatorName, matchRoute, normaliseBasePath, type Route, routePath } from './routes';
 import { toWireBatch, toWireEstimate } from './wire';
 
 /**
@@ -158,14 +159,10 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
   const cloudDatasets = hasCloudDatasets(datasets) ? datasets : undefined;
   const spendDatasets = hasSpendDatasets(datasets) ? datasets : undefined;
   const cors = options.cors === undefined ? undefined : corsPolicy(options.cors);
-  const metadataReplies: Partial<Record<MetadataRoute, Reply>> = {};
+  const metadataReplies: Partial<Record<MetadataRoute | 'openapi', Reply>> = {};
 
-  /** A metadata route: GET or HEAD only (405 with `Allow: GET`), 404 without the datasets of its family. */
-  function metadata(route: MetadataRoute, method: string): Reply {
-    if ((route === 'compute' ? cloudDatasets : spendDatasets) === undefined)
-      throw new EmissionsError('not_found', httpMessages.notServed(route === 'compute' ? 'cloud' : 'spend'), {
-        status: 404,
-      });
+  /** A GET-only route (405 with `Allow: GET` otherwise); HEAD gets the headers alone. */
+  function getOnly(method: string, answer: () => Reply): Reply {
     if (method !== 'GET' && method !== 'HEAD') {
       const refused = errorReply(
         new EmissionsError('method_not_allowed', httpMessages.metadataMethodNotAllowed(method), {
@@ -174,12 +171,25 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
       );
       return { ...refused, headers: { ...refused.headers, allow: 'GET' } };
     }
-    const answer = (metadataReplies[route] ??= reply(
-      route === 'compute'
-        ? computeMetadata(cloudDatasets as CloudDatasets)
-        : procurementMetadata(spendDatasets as SpendDatasets),
-    ));
-    return method === 'HEAD' ? { ...answer, body: '' } : answer;
+    const full = answer();
+    return method === 'HEAD' ? { ...full, body: '' } : full;
+  }
+
+  /** A metadata route: GET or HEAD only (405 with `Allow: GET`), 404 without the datasets of its family. */
+  function metadata(route: MetadataRoute, method: string): Reply {
+    if ((route === 'compute' ? cloudDatasets : spendDatasets) === undefined)
+      throw new EmissionsError('not_found', httpMessages.notServed(route === 'compute' ? 'cloud' : 'spend'), {
+        status: 404,
+      });
+    return getOnly(
+      method,
+      () =>
+        (metadataReplies[route] ??= reply(
+          route === 'compute'
+            ? computeMetadata(cloudDatasets as CloudDatasets)
+            : procurementMetadata(spendDatasets as SpendDatasets),
+        )),
+    );
   }
 
   async function authenticate(call: Call<R>): Promise<void> {
@@ -228,6 +238,8 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
 
   async function handle(call: Call<R>): Promise<Reply> {
     await authenticate(call);
+    if (routePath(call.pathname, basePath) === '/openapi.json')
+      return getOnly(call.method, () => (metadataReplies.openapi ??= reply(openApiDocument)));
     const metadataRoute = matchMetadataRoute(call.pathname, basePath);
     if (metadataRoute !== undefined) return metadata(metadataRoute, call.method);
     const route = matchRoute(call.pathname, basePath);

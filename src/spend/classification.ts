@@ -15,6 +15,7 @@ import type { SpendDatasets, SpendFactor } from '../datasets/types';
 import { notice, type Notice } from './notices';
 import { resolveSpendRegion } from './regions';
 import type { ParsedSpendRequest } from './spend.schema';
+import { codeSuggestion } from './suggestions';
 
 /** One model product behind a spend factor, with its share of the mean. */
 export interface ProductShare {
@@ -80,10 +81,11 @@ function resolveProducts(activity: ParsedSpendRequest['activity'], datasets: Spe
   const code = normaliseCode(type, activity.classification_code);
   const products = datasets.classifications.products(type, code);
   if (products === undefined) {
+    const { hint, suggestions } = codeSuggestion(type, code, datasets.classifications, normaliseCode);
     throw new EmissionsError(
       'unknown_classification_code',
-      `'${activity.classification_code}' is not a known ${type} code with a mapping to ${datasets.classifications.productClassification} products.`,
-      { path: 'activity.classification_code' },
+      `'${activity.classification_code}' is not a known ${type} code with a mapping to ${datasets.classifications.productClassification} products.${hint}`,
+      { path: 'activity.classification_code', ...(suggestions.length > 0 && { valid_values: suggestions }) },
     );
   }
   return { type, code, products };

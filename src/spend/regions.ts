@@ -2,6 +2,7 @@ import { EmissionsError, listForMessage } from '../core/errors';
 import type { SpendFactorsProvider } from '../datasets/types';
 import { exiobaseRegionOf, REST_OF_WORLD_REGIONS, type RestOfWorldRegion } from './exiobase-regions';
 import { notice, type Notice } from './notices';
+import { regionSuggestion } from './suggestions';
 
 /** The command that brings the full EXIOBASE (all 49 regions) into a dataset file. */
 export const FETCH_EXIOBASE_COMMAND = 'co2e-engine datasets fetch exiobase';
@@ -47,7 +48,7 @@ export function resolveSpendRegion(country: string, factors: SpendFactorsProvide
   if (mapped === undefined) {
     throw new EmissionsError(
       'no_emission_factors_found',
-      `No emission factors for region '${country}' in ${dataset}, and '${country}' is no ISO 3166-1 country that EXIOBASE groups in a region. ${listed}`,
+      `No emission factors for region '${country}' in ${dataset}, and '${country}' is no ISO 3166-1 country that EXIOBASE groups in a region.${regionSuggestion(country, regions)} ${listed}`,
       { path: 'spend_region', valid_values: [...regions] },
     );
   }

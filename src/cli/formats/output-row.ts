@@ -15,6 +15,23 @@ export interface RowOutcome {
   factor_id: string | null;
   factor_name: string | null;
   factor_source: string | null;
+  /** The factor's region (location code) and year, for an auditor to look the factor up; null without audit trail. */
+  factor_region?: string | null;
+  factor_year?: number | null;
+  /** Spend: units of the factor currency per unit of `money_unit`, and the year of the rates (null: no conversion). */
+  exchange_rate?: number | null;
+  exchange_rate_year?: number | null;
+  /** Spend: each margin applied and where it came from (`supplied`, `default`, `none`). */
+  tax_margin_applied?: number | null;
+  tax_margin_source?: string | null;
+  trade_margin_applied?: number | null;
+  trade_margin_source?: string | null;
+  transport_margin_applied?: number | null;
+  transport_margin_source?: string | null;
+  /** Spend: the inflation applied (price level of the spend year over the factor year, minus 1). */
+  inflation_applied?: number | null;
+  /** Cloud: the electricity (kWh, PUE included) behind a use-phase estimate; null for embodied rows. */
+  energy_kwh?: number | null;
   notices: Notice[];
 }
 
@@ -27,6 +44,18 @@ export const RESULT_COLUMNS = [
   'factor_id',
   'factor_name',
   'factor_source',
+  'factor_region',
+  'factor_year',
+  'exchange_rate',
+  'exchange_rate_year',
+  'tax_margin_applied',
+  'tax_margin_source',
+  'trade_margin_applied',
+  'trade_margin_source',
+  'transport_margin_applied',
+  'transport_margin_source',
+  'inflation_applied',
+  'energy_kwh',
   'notices',
   'error_code',
   'error_message',
@@ -50,6 +79,18 @@ export function resultFields(
     factor_id: outcome?.factor_id ?? null,
     factor_name: outcome?.factor_name ?? null,
     factor_source: outcome?.factor_source ?? null,
+    factor_region: outcome?.factor_region ?? null,
+    factor_year: outcome?.factor_year ?? null,
+    exchange_rate: outcome?.exchange_rate ?? null,
+    exchange_rate_year: outcome?.exchange_rate_year ?? null,
+    tax_margin_applied: outcome?.tax_margin_applied ?? null,
+    tax_margin_source: outcome?.tax_margin_source ?? null,
+    trade_margin_applied: outcome?.trade_margin_applied ?? null,
+    trade_margin_source: outcome?.trade_margin_source ?? null,
+    transport_margin_applied: outcome?.transport_margin_applied ?? null,
+    transport_margin_source: outcome?.transport_margin_source ?? null,
+    inflation_applied: outcome?.inflation_applied ?? null,
+    energy_kwh: outcome?.energy_kwh ?? null,
     notices: outcome?.notices ?? [],
     error_code: error?.code ?? null,
     error_message: error?.message ?? null,

@@ -12,6 +12,7 @@ import { errorCode, inputFileSize, streamWriter } from './streams';
 import { type FileFormat, InputFileError, type ParquetAwareFormat, readRecords } from '../formats/records';
 import { RunSummary } from './summary';
 import { EmissionsError } from '../../core/errors';
+import { parquetRowValues } from '../adapters/cells';
 
 /**
  * `spend FILE` and `cloud FILE` when Parquet is the input or the output format. Rows go through the calculator in
@@ -221,7 +222,8 @@ export async function runParquetFileCommand(
         await write({ input: row.values, result: failed('invalid_request', row.error) });
       } else {
         try {
-          const { outcome, groups, fields } = kind.compute(row.values, source);
+          const values = inputFormat === 'parquet' ? parquetRowValues(row.values) : row.values;
+          const { outcome, groups, fields } = kind.compute(values, source);
           summary.success(outcome.co2e, groups);
           await write({ input: row.values, result: fields ?? resultFields(outcome) });
         } catch (error) {
