@@ -147,4 +147,23 @@ export const ProcurementMetadataSchema = z.object({
       ),
     }),
   ),
+  coverage: z.optional(
+    z.array(
+      z.object({
+        region: z.string(),
+        products: z.int(),
+        margins: z.nullable(
+          z.object({
+            dataset: z.string(),
+            margins: z.array(z.enum(['tax_margin', 'trade_margin', 'transport_margin'])),
+            products: z.int(),
+          }),
+        ),
+        currency: z.nullable(z.string()),
+        fx_latest_year: z.nullable(z.int()),
+        fx_latest_partial: z.optional(z.string()),
+        inflation_latest_year: z.nullable(z.int()),
+      }),
+    ),
+  ),
 });
