@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { partialPaths, type ResumeState } from '../../src/cli/pipeline/output-file';
@@ -112,6 +112,20 @@ describe('--resume refuses other output-affecting options, naming them', () => {
     const out = tempPath('format-out.csv');
     const left = await interrupted(['spend', input], out);
     await refused(['spend', input, '--format', 'jsonl'], out, left, '--format was csv, now jsonl');
+  });
+});
+
+describe('--resume and a state without options', () => {
+  it('refuses a state an earlier build wrote (no recorded options), leaving it as it was', async () => {
+    const input = tempFile('old-state.csv', ledger(3));
+    const out = tempPath('old-state-out.csv');
+    await interrupted(['spend', input], out);
+    const { state } = partialPaths(out);
+    const saved = JSON.parse(readFileSync(state, 'utf8')) as ResumeState;
+    const { options: _options, ...run } = saved.run;
+    writeFileSync(state, JSON.stringify({ ...saved, run }));
+    const left = { partial: readFileSync(partialPaths(out).partial), state: readFileSync(state, 'utf8') };
+    await refused(['spend', input], out, left, 'does not record its options');
   });
 });
 

@@ -355,9 +355,13 @@ function refuseOtherRun(saved: RunIdentity, now: RunIdentity, partial: string): 
   const again = 'run without --resume to start over';
   if (saved.command !== now.command || JSON.stringify(saved.input) !== JSON.stringify(now.input))
     throw new UsageError(`the partial output ${partial} is from another command or input file; ${again}.`);
-  if (saved.version !== now.version || typeof saved.options !== 'object' || saved.options === null)
+  if (saved.version !== now.version)
     throw new UsageError(
       `the partial output ${partial} was computed by co2e-engine ${saved.version ?? 'of an unknown version'}, this is ${now.version}; ${again}.`,
+    );
+  if (typeof saved.options !== 'object' || saved.options === null)
+    throw new UsageError(
+      `the partial output ${partial} does not record its options (an earlier build wrote it); ${again}.`,
     );
   const names = [...new Set([...Object.keys(saved.options), ...Object.keys(now.options)])];
   const value = (options: RunIdentity['options'], name: string) =>
