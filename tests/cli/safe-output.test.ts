@@ -180,7 +180,7 @@ describe('--resume', () => {
     expect((await cli(['spend', input, '--out', out], { signal: aborted.signal })).code).toBe(130);
     const other = await cli(['spend', input, '--out', out, '--resume', '--allow-formulas']);
     expect(other.code).toBe(2);
-    expect(other.stderr).toContain('from another input or other options');
+    expect(other.stderr).toContain('--allow-formulas was off, now on');
 
     expect((await cli(['spend', input, '--resume'])).stderr).toContain('--resume needs --out');
     const piped = await cli(['spend', '-', '--out', tempPath('piped.csv'), '--resume'], { stdin: ledger(1) });

@@ -46,6 +46,10 @@ export function billingRows(datasets: CloudDatasets, options: BillingAdapterOpti
   };
   return {
     name: 'billing',
+    rowOptions: {
+      '--export-format': options.exportFormat ?? 'detected',
+      '--unknown': options.ratios === undefined ? 'off' : 'cost-ratio',
+    },
     groupings: {
       provider: 'by provider',
       service: 'by service',

@@ -1,5 +1,9 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { DatasetError } from '../../datasets/errors';
 import { defaultDatasets } from '../../datasets/index';
+import { isDatasetPresetName } from '../../datasets/presets';
 import { loadDatasets } from '../../node/load-datasets';
 import { UsageError } from '../io';
 
@@ -20,4 +24,29 @@ export function cliDatasets(files: readonly string[]): typeof defaultDatasets {
     if (error instanceof DatasetError) throw new UsageError(`--datasets ${error.message}`);
     throw error;
   }
+}
+
+/**
+ * The `--datasets` list as `--resume` compares it: presets by name, files by absolute path and content digest (a
+ * file edited in place is another dataset), in order; `none` for the embedded defaults alone.
+ *
+ * @example
+ * ```ts
+ * describeDatasets(['hosted-api-2021', 'my-data.json']); // 'hosted-api-2021, /work/my-data.json (sha256 3f2a…)'
+ * ```
+ */
+export function describeDatasets(specs: readonly string[]): string {
+  if (specs.length === 0) return 'none';
+  return specs
+    .map((spec) => {
+      if (isDatasetPresetName(spec)) return spec;
+      let digest = 'unreadable';
+      try {
+        digest = createHash('sha256').update(readFileSync(spec)).digest('hex');
+      } catch {
+        // the run itself reports an unreadable file
+      }
+      return `${resolve(spec)} (sha256 ${digest})`;
+    })
+    .join(', ');
 }

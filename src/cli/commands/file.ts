@@ -5,7 +5,7 @@ import type { CliIo } from '../io';
 import { type FileCommandOptions, runFileCommand } from '../pipeline/run-file';
 import type { RowAdapter } from '../pipeline/row-adapter';
 import { billingCommand } from './billing';
-import { cliDatasets } from './datasets-flag';
+import { cliDatasets, describeDatasets } from './datasets-flag';
 import { datasetsOption, integer } from './options';
 
 /**
@@ -143,7 +143,12 @@ export function addFileCommand(
     if (flags.inputFormat !== undefined) options.inputFormat = flags.inputFormat;
     if (flags.jobs !== undefined) options.jobs = flags.jobs;
     const prepared = (await spec.prepare?.(file, flags, options, io)) ?? {};
-    const adapter = prepared.adapter ?? fileAdapter(spec.adapter, flags.datasets);
+    const built = prepared.adapter ?? fileAdapter(spec.adapter, flags.datasets);
+    // Every file command's rows depend on its datasets; --resume compares them with the adapter's own options.
+    const adapter: RowAdapter = {
+      ...built,
+      rowOptions: { '--datasets': describeDatasets(flags.datasets), ...built.rowOptions },
+    };
     const code = await runFileCommand(adapter, file, options, io);
     setExitCode(prepared.after === undefined ? code : await prepared.after(code));
   });

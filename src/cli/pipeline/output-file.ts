@@ -15,8 +15,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../io';
 import { errorCode } from './streams';
 import type { SummaryState } from './summary';
@@ -34,30 +33,16 @@ import type { SummaryState } from './summary';
  */
 
 /**
- * What must be the same for a partial output to be continued: the input file, the command and its options, the
- * `--datasets` files (by content) and the package version that computed the rows.
+ * What must be the same for a partial output to be continued: the command, the input file, every option that
+ * changes what a row's output is, and the package version that computed the rows. `options` is canonical (option
+ * → value, e.g. `{ '--format': 'csv', '--export-format': 'focus' }`): the pipeline describes its own options and
+ * each row adapter its own (`RowAdapter.rowOptions`); options that do not change rows (`--jobs`) are not in it.
  */
 export interface RunIdentity {
   command: string;
   input: { path: string; device: number; inode: number; size: number; modified: number };
-  inputFormat: string;
-  format: string;
-  neutraliseFormulas: boolean;
-  datasets: Array<{ path: string; sha256: string }>;
+  options: Readonly<Record<string, string>>;
   version: string;
-}
-
-/** The `--datasets` files of a run, by path and content digest (a file edited in place is another dataset). */
-export function datasetIdentities(files: readonly string[]): RunIdentity['datasets'] {
-  return files.map((path) => {
-    let sha256 = 'unreadable';
-    try {
-      sha256 = createHash('sha256').update(readFileSync(path)).digest('hex');
-    } catch {
-      // the run itself reports an unreadable file
-    }
-    return { path: resolve(path), sha256 };
-  });
 }
 
 /** A partial output's state: rows of the input it holds, its length in bytes, and their summary. */
@@ -362,22 +347,30 @@ function openLocked(
   };
 }
 
-/** Refuses to continue a partial that another input, other options, datasets or version made. */
+/**
+ * Refuses to continue a partial that another command, input or version made, or one whose output-affecting
+ * options differ, naming each such option with its recorded and its new value.
+ */
 function refuseOtherRun(saved: RunIdentity, now: RunIdentity, partial: string): void {
-  const { datasets: savedDatasets, version: savedVersion, ...savedRest } = saved;
-  const { datasets, version, ...rest } = now;
   const again = 'run without --resume to start over';
-  if (JSON.stringify(savedRest) !== JSON.stringify(rest))
-    throw new UsageError(`the partial output ${partial} is from another input or other options; ${again}.`);
-  if (JSON.stringify(savedDatasets ?? []) !== JSON.stringify(datasets)) {
-    const names = (list: RunIdentity['datasets'] | undefined) =>
-      list === undefined || list.length === 0 ? 'none' : list.map((file) => file.path).join(', ');
+  if (saved.command !== now.command || JSON.stringify(saved.input) !== JSON.stringify(now.input))
+    throw new UsageError(`the partial output ${partial} is from another command or input file; ${again}.`);
+  if (saved.version !== now.version)
     throw new UsageError(
-      `the partial output ${partial} was computed with other datasets (--datasets ${names(savedDatasets)} then, ${names(datasets)} now, compared by content); ${again}.`,
+      `the partial output ${partial} was computed by co2e-engine ${saved.version ?? 'of an unknown version'}, this is ${now.version}; ${again}.`,
     );
-  }
-  if (savedVersion !== version)
+  if (typeof saved.options !== 'object' || saved.options === null)
     throw new UsageError(
-      `the partial output ${partial} was computed by co2e-engine ${savedVersion ?? 'of an unknown version'}, this is ${version}; ${again}.`,
+      `the partial output ${partial} does not record its options (an earlier build wrote it); ${again}.`,
+    );
+  const names = [...new Set([...Object.keys(saved.options), ...Object.keys(now.options)])];
+  const value = (options: RunIdentity['options'], name: string) =>
+    Object.hasOwn(options, name) ? options[name] : '(not recorded)';
+  const changed = names
+    .filter((name) => value(saved.options, name) !== value(now.options, name))
+    .map((name) => `${name} was ${value(saved.options, name)}, now ${value(now.options, name)}`);
+  if (changed.length > 0)
+    throw new UsageError(
+      `the partial output ${partial} was written with other options (${changed.join('; ')}); resume with the same options, or ${again}.`,
     );
 }

@@ -54,6 +54,13 @@ export interface RowAdapter {
    * to the workers (adapters/index.ts, `ROW_ADAPTERS`). Without it, rows are computed in the main thread.
    */
   readonly worker?: string;
+  /**
+   * The command's options that change this adapter's rows, canonical (option → value, e.g.
+   * `{ '--datasets': 'hosted-api-2021', '--export-format': 'focus' }`). Recorded when an `--out` run starts, so
+   * `--resume` refuses a partial whose rows were computed with other values. Options that do not change rows
+   * (`--jobs`, progress) are left out.
+   */
+  readonly rowOptions?: Readonly<Record<string, string>>;
   /** Dataset files (`--datasets`) the workers merge over the defaults, in order, to build the same datasets. */
   readonly workerDatasets?: readonly string[];
 }

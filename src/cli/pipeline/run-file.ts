@@ -8,7 +8,6 @@ import type { RowAdapter } from './row-adapter';
 import { ENCODERS, passThroughColumns } from '../formats/index';
 import packageJson from '../../../package.json';
 import {
-  datasetIdentities,
   inputStats,
   type OutputFile,
   openOutputFile,
@@ -95,22 +94,22 @@ function outputColumns(
   return [];
 }
 
-/** What a resumed run must match; undefined for a pipe, which cannot be read again. */
-function runIdentity(
-  command: string,
-  file: string,
-  context: ChunkContext,
-  datasetFiles: readonly string[],
-): RunIdentity | undefined {
+/**
+ * What a resumed run must match; undefined for a pipe, which cannot be read again. Its options: the pipeline's
+ * own that change rows (formats, formula cells), then the adapter's ({@link RowAdapter.rowOptions}).
+ */
+function runIdentity(kind: RowAdapter, file: string, context: ChunkContext): RunIdentity | undefined {
   const info = inputStats(file);
   if (info === undefined || !info.isFile()) return undefined;
   return {
-    command,
+    command: kind.name,
     input: { path: file, device: info.dev, inode: info.ino, size: info.size, modified: info.mtimeMs },
-    inputFormat: context.inputFormat,
-    format: context.format,
-    neutraliseFormulas: context.neutraliseFormulas,
-    datasets: datasetIdentities(datasetFiles),
+    options: {
+      '--input-format': context.inputFormat,
+      '--format': context.format,
+      '--allow-formulas': context.neutraliseFormulas ? 'off' : 'on',
+      ...kind.rowOptions,
+    },
     version: packageJson.version,
   };
 }
@@ -178,7 +177,7 @@ export async function runFileCommand(
   let output: OutputFile | undefined;
   let write: (text: string) => Promise<void>;
   if (options.out !== undefined) {
-    const run = runIdentity(kind.name, file, context, kind.workerDatasets ?? []);
+    const run = runIdentity(kind, file, context);
     if (run === undefined && options.resume === true)
       throw new UsageError(
         '--resume needs an input file (stdin redirected from a file is fine, a pipe is not).',
