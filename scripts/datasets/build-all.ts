@@ -1,3 +1,4 @@
+import { buildCcfApp } from './build-ccf-app';
 import { buildCloud } from './build-cloud';
 import { writeHostedApi2021 } from './build-hosted-api-2021';
 import { buildSpend } from './build-spend';
@@ -5,4 +6,5 @@ import { buildSpend } from './build-spend';
 /** Regenerates every embedded dataset in `datasets/` (`npm run datasets`). */
 await buildCloud();
 writeHostedApi2021(); // after buildCloud: names its regions as the default regions table does
+buildCcfApp(); // after buildCloud: takes GCP memory from the default instance table
 buildSpend();
