@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { azureHostedSpellings } from './azure-words';
+import { withGpus, withGpuWatts } from './cloud-gpus';
 import { ADDED_REGIONS_2026, CORRECTED_ZONES_2026 } from './cloud-regions-2026';
 import * as z from 'zod';
 import { decimal, div, mul, toNumber } from '../../src/core/decimal';
@@ -925,10 +926,10 @@ export async function buildCloud(): Promise<void> {
     );
   }
 
-  const coefficients = buildCoefficients();
+  const coefficients = withGpuWatts(buildCoefficients());
   const grid = buildElectricityMapsRegions(refs, await loadElectricityMaps());
   const ccfGrid = buildCcfRegions(regionsFile, refs);
-  const instances = buildInstances();
+  const instances = withGpus(buildInstances());
   spotChecks(grid, ccfGrid, instances);
 
   console.log(`  regions (Electricity Maps): ${countByProvider(grid.regions)}`);
