@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { calculateEmbodied, createTableDatasets } from '../../src/index';
+import instancesJson from '../../datasets/cloud/instances-hosted-api-2021.json';
+import { calculateEmbodied, CloudInstancesTableSchema, createTableDatasets } from '../../src/index';
+import { defaultDatasets, hostedApi2021Datasets } from '../../src/datasets/index';
 
 /**
  * Issue 22 item 5: the hosted API's embodied figures, which are 1.0122–1.0124× ours. The three figures the issue
@@ -149,5 +151,28 @@ describe('the hosted API embodied figures (issue 22 item 5)', () => {
     const implied = TYPES.map((row) => (row.ours * (row.vcpu / row.platform) * row.hours) / row.hosted);
     // t3a.large 34,610.46 h, r5.2xlarge 34,616.45 h (t2.micro's 4 digits allow 34,607–34,612).
     expect(implied[2]! - implied[1]!).toBeGreaterThan(5);
+  });
+
+  it('are what hostedApi2021Datasets answers, to every quoted digit (the correction shipped in that set only)', () => {
+    expect(CloudInstancesTableSchema.safeParse(instancesJson).error).toBeUndefined();
+    for (const row of TYPES) {
+      const hosted = calculateEmbodied(
+        'aws',
+        { instance: row.instance, instance_count: 1, duration: row.hours },
+        hostedApi2021Datasets,
+      ).co2e;
+      expect(hosted.toFixed(places(row.hosted))).toBe(row.hosted.toFixed(places(row.hosted)));
+    }
+    // The default set keeps CCF's published coefficients: 1477.54 / 48 / 35040 kg per hour for t2.micro.
+    const ours = calculateEmbodied(
+      'aws',
+      { instance: 't2.micro', instance_count: 1, duration: 1 },
+      defaultDatasets,
+    );
+    expect(ours.co2e).toBe(1477.54 / 48 / 35040);
+    // Other providers' types are the default table's.
+    const gcp = (datasets: typeof hostedApi2021Datasets) =>
+      calculateEmbodied('gcp', { instance: 'e2-standard-2', instance_count: 1, duration: 24 }, datasets).co2e;
+    expect(gcp(hostedApi2021Datasets)).toBe(gcp(defaultDatasets));
   });
 });
