@@ -1,6 +1,7 @@
 import { CLOUD_PROVIDERS } from './datasets/constants';
 import type { CloudProvider } from './datasets/tables';
 import { regionHostedSpelling, regionRequestSpelling } from './datasets/keys';
+import { requireParts } from './datasets/require';
 import type { CloudDatasets, CloudRegion, Datasets } from './datasets/types';
 
 /** A cloud region: its id as the provider writes it, every spelling listed for it, and where its grid factor is from. */
@@ -85,7 +86,7 @@ export function coverageGaps(
   provider: CloudProvider,
 ): Pick<CloudProviderCapability, 'unsupported_regions' | 'excluded_instances'> {
   const regions = cloudRegions.unsupported?.(provider);
-  const instances = cloudInstances.excluded?.(provider);
+  const instances = cloudInstances?.excluded?.(provider);
   return {
     ...(regions && { unsupported_regions: regions.map(({ region, reason }) => ({ region, reason })) }),
     ...(instances && {
@@ -106,11 +107,16 @@ export function coverageGaps(
  * const { cloud } = listCapabilities(defaultDatasets);
  * cloud?.providers.find((p) => p.provider === 'azure')?.regions.map((r) => r.region); // ['apeast', ...]
  * ```
+ * @throws {EmissionsError} `missing_dataset` when the datasets have cloud coefficients and regions but no instance
+ *   table (the listing names instance types and embodied years).
  */
 export function listCapabilities(datasets: Datasets): Capabilities {
   const capabilities: Capabilities = {};
-  const { cloudCoefficients, cloudRegions, cloudInstances } = datasets;
-  if (cloudCoefficients && cloudRegions && cloudInstances) {
+  const { cloudCoefficients, cloudRegions } = datasets;
+  if (cloudCoefficients && cloudRegions) {
+    // Instance types and embodied years are part of the listing: without the table, say so rather than list none.
+    requireParts(datasets, ['cloudInstances'], 'listCapabilities');
+    const { cloudInstances } = datasets;
     const providers = CLOUD_PROVIDERS.filter((provider) => cloudCoefficients.get(provider) !== undefined).map(
       (provider): CloudProviderCapability => ({
         provider,

@@ -75,5 +75,6 @@ export {
   type RegionCapability,
 } from './capabilities';
 export { DatasetError } from './datasets/errors';
+export { CALCULATOR_DATASETS, type CalculatorName, type DatasetPart } from './calculator-datasets';
 export * from './datasets/tables';
 export type * from './datasets/types';

@@ -1,14 +1,18 @@
 /**
  * The `co2e-engine` executable (package `bin` → `dist/cli.js`). All behaviour is in {@link runCli}; this file
- * only wires it to the process. The same file is the entry of the CLI's worker threads (pool.ts).
+ * only wires it to the process. The same file is the entry of the CLI's worker threads (pipeline/pool.ts).
  */
 import { isMainThread, workerData } from 'node:worker_threads';
-import { runChunkWorker } from './chunk-worker';
-import type { WorkerSetup } from './pool';
+import { rowAdapter } from './adapters/index';
+import { cliDatasets } from './commands/datasets-flag';
+import { runChunkWorker } from './pipeline/chunk-worker';
+import type { WorkerSetup } from './pipeline/pool';
 import { runCli } from './run-cli';
 
 if (!isMainThread && (workerData as Partial<WorkerSetup> | null)?.co2eChunkWorker === true) {
-  runChunkWorker(workerData as WorkerSetup);
+  runChunkWorker(workerData as WorkerSetup, (setup) =>
+    rowAdapter(setup.kind, cliDatasets(setup.datasetFiles ?? [])),
+  );
 } else {
   const controller = new AbortController();
   // The first Ctrl+C stops serve, or a file run after the chunks under way with the summary; a second one exits at once.

@@ -1,8 +1,9 @@
 import { runBatch } from '../core/batch';
 import type { ErrorBody } from '../core/errors';
 import type { CalculationOptions } from '../core/estimate';
+import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
-import { resolveProvider } from './common';
+import { resolveProvider } from './resolve';
 import type { CloudProviderSpelling } from './spellings';
 
 /**
@@ -18,7 +19,8 @@ export type CloudBatch<Q, R> = (
 
 /**
  * The batch form of a single cloud calculator: the single function on each request, in order, a bad request
- * becoming its error body. The provider is a path parameter, so a bad one fails the whole batch once.
+ * becoming its error body. The provider is a path parameter, so a bad one fails the whole batch once; so do
+ * datasets that lack a part the calculator reads (`needs`), which no request could fix.
  */
 export function cloudBatch<Q, R>(
   calculate: (
@@ -27,8 +29,10 @@ export function cloudBatch<Q, R>(
     datasets: CloudDatasets,
     options?: CalculationOptions,
   ) => R,
+  needs: CalculatorDatasets,
 ): CloudBatch<Q, R> {
   return (provider, requests, datasets, options) => {
+    requireDatasets(datasets, needs);
     resolveProvider(provider, datasets);
     // Each element is checked by the calculator's schema: the type is what callers may pass, not a promise.
     return runBatch(requests, (request) => calculate(provider, request as Q, datasets, options));

@@ -1,23 +1,30 @@
 import { decimal, mul } from '../core/decimal';
 import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toHours } from '../core/units';
+import type { CalculatorDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
+import { usePhaseEstimate } from './estimate';
 import {
   cachedCloudFactor,
   gridFactor,
   kwhPerVcpuHour,
   publishedFactor,
-  resolveUsePhaseRequest,
-  usePhaseEstimate,
   usePhaseFactor,
   usePhaseMetadata,
-} from './common';
+} from './factors/use-phase';
+import { resolveUsePhaseRequest, USE_PHASE_PARTS } from './resolve';
 import { CpuRequest } from './cpu.schema';
 
 /** Published CPU factors (`published_factors.cpu`) are per CPU-hour at 50 % utilisation; at any other, computed. */
 const PUBLISHED_CPU_UTILIZATION = 0.5;
+
+/** The dataset parts `calculateCpu` reads: the provider coefficients and the region grid factors. */
+export const CPU_DATASETS = {
+  calculator: 'calculateCpu',
+  parts: USE_PHASE_PARTS,
+} as const satisfies CalculatorDatasets;
 
 /**
  * Use-phase emissions of virtual CPUs: activity `cpu_count × hours` in `CPU-hour`, factor
@@ -45,7 +52,7 @@ export function calculateCpu<P extends CloudProviderSpelling>(
     input,
     region,
     year,
-  } = resolveUsePhaseRequest(provider, CpuRequest, request, datasets);
+  } = resolveUsePhaseRequest(provider, CpuRequest, request, datasets, CPU_DATASETS);
   const utilization = input.average_vcpu_utilization;
   const factor = cachedCloudFactor(
     datasets,
@@ -81,4 +88,4 @@ export function calculateCpu<P extends CloudProviderSpelling>(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateCpuBatch: CloudBatch<CpuRequest, Estimate> = cloudBatch(calculateCpu);
+export const calculateCpuBatch: CloudBatch<CpuRequest, Estimate> = cloudBatch(calculateCpu, CPU_DATASETS);

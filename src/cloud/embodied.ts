@@ -2,12 +2,19 @@ import { decimal, mul } from '../core/decimal';
 import { type CalculationOptions, type Estimate, estimateFromCo2e } from '../core/estimate';
 import { toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
+import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
-import { embodiedYear, resolveInstance, resolveProvider } from './common';
-import { embodiedCo2e, embodiedFactor } from './embodied-factor';
+import { embodiedYear, resolveInstance, resolveProvider } from './resolve';
+import { embodiedCo2e, embodiedFactor } from './factors/embodied';
 import { EmbodiedRequest } from './embodied.schema';
+
+/** The dataset parts `calculateEmbodied` reads: the provider coefficients and the instance table (no grid). */
+export const EMBODIED_DATASETS = {
+  calculator: 'calculateEmbodied',
+  parts: ['cloudCoefficients', 'cloudInstances'],
+} as const satisfies CalculatorDatasets;
 
 /**
  * Embodied (manufacturing and disposal) emissions of the CPUs behind instances: activity
@@ -19,7 +26,7 @@ import { EmbodiedRequest } from './embodied.schema';
  * calculateEmbodied('aws', { instance: 'm5.large', instance_count: 3, duration: 24 }, defaultDatasets);
  * ```
  * @throws {EmissionsError} `unsupported_provider`, `unknown_instance`, `no_emission_factors_found` (year),
- *   `invalid_request`.
+ *   `invalid_request`; `missing_dataset` (status 500) when `datasets` has no instance table.
  */
 export function calculateEmbodied<P extends CloudProviderSpelling>(
   provider: P,
@@ -27,6 +34,7 @@ export function calculateEmbodied<P extends CloudProviderSpelling>(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
+  requireDatasets(datasets, EMBODIED_DATASETS);
   const { provider: id, coefficients } = resolveProvider(provider, datasets);
   const input = parseRequest(EmbodiedRequest, request);
   const instance = resolveInstance(id, input.instance, datasets);
@@ -60,4 +68,7 @@ export function calculateEmbodied<P extends CloudProviderSpelling>(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateEmbodiedBatch: CloudBatch<EmbodiedRequest, Estimate> = cloudBatch(calculateEmbodied);
+export const calculateEmbodiedBatch: CloudBatch<EmbodiedRequest, Estimate> = cloudBatch(
+  calculateEmbodied,
+  EMBODIED_DATASETS,
+);

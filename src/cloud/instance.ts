@@ -10,20 +10,14 @@ import {
 import { createMemo } from '../core/memo';
 import { gibibytesToGigabytes, toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
+import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
-import {
-  embodiedYear,
-  gridFactor,
-  gridMetadata,
-  gridMethod,
-  kwhPerVcpuHour,
-  resolveInstance,
-  resolveProvider,
-  resolveRegion,
-} from './common';
-import { embodiedCo2e, type EmbodiedFactor, embodiedFactor } from './embodied-factor';
+import { gridMethod } from './factors/provenance';
+import { gridFactor, gridMetadata, kwhPerVcpuHour } from './factors/use-phase';
+import { embodiedYear, resolveInstance, resolveProvider, resolveRegion } from './resolve';
+import { embodiedCo2e, type EmbodiedFactor, embodiedFactor } from './factors/embodied';
 import { InstanceRequest } from './instance.schema';
 
 /** What an instance estimate needs besides the duration, derived once per instance, region, years and load. */
@@ -68,6 +62,12 @@ export interface InstanceEstimate {
   calculation_details: InstanceCalculationDetails;
 }
 
+/** The dataset parts `calculateInstance` reads: coefficients, region grid factors and the instance table. */
+export const INSTANCE_DATASETS = {
+  calculator: 'calculateInstance',
+  parts: ['cloudCoefficients', 'cloudRegions', 'cloudInstances'],
+} as const satisfies CalculatorDatasets;
+
 /**
  * A whole virtual machine: CPU and memory electricity (kWh, each × the grid factor of the region and year) and
  * embodied CPU emissions (instance-hours), with their sum. Memory is charged in full.
@@ -78,7 +78,8 @@ export interface InstanceEstimate {
  * vm.calculation_details.energy_used_cpu; // 0.0024062 kWh
  * ```
  * @throws {EmissionsError} `unsupported_provider`, `unknown_instance`, `unknown_region`,
- *   `no_emission_factors_found` (year), `invalid_request`.
+ *   `no_emission_factors_found` (year), `invalid_request`; `missing_dataset` (status 500) when `datasets` has no
+ *   instance table.
  */
 export function calculateInstance<P extends CloudProviderSpelling>(
   provider: P,
@@ -86,6 +87,7 @@ export function calculateInstance<P extends CloudProviderSpelling>(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): InstanceEstimate {
+  requireDatasets(datasets, INSTANCE_DATASETS);
   const { provider: id, coefficients } = resolveProvider(provider, datasets);
   const input = parseRequest(InstanceRequest, request);
   const instance = resolveInstance(id, input.instance, datasets);
@@ -193,5 +195,7 @@ export function calculateInstance<P extends CloudProviderSpelling>(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateInstanceBatch: CloudBatch<InstanceRequest, InstanceEstimate> =
-  cloudBatch(calculateInstance);
+export const calculateInstanceBatch: CloudBatch<InstanceRequest, InstanceEstimate> = cloudBatch(
+  calculateInstance,
+  INSTANCE_DATASETS,
+);

@@ -1,19 +1,26 @@
 import { decimal, mul } from '../core/decimal';
 import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toGigabytes, toHours } from '../core/units';
+import type { CalculatorDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
+import { usePhaseEstimate } from './estimate';
 import {
   cachedCloudFactor,
   gridFactor,
   publishedFactor,
-  resolveUsePhaseRequest,
-  usePhaseEstimate,
   usePhaseFactor,
   usePhaseMetadata,
-} from './common';
+} from './factors/use-phase';
+import { resolveUsePhaseRequest, USE_PHASE_PARTS } from './resolve';
 import { MemoryRequest } from './memory.schema';
+
+/** The dataset parts `calculateMemory` reads: the provider coefficients and the region grid factors. */
+export const MEMORY_DATASETS = {
+  calculator: 'calculateMemory',
+  parts: USE_PHASE_PARTS,
+} as const satisfies CalculatorDatasets;
 
 /**
  * Use-phase emissions of allocated memory: activity `GB × hours` in `GB-hour` (decimal units, 1 TB = 1000 GB),
@@ -37,7 +44,7 @@ export function calculateMemory<P extends CloudProviderSpelling>(
     input,
     region,
     year,
-  } = resolveUsePhaseRequest(provider, MemoryRequest, request, datasets);
+  } = resolveUsePhaseRequest(provider, MemoryRequest, request, datasets, MEMORY_DATASETS);
   const factor = cachedCloudFactor(
     datasets,
     `memory|${id}|${region.region}|${year}`,
@@ -71,4 +78,7 @@ export function calculateMemory<P extends CloudProviderSpelling>(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateMemoryBatch: CloudBatch<MemoryRequest, Estimate> = cloudBatch(calculateMemory);
+export const calculateMemoryBatch: CloudBatch<MemoryRequest, Estimate> = cloudBatch(
+  calculateMemory,
+  MEMORY_DATASETS,
+);

@@ -1,19 +1,26 @@
 import { decimal } from '../core/decimal';
 import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toGigabytes } from '../core/units';
+import type { CalculatorDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
+import { usePhaseEstimate } from './estimate';
 import {
   cachedCloudFactor,
   gridFactor,
   publishedFactor,
-  resolveUsePhaseRequest,
-  usePhaseEstimate,
   usePhaseFactor,
   usePhaseMetadata,
-} from './common';
+} from './factors/use-phase';
+import { resolveUsePhaseRequest, USE_PHASE_PARTS } from './resolve';
 import { NetworkingRequest } from './networking.schema';
+
+/** The dataset parts `calculateNetworking` reads: the provider coefficients and the region grid factors. */
+export const NETWORKING_DATASETS = {
+  calculator: 'calculateNetworking',
+  parts: USE_PHASE_PARTS,
+} as const satisfies CalculatorDatasets;
 
 /**
  * Use-phase emissions of data transferred between data centres: activity in `GB`, factor
@@ -37,7 +44,7 @@ export function calculateNetworking<P extends CloudProviderSpelling>(
     input,
     region,
     year,
-  } = resolveUsePhaseRequest(provider, NetworkingRequest, request, datasets);
+  } = resolveUsePhaseRequest(provider, NetworkingRequest, request, datasets, NETWORKING_DATASETS);
   const factor = cachedCloudFactor(
     datasets,
     `networking|${id}|${region.region}|${year}`,
@@ -70,5 +77,7 @@ export function calculateNetworking<P extends CloudProviderSpelling>(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateNetworkingBatch: CloudBatch<NetworkingRequest, Estimate> =
-  cloudBatch(calculateNetworking);
+export const calculateNetworkingBatch: CloudBatch<NetworkingRequest, Estimate> = cloudBatch(
+  calculateNetworking,
+  NETWORKING_DATASETS,
+);

@@ -1,22 +1,29 @@
 import { decimal, mul } from '../core/decimal';
 import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toGigabytes, toHours } from '../core/units';
+import type { CalculatorDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
+import { usePhaseEstimate } from './estimate';
 import {
   cachedCloudFactor,
   gridFactor,
   publishedFactor,
-  resolveUsePhaseRequest,
-  usePhaseEstimate,
   usePhaseFactor,
   usePhaseMetadata,
-} from './common';
+} from './factors/use-phase';
+import { resolveUsePhaseRequest, USE_PHASE_PARTS } from './resolve';
 import { StorageRequest } from './storage.schema';
 
 const TB_PER_GB = decimal('0.001');
 const KWH_PER_WH = decimal('0.001');
+
+/** The dataset parts `calculateStorage` reads: the provider coefficients and the region grid factors. */
+export const STORAGE_DATASETS = {
+  calculator: 'calculateStorage',
+  parts: USE_PHASE_PARTS,
+} as const satisfies CalculatorDatasets;
 
 /**
  * Use-phase emissions of stored data: activity `TB × hours` in `TB-hour`, factor
@@ -40,7 +47,7 @@ export function calculateStorage<P extends CloudProviderSpelling>(
     input,
     region,
     year,
-  } = resolveUsePhaseRequest(provider, StorageRequest, request, datasets);
+  } = resolveUsePhaseRequest(provider, StorageRequest, request, datasets, STORAGE_DATASETS);
   const type = input.storage_type;
   const factor = cachedCloudFactor(datasets, `storage|${id}|${region.region}|${year}|${type}`, () => {
     const published = publishedFactor(region, type === 'ssd' ? 'storage_ssd' : 'storage_hdd', year, datasets);
@@ -74,4 +81,7 @@ export function calculateStorage<P extends CloudProviderSpelling>(
  * ```
  * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateStorageBatch: CloudBatch<StorageRequest, Estimate> = cloudBatch(calculateStorage);
+export const calculateStorageBatch: CloudBatch<StorageRequest, Estimate> = cloudBatch(
+  calculateStorage,
+  STORAGE_DATASETS,
+);

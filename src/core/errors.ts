@@ -12,6 +12,8 @@ export const ERROR_CODES = [
   'unknown_classification_code',
   'no_emission_factors_found',
   'batch_too_large',
+  // The datasets lack a part the calculator reads (status 500): a deployment problem, not bad input.
+  'missing_dataset',
   // Used by the HTTP adapter only.
   'unauthorized',
   'not_found',
@@ -51,7 +53,8 @@ export interface EmissionsErrorDetails {
 }
 
 /**
- * Thrown by every single calculator for bad input; never for anything else.
+ * Thrown by every single calculator for bad input, and (`missing_dataset`, status 500) for datasets that lack a
+ * part the calculator reads; never for anything else.
  *
  * @example
  * ```ts

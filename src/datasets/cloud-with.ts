@@ -2,7 +2,7 @@ import cloudCoefficientsJson from '../../datasets/cloud/coefficients.json';
 import { DatasetError } from './errors';
 import { lazyTableDatasets } from './lazy';
 import type { CloudCoefficientsTable, CloudInstancesTable, CloudRegionsTable } from './tables';
-import type { CloudDatasets, CloudInstancesProvider } from './types';
+import type { CloudDatasets, CloudInstanceDatasets } from './types';
 
 // JSON imports widen literal types; the table is validated against its schema in tests/datasets.
 /** CCF's coefficients per provider (1 KB), which every cloud calculator reads. */
@@ -17,43 +17,13 @@ export interface CloudTableChoice {
   grid: CloudRegionsTable;
   /**
    * `cloudInstancesTable` (`co2e-engine/datasets/cloud/instances`), for `calculateInstance` and
-   * `calculateEmbodied`. Without it those two throw a `DatasetError` saying so; the other cloud calculators never
-   * read it.
+   * `calculateEmbodied`. Without it the datasets have no `cloudInstances`, and those two throw an `EmissionsError`
+   * `missing_dataset` saying so; the other cloud calculators never read it.
    */
   instances?: CloudInstancesTable;
 }
 
 const CHOICES: ReadonlyArray<keyof CloudTableChoice> = ['grid', 'instances'];
-
-const INSTANCES_HINT =
-  "calculateInstance and calculateEmbodied need the instance table: cloudDatasetsWith({ grid, instances: cloudInstancesTable }), with cloudInstancesTable from 'co2e-engine/datasets/cloud/instances'";
-
-/**
- * The part that stands where no instance table was chosen: present, so the CPU, memory, storage and networking
- * calculators (which require the part but never read it) run, and failing with a named error at any read, so an
- * instance or embodied estimate never comes from a missing table.
- */
-function absentInstances(): CloudInstancesProvider {
-  const fail = (): never => {
-    throw new DatasetError('cloudInstances', '', `not loaded; ${INSTANCES_HINT}`);
-  };
-  return Object.freeze({
-    get info() {
-      return fail();
-    },
-    get defaultYear() {
-      return fail();
-    },
-    get gwp() {
-      return fail();
-    },
-    get years() {
-      return fail();
-    },
-    get: fail,
-    list: fail,
-  });
-}
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -88,6 +58,10 @@ function checkTable(value: unknown, choice: keyof CloudTableChoice, rows: 'regio
  * @throws {DatasetError} when `grid` is not a regions table, `instances` (if given) not an instance table, or an
  *   option is unknown.
  */
+export function cloudDatasetsWith(
+  tables: CloudTableChoice & { instances: CloudInstancesTable },
+): CloudInstanceDatasets;
+export function cloudDatasetsWith(tables: CloudTableChoice): CloudDatasets;
 export function cloudDatasetsWith(tables: CloudTableChoice): CloudDatasets {
   if (!isRecord(tables))
     throw new DatasetError('cloudDatasetsWith', '', 'expected { grid, instances? } (the tables to use)');
@@ -105,7 +79,5 @@ export function cloudDatasetsWith(tables: CloudTableChoice): CloudDatasets {
     cloudRegions: tables.grid,
     ...(tables.instances === undefined ? {} : { cloudInstances: tables.instances }),
   });
-  if (tables.instances === undefined)
-    Object.defineProperty(datasets, 'cloudInstances', { enumerable: true, value: absentInstances() });
   return datasets as CloudDatasets;
 }

@@ -10,7 +10,7 @@ import { cloudInstancesTable } from './cloud-instances';
 import { cloudCoefficientsTable } from './cloud-with';
 import { electricityMapsRegionsTable } from './electricitymaps-grid';
 import { lazyTableDatasets } from './lazy';
-import type { CloudDatasets } from './types';
+import type { CloudInstanceDatasets } from './types';
 
 export { cloudDatasetsWith, type CloudTableChoice } from './cloud-with';
 export { ccfGridRegionsTable, cloudInstancesTable, electricityMapsRegionsTable };
@@ -35,4 +35,4 @@ export const cloudTables = {
  * calculateCpu('aws', { cpu_count: 2, region: 'us_east_1', duration: 1 }, cloudDatasets);
  * ```
  */
-export const cloudDatasets = /* @__PURE__ */ lazyTableDatasets(cloudTables) as CloudDatasets;
+export const cloudDatasets = /* @__PURE__ */ lazyTableDatasets(cloudTables) as CloudInstanceDatasets;

@@ -3,7 +3,7 @@ import { cloudTables } from './cloud';
 import { hostedApi2021RegionsTable } from './hosted-api-2021-grid';
 import { lazyTableDatasets } from './lazy';
 import type { CloudInstancesTable } from './tables';
-import type { CloudDatasets } from './types';
+import type { CloudInstanceDatasets } from './types';
 
 export { hostedApi2021RegionsTable };
 
@@ -27,4 +27,4 @@ export const hostedApi2021Datasets = /* @__PURE__ */ lazyTableDatasets({
   cloudRegions: hostedApi2021RegionsTable,
   // JSON imports widen literal types; the table is validated against its schema in tests/cloud.
   cloudInstances: hostedApi2021InstancesJson as CloudInstancesTable,
-}) as CloudDatasets;
+}) as CloudInstanceDatasets;

@@ -9,7 +9,7 @@ import { lazyTableDatasets } from './lazy';
 import { spendTables, useeioTables } from './spend';
 import { spendSupplements } from './spend-supplements';
 import type { DatasetTables } from './create';
-import type { CloudDatasets, SpendDatasets } from './types';
+import type { CloudInstanceDatasets, SpendDatasets } from './types';
 
 export {
   ccfGridRegionsTable,
@@ -54,7 +54,7 @@ export const alternativeTables = {
 export const defaultDatasets = /* @__PURE__ */ lazyTableDatasets(
   defaultTables,
   spendSupplements,
-) as CloudDatasets & SpendDatasets;
+) as CloudInstanceDatasets & SpendDatasets;
 
 /**
  * The defaults with CCF's own grid emission factors (trunk 2024-03 vintage, year 2024 only) in place of
@@ -68,7 +68,7 @@ export const defaultDatasets = /* @__PURE__ */ lazyTableDatasets(
 export const ccfGridDatasets = /* @__PURE__ */ lazyTableDatasets(
   { ...defaultTables, cloudRegions: ccfGridRegionsTable },
   spendSupplements,
-) as CloudDatasets & SpendDatasets;
+) as CloudInstanceDatasets & SpendDatasets;
 
 /**
  * The defaults with US EPA USEEIO v1.3 spend factors (US only, 2022 USD, purchaser's price, NAICS 2017) in place
@@ -83,4 +83,4 @@ export const ccfGridDatasets = /* @__PURE__ */ lazyTableDatasets(
 export const useeioDatasets = /* @__PURE__ */ lazyTableDatasets({
   ...defaultTables,
   ...useeioTables,
-}) as CloudDatasets & SpendDatasets;
+}) as CloudInstanceDatasets & SpendDatasets;

@@ -160,10 +160,21 @@ export interface Datasets {
   fx?: FxProvider;
 }
 
-/** What the cloud calculators need. */
+/**
+ * What the cloud calculators need: coefficients and regions for all; the instance table (`cloudInstances`) only for
+ * `calculateInstance` and `calculateEmbodied`, which throw `missing_dataset` without it.
+ */
 export interface CloudDatasets extends Datasets {
   cloudCoefficients: CloudCoefficientsProvider;
   cloudRegions: CloudRegionsProvider;
+  cloudInstances?: CloudInstancesProvider;
+}
+
+/**
+ * Cloud datasets with the instance table, which `calculateInstance` and `calculateEmbodied` read. The embedded
+ * `cloudDatasets` and `defaultDatasets` are these.
+ */
+export interface CloudInstanceDatasets extends CloudDatasets {
   cloudInstances: CloudInstancesProvider;
 }
 

@@ -4,7 +4,7 @@ import { calculateInstance, calculateInstanceBatch } from '../cloud/instance';
 import { calculateMemory, calculateMemoryBatch } from '../cloud/memory';
 import { calculateNetworking, calculateNetworkingBatch } from '../cloud/networking';
 import { calculateStorage, calculateStorageBatch } from '../cloud/storage';
-import { resolveProvider } from '../cloud/common';
+import { resolveProvider } from '../cloud/resolve';
 import { EmissionsError, messages } from '../core/errors';
 import type { CalculationOptions, Estimate } from '../core/estimate';
 import type { CloudProvider } from '../datasets/tables';
@@ -108,10 +108,9 @@ const CLOUD: Readonly<
   embodied: { single: calculateEmbodied, batch: calculateEmbodiedBatch, wire: true },
 };
 
+// The instance table is optional: without it the instance and embodied routes answer `missing_dataset`.
 const hasCloudDatasets = (datasets: Datasets): datasets is CloudDatasets =>
-  datasets.cloudCoefficients !== undefined &&
-  datasets.cloudRegions !== undefined &&
-  datasets.cloudInstances !== undefined;
+  datasets.cloudCoefficients !== undefined && datasets.cloudRegions !== undefined;
 const hasSpendDatasets = (datasets: Datasets): datasets is SpendDatasets =>
   datasets.spendFactors !== undefined &&
   datasets.classifications !== undefined &&

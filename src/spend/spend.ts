@@ -182,7 +182,8 @@ export function calculateSpend(
   };
 }
 
-const SPEND_PARTS = ['spendFactors', 'classifications', 'margins', 'inflation', 'fx'] as const;
+/** The dataset parts `calculateSpend` reads. */
+export const SPEND_PARTS = ['spendFactors', 'classifications', 'margins', 'inflation', 'fx'] as const;
 
 /**
  * Exchange rate, price change and their product per currency pair, year, region and product: one cached
@@ -272,6 +273,8 @@ export function calculateSpendBatch(
   datasets: SpendDatasets,
   options?: CalculationOptions,
 ): Array<SpendEstimate | ErrorBody> {
+  // Datasets that lack a part fail the whole batch once: no request could fix them.
+  requireParts(datasets, SPEND_PARTS, 'calculateSpend');
   // Each element is checked by the schema: the type is what callers may pass, not a promise about JSON input.
   return runBatch(requests, (request) => calculateSpend(request as SpendRequest, datasets, options));
 }

@@ -5,7 +5,7 @@
  */
 import { lazyTableDatasets } from '../datasets/lazy';
 import { spendSupplements } from '../datasets/spend-supplements';
-import type { CloudDatasets, SpendDatasets } from '../datasets/types';
+import type { CloudInstanceDatasets, SpendDatasets } from '../datasets/types';
 import { cloudUdf } from './cloud-udf';
 import { spendUdf } from './spend-udf';
 import { udfCloudTables, udfSpendTables } from './tables';
@@ -14,7 +14,7 @@ import { udfCloudTables, udfSpendTables } from './tables';
 const defaultDatasets = lazyTableDatasets(
   { ...udfCloudTables, ...udfSpendTables },
   spendSupplements,
-) as CloudDatasets & SpendDatasets;
+) as CloudInstanceDatasets & SpendDatasets;
 
 /**
  * Cloud estimates over the default datasets.

@@ -1,8 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJsonLine } from '../../src/cli/jsonl-records';
+import { parseJsonLine } from '../../src/cli/formats/jsonl/reader';
 import { stringify } from 'csv-stringify/sync';
-import { csvField, ENCODERS, neutraliseFormula, plainDecimal, resultFields } from '../../src/cli/output';
+import {
+  csvField,
+  ENCODERS,
+  neutraliseFormula,
+  plainDecimal,
+  resultFields,
+} from '../../src/cli/formats/index';
 import { cli, parseCsv, parseJsonl, tempFile } from './harness';
 
 /**

@@ -4,7 +4,7 @@ import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'h
 import { parquetWriteFile } from 'hyparquet-writer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { exactDecimal } from '../../src/cli/parquet-rows';
+import { exactDecimal } from '../../src/cli/formats/parquet/reader';
 import { calculateSpend, type SpendRequest } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
 import { cli, parseCsv, parseJsonl, RESULT_COLUMNS, tempFile, tempPath } from './harness';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { strictNumber } from '../../src/cli/cells';
-import { parseRecord, parseRecords, quoteOpenAfter, readCsvRecords } from '../../src/cli/csv-records';
-import { readLines } from '../../src/cli/lines';
+import { strictNumber } from '../../src/cli/adapters/cells';
+import { parseRecord, parseRecords, quoteOpenAfter, readCsvRecords } from '../../src/cli/formats/csv/reader';
+import { readLines } from '../../src/cli/formats/lines';
 
 /** Line splitting, CSV record recovery and strict numbers: the pieces that keep a bad line from spoiling a run. */
 

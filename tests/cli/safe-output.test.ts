@@ -1,6 +1,6 @@
 import { closeSync, existsSync, linkSync, openSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { partialPaths, type ResumeState } from '../../src/cli/output-file';
+import { partialPaths, type ResumeState } from '../../src/cli/pipeline/output-file';
 import { cli, tempFile, tempPath } from './harness';
 import { runCliProcess, startCli } from './process';
 

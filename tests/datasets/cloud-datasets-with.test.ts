@@ -10,6 +10,7 @@ import {
   calculateNetworking,
   calculateStorage,
   DatasetError,
+  EmissionsError,
   listCapabilities,
 } from '../../src/index';
 import { ccfGridRegionsTable } from '../../src/datasets/ccf-grid';
@@ -20,6 +21,15 @@ import { hostedApi2021Datasets } from '../../src/datasets/hosted-api-2021';
 import { hostedApi2021RegionsTable } from '../../src/datasets/hosted-api-2021-grid';
 import { ccfGridDatasets } from '../../src/datasets/index';
 import { CLOUD_CASES } from '../udf/golden-cases';
+
+const thrown = (call: () => unknown): unknown => {
+  try {
+    call();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+};
 
 /**
  * `cloudDatasetsWith`: the cloud datasets from the tables an app chooses (one grid set, the instance table only
@@ -105,48 +115,57 @@ describe('cloudDatasetsWith({ grid: ccfGridRegionsTable }): CCF grid factors, no
     }
   });
 
-  it.each(['instance', 'embodied'] as const)(
-    '%s throws a DatasetError naming the missing table and where to import it',
-    (calculator) => {
+  it.each([
+    ['instance', 'calculateInstance'],
+    ['embodied', 'calculateEmbodied'],
+  ] as const)(
+    '%s throws EmissionsError missing_dataset naming %s, the part and where to import it',
+    (calculator, name) => {
       // Valid requests (the golden cases'), so only the table can be what is wrong.
       const golden = CLOUD_CASES.find((c) => c.calculator === calculator && c.provider === 'aws');
-      const call = () => run(calculator, 'aws', golden?.request, datasets);
       expect(golden).toBeDefined();
-      expect(call).toThrow(DatasetError);
-      expect(call).toThrow(
-        /^cloudInstances: not loaded; calculateInstance and calculateEmbodied need the instance table: .*'co2e-engine\/datasets\/cloud\/instances'$/,
+      const error = thrown(() => run(calculator, 'aws', golden?.request, datasets));
+      expect(error).toBeInstanceOf(EmissionsError);
+      expect(error).toMatchObject({
+        error_code: 'missing_dataset',
+        status: 500,
+        path: 'datasets.cloudInstances',
+        valid_values: ['cloudInstances'],
+      });
+      expect((error as Error).message).toBe(
+        `${name} needs the dataset part 'cloudInstances', which these datasets lack (the instance table: ` +
+          'cloudDatasetsWith({ grid, instances: cloudInstancesTable }), with cloudInstancesTable from ' +
+          "'co2e-engine/datasets/cloud/instances').",
       );
     },
   );
 
-  it('the batch form propagates it too (not a per-request error body: the datasets, not the request, are wrong)', () => {
-    expect(() =>
-      calculateInstanceBatch('aws', [{ instance: 't2.micro', region: 'us_east_1', duration: 1 }], datasets),
-    ).toThrow(DatasetError);
+  it('the batch form throws it too (not a per-request error body: the datasets, not the request, are wrong)', () => {
+    const call = () =>
+      calculateInstanceBatch('aws', [{ instance: 't2.micro', region: 'us_east_1', duration: 1 }], datasets);
+    expect(call).toThrow(EmissionsError);
+    expect(call).toThrow(/^calculateInstance needs the dataset part 'cloudInstances'/);
     expect(
       calculateCpuBatch('aws', [{ cpu_count: 1, region: 'us_east_1', duration: 1 }], datasets),
     ).toHaveLength(1);
   });
 
   it('listCapabilities, which lists instance types, says the table is missing rather than listing none', () => {
-    expect(() => listCapabilities(datasets)).toThrow(/^cloudInstances: not loaded; /);
+    expect(() => listCapabilities(datasets)).toThrow(
+      expect.objectContaining({ error_code: 'missing_dataset', path: 'datasets.cloudInstances' }),
+    );
+    expect(() => listCapabilities(datasets)).toThrow(
+      /^listCapabilities needs the dataset part 'cloudInstances'/,
+    );
     expect(
       listCapabilities(cloudDatasetsWith({ grid: ccfGridRegionsTable, instances: cloudInstancesTable }))
         .cloud,
     ).toBeDefined();
   });
 
-  it('every read of the absent part fails; none gives a default', () => {
-    const part = datasets.cloudInstances;
-    for (const read of [
-      () => part.info,
-      () => part.defaultYear,
-      () => part.gwp,
-      () => part.years,
-      () => part.get('aws', 't2.micro'),
-      () => part.list('aws'),
-    ])
-      expect(read).toThrow(DatasetError);
+  it('plants no stand-in: the datasets simply have no instance part', () => {
+    expect(datasets.cloudInstances).toBeUndefined();
+    expect(Object.keys(datasets).sort()).toEqual(['cloudCoefficients', 'cloudRegions']);
   });
 
   it('adding the instance table gives the default instance estimates, with CCF grid factors', () => {

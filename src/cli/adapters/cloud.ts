@@ -1,0 +1,112 @@
+import { calculateCpu } from '../../cloud/cpu';
+import { CpuRequest } from '../../cloud/cpu.schema';
+import { calculateEmbodied } from '../../cloud/embodied';
+import { EmbodiedRequest } from '../../cloud/embodied.schema';
+import { calculateInstance, type InstanceEstimate } from '../../cloud/instance';
+import { InstanceRequest } from '../../cloud/instance.schema';
+import { calculateMemory } from '../../cloud/memory';
+import { MemoryRequest } from '../../cloud/memory.schema';
+import { calculateNetworking } from '../../cloud/networking';
+import { NetworkingRequest } from '../../cloud/networking.schema';
+import { calculateStorage } from '../../cloud/storage';
+import { StorageRequest } from '../../cloud/storage.schema';
+import { EmissionsError } from '../../core/errors';
+import type { Estimate } from '../../core/estimate';
+import { CLOUD_PROVIDERS } from '../../datasets/tables';
+import type { CloudDatasets } from '../../datasets/types';
+import { cellValue, pickFields } from './cells';
+import type { RowAdapter, RowOutcome } from '../pipeline/row-adapter';
+import { estimateOutcome } from './outcome';
+
+type Calculator = (provider: string, request: never, datasets: CloudDatasets) => Estimate | InstanceEstimate;
+
+const CALCULATORS = {
+  cpu: { calculate: calculateCpu, schema: CpuRequest },
+  memory: { calculate: calculateMemory, schema: MemoryRequest },
+  storage: { calculate: calculateStorage, schema: StorageRequest },
+  networking: { calculate: calculateNetworking, schema: NetworkingRequest },
+  embodied: { calculate: calculateEmbodied, schema: EmbodiedRequest },
+  instance: { calculate: calculateInstance, schema: InstanceRequest },
+} as const;
+export type CloudCalculatorName = keyof typeof CALCULATORS;
+export const CLOUD_CALCULATOR_NAMES = Object.keys(CALCULATORS) as CloudCalculatorName[];
+
+/** Every request field of any cloud calculator; a row passes those it fills, and the calculator rejects strangers. */
+export const CLOUD_REQUEST_COLUMNS: readonly string[] = [
+  ...new Set(Object.values(CALCULATORS).flatMap(({ schema }) => Object.keys(schema.shape))),
+];
+
+function requiredText(
+  values: Record<string, unknown>,
+  column: string,
+  valid: readonly string[],
+  source: 'csv' | 'jsonl',
+) {
+  const value = cellValue(values[column], column, source);
+  if (value === undefined) {
+    throw new EmissionsError('invalid_request', `'${column}' is required; one of ${valid.join(', ')}.`, {
+      path: column,
+      valid_values: valid,
+    });
+  }
+  if (typeof value !== 'string') {
+    throw new EmissionsError('invalid_request', `'${column}' must be a string.`, {
+      path: column,
+      valid_values: valid,
+    });
+  }
+  return value;
+}
+
+/** A whole VM: co2e is total_co2e; the activity is instance-hours; both factors (grid and embodied) are named. */
+function instanceOutcome(result: InstanceEstimate): Omit<RowOutcome, 'notices'> {
+  const factors = [result.cpu_estimate.emission_factor, result.embodied_cpu_estimate.emission_factor];
+  const join = (pick: (factor: NonNullable<Estimate['emission_factor']>) => string) =>
+    factors.every((factor) => factor !== null)
+      ? [...new Set(factors.map((factor) => pick(factor!)))].join('; ')
+      : null;
+  return {
+    co2e: result.total_co2e,
+    co2e_unit: result.total_co2e_unit,
+    activity_value: result.embodied_cpu_estimate.activity_data.activity_value,
+    activity_unit: result.embodied_cpu_estimate.activity_data.activity_unit,
+    factor_id: join((factor) => factor.id),
+    factor_name: join((factor) => factor.name),
+    factor_source: join((factor) => factor.source),
+  };
+}
+
+/**
+ * Cloud rows: `calculator` (cpu, memory, storage, networking, embodied, instance) and `provider` name the
+ * calculation, the calculators' request columns make the request; other columns pass through. Summary: by
+ * provider and by calculator.
+ */
+export function cloudRows(datasets: CloudDatasets): RowAdapter {
+  return {
+    name: 'cloud',
+    groupings: { provider: 'by provider', calculator: 'by calculator' },
+    compute(values, source) {
+      const name = requiredText(values, 'calculator', CLOUD_CALCULATOR_NAMES, source).toLowerCase();
+      if (!Object.hasOwn(CALCULATORS, name)) {
+        throw new EmissionsError(
+          'invalid_request',
+          `'${name}' is not a calculator; one of ${CLOUD_CALCULATOR_NAMES.join(', ')}.`,
+          { path: 'calculator', valid_values: CLOUD_CALCULATOR_NAMES },
+        );
+      }
+      const calculator = name as CloudCalculatorName;
+      const provider = requiredText(values, 'provider', CLOUD_PROVIDERS, source);
+      const request = pickFields(values, CLOUD_REQUEST_COLUMNS, source);
+      const calculate = CALCULATORS[calculator].calculate as Calculator;
+      const result = calculate(provider, request as never, datasets);
+      const outcome =
+        calculator === 'instance'
+          ? instanceOutcome(result as InstanceEstimate)
+          : estimateOutcome(result as Estimate);
+      return {
+        outcome: { ...outcome, notices: [] },
+        groups: { provider: provider.toLowerCase(), calculator },
+      };
+    },
+  };
+}

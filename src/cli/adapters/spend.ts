@@ -1,0 +1,51 @@
+import { EmissionsError } from '../../core/errors';
+import type { SpendDatasets } from '../../datasets/types';
+import { normaliseCode } from '../../spend/classification';
+import { calculateSpend } from '../../spend/spend';
+import { SpendRequest } from '../../spend/spend.schema';
+import { cellValue, pickFields } from './cells';
+import type { RowAdapter } from '../pipeline/row-adapter';
+import { estimateOutcome } from './outcome';
+
+/** Flat columns that make up the request's `activity` object. */
+export const SPEND_ACTIVITY_COLUMNS = ['classification_type', 'classification_code', 'activity_id'] as const;
+/** The other request columns, as the spend request schema names them. */
+export const SPEND_REQUEST_COLUMNS: readonly string[] = Object.keys(SpendRequest.shape).filter(
+  (key) => key !== 'activity',
+);
+
+function categoryOf(activity: Record<string, unknown>): string {
+  if (typeof activity.activity_id === 'string') return `activity_id ${activity.activity_id}`;
+  const type = String(activity.classification_type).toLowerCase();
+  return `${type} ${normaliseCode(type, String(activity.classification_code))}`;
+}
+
+/**
+ * Spend rows: the columns of SPEND_ACTIVITY_COLUMNS and SPEND_REQUEST_COLUMNS make the request (a JSON Lines row
+ * may give `activity` as an object instead); other columns pass through. Summary: by classification code.
+ */
+export function spendRows(datasets: SpendDatasets): RowAdapter {
+  return {
+    name: 'spend',
+    groupings: { category: 'by classification' },
+    compute(values, source) {
+      const request = pickFields(values, SPEND_REQUEST_COLUMNS, source);
+      const flat = pickFields(values, SPEND_ACTIVITY_COLUMNS, source);
+      const nested = source === 'jsonl' ? cellValue(values.activity, 'activity', source) : undefined;
+      if (nested !== undefined && Object.keys(flat).length > 0) {
+        throw new EmissionsError(
+          'invalid_request',
+          `Give either 'activity' or ${SPEND_ACTIVITY_COLUMNS.map((name) => `'${name}'`).join('/')}, not both.`,
+          { path: 'activity' },
+        );
+      }
+      const activity = nested ?? (Object.keys(flat).length > 0 ? flat : undefined);
+      if (activity !== undefined) request.activity = activity;
+      const result = calculateSpend(request as SpendRequest, datasets);
+      return {
+        outcome: { ...estimateOutcome(result.estimate), notices: result.notices },
+        groups: { category: categoryOf(activity as Record<string, unknown>) },
+      };
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { type Command, Option } from 'commander';
+import { type RowAdapterName, rowAdapter } from '../adapters/index';
+import type { ParquetAwareFormat } from '../formats/records';
+import type { CliIo } from '../io';
+import { type FileCommandOptions, runFileCommand } from '../pipeline/run-file';
+import type { RowAdapter } from '../pipeline/row-adapter';
+import { cliDatasets } from './datasets-flag';
+import { datasetsOption, integer } from './options';
+
+/**
+ * The file commands, `spend FILE` and `cloud FILE` (and the next, `billing FILE`): one per row adapter, each a
+ * thin commander front on the row pipeline (pipeline/run-file.ts) with its adapter. A new file command is one
+ * more entry in {@link FILE_COMMANDS}.
+ */
+
+const FORMATS: ParquetAwareFormat[] = ['csv', 'jsonl', 'parquet'];
+
+interface FileFlags {
+  out?: string;
+  format?: ParquetAwareFormat;
+  inputFormat?: ParquetAwareFormat;
+  force?: boolean;
+  resume?: boolean;
+  jobs?: number;
+  allowFormulas?: boolean;
+  datasets: string[];
+}
+
+const FILE_HELP = {
+  spend: `
+Columns (CSV header or JSON keys): classification_type, classification_code (or activity_id), spend_year,
+spend_region, money, money_unit, and optionally tax_margin, trade_margin, transport_margin. Other columns pass
+through. An empty cell means "not supplied".`,
+  cloud: `
+Columns: calculator (cpu, memory, storage, networking, embodied, instance), provider (aws, azure, gcp), then
+that calculator's request fields (cpu_count, region, duration, duration_unit, data, data_unit, storage_type,
+instance, instance_count, average_vcpu_utilization, year). Empty cells are omitted; other columns pass through.`,
+} as const;
+
+const TRAILER = `
+Formats: CSV (.csv), JSON Lines (.jsonl, .ndjson) and Parquet (.parquet; a file, not stdin, for input).
+Output: the input columns, then co2e, co2e_unit, activity_value, activity_unit, factor_id, factor_name,
+factor_source, notices, error_code, error_message. A summary goes to stderr.
+--out is written atomically (a partial file beside it, renamed when complete); an interrupted run leaves
+--out untouched and can be continued with --resume. CSV cells starting with = + - @ tab or CR (other than plain
+numbers) get a leading ' so spreadsheets do not run them; --allow-formulas turns that off.
+Exit code: 0 when every row succeeded, 1 when any row failed, 2 on usage errors, 130 when interrupted.`;
+
+/** A file command: its name, its help, and the row adapter (by registry name) that computes its rows. */
+export interface FileCommandSpec {
+  name: string;
+  description: string;
+  /** The columns the rows take, shown after the options in `--help`. */
+  help: string;
+  adapter: RowAdapterName;
+}
+
+export const FILE_COMMANDS: readonly FileCommandSpec[] = [
+  {
+    name: 'spend',
+    description: 'Estimate procurement spend rows of a CSV, JSON Lines or Parquet file (- for stdin).',
+    help: FILE_HELP.spend,
+    adapter: 'spend',
+  },
+  {
+    name: 'cloud',
+    description: 'Estimate cloud usage rows of a CSV, JSON Lines or Parquet file (- for stdin).',
+    help: FILE_HELP.cloud,
+    adapter: 'cloud',
+  },
+];
+
+/** The adapter over the embedded data merged with `datasetFiles`; workers rebuild it from the same name and files. */
+function fileAdapter(name: RowAdapterName, datasetFiles: string[]): RowAdapter {
+  return { ...rowAdapter(name, cliDatasets(datasetFiles)), worker: name, workerDatasets: datasetFiles };
+}
+
+/**
+ * Adds one file command to `program`; its action runs the file and reports the exit code through `setExitCode`.
+ *
+ * @example
+ * ```ts
+ * for (const spec of FILE_COMMANDS) addFileCommand(program, spec, io, (code) => (exitCode = code));
+ * ```
+ */
+export function addFileCommand(
+  program: Command,
+  spec: FileCommandSpec,
+  io: CliIo,
+  setExitCode: (code: number) => void,
+): void {
+  program
+    .command(`${spec.name} <file>`)
+    .description(spec.description)
+    .option('-o, --out <file>', 'write results here instead of stdout')
+    .addOption(
+      new Option('--format <format>', 'output format (default: from --out, else the input format)').choices(
+        FORMATS,
+      ),
+    )
+    .addOption(
+      new Option('--input-format <format>', 'input format (default: from the extension; csv for -)').choices(
+        FORMATS,
+      ),
+    )
+    .option('--force', 'replace --out if it exists')
+    .option('--resume', 'continue the partial --out an interrupted run of the same command left')
+    .option(
+      '--jobs <n>',
+      'worker threads computing rows (default: the number of cores; 1: no workers)',
+      integer('--jobs', 1, 256),
+    )
+    .option('--allow-formulas', 'CSV output: leave formula-like pass-through cells as they are')
+    .addOption(datasetsOption())
+    .addHelpText('after', spec.help + TRAILER)
+    .action(async (file: string, flags: FileFlags) => {
+      const options: FileCommandOptions = {
+        force: flags.force === true,
+        resume: flags.resume === true,
+        neutraliseFormulas: flags.allowFormulas !== true,
+      };
+      if (flags.out !== undefined) options.out = flags.out;
+      if (flags.format !== undefined) options.format = flags.format;
+      if (flags.inputFormat !== undefined) options.inputFormat = flags.inputFormat;
+      if (flags.jobs !== undefined) options.jobs = flags.jobs;
+      setExitCode(await runFileCommand(fileAdapter(spec.adapter, flags.datasets), file, options, io));
+    });
+}

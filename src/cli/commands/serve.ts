@@ -1,0 +1,240 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { InvalidArgumentError, Option } from 'commander';
+import type { Datasets } from '../../datasets/types';
+import { HANDLER_CEILINGS } from '../../http/create-handler';
+import { createNodeListener } from '../../http/node-handler';
+import { type CliIo, EXIT, UsageError } from '../io';
+
+/** `serve`: the HTTP handler on node:http until the signal aborts. */
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  /** API keys from `--api-key`; `CO2E_API_KEYS` (comma-separated) adds more. */
+  apiKeys: readonly string[];
+  maxBatchSize?: number;
+  maxBodyBytes?: number;
+  /** Milliseconds a client has to send its request headers (408 and close after). */
+  headersTimeout?: number;
+  /** Milliseconds a client has to send its whole request, body included (408 and close after). */
+  requestTimeout?: number;
+  /** Milliseconds a kept-alive connection may sit idle between requests before it is closed. */
+  idleTimeout?: number;
+  /** Most open connections; further ones are dropped until one closes. */
+  maxConnections?: number;
+  /** Milliseconds in-flight requests get to finish after SIGTERM/SIGINT before their connections are cut. */
+  shutdownGrace?: number;
+  /** Origins from `--cors` (`*`: any); none: CORS off. */
+  cors?: readonly string[];
+}
+
+/** The defaults of the timeout, connection and shutdown flags. */
+export const SERVE_DEFAULTS = Object.freeze({
+  headersTimeout: 10_000,
+  requestTimeout: 30_000,
+  idleTimeout: 5_000,
+  maxConnections: 1_000,
+  shutdownGrace: 10_000,
+});
+
+function whole(name: string, min: number, max: number) {
+  return (text: string): number => {
+    const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (!Number.isSafeInteger(value) || value < min || value > max)
+      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}.`);
+    return value;
+  };
+}
+
+const HOUR_MS = 3_600_000;
+
+/** `serve`'s limit, timeout and shutdown flags, for the command's registration in run-cli. */
+export function serveLimitOptions(): Option[] {
+  const option = (flags: string, description: string, min: number, max: number, fallback: number) =>
+    new Option(flags, description)
+      .argParser(whole(flags.split(' ')[0] as string, min, max))
+      .default(fallback);
+  return [
+    option('--max-batch-size <n>', 'most elements per batch request', 1, HANDLER_CEILINGS.maxBatchSize, 100),
+    option(
+      '--max-body-bytes <n>',
+      'largest request body in bytes',
+      1,
+      HANDLER_CEILINGS.maxBodyBytes,
+      1_000_000,
+    ),
+    option(
+      '--headers-timeout <ms>',
+      'time a client has to send its headers',
+      1,
+      HOUR_MS,
+      SERVE_DEFAULTS.headersTimeout,
+    ),
+    option(
+      '--request-timeout <ms>',
+      'time a client has to send its whole request',
+      1,
+      HOUR_MS,
+      SERVE_DEFAULTS.requestTimeout,
+    ),
+    option(
+      '--idle-timeout <ms>',
+      'time a kept-alive connection may be idle',
+      1,
+      HOUR_MS,
+      SERVE_DEFAULTS.idleTimeout,
+    ),
+    option('--max-connections <n>', 'most open connections', 1, 1_000_000, SERVE_DEFAULTS.maxConnections),
+    option(
+      '--shutdown-grace <ms>',
+      'time in-flight requests get to finish on SIGTERM/SIGINT',
+      0,
+      HOUR_MS,
+      SERVE_DEFAULTS.shutdownGrace,
+    ),
+  ];
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Compares digests in constant time, so response timing says nothing about how much of a key was right. */
+function keyChecker(keys: readonly string[]): (key: string) => boolean {
+  const digests = keys.map(digest);
+  return (key) => {
+    const candidate = digest(key);
+    let match = false;
+    for (const known of digests) match = timingSafeEqual(known, candidate) || match;
+    return match;
+  };
+}
+
+/**
+ * The accepted keys: `--api-key` values and `CO2E_API_KEYS`' comma-separated ones. A key setting that yields no
+ * key (`CO2E_API_KEYS=" , ,"`, `--api-key " "`) is an error, never an open server.
+ */
+function apiKeys(flagKeys: readonly string[], envKeys: string | undefined): string[] {
+  for (const key of flagKeys) {
+    if (key.trim() === '') throw new UsageError('--api-key is empty; give a key, or leave the flag out.');
+  }
+  const fromEnv = (envKeys ?? '').split(',').map((key) => key.trim());
+  if (envKeys !== undefined && envKeys !== '' && fromEnv.every((key) => key === '')) {
+    throw new UsageError(
+      'CO2E_API_KEYS is set but holds no key; set comma-separated keys, or unset it for an open server.',
+    );
+  }
+  return [...new Set([...flagKeys.map((key) => key.trim()), ...fromEnv].filter((key) => key !== ''))];
+}
+
+const definedOnly = <T extends object>(value: T): Partial<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+
+/** createNodeListener, with a bad option (a `--cors` origin with a path) reported as a usage error. */
+function createListenerOrUsageError(options: Parameters<typeof createNodeListener>[0]) {
+  try {
+    return createNodeListener(options);
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * Starts the server, reports its address on stderr, and resolves with exit code 0 once `io.signal` aborts.
+ *
+ * @throws {UsageError} when the address cannot be listened on (in use, not permitted).
+ */
+export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo): Promise<number> {
+  const keys = apiKeys(options.apiKeys, io.env.CO2E_API_KEYS);
+  const timeouts = { ...SERVE_DEFAULTS, ...definedOnly(options) };
+  if (timeouts.headersTimeout > timeouts.requestTimeout) {
+    throw new UsageError(
+      `--headers-timeout (${timeouts.headersTimeout}) must not exceed --request-timeout (${timeouts.requestTimeout}).`,
+    );
+  }
+  const cors = options.cors ?? [];
+  const listener = createListenerOrUsageError({
+    datasets,
+    ...(cors.length > 0 && { cors: { origins: cors.includes('*') ? '*' : cors } }),
+    ...(keys.length > 0 && { authorize: keyChecker(keys) }),
+    ...(options.maxBatchSize !== undefined && { maxBatchSize: options.maxBatchSize }),
+    ...(options.maxBodyBytes !== undefined && { maxBodyBytes: options.maxBodyBytes }),
+    onError: (error) =>
+      io.stderr.write(`co2e-engine serve: internal error: ${String((error as Error)?.stack ?? error)}\n`),
+  });
+  const inFlight = new Set<ServerResponse>();
+  let stopping = false;
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersTimeout,
+      requestTimeout: timeouts.requestTimeout,
+      keepAliveTimeout: timeouts.idleTimeout,
+      // How often Node checks the two timeouts above (its default, 30 s, would let a slow client overstay them).
+      connectionsCheckingInterval: Math.max(
+        10,
+        Math.min(1_000, Math.floor(Math.min(timeouts.headersTimeout, timeouts.requestTimeout) / 4)),
+      ),
+    },
+    (request, response) => {
+      inFlight.add(response);
+      response.once('close', () => {
+        inFlight.delete(response);
+        if (stopping) server.closeIdleConnections();
+      });
+      if (stopping) response.setHeader('connection', 'close');
+      listener(request, response);
+    },
+  );
+  server.maxConnections = timeouts.maxConnections;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    throw new UsageError(
+      `cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  io.stderr.write(`co2e-engine serve: listening on http://${host}:${address.port}\n`);
+  if (keys.length > 0)
+    io.stderr.write(
+      `co2e-engine serve: ${keys.length} API key(s); requests need Authorization: Bearer <key>\n`,
+    );
+  else if (!LOOPBACK.has(options.host)) {
+    io.stderr.write(
+      'co2e-engine serve: warning: no API key and not bound to loopback; anyone who can reach it can use it\n',
+    );
+  }
+
+  await new Promise<void>((resolve) => {
+    if (io.signal === undefined) return; // runs until the process ends
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  // Graceful: stop accepting, let in-flight requests finish (their connections close after the response), and
+  // cut whatever is still open when the grace period ends.
+  stopping = true;
+  for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const cut = setTimeout(() => {
+    if (inFlight.size > 0)
+      io.stderr.write(
+        `co2e-engine serve: ${inFlight.size} request(s) still running after the grace period; closing them\n`,
+      );
+    server.closeAllConnections();
+  }, timeouts.shutdownGrace);
+  await closed;
+  clearTimeout(cut);
+  io.stderr.write('co2e-engine serve: stopped\n');
+  return EXIT.ok;
+}

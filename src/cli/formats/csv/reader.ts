@@ -1,0 +1,250 @@
+import { parse } from 'csv-parse/sync';
+import type { PhysicalLine } from '../lines';
+
+/**
+ * CSV records from physical lines. A record ends at a line end outside a quoted field (which may span lines);
+ * each record is parsed on its own by csv-parse, so a malformed record fails alone and the next line starts
+ * afresh. (csv-parse's stream, after a quote error, swallows every following record.) A quote left open for more
+ * than `maxRecordChars` fails the line that opened it, and parsing resumes on the line after.
+ */
+
+export type CsvRecord =
+  { line: number; fields: string[] } | { line: number; error: string; fields?: readonly string[] };
+
+/**
+ * A record's text, not parsed yet, or why its lines do not make a record. `salvage` is text whose leading fields
+ * can still be read (the line that opened a never-closed quote), so the row keeps its identifying columns.
+ */
+export type CsvRecordText =
+  | { line: number; text: string; error?: undefined }
+  | { line: number; error: string; salvage?: string; text?: undefined };
+
+/**
+ * Whether a quoted field is still open at the end of `text`, given whether one was open at its start. A quote
+ * opens a field only at the field's start (after optional spaces), as in RFC 4180; a quote inside an unquoted
+ * field (`27" monitor`) is a literal and opens nothing, so it cannot glue the following lines into one record.
+ */
+export function quoteOpenAfter(text: string, openAtStart: boolean): boolean {
+  let open = openAtStart;
+  let fieldStart = !openAtStart;
+  for (let index = 0; index < text.length; index++) {
+    const character = text[index];
+    if (open) {
+      if (character !== '"') continue;
+      if (text[index + 1] === '"')
+        index++; // an escaped quote
+      else open = false;
+    } else if (character === ',') {
+      fieldStart = true;
+    } else if (character === '"' && fieldStart) {
+      open = true;
+      fieldStart = false;
+    } else if (character !== ' ' && character !== '\t') {
+      fieldStart = false;
+    }
+  }
+  return open;
+}
+
+/**
+ * The fields of `text` that come before its first malformed one (a quote never closed, text after a closing
+ * quote): they are where the header says, so a failed row can still show its invoice id. Trimmed as in parsing.
+ *
+ * @example
+ * ```ts
+ * salvageFields('INV-7,isic4,"4711,2019'); // ['INV-7', 'isic4']
+ * ```
+ */
+export function salvageFields(text: string): string[] {
+  const fields: string[] = [];
+  let index = 0;
+  for (;;) {
+    while (text[index] === ' ' || text[index] === '\t') index++;
+    if (text[index] === '"') {
+      let value = '';
+      let end = index + 1;
+      for (;;) {
+        const close = text.indexOf('"', end);
+        if (close === -1) return fields; // never closed
+        value += text.slice(end, close);
+        if (text[close + 1] === '"') {
+          value += '"';
+          end = close + 2;
+          continue;
+        }
+        end = close + 1;
+        break;
+      }
+      while (text[end] === ' ' || text[end] === '\t') end++;
+      if (end < text.length && text[end] !== ',') return fields; // text after the closing quote
+      fields.push(value);
+      if (end >= text.length) return fields;
+      index = end + 1;
+    } else {
+      const comma = text.indexOf(',', index);
+      fields.push(text.slice(index, comma === -1 ? undefined : comma).trim());
+      if (comma === -1) return fields;
+      index = comma + 1;
+    }
+  }
+}
+
+/** Trims as csv-parse's `trim` does: spaces, tabs, form feeds and line breaks, nothing else. */
+const trimField = (field: string) => field.replace(/^[ \t\f\r\n]+|[ \t\f\r\n]+$/g, '');
+
+// relax_quotes: a quote inside an unquoted field is a literal (`27" monitor`), as quoteOpenAfter reads it.
+const PARSE_OPTIONS = { trim: true, relax_quotes: true, skip_empty_lines: false } as const;
+
+/** Parses one record's text (from {@link readCsvRecordTexts}); `line` is where it starts in the file. */
+export function parseRecord(text: string, line: number): CsvRecord {
+  let records: string[][];
+  try {
+    records = parse(text, {
+      ...PARSE_OPTIONS,
+      relax_column_count: false,
+      // Said outright when it can be: csv-parse's own discovery costs a Buffer copy of the text.
+      ...(!text.includes('\r') && { record_delimiter: '\n' }),
+    });
+  } catch (error) {
+    // csv-parse counts lines from the record's start; report them in the file's numbering.
+    const message = (error as Error).message.replace(
+      /\b(at|on) line (\d+)/g,
+      (_, word: string, relative: string) => {
+        return `${word} line ${line + Number(relative) - 1}`;
+      },
+    );
+    return { line, error: `line ${line}: ${message}`, fields: salvageFields(text) };
+  }
+  if (records.length !== 1)
+    return { line, error: `line ${line}: expected one CSV record, found ${records.length}.` };
+  return { line, fields: records[0] as string[] };
+}
+
+/**
+ * Parses many records' texts at once, as {@link parseRecord} would one by one (it does, when one fails).
+ *
+ * @example
+ * ```ts
+ * parseRecords([{ line: 2, text: 'a,1' }, { line: 3, text: '"b, c",2' }]); // fields ['a','1'], ['b, c','2']
+ * ```
+ */
+export function parseRecords(records: ReadonlyArray<{ line: number; text: string }>): CsvRecord[] {
+  const results: CsvRecord[] = new Array(records.length);
+  const quoted: number[] = [];
+  records.forEach(({ text, line }, index) => {
+    // Most ledger lines have no quote at all: then csv-parse's answer is the comma-split fields, trimmed as it
+    // trims (tests/cli/records.test.ts checks they agree), at a fraction of the cost.
+    if (text.trim() === '')
+      results[index] = parseRecord(text, line); // never joined: csv-parse may skip it
+    else if (!text.includes('"') && !text.includes('\r'))
+      results[index] = { line, fields: text.split(',').map(trimField) };
+    else quoted.push(index);
+  });
+  const oneByOne = () => {
+    for (const index of quoted) {
+      const { text, line } = records[index] as { line: number; text: string };
+      results[index] = parseRecord(text, line);
+    }
+    return results;
+  };
+  // Record texts hold no line end outside quotes, so `\n` joins them into exactly these records; a `\r`
+  // would let csv-parse read line ends differently, so such records go one by one.
+  if (quoted.length < 2 || quoted.some((index) => records[index]?.text.includes('\r'))) return oneByOne();
+  let parsed: string[][];
+  try {
+    parsed = parse(quoted.map((index) => records[index]?.text).join('\n'), {
+      ...PARSE_OPTIONS,
+      relax_column_count: true, // each record's field count is checked against the header by the caller
+      record_delimiter: '\n',
+    });
+  } catch {
+    return oneByOne();
+  }
+  if (parsed.length !== quoted.length) return oneByOne();
+  quoted.forEach((index, position) => {
+    results[index] = {
+      line: (records[index] as { line: number }).line,
+      fields: parsed[position] as string[],
+    };
+  });
+  return results;
+}
+
+/** Parsed CSV records: {@link readCsvRecordTexts}, each parsed with {@link parseRecord}. */
+export async function* readCsvRecords(
+  lines: AsyncIterable<PhysicalLine>,
+  maxRecordChars: number,
+): AsyncGenerator<CsvRecord> {
+  for await (const record of readCsvRecordTexts(lines, maxRecordChars)) {
+    if (record.error === undefined) yield parseRecord(record.text, record.line);
+    else {
+      const { line, error, salvage } = record;
+      yield salvage === undefined ? { line, error } : { line, error, fields: salvageFields(salvage) };
+    }
+  }
+}
+
+/** The text of each CSV record, split at line ends outside quoted fields, without parsing its fields. */
+export async function* readCsvRecordTexts(
+  lines: AsyncIterable<PhysicalLine>,
+  maxRecordChars: number,
+): AsyncGenerator<CsvRecordText> {
+  let pending: PhysicalLine[] = [];
+  let openQuote = false;
+  let chars = 0;
+  const out: CsvRecordText[] = [];
+
+  const unclosed = (reason: string) => {
+    const [first, ...rest] = pending;
+    pending = [];
+    openQuote = false;
+    chars = 0;
+    if (first === undefined) return;
+    out.push({ line: first.line, error: `line ${first.line}: ${reason}`, salvage: first.text });
+    for (const line of rest) take(line); // resume on the line after the one that opened the quote
+  };
+
+  function take(line: PhysicalLine): void {
+    if (line.tooLong) {
+      const start = pending[0]?.line ?? line.line;
+      pending = [];
+      openQuote = false;
+      chars = 0;
+      out.push({
+        line: start,
+        error: `line ${start}: the record is longer than ${maxRecordChars} characters.`,
+      });
+      return;
+    }
+    if (pending.length === 0 && line.text.trim() === '') return; // empty lines are skipped
+    pending.push(line);
+    chars += line.text.length + 1;
+    openQuote = quoteOpenAfter(line.text, openQuote);
+    if (!openQuote) {
+      const start = pending[0] as PhysicalLine;
+      const invalid = pending.some((part) => part.invalidUtf8);
+      const text = pending.map((part) => part.text).join('\n');
+      pending = [];
+      chars = 0;
+      out.push(
+        invalid
+          ? {
+              line: start.line,
+              error: `line ${start.line}: the line is not valid UTF-8; save the file as UTF-8.`,
+            }
+          : { line: start.line, text },
+      );
+    } else if (chars > maxRecordChars) {
+      unclosed(`a quoted field is not closed within ${maxRecordChars} characters.`);
+    }
+  }
+
+  for await (const line of lines) {
+    take(line);
+    yield* out.splice(0);
+  }
+  while (pending.length > 0) {
+    unclosed('a quoted field is not closed at the end of the file.');
+    yield* out.splice(0);
+  }
+}

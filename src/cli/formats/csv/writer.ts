@@ -1,0 +1,94 @@
+import { isLosslessNumber, stringify as stringifyJson } from 'lossless-json';
+import { decimal, toPlainString } from '../../../core/decimal';
+import type { Notice } from '../../../spend/notices';
+import { type EncoderOptions, RESULT_COLUMNS, type RowEncoder } from '../output-row';
+
+/** CSV output: the pass-through columns, then the result columns; numbers in plain decimal notation. */
+
+/**
+ * A number as a plain decimal, never in exponent notation: the shortest decimal that reads back as the same
+ * double (`4.1771632e-10` → `0.00000000041771632`), so nothing is lost and every spreadsheet reads it.
+ *
+ * @example
+ * ```ts
+ * plainDecimal(4.1771632e-10); // '0.00000000041771632'
+ * ```
+ */
+export function plainDecimal(value: number): string {
+  const text = String(value);
+  return text.includes('e') ? toPlainString(decimal(value)) : text;
+}
+
+/**
+ * Cells a spreadsheet runs as a formula (OWASP's list, and the full-width forms Apple Numbers reads the same way),
+ * unless the cell is just a number such as `-12.5`.
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A pass-through cell made inert for spreadsheets: `=HYPERLINK(…)` becomes `'=HYPERLINK(…)`. Plain numbers
+ * (`-12.5`, `+3`) are left alone, so negative amounts stay numbers.
+ *
+ * @example
+ * ```ts
+ * neutraliseFormula('=1+1'); // "'=1+1"
+ * neutraliseFormula('-12.5'); // '-12.5'
+ * ```
+ */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+}
+
+/** A pass-through value as CSV text: strings as they are, numbers as their input text, nested values as JSON. */
+function inputCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (isLosslessNumber(value)) return (value as { value: string }).value;
+  return stringifyJson(value) ?? '';
+}
+
+function resultCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return plainDecimal(value);
+  return String(value);
+}
+
+/** CSV: the notices column holds the notice codes, `;`-separated (JSON Lines has the full notices). */
+const noticeCodes = (notices: unknown) => (notices as Notice[]).map((notice) => notice.code).join(';');
+
+const NEEDS_QUOTES = /[",\n\r]/;
+
+/**
+ * A CSV field as csv-stringify writes it with its defaults (tests/cli/output-cells.test.ts checks they agree):
+ * quoted, with quotes doubled, when it holds a comma, a quote or a line break. Done here because it is most of
+ * the cost of writing a row through the library, and the rule is this one line.
+ *
+ * @example
+ * ```ts
+ * csvField('Müller, Berlin'); // '"Müller, Berlin"'
+ * ```
+ */
+export function csvField(text: string): string {
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const csvLine = (cells: readonly string[]) => `${cells.map(csvField).join(',')}\n`;
+
+export function csvEncoder({ columns, neutraliseFormulas }: EncoderOptions): RowEncoder {
+  const guard = neutraliseFormulas ? neutraliseFormula : (text: string) => text;
+  return {
+    header: csvLine([...columns.map(guard), ...RESULT_COLUMNS]),
+    encode(rows) {
+      let text = '';
+      for (const { input, result } of rows) {
+        const cells = columns.map((name) => guard(inputCell(input[name])));
+        for (const name of RESULT_COLUMNS)
+          cells.push(name === 'notices' ? noticeCodes(result.notices) : resultCell(result[name]));
+        text += csvLine(cells);
+      }
+      return text;
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { parentPort } from 'node:worker_threads';
+import type { RecordText } from '../formats/records';
+import { chunkProcessor } from './chunk';
+import type { WorkerSetup } from './pool';
+import type { RowAdapter } from './row-adapter';
+
+/**
+ * A worker thread of {@link workerPool}: builds its row adapter with `adapterFor` (the CLI's entry passes the
+ * registry lookup, so the pipeline imports no adapter), then computes each chunk it is sent and posts back its
+ * result.
+ *
+ * @example
+ * ```ts
+ * runChunkWorker(workerData as WorkerSetup, (setup) => rowAdapter(setup.kind, cliDatasets(setup.datasetFiles ?? [])));
+ * ```
+ */
+export function runChunkWorker(setup: WorkerSetup, adapterFor: (setup: WorkerSetup) => RowAdapter): void {
+  const process = chunkProcessor(adapterFor(setup), setup.context);
+  parentPort?.on('message', (records: RecordText[]) => {
+    try {
+      parentPort?.postMessage(process(records));
+    } catch (error) {
+      parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });
+    }
+  });
+}

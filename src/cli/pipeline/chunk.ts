@@ -1,0 +1,125 @@
+import { EmissionsError } from '../../core/errors';
+import { type CsvRecord, parseRecords, salvageFields } from '../formats/csv/reader';
+import { parseJsonLine } from '../formats/jsonl/reader';
+import type { RowAdapter } from './row-adapter';
+import { ENCODERS, type OutputRow, resultFields } from '../formats/index';
+import type { FileFormat, RecordText } from '../formats/records';
+import { RunSummary, type SummaryState } from './summary';
+
+/**
+ * A chunk of input records → its output text and summary. The same pure function runs in the main thread or in
+ * a worker (pool.ts), so the output does not depend on `--jobs`.
+ */
+
+/** What every chunk of one run shares; plain data, so a worker can be given it. */
+export interface ChunkContext {
+  inputFormat: FileFormat;
+  format: FileFormat;
+  /** The CSV input's header ([] for JSON Lines). */
+  header: readonly string[];
+  /** The input columns the output keeps. */
+  columns: readonly string[];
+  neutraliseFormulas: boolean;
+}
+
+export interface ChunkResult {
+  text: string;
+  summary: SummaryState;
+}
+
+function describeError(error: unknown): { code: string; message: string } {
+  if (error instanceof EmissionsError) return { code: error.error_code, message: error.message };
+  // Not the row's fault: an engine bug. Reported in the row, and the run goes on.
+  return {
+    code: 'internal_error',
+    message: `internal error: ${error instanceof Error ? error.message : String(error)}`,
+  };
+}
+
+export type DecodedRow = { values: Record<string, unknown>; error?: string };
+
+/** The header's leading columns filled from `fields`, for a row that could not be read whole. */
+function byHeader(header: readonly string[], fields: readonly string[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (let index = 0; index < Math.min(header.length, fields.length); index++)
+    values[header[index] as string] = fields[index];
+  return values;
+}
+
+/**
+ * A record's values by column, or why it could not be read (then the leading values that could be).
+ *
+ * @example
+ * ```ts
+ * decode({ line: 2, text: 'a,1' }, { ...context, header: ['id', 'money'] }, parseRecord('a,1', 2));
+ * ```
+ */
+export function decode(record: RecordText, context: ChunkContext, parsed: CsvRecord | undefined): DecodedRow {
+  const { header } = context;
+  if (record.text === undefined) {
+    const fields =
+      context.inputFormat === 'csv' && record.salvage !== undefined ? salvageFields(record.salvage) : [];
+    return { values: byHeader(header, fields), error: record.error ?? 'unreadable record' };
+  }
+  if (context.inputFormat === 'jsonl') {
+    const parsed = parseJsonLine(record.text, record.line);
+    return 'values' in parsed ? { values: parsed.values } : { values: {}, error: parsed.error };
+  }
+  if (parsed === undefined) return { values: {}, error: 'unreadable record' };
+  if ('error' in parsed) return { values: byHeader(header, parsed.fields ?? []), error: parsed.error };
+  if (parsed.fields.length !== header.length) {
+    return {
+      values: {},
+      error: `line ${record.line}: expected ${header.length} fields as in the header, found ${parsed.fields.length}.`,
+    };
+  }
+  return { values: byHeader(header, parsed.fields) };
+}
+
+/**
+ * Makes the function that computes and encodes one chunk of a run.
+ *
+ * @example
+ * ```ts
+ * const process = chunkProcessor(spendRows(defaultDatasets), context);
+ * const { text, summary } = process([{ line: 2, text: 'isic4,4711,2019,DE,100,eur' }]);
+ * ```
+ */
+export function chunkProcessor(
+  kind: RowAdapter,
+  context: ChunkContext,
+): (records: readonly RecordText[]) => ChunkResult {
+  const encoder = ENCODERS[context.format](context);
+  return (records) => {
+    const summary = new RunSummary(kind.groupings);
+    const rows: OutputRow[] = [];
+    const parsed = new Map<RecordText, CsvRecord>();
+    if (context.inputFormat === 'csv') {
+      const texts = records.filter(
+        (record): record is RecordText & { text: string } => record.text !== undefined,
+      );
+      parseRecords(texts).forEach((result, index) => parsed.set(texts[index] as RecordText, result));
+    }
+    for (const record of records) {
+      const { values, error } = decode(record, context, parsed.get(record));
+      if (error !== undefined) {
+        summary.failure(record.line, 'invalid_request', error);
+        rows.push({
+          input: values,
+          result: resultFields(undefined, { code: 'invalid_request', message: error }),
+        });
+        continue;
+      }
+      try {
+        const { outcome, groups } = kind.compute(values, context.inputFormat);
+        summary.success(outcome.co2e, groups);
+        rows.push({ input: values, result: resultFields(outcome) });
+      } catch (thrown) {
+        const { code, message } = describeError(thrown);
+        summary.failure(record.line, code, message);
+        rows.push({ input: values, result: resultFields(undefined, { code, message }) });
+      }
+    }
+    return { text: encoder.encode(rows), summary: summary.toState() };
+  };
+}

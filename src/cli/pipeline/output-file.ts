@@ -1,0 +1,229 @@
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { UsageError } from '../io';
+import { errorCode } from './streams';
+import type { SummaryState } from './summary';
+
+/**
+ * Where a file run's output goes, with the guarantees docs/cli.md promises for every format:
+ *
+ * - never the input file, however it is reached (symlink, hard link, stdin redirected from it): files are
+ *   compared by device and inode;
+ * - an existing file is replaced only with `--force`;
+ * - atomic: rows go to a partial file beside the target, which is renamed over it only once every row is written
+ *   and flushed; a run that fails or is killed leaves the target as it was;
+ * - resumable: after each chunk, a small state file beside the partial records how many input rows its bytes
+ *   hold, so `--resume` truncates the partial to that length and carries on from the next row.
+ */
+
+/** What must be the same for a partial output to be continued: the input file, the command and its options. */
+export interface RunIdentity {
+  command: string;
+  input: { path: string; device: number; inode: number; size: number; modified: number };
+  inputFormat: string;
+  format: string;
+  neutraliseFormulas: boolean;
+}
+
+/** A partial output's state: rows of the input it holds, its length in bytes, and their summary. */
+export interface ResumeState {
+  version: 1;
+  run: RunIdentity;
+  rows: number;
+  bytes: number;
+  summary: SummaryState;
+}
+
+export interface OutputFile {
+  /** The state to continue from (`--resume` with a matching partial), or undefined for a fresh start. */
+  readonly resumed: ResumeState | undefined;
+  /** Bytes written so far (including those of a resumed partial). */
+  readonly bytes: number;
+  /** Appends text (UTF-8) or bytes (Parquet). */
+  write(text: string | Uint8Array): void;
+  /** Records that the partial now holds `rows` input rows with this summary. */
+  checkpoint(rows: number, summary: SummaryState): void;
+  /** Flushes the partial to disk and renames it over the target. */
+  commit(): void;
+  /** Closes the partial and leaves it (with its state) for `--resume`. */
+  keepPartial(): void;
+}
+
+const sameFile = (a: Stats, b: Stats) => a.dev === b.dev && a.ino === b.ino;
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The input's file identity: the named file, or what stdin is (a pipe has none worth comparing). */
+export function inputStats(file: string): Stats | undefined {
+  if (file !== '-') return statOrUndefined(file);
+  try {
+    return fstatSync(0);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses to write results into the input: `--out` (or, without it, stdout redirected into a file) that is the
+ * input file through any name.
+ *
+ * @throws {UsageError} when they are the same file.
+ *
+ * @example
+ * ```ts
+ * refuseSameFile(inputStats('ledger.csv'), 'link-to-ledger.csv'); // throws UsageError
+ * ```
+ */
+export function refuseSameFile(input: Stats | undefined, out: string | undefined): void {
+  if (input === undefined || !input.isFile()) return;
+  if (out !== undefined) {
+    const target = statOrUndefined(out);
+    if (target !== undefined && sameFile(input, target))
+      throw new UsageError(`--out ${out} is the input file (through another name or link); write elsewhere.`);
+    return;
+  }
+  let stdout: Stats | undefined;
+  try {
+    stdout = fstatSync(1);
+  } catch {
+    return;
+  }
+  if (stdout.isFile() && sameFile(input, stdout))
+    throw new UsageError('stdout is redirected into the input file; write elsewhere.');
+}
+
+/** The partial output and its state file, beside the target (same directory, so the rename is atomic). */
+export function partialPaths(target: string): { partial: string; state: string } {
+  const partial = join(dirname(target), `.${basename(target)}.co2e-partial`);
+  return { partial, state: `${partial}.json` };
+}
+
+function readState(path: string): ResumeState | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    const state = JSON.parse(readFileSync(path, 'utf8')) as ResumeState;
+    return state.version === 1 ? state : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface OpenOutputOptions {
+  force: boolean;
+  resume: boolean;
+  /** The run's identity; undefined when the input is a pipe (no state is kept, as it cannot be resumed). */
+  run: RunIdentity | undefined;
+  /** Told when `--resume` finds nothing to continue and starts afresh. */
+  notice: (message: string) => void;
+}
+
+/**
+ * Opens the partial output for `out`: a fresh one, or with `resume` the one an earlier run of the same input
+ * and options left.
+ *
+ * @throws {UsageError} when the target exists without `force`, is not a regular file, cannot be written, or
+ *   the partial to resume belongs to another input or other options.
+ *
+ * @example
+ * ```ts
+ * const output = openOutputFile('out.csv', { force: false, resume: false, run, notice: console.error });
+ * output.write('id,co2e\n');
+ * output.checkpoint(0, summary.toState());
+ * output.commit(); // out.csv appears, complete
+ * ```
+ */
+export function openOutputFile(out: string, options: OpenOutputOptions): OutputFile {
+  const existing = statOrUndefined(out);
+  if (existing !== undefined && !existing.isFile()) throw new UsageError(`--out ${out} is not a file.`);
+  if (existing !== undefined && !options.force)
+    throw new UsageError(`${out} exists; use --force to replace it.`);
+  // Replace what a symlink points to, not the link itself.
+  const target = existing !== undefined ? realpathSync(out) : out;
+  const paths = partialPaths(target);
+
+  let resumed: ResumeState | undefined;
+  if (options.resume && options.run !== undefined) {
+    resumed = readState(paths.state);
+    const partial = statOrUndefined(paths.partial);
+    if (resumed !== undefined && JSON.stringify(resumed.run) !== JSON.stringify(options.run)) {
+      throw new UsageError(
+        `the partial output ${paths.partial} is from another input or other options; run without --resume to start over.`,
+      );
+    }
+    if (resumed !== undefined && (partial === undefined || partial.size < resumed.bytes)) resumed = undefined;
+    if (resumed === undefined)
+      options.notice(`no partial output of ${out} to resume; starting from the first row`);
+  }
+
+  let fd: number;
+  try {
+    fd = openSync(paths.partial, resumed !== undefined ? 'r+' : 'w');
+    if (resumed !== undefined) ftruncateSync(fd, resumed.bytes);
+  } catch (error) {
+    throw new UsageError(`cannot write ${out}: ${errorCode(error)}`);
+  }
+  if (resumed === undefined && existsSync(paths.state)) unlinkSync(paths.state);
+
+  let bytes = resumed?.bytes ?? 0;
+  let open = true;
+  const close = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  return {
+    resumed,
+    get bytes() {
+      return bytes;
+    },
+    write(text) {
+      const buffer =
+        typeof text === 'string'
+          ? Buffer.from(text, 'utf8')
+          : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+      let offset = 0;
+      while (offset < buffer.length) {
+        offset += writeSync(fd, buffer, offset, buffer.length - offset, bytes + offset);
+      }
+      bytes += buffer.length;
+    },
+    checkpoint(rows, summary) {
+      if (options.run === undefined) return;
+      const state: ResumeState = { version: 1, run: options.run, rows, bytes, summary };
+      // Written whole, then renamed: a kill leaves the previous state or this one, never half of one.
+      writeFileSync(`${paths.state}.tmp`, JSON.stringify(state));
+      renameSync(`${paths.state}.tmp`, paths.state);
+    },
+    commit() {
+      fsyncSync(fd);
+      close();
+      if (existing !== undefined) chmodSync(paths.partial, existing.mode & 0o7777);
+      renameSync(paths.partial, target);
+      if (existsSync(paths.state)) unlinkSync(paths.state);
+    },
+    keepPartial() {
+      close();
+    },
+  };
+}

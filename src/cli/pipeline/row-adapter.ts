@@ -1,0 +1,49 @@
+import type { RowOutcome } from '../formats/output-row';
+import type { FileFormat } from '../formats/records';
+
+export type { RowOutcome } from '../formats/output-row';
+
+/**
+ * The one interface between the row pipeline and a kind of ledger row (spend, cloud, billing, …): how a row's
+ * cells become a request, what its result adds to the row, and which summary groups it joins. The pipeline reads
+ * the file, decodes each record into `values` (column → cell, for any input format), calls {@link RowAdapter.compute}
+ * once per row, writes `outcome` after the row's own columns and adds the row to the summary under `groups`. It
+ * knows nothing else about the rows: a new kind is a new adapter in adapters/ (plus a command), no pipeline change.
+ *
+ * @example
+ * ```ts
+ * // adapters/spend.ts, in short: cells → request → calculator → result columns and summary group.
+ * const rows: RowAdapter = {
+ *   name: 'spend',
+ *   groupings: { category: 'by classification' },
+ *   compute(values, source) {
+ *     const result = calculateSpend(pickFields(values, SPEND_REQUEST_COLUMNS, source) as SpendRequest, datasets);
+ *     const outcome = { ...estimateOutcome(result.estimate), notices: result.notices };
+ *     return { outcome, groups: { category: String(values.classification_code) } };
+ *   },
+ * };
+ * ```
+ */
+export interface RowAdapter {
+  /** The command's name, as messages and the resume identity of an output file show it (`spend`, `cloud`). */
+  readonly name: string;
+  /**
+   * Computes one row from its cells. `source` says how the cells were read: CSV cells are text (numbers to be
+   * parsed strictly, empty meaning absent), JSON Lines and Parquet cells are typed values (adapters/cells.ts reads both).
+   *
+   * @throws {EmissionsError} for a bad row; the pipeline writes its code and message in the row and goes on.
+   */
+  compute(
+    values: Record<string, unknown>,
+    source: FileFormat,
+  ): { outcome: RowOutcome; groups: Record<string, string> };
+  /** Summary groupings: group key → heading, e.g. `{ provider: 'by provider' }`; `groups` gives each row's. */
+  readonly groupings: Readonly<Record<string, string>>;
+  /**
+   * Set when worker threads can build the same adapter themselves: its name in the registry the CLI's entry hands
+   * to the workers (adapters/index.ts, `ROW_ADAPTERS`). Without it, rows are computed in the main thread.
+   */
+  readonly worker?: string;
+  /** Dataset files (`--datasets`) the workers merge over the defaults, in order, to build the same datasets. */
+  readonly workerDatasets?: readonly string[];
+}

@@ -1,0 +1,260 @@
+import { createReadStream } from 'node:fs';
+import { extname } from 'node:path';
+import { type ChunkContext, type ChunkResult, chunkProcessor } from './chunk';
+import { type CliIo, EXIT, UsageError } from '../io';
+import { parseJsonLine } from '../formats/jsonl/reader';
+import type { RowAdapter } from './row-adapter';
+import { ENCODERS, passThroughColumns } from '../formats/index';
+import { inputStats, type OutputFile, openOutputFile, refuseSameFile, type RunIdentity } from './output-file';
+import { type ChunkPool, defaultJobs, workerPool } from './pool';
+import { runParquetFileCommand } from './run-parquet';
+import { createProgress } from './progress';
+import { errorCode, inputFileSize, streamWriter } from './streams';
+import {
+  type FileFormat,
+  InputFileError,
+  type ParquetAwareFormat,
+  type RecordText,
+  readRecords,
+} from '../formats/records';
+import { RunSummary } from './summary';
+
+/**
+ * `spend FILE` and `cloud FILE`: stream records through a calculator a chunk at a time (on worker threads when
+ * the file is longer than one chunk), write the results in input order, then a summary.
+ */
+
+export interface FileCommandOptions {
+  out?: string;
+  /** Output format; default from the `--out` extension, else the input format. */
+  format?: ParquetAwareFormat;
+  /** Input format; default from the file extension (`.csv`; `.jsonl`, `.ndjson`; `.parquet`), `csv` for stdin. */
+  inputFormat?: ParquetAwareFormat;
+  /** Replace an existing `--out` file. */
+  force?: boolean;
+  /** Continue the partial output an interrupted run of the same input and options left. */
+  resume?: boolean;
+  /** Worker threads computing rows; default the cores available. 1 computes in the main thread. */
+  jobs?: number;
+  /** CSV output: make formula-like pass-through cells inert (default true). */
+  neutraliseFormulas?: boolean;
+}
+
+/** Records per chunk, and the most characters of record text in one (long records make shorter chunks). */
+export const CHUNK_ROWS = 1_000;
+const CHUNK_CHARS = 1_000_000;
+/** State of a resumable output is saved at most this often (and after the last chunk). */
+const CHECKPOINT_MS = 100;
+
+const FORMAT_BY_EXTENSION: Readonly<Record<string, ParquetAwareFormat>> = {
+  '.csv': 'csv',
+  '.jsonl': 'jsonl',
+  '.ndjson': 'jsonl',
+  '.parquet': 'parquet',
+};
+const formatOf = (path: string): ParquetAwareFormat | undefined =>
+  FORMAT_BY_EXTENSION[extname(path).toLowerCase()];
+
+async function openInput(
+  file: string,
+  io: CliIo,
+): Promise<{ source: AsyncIterable<Uint8Array | string>; bytes?: number }> {
+  if (file === '-') return { source: io.stdin };
+  const size = await inputFileSize(file);
+  return { source: createReadStream(file, { highWaterMark: 64 * 1024 }), bytes: size };
+}
+
+/** The input columns the output keeps: the CSV header, or the keys of the first JSON object in the first chunk. */
+function outputColumns(header: readonly string[], first: readonly RecordText[], inputFormat: FileFormat) {
+  if (inputFormat === 'csv') return passThroughColumns(header);
+  for (const record of first) {
+    if (record.text === undefined) continue;
+    const parsed = parseJsonLine(record.text, record.line);
+    if ('values' in parsed) return passThroughColumns(Object.keys(parsed.values));
+  }
+  return [];
+}
+
+/** What a resumed run must match; undefined for a pipe, which cannot be read again. */
+function runIdentity(command: string, file: string, context: ChunkContext): RunIdentity | undefined {
+  const info = inputStats(file);
+  if (info === undefined || !info.isFile()) return undefined;
+  return {
+    command,
+    input: { path: file, device: info.dev, inode: info.ino, size: info.size, modified: info.mtimeMs },
+    inputFormat: context.inputFormat,
+    format: context.format,
+    neutraliseFormulas: context.neutraliseFormulas,
+  };
+}
+
+/**
+ * Runs one batch file. Returns the exit code: 0 when every row succeeded, 1 when any failed, 130 when interrupted.
+ *
+ * @throws {UsageError} for an unreadable input, an output that is the input or exists without `force`, an
+ *   unwritable output, an unknown format or a malformed header.
+ */
+export async function runFileCommand(
+  kind: RowAdapter,
+  file: string,
+  options: FileCommandOptions,
+  io: CliIo,
+): Promise<number> {
+  const inputFormat = options.inputFormat ?? (file === '-' ? 'csv' : formatOf(file));
+  if (inputFormat === undefined) {
+    throw new UsageError(
+      `cannot tell the format of ${file} from its extension; use --input-format csv|jsonl|parquet.`,
+    );
+  }
+  const format =
+    options.format ?? (options.out !== undefined ? formatOf(options.out) : undefined) ?? inputFormat;
+  if (options.resume === true && options.out === undefined) throw new UsageError('--resume needs --out.');
+  refuseSameFile(inputStats(file), options.out);
+  if (inputFormat === 'parquet' || format === 'parquet') {
+    return runParquetFileCommand(kind, file, { ...options, inputFormat, format }, io);
+  }
+  const jobs = options.jobs ?? defaultJobs();
+
+  const input = await openInput(file, io);
+  let bytesRead = 0;
+  let source;
+  try {
+    source = await readRecords(input.source, inputFormat, { onChunk: (bytes) => (bytesRead += bytes) });
+  } catch (error) {
+    if (error instanceof InputFileError) throw new UsageError(`${file}: ${error.message}.`);
+    throw new UsageError(`cannot read ${file}: ${errorCode(error)}`);
+  }
+  const { header, records } = source;
+
+  // The first chunk is read before anything is written: JSON Lines written as CSV takes its columns from it.
+  const first: RecordText[] = [];
+  const nextRecord = async () => {
+    const next = await records.next();
+    return next.done === true ? undefined : next.value;
+  };
+  for (let record; first.length < CHUNK_ROWS && (record = await nextRecord()) !== undefined;)
+    first.push(record);
+  const context: ChunkContext = {
+    inputFormat,
+    format,
+    header,
+    columns: outputColumns(header, first, inputFormat),
+    neutraliseFormulas: options.neutraliseFormulas ?? true,
+  };
+
+  const summary = new RunSummary(kind.groupings);
+  let output: OutputFile | undefined;
+  let write: (text: string) => Promise<void>;
+  if (options.out !== undefined) {
+    const run = runIdentity(kind.name, file, context);
+    if (run === undefined && options.resume === true)
+      throw new UsageError(
+        '--resume needs an input file (stdin redirected from a file is fine, a pipe is not).',
+      );
+    const file_ = openOutputFile(options.out, {
+      force: options.force === true,
+      resume: options.resume === true,
+      run,
+      notice: (message) => io.stderr.write(`co2e-engine ${kind.name}: ${message}\n`),
+    });
+    output = file_;
+    write = async (text) => file_.write(text);
+  } else {
+    write = streamWriter(io.stdout);
+  }
+  const skip = output?.resumed?.rows ?? 0;
+  if (output?.resumed !== undefined) {
+    summary.merge(output.resumed.summary);
+    io.stderr.write(`co2e-engine ${kind.name}: resuming after ${skip} rows\n`);
+  }
+
+  const process = chunkProcessor(kind, context);
+  let pool: ChunkPool | undefined;
+  const inFlight: Array<{ rows: number; result: Promise<ChunkResult> }> = [];
+  const maxInFlight = 2 * Math.max(jobs, 1);
+  const progress = createProgress(io.stderr, input.bytes);
+  const started = performance.now();
+  let rowsWritten = skip;
+  let lastCheckpoint = 0;
+  let interrupted = false;
+
+  const checkpoint = (force: boolean) => {
+    if (output === undefined) return;
+    const now = performance.now();
+    if (!force && now - lastCheckpoint < CHECKPOINT_MS) return;
+    lastCheckpoint = now;
+    output.checkpoint(rowsWritten, summary.toState());
+  };
+  const dispatch = (chunk: RecordText[], last: boolean) => {
+    if (pool === undefined && !last && jobs > 1 && kind.worker !== undefined)
+      pool = workerPool(jobs, kind.worker, context, kind.workerDatasets);
+    const result = pool !== undefined ? pool.run(chunk) : Promise.resolve(process(chunk));
+    result.catch(() => undefined); // awaited in order by writeHead; this only keeps it from being unhandled
+    inFlight.push({ rows: chunk.length, result });
+  };
+  const writeHead = async () => {
+    const head = inFlight.shift();
+    if (head === undefined) return;
+    const { text, summary: part } = await head.result;
+    await write(text);
+    summary.merge(part);
+    rowsWritten += head.rows;
+    checkpoint(false);
+    progress.tick(summary.rows, bytesRead);
+  };
+
+  try {
+    if (output?.resumed === undefined) {
+      await write(ENCODERS[format](context).header);
+      checkpoint(true);
+    }
+    let seen = 0;
+    let chunk: RecordText[] = [];
+    let chunkChars = 0;
+    const take = async (record: RecordText) => {
+      seen += 1;
+      if (seen <= skip) return; // already in the resumed output
+      if (chunk.length >= CHUNK_ROWS || chunkChars >= CHUNK_CHARS) {
+        // A full chunk is sent once a record follows it, so a file of one chunk never starts workers.
+        dispatch(chunk, false);
+        chunk = [];
+        chunkChars = 0;
+        while (inFlight.length >= maxInFlight) await writeHead();
+      }
+      chunk.push(record);
+      chunkChars += record.text?.length ?? 0;
+    };
+    for (const record of first) await take(record);
+    for (let record; (record = await nextRecord()) !== undefined;) {
+      if (io.signal?.aborted === true) {
+        interrupted = true;
+        break;
+      }
+      await take(record);
+    }
+    if (io.signal?.aborted === true) interrupted = true;
+    if (!interrupted && chunk.length > 0) dispatch(chunk, true);
+    while (inFlight.length > 0) await writeHead();
+    checkpoint(true);
+    if (!interrupted) output?.commit();
+    else output?.keepPartial();
+  } catch (error) {
+    progress.stop();
+    output?.keepPartial();
+    const kept =
+      output !== undefined && rowsWritten > 0
+        ? `; the ${rowsWritten} rows written are kept for --resume, and ${options.out} is untouched`
+        : '';
+    throw new UsageError(`stopped after ${rowsWritten} rows: ${errorCode(error)}${kept}`);
+  } finally {
+    await pool?.close();
+  }
+  progress.stop();
+  io.stderr.write(summary.format(kind.name, (performance.now() - started) / 1000, interrupted));
+  if (interrupted && output !== undefined)
+    io.stderr.write(
+      `co2e-engine ${kind.name}: ${options.out} is untouched; run the same command with --resume to continue\n`,
+    );
+  if (interrupted) return EXIT.interrupted;
+  return summary.failures > 0 ? EXIT.rowsFailed : EXIT.ok;
+}

@@ -1,0 +1,132 @@
+import { add, compare, type Decimal, decimal, toPlainString, ZERO } from '../../core/decimal';
+
+/** Totals of a run, summed exactly, for the summary printed at the end. */
+
+/**
+ * A summary as plain data: what a worker sends back for its chunk, and what a resumable run keeps beside its
+ * partial output. Decimals are strings, so merging stays exact.
+ */
+export interface SummaryState {
+  rows: number;
+  failures: number;
+  total: string;
+  groups: Record<string, Record<string, { co2e: string; rows: number }>>;
+  errorCodes: Record<string, number>;
+  firstFailures: string[];
+}
+
+interface Group {
+  co2e: Decimal;
+  rows: number;
+}
+
+const MAX_GROUPS_SHOWN = 15;
+const MAX_FAILURES_SHOWN = 5;
+
+export class RunSummary {
+  rows = 0;
+  failures = 0;
+  private total: Decimal = ZERO;
+  private readonly groups = new Map<string, Map<string, Group>>();
+  private readonly errorCodes = new Map<string, number>();
+  private readonly firstFailures: string[] = [];
+
+  constructor(private readonly groupings: Readonly<Record<string, string>>) {
+    for (const name of Object.keys(groupings)) this.groups.set(name, new Map());
+  }
+
+  success(co2e: number, groups: Record<string, string>): void {
+    this.rows += 1;
+    const amount = decimal(co2e);
+    this.total = add(this.total, amount);
+    for (const [name, key] of Object.entries(groups)) {
+      const grouping = this.groups.get(name);
+      if (grouping === undefined) continue;
+      const group = grouping.get(key) ?? { co2e: ZERO, rows: 0 };
+      grouping.set(key, { co2e: add(group.co2e, amount), rows: group.rows + 1 });
+    }
+  }
+
+  failure(line: number, code: string, message: string): void {
+    this.rows += 1;
+    this.failures += 1;
+    this.errorCodes.set(code, (this.errorCodes.get(code) ?? 0) + 1);
+    if (this.firstFailures.length < MAX_FAILURES_SHOWN) {
+      const text = message.startsWith(`line ${line}:`) ? message : `line ${line}: ${message}`;
+      this.firstFailures.push(`${code}: ${text}`);
+    }
+  }
+
+  /** This summary as plain data. */
+  toState(): SummaryState {
+    const groups: SummaryState['groups'] = {};
+    for (const [name, grouping] of this.groups) {
+      groups[name] = {};
+      for (const [key, group] of grouping)
+        groups[name][key] = { co2e: toPlainString(group.co2e), rows: group.rows };
+    }
+    return {
+      rows: this.rows,
+      failures: this.failures,
+      total: toPlainString(this.total),
+      groups,
+      errorCodes: Object.fromEntries(this.errorCodes),
+      firstFailures: [...this.firstFailures],
+    };
+  }
+
+  /** Adds the rows of `state` (a later part of the same run) to this summary. */
+  merge(state: SummaryState): void {
+    this.rows += state.rows;
+    this.failures += state.failures;
+    this.total = add(this.total, decimal(state.total));
+    for (const [name, keys] of Object.entries(state.groups)) {
+      const grouping = this.groups.get(name);
+      if (grouping === undefined) continue;
+      for (const [key, part] of Object.entries(keys)) {
+        const group = grouping.get(key) ?? { co2e: ZERO, rows: 0 };
+        grouping.set(key, { co2e: add(group.co2e, decimal(part.co2e)), rows: group.rows + part.rows });
+      }
+    }
+    for (const [code, count] of Object.entries(state.errorCodes))
+      this.errorCodes.set(code, (this.errorCodes.get(code) ?? 0) + count);
+    for (const failure of state.firstFailures)
+      if (this.firstFailures.length < MAX_FAILURES_SHOWN) this.firstFailures.push(failure);
+  }
+
+  /** Total kg CO2e of the rows that succeeded, as an exact decimal string. */
+  totalCo2e(): string {
+    return toPlainString(this.total);
+  }
+
+  /** `timedRows`: the rows computed in `seconds` (fewer than `rows` when a run was resumed). */
+  format(command: string, seconds: number, interrupted = false, timedRows = this.rows): string {
+    const rate = seconds > 0 ? Math.round(timedRows / seconds) : timedRows;
+    const lines = [
+      `co2e-engine ${command}: ${this.rows} rows, ${this.failures} failed, ${seconds.toFixed(1)} s (${rate} rows/s)${interrupted ? ', interrupted' : ''}`,
+      `total co2e: ${this.totalCo2e()} kg (rows that succeeded)`,
+    ];
+    for (const [name, title] of Object.entries(this.groupings)) {
+      const grouping = [...(this.groups.get(name) ?? new Map<string, Group>()).entries()];
+      if (grouping.length === 0) continue;
+      grouping.sort(([, a], [, b]) => compare(b.co2e, a.co2e));
+      lines.push(`${title}:`);
+      const width = Math.max(...grouping.slice(0, MAX_GROUPS_SHOWN).map(([key]) => key.length));
+      for (const [key, group] of grouping.slice(0, MAX_GROUPS_SHOWN)) {
+        lines.push(
+          `  ${key.padEnd(width)}  ${toPlainString(group.co2e)} kg  (${group.rows} ${group.rows === 1 ? 'row' : 'rows'})`,
+        );
+      }
+      if (grouping.length > MAX_GROUPS_SHOWN)
+        lines.push(`  … and ${grouping.length - MAX_GROUPS_SHOWN} more`);
+    }
+    if (this.failures > 0) {
+      const codes = [...this.errorCodes.entries()].map(([code, count]) => `${code} ${count}`).join(', ');
+      lines.push(`failures by error code: ${codes}`);
+      for (const failure of this.firstFailures) lines.push(`  ${failure}`);
+      if (this.failures > this.firstFailures.length)
+        lines.push(`  … see the error columns of the output for the rest`);
+    }
+    return `${lines.join('\n')}\n`;
+  }
+}

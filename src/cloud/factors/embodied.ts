@@ -1,0 +1,87 @@
+import { type Decimal, decimal, div, mul } from '../../core/decimal';
+import type { FactorMetadata } from '../../core/estimate';
+import { factorId } from '../../core/factor-id';
+import { createMemo } from '../../core/memo';
+import type { CloudProvider } from '../../datasets/tables';
+import type { CloudCoefficients, CloudInstance, CloudInstanceDatasets } from '../../datasets/types';
+import { CLOUD_DATA_QUALITY_FLAGS, coefficientsDataset, PROVIDER_LABEL } from './provenance';
+
+/**
+ * Embodied emissions per instance-hour, Teads/CCF method: the host platform's embodied kg CO2e (TE), shared by
+ * the instance's vCPUs out of the platform's, spread over the server lifetime:
+ * `TE · (instance vCPU / platform vCPU) / lifetime hours`.
+ *
+ * Returned as numerator and denominator so that callers divide once, after multiplying by the activity.
+ */
+export function embodiedPerInstanceHour(
+  instance: CloudInstance,
+  coefficients: CloudCoefficients,
+): { numerator: Decimal; denominator: Decimal } {
+  return {
+    numerator: mul(decimal(instance.platform_embodied_kgco2e), decimal(instance.vcpu)),
+    denominator: mul(decimal(instance.platform_vcpu), decimal(coefficients.server_lifetime_hours)),
+  };
+}
+
+/** Factor metadata of an embodied CPU factor (kg per instance-hour). */
+export function embodiedMetadata(
+  provider: CloudProvider,
+  instance: CloudInstance,
+  year: number,
+  datasets: CloudInstanceDatasets,
+): FactorMetadata {
+  const coefficients = coefficientsDataset(provider, datasets);
+  const instances = instance.dataset ?? datasets.cloudInstances.info;
+  const instanceId = instance.instance.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+  const activityId = `embodied_cpu-provider_${provider}-instance_${instanceId}`;
+  return {
+    name: `${PROVIDER_LABEL[provider]} ${instance.instance} Embodied CPU`,
+    id: factorId([coefficients.id, coefficients.version, instances.id, instances.version, activityId, year]),
+    activity_id: activityId,
+    access_type: 'public',
+    source: instances.source,
+    source_dataset: instances.source_dataset,
+    year,
+    region: 'GLOBAL',
+    category: 'Cloud Computing - Embodied CPU',
+    source_lca_activity: 'upstream-end_of_life',
+    data_quality_flags: [...CLOUD_DATA_QUALITY_FLAGS],
+  };
+}
+
+export interface EmbodiedFactor {
+  numerator: Decimal;
+  denominator: Decimal;
+  /** numerator / denominator, kg CO2e per instance-hour. */
+  factor: Decimal;
+  metadata: FactorMetadata;
+}
+
+const embodiedFactors = createMemo<EmbodiedFactor>();
+
+/** The embodied factor of an instance with its metadata, derived once per dataset, instance and year. */
+export function embodiedFactor(
+  provider: CloudProvider,
+  instance: CloudInstance,
+  coefficients: CloudCoefficients,
+  year: number,
+  datasets: CloudInstanceDatasets,
+): EmbodiedFactor {
+  return embodiedFactors.get(
+    [datasets.cloudCoefficients, datasets.cloudInstances],
+    `${provider}|${instance.instance}|${year}`,
+    () => {
+      const { numerator, denominator } = embodiedPerInstanceHour(instance, coefficients);
+      return {
+        numerator,
+        denominator,
+        factor: div(numerator, denominator),
+        metadata: embodiedMetadata(provider, instance, year, datasets),
+      };
+    },
+  );
+}
+
+/** `activity × TE · vCPU / (platform vCPU · lifetime)`, with a single rounding. */
+export const embodiedCo2e = (instanceHours: Decimal, { numerator, denominator }: EmbodiedFactor): Decimal =>
+  div(mul(instanceHours, numerator), denominator);

@@ -1,0 +1,177 @@
+import type * as z from 'zod/mini';
+import { EmissionsError, messages } from '../core/errors';
+import { commonPrefixLength } from '../core/spelling';
+import { parseRequest } from '../core/validate';
+import { CLOUD_PROVIDERS } from '../datasets/constants';
+import { instanceKey, regionKey } from '../datasets/keys';
+import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
+import type { CloudProvider } from '../datasets/tables';
+import type {
+  CloudCoefficients,
+  CloudDatasets,
+  CloudInstance,
+  CloudInstanceDatasets,
+  CloudRegion,
+} from '../datasets/types';
+
+/**
+ * Resolve, before anything is computed: the provider (and its coefficients), the region, the instance type and the
+ * year of a cloud request, each to its dataset record or to the `EmissionsError` a caller can act on
+ * (`unsupported_provider`, `unknown_region` with close spellings, `unknown_instance`, `no_emission_factors_found`).
+ * The factors are factors/; the calculators put the two together.
+ */
+
+export { CLOUD_PROVIDERS, type CloudProvider };
+
+/** The parts every use-phase calculator (CPU, memory, storage, networking) reads: no instance table. */
+export const USE_PHASE_PARTS = ['cloudCoefficients', 'cloudRegions'] as const;
+
+/** The provider and its coefficients, or `unsupported_provider`. The caller has checked its dataset parts. */
+export function resolveProvider(
+  provider: unknown,
+  datasets: CloudDatasets,
+): { provider: CloudProvider; coefficients: CloudCoefficients } {
+  const id = typeof provider === 'string' ? provider.toLowerCase() : undefined;
+  const coefficients = id === undefined ? undefined : datasets.cloudCoefficients.get(id as CloudProvider);
+  if (coefficients !== undefined && (CLOUD_PROVIDERS as readonly unknown[]).includes(id)) {
+    return { provider: id as CloudProvider, coefficients };
+  }
+  const supported = CLOUD_PROVIDERS.filter(
+    (candidate) => datasets.cloudCoefficients.get(candidate) !== undefined,
+  );
+  const known = supported.find((candidate) => candidate === id);
+  if (known === undefined) {
+    // Not String(provider): a null-prototype object or `{ toString: false }` cannot be converted.
+    const shown =
+      typeof provider === 'string' ? provider : `(a ${provider === null ? 'null' : typeof provider})`;
+    throw new EmissionsError('unsupported_provider', messages.unsupportedProvider(shown, supported), {
+      path: 'provider_id',
+      valid_values: supported,
+    });
+  }
+  return { provider: known, coefficients: datasets.cloudCoefficients.get(known) as CloudCoefficients };
+}
+
+/** What every use-phase calculator resolves first: provider, request, region and year. */
+export function resolveUsePhaseRequest<
+  S extends z.ZodMiniType<{ region: string; year?: number | undefined }>,
+>(
+  provider: unknown,
+  schema: S,
+  request: unknown,
+  datasets: CloudDatasets,
+  needs: CalculatorDatasets<(typeof USE_PHASE_PARTS)[number]>,
+) {
+  requireDatasets(datasets, needs);
+  const { provider: id, coefficients } = resolveProvider(provider, datasets);
+  const input: z.output<S> = parseRequest(schema, request);
+  const region = resolveRegion(id, input.region, datasets);
+  return { provider: id, coefficients, input, region, year: input.year ?? datasets.cloudRegions.defaultYear };
+}
+
+/** The region record, or `unknown_region` with the datasets' reason when they list it as unsupported, else the provider's regions. */
+export function resolveRegion(provider: CloudProvider, region: string, datasets: CloudDatasets): CloudRegion {
+  const record = datasets.cloudRegions.get(provider, region);
+  if (record === undefined) {
+    const valid = datasets.cloudRegions.list(provider);
+    const listed = datasets.cloudRegions
+      .unsupported?.(provider)
+      .find((row) => regionKey(row.region) === regionKey(region));
+    if (listed !== undefined) {
+      throw new EmissionsError(
+        'unknown_region',
+        messages.listedUnsupported('region', provider, listed.region, listed.reason),
+        { path: 'region', valid_values: valid },
+      );
+    }
+    const suggestions = closestSpellings(valid, region, regionKey);
+    throw new EmissionsError('unknown_region', messages.unknownRegion(provider, region, valid, suggestions), {
+      path: 'region',
+      valid_values: valid,
+    });
+  }
+  return record;
+}
+
+/**
+ * Up to three candidates closest to `wanted` under `key`: those sharing the longest prefix (at least two
+ * characters) or containing it, closest first; none when nothing is close.
+ */
+function closestSpellings(
+  candidates: readonly string[],
+  wanted: string,
+  key: (spelling: string) => string,
+): string[] {
+  const target = key(wanted);
+  return candidates
+    .map((candidate) => {
+      const candidateKey = key(candidate);
+      const shared = commonPrefixLength(candidateKey, target);
+      return {
+        candidate,
+        score: candidateKey.includes(target) && target.length > 2 ? target.length : shared,
+      };
+    })
+    .filter(({ score }) => score >= 2)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 3)
+    .map(({ candidate }) => candidate);
+}
+
+/** The instance record, or `unknown_instance` with the datasets' reason when they list it as excluded, else a few likely spellings. */
+export function resolveInstance(
+  provider: CloudProvider,
+  instance: string,
+  datasets: CloudInstanceDatasets,
+): CloudInstance {
+  const record = datasets.cloudInstances.get(provider, instance);
+  if (record === undefined) {
+    const listed = datasets.cloudInstances
+      .excluded?.(provider)
+      .find((row) => instanceKey(provider, row.instance) === instanceKey(provider, instance));
+    if (listed !== undefined) {
+      throw new EmissionsError(
+        'unknown_instance',
+        messages.listedUnsupported(
+          'instance type',
+          provider,
+          listed.instance,
+          `${listed.reason} (${listed.source})`,
+        ),
+        { path: 'instance' },
+      );
+    }
+    const wanted = instance.toLowerCase();
+    const family = wanted.split(/[.\-_ ]/)[0] ?? '';
+    // Closest spelling first (longest common prefix), so `t2.micr` suggests `t2.micro` before `cache.t2.micro`.
+    const suggestions = datasets.cloudInstances
+      .list(provider)
+      .filter((candidate) => family !== '' && candidate.toLowerCase().includes(family))
+      .map((candidate) => ({ candidate, shared: commonPrefixLength(candidate.toLowerCase(), wanted) }))
+      .sort((a, b) => b.shared - a.shared)
+      .slice(0, 5)
+      .map(({ candidate }) => candidate);
+    throw new EmissionsError('unknown_instance', messages.unknownInstance(provider, instance, suggestions), {
+      path: 'instance',
+      ...(suggestions.length > 0 && { valid_values: suggestions }),
+    });
+  }
+  return record;
+}
+
+/** Checks an embodied year against the instance dataset's years. */
+export function embodiedYear(year: number | undefined, datasets: CloudInstanceDatasets): number {
+  const resolved = year ?? datasets.cloudInstances.defaultYear;
+  if (!datasets.cloudInstances.years.includes(resolved)) {
+    const valid = datasets.cloudInstances.years;
+    throw new EmissionsError(
+      'no_emission_factors_found',
+      messages.noFactorForYear('embodied emissions', resolved, valid),
+      {
+        path: 'year',
+        valid_values: [...valid],
+      },
+    );
+  }
+  return resolved;
+}
