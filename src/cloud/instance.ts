@@ -1,4 +1,4 @@
-import { type Decimal, add, decimal, mul } from '../core/decimal';
+import { type Decimal, add, decimal, mul, ZERO } from '../core/decimal';
 import {
   type CalculationOptions,
   type Estimate,
@@ -18,7 +18,9 @@ import { gridMethod } from './factors/provenance';
 import { gridFactor, gridMetadata, kwhPerVcpuHour } from './factors/use-phase';
 import { embodiedYear, resolveInstance, resolveProvider, resolveRegion } from './resolve';
 import { embodiedCo2e, type EmbodiedFactor, embodiedFactor } from './factors/embodied';
+import { type CloudNotice, type GpuPower, gpuPower } from './gpu';
 import { InstanceRequest } from './instance.schema';
+import { pueAt } from './pue';
 
 /** What an instance estimate needs besides the duration, derived once per instance, region, years and load. */
 interface Machine {
@@ -29,8 +31,22 @@ interface Machine {
   /** Memory kWh per hour of running, PUE included. */
   memoryKwhPerHour: Decimal;
   memoryGigabytes: Decimal;
+  /** GB charged for memory electricity (CCF's app: only the memory above the processors' baseline). */
+  chargedMemoryGigabytes: Decimal;
+  pue: number;
+  /** The GPU part, when the instance has GPUs with watts in the coefficients. */
+  gpu: GpuPower | undefined;
+  /** Why a part is left out (GPUs without figures). */
+  notices: CloudNotice[];
   embodied: EmbodiedFactor;
 }
+
+/**
+ * GPU utilisation of the GPU part: CCF's constant (`AVG_CPU_UTILIZATION_2020`, 50 %), which CCF applies to GPU hours
+ * as it does to vCPU hours without a measurement.
+ */
+const GPU_UTILIZATION_NUMBER = 0.5;
+const GPU_UTILIZATION = decimal(GPU_UTILIZATION_NUMBER);
 
 const machines = createMemo<Machine>();
 
@@ -48,18 +64,41 @@ export interface InstanceCalculationDetails {
   energy_used_cpu: number;
   /** Memory electricity, kWh. */
   energy_used_memory: number;
+  /**
+   * Memory the electricity is charged for, GB, where the instance table charges less than the whole memory (the CCF
+   * application's rule in `ccfAppDatasets`: the memory above the processors' baseline). Absent: all of it.
+   */
+  charged_memory?: number;
+  /** GPUs of the instance (present when it has a GPU part). */
+  gpu_count?: number;
+  /** Their model, as the coefficients name it (`Nvidia Tesla V100`). */
+  gpu_model?: string;
+  /** GPU utilisation of the GPU part: 0.5, CCF's constant. */
+  average_gpu_utilization?: number;
+  /** GPU electricity, kWh (present when the instance has a GPU part). */
+  energy_used_gpu?: number;
   energy_unit: 'kWh';
 }
 
 /** Result of {@link calculateInstance}: SPEC.md's "Virtual machine" response. */
 export interface InstanceEstimate {
-  /** Sum of the three estimates' co2e, kg. */
+  /** Sum of the estimates' co2e (CPU, memory, GPU where there is one, embodied), kg. */
   total_co2e: number;
   total_co2e_unit: 'kg';
   memory_estimate: Estimate;
   cpu_estimate: Estimate;
+  /**
+   * GPU electricity (kWh × the grid factor), for instances with GPUs whose model has watts in the coefficients:
+   * GPUs × (Wmin + 0.5 · (Wmax − Wmin)) × PUE per hour, as CCF estimates GPU instances.
+   */
+  gpu_estimate?: Estimate;
   embodied_cpu_estimate: Estimate;
   calculation_details: InstanceCalculationDetails;
+  /**
+   * What the estimate leaves out, when it does: `gpu_power_not_estimated` for an instance with GPUs (or other
+   * accelerators) the datasets have no figures for.
+   */
+  notices?: CloudNotice[];
 }
 
 /** The dataset parts `calculateInstance` reads: coefficients, region grid factors and the instance table. */
@@ -70,7 +109,10 @@ export const INSTANCE_DATASETS = {
 
 /**
  * A whole virtual machine: CPU and memory electricity (kWh, each × the grid factor of the region and year) and
- * embodied CPU emissions (instance-hours), with their sum. Memory is charged in full.
+ * embodied CPU emissions (instance-hours), with their sum; for an instance with GPUs, their electricity too
+ * (`gpu_estimate`), or a notice that it is not included when the datasets have no figures for them. Memory is
+ * charged in full, unless the instance table says how much is charged (`charged_memory_gb`, the CCF application's
+ * rule in `ccfAppDatasets`). The PUE is the region's where the coefficients have one (`pue_by_region`).
  *
  * @example
  * ```ts
@@ -98,8 +140,12 @@ export function calculateInstance<P extends CloudProviderSpelling>(
     [datasets.cloudCoefficients, datasets.cloudRegions, datasets.cloudInstances],
     `${id}|${instance.instance}|${region.region}|${electricityYear}|${input.year ?? ''}|${utilization}`,
     () => {
-      const pue = decimal(coefficients.pue);
+      const pueNumber = pueAt(coefficients, region.region);
+      const pue = decimal(pueNumber);
       const memoryGigabytes = gibibytesToGigabytes(decimal(instance.memory_gib));
+      const chargedMemoryGigabytes =
+        instance.charged_memory_gb === undefined ? memoryGigabytes : decimal(instance.charged_memory_gb);
+      const { power, notice } = gpuPower(instance, coefficients, GPU_UTILIZATION, pue);
       return {
         grid: gridFactor(region, electricityYear),
         gridMetadata: gridMetadata(id, region, electricityYear, datasets),
@@ -107,8 +153,12 @@ export function calculateInstance<P extends CloudProviderSpelling>(
           mul(decimal(instance.vcpu), kwhPerVcpuHour(coefficients, decimal(utilization))),
           pue,
         ),
-        memoryKwhPerHour: mul(mul(memoryGigabytes, decimal(coefficients.memory_kwh_per_gb_hour)), pue),
+        memoryKwhPerHour: mul(mul(chargedMemoryGigabytes, decimal(coefficients.memory_kwh_per_gb_hour)), pue),
         memoryGigabytes,
+        chargedMemoryGigabytes,
+        pue: pueNumber,
+        gpu: power,
+        notices: notice === undefined ? [] : [notice],
         embodied: embodiedFactor(id, instance, coefficients, embodiedYear(input.year, datasets), datasets),
       };
     },
@@ -164,12 +214,34 @@ export function calculateInstance<P extends CloudProviderSpelling>(
     options,
   );
 
-  const total = add(add(cpuCo2e, memoryCo2e), embodiedKg);
+  // The GPU part: electricity like the CPU's, at the same grid factor.
+  let gpuEstimate: Estimate | undefined;
+  let gpuCo2e = ZERO;
+  if (machine.gpu !== undefined) {
+    const energyGpu = mul(hours, machine.gpu.kwhPerHour);
+    gpuCo2e = mul(energyGpu, grid);
+    gpuEstimate = estimateFromCo2e(
+      gpuCo2e,
+      {
+        activityValue: energyGpu,
+        activityUnit: 'kWh',
+        factor: grid,
+        metadata: machine.gridMetadata,
+        method,
+        origin: 'co2e-engine',
+        auditTrail: input.audit_trail,
+      },
+      options,
+    );
+  }
+
+  const total = add(add(add(cpuCo2e, memoryCo2e), gpuCo2e), embodiedKg);
   return {
     total_co2e: outputNumber(total, options),
     total_co2e_unit: 'kg',
     memory_estimate: memoryEstimate,
     cpu_estimate: cpuEstimate,
+    ...(gpuEstimate !== undefined && { gpu_estimate: gpuEstimate }),
     embodied_cpu_estimate: embodiedEstimate,
     calculation_details: {
       instance: input.instance,
@@ -177,12 +249,23 @@ export function calculateInstance<P extends CloudProviderSpelling>(
       memory_unit: 'GB',
       vcpu_cores: instance.vcpu,
       average_vcpu_utilization: input.average_vcpu_utilization,
-      power_usage_effectiveness: coefficients.pue,
+      power_usage_effectiveness: machine.pue,
       // The activity values of the electricity estimates: the same decimals, converted once.
       energy_used_cpu: cpuEstimate.activity_data.activity_value,
       energy_used_memory: memoryEstimate.activity_data.activity_value,
+      ...(instance.charged_memory_gb !== undefined && {
+        charged_memory: sharedNumber(machine.chargedMemoryGigabytes, options),
+      }),
+      ...(machine.gpu !== undefined &&
+        gpuEstimate !== undefined && {
+          gpu_count: machine.gpu.count,
+          gpu_model: machine.gpu.model,
+          average_gpu_utilization: GPU_UTILIZATION_NUMBER,
+          energy_used_gpu: gpuEstimate.activity_data.activity_value,
+        }),
       energy_unit: 'kWh',
     },
+    ...(machine.notices.length > 0 && { notices: machine.notices.map((notice) => ({ ...notice })) }),
   };
 }
 

@@ -6,10 +6,11 @@
  * expected figures are carried over as facts (CCF's `co2e` is in metric tonnes, ours in kg; CCF's inputs are
  * per-hour usage, its utilisation a percentage).
  *
- * Coefficients are those of the CCF application profile (`datasets/cloud/coefficients-ccf-app.json`) wherever the
- * CCF test uses CCF's constants; a test that passes constants of its own (watts 0.71/3.46, a PUE, an average
- * wattage) gets them as a table of its own, said per case. Grid factors are each test's own (they are 2021
- * figures, not CCF's current grid). CCF's `replicationFactor` multiplies the usage; until requests take
+ * Coefficients are those of the CCF application profile (`ccfAppDatasets`: `datasets/cloud/coefficients-ccf-app.json`,
+ * whose per-region PUE the calculators read) wherever the CCF test uses CCF's constants; a test that passes constants
+ * of its own (watts 0.71/3.46, a PUE, an average wattage) gets them as a table of its own, said per case. Grid
+ * factors are each test's own (mostly 2021 figures, not CCF's current grid), except the last two cases, which run
+ * through `ccfAppDatasets` whole. CCF's `replicationFactor` multiplies the usage; until requests take
  * `replication_factor` (issue 22 item 2, another branch) the usage is multiplied here.
  *
  * Agreement: "exact" is to every digit of CCF's figure, i.e. our exact decimal result, as a double, has the same 15
@@ -19,6 +20,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import coefficientsJson from '../../datasets/cloud/coefficients-ccf-app.json';
+import { ccfAppDatasets } from '../../src/datasets/cloud';
 import {
   calculateCpu,
   calculateEmbodied,
@@ -57,13 +59,11 @@ function caseDatasets(
   instance?: { instance: string; vcpu: number; platform_vcpu: number; platform_embodied_kgco2e: number },
 ) {
   const base = ccfApp.providers[provider]!;
-  const { pue_by_region: regionPue, gpu_watts: _gpus, ...plain } = base;
-  const pue = constants.pue ?? regionPue?.[region] ?? base.pue;
+  // A test's own PUE stands for every region; otherwise the profile's, with its per-region figures.
+  const coefficients =
+    constants.pue === undefined ? { ...base, ...constants } : { ...base, ...constants, pue_by_region: {} };
   return createTableDatasets({
-    cloudCoefficients: {
-      dataset: info('coefficients'),
-      providers: { [provider]: { ...plain, ...constants, pue } },
-    },
+    cloudCoefficients: { dataset: info('coefficients'), providers: { [provider]: coefficients } },
     cloudRegions: {
       dataset: info('regions'),
       default_year: 2021,
@@ -295,6 +295,48 @@ const CASES: Case[] = [
       ).co2e,
     agreement: 'tib',
   },
+  // --- The same two GCP cases through ccfAppDatasets itself: its coefficients, its per-region PUE and CCF's grid
+  // (trunk b7a049c7: us-central1 0.000456, us-east4 0.000309 t/kWh, the figures the test's fixture expects).
+  {
+    source:
+      'packages/gcp/src/__tests__/BillingExportTable.test.ts: … based on replication factors (Cloud Filestore, ' +
+      'us-central1), through ccfAppDatasets',
+    ccfCo2eTonnes: 0.000015792192000000003,
+    ours: () =>
+      calculateStorage(
+        'gcp',
+        {
+          region: 'us-central1',
+          storage_type: 'hdd',
+          data: 2 * 94997.8046398464,
+          data_unit: 'TB',
+          duration: 1,
+          duration_unit: 's',
+        },
+        ccfAppDatasets,
+      ).co2e,
+    agreement: 'tib',
+  },
+  {
+    source:
+      'packages/gcp/src/__tests__/BillingExportTable.test.ts: … based on replication factors (Cloud SQL, us-east4), ' +
+      'through ccfAppDatasets',
+    ccfCo2eTonnes: 7.202355468749999e-8,
+    ours: () =>
+      calculateStorage(
+        'gcp',
+        {
+          region: 'us-east4',
+          storage_type: 'hdd',
+          data: 2 * 657.129996288,
+          data_unit: 'TB',
+          duration: 1,
+          duration_unit: 's',
+        },
+        ccfAppDatasets,
+      ).co2e,
+    agreement: 'tib',
+  },
 ];
 
 describe("CCF's estimator test cases (trunk b7a049c7) under the CCF application profile's coefficients", () => {
@@ -306,7 +348,7 @@ describe("CCF's estimator test cases (trunk b7a049c7) under the CCF application 
   });
 
   it('has every case cited and the unit corrections few', () => {
-    expect(CASES.length).toBe(15);
-    expect(CASES.filter((c) => c.agreement === 'tib').length).toBe(2);
+    expect(CASES.length).toBe(17);
+    expect(CASES.filter((c) => c.agreement === 'tib').length).toBe(4);
   });
 });

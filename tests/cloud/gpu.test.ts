@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { calculateInstance, listCapabilities } from '../../src/index';
+import { defaultDatasets } from '../../src/datasets/index';
+import { ccfAppDatasets } from '../../src/datasets/cloud';
 import { gpuPower } from '../../src/cloud/gpu';
 import { pueAt } from '../../src/cloud/pue';
 import { decimal, toNumber } from '../../src/core/decimal';
@@ -85,5 +88,108 @@ describe('pueAt', () => {
   it("takes the region's PUE where the coefficients have one, else the provider's", () => {
     expect(pueAt(coefficients, 'us-central1')).toBe(1.11);
     expect(pueAt(coefficients, 'us-east-1')).toBe(1.135);
+  });
+});
+
+describe('calculateInstance with GPUs (issue 22 item 3, issue 21 item 6)', () => {
+  it('adds the GPU part to p3.2xlarge: energy in calculation_details, co2e in gpu_estimate and in the total', () => {
+    // 1 V100 at 50 %: (35 + 0.5 · 271) W · 1.135 = 193.5175 W → 0.1935175 kWh in 1 h; us-east-1 2022 0.434 kg/kWh.
+    const vm = calculateInstance(
+      'aws',
+      { instance: 'p3.2xlarge', region: 'us-east-1', duration: 1 },
+      defaultDatasets,
+    );
+    expect(vm.calculation_details).toMatchObject({
+      gpu_count: 1,
+      gpu_model: 'Nvidia Tesla V100',
+      average_gpu_utilization: 0.5,
+      energy_used_gpu: 0.1935175,
+    });
+    expect(vm.gpu_estimate?.co2e).toBe(0.083986595); // 0.1935175 · 0.434
+    expect(vm.gpu_estimate?.activity_data).toEqual({ activity_value: 0.1935175, activity_unit: 'kWh' });
+    const parts =
+      vm.cpu_estimate.co2e + vm.memory_estimate.co2e + 0.083986595 + vm.embodied_cpu_estimate.co2e;
+    expect(vm.total_co2e).toBeCloseTo(parts, 15);
+    expect(vm.notices).toBeUndefined();
+  });
+
+  it('8 A100 of a2-highgpu-8g in europe-west1 for a day', () => {
+    // 8 · (46 + 0.5 · 361) W · 1.1 = 1993.2 W → 47.8368 kWh in 24 h.
+    const vm = calculateInstance(
+      'gcp',
+      { instance: 'a2-highgpu-8g', region: 'europe-west1', duration: 24 },
+      defaultDatasets,
+    );
+    expect(vm.calculation_details.energy_used_gpu).toBe(47.8368);
+  });
+
+  it('says GPU power is not in the estimate where the datasets have no figures (g6.xlarge, inf2.xlarge)', () => {
+    for (const instance of ['g6.xlarge', 'inf2.xlarge']) {
+      const vm = calculateInstance('aws', { instance, region: 'us-east-1', duration: 1 }, defaultDatasets);
+      expect(vm.gpu_estimate).toBeUndefined();
+      expect(vm.calculation_details.energy_used_gpu).toBeUndefined();
+      expect(vm.notices?.map((n) => n.code)).toEqual(['gpu_power_not_estimated']);
+      expect(vm.notices?.[0]?.message).toContain('GPU power is not in the estimate');
+    }
+  });
+
+  it('leaves an instance without GPUs as it was: no GPU keys, no notices', () => {
+    const vm = calculateInstance(
+      'aws',
+      { instance: 'm5.large', region: 'us-east-1', duration: 1 },
+      defaultDatasets,
+    );
+    expect(Object.keys(vm)).toEqual([
+      'total_co2e',
+      'total_co2e_unit',
+      'memory_estimate',
+      'cpu_estimate',
+      'embodied_cpu_estimate',
+      'calculation_details',
+    ]);
+    expect(Object.keys(vm.calculation_details)).not.toContain('gpu_count');
+    expect(Object.keys(vm.calculation_details)).not.toContain('charged_memory');
+  });
+
+  it('lists the types that have a GPU part', () => {
+    const aws = listCapabilities(defaultDatasets).cloud?.providers.find((p) => p.provider === 'aws');
+    expect(aws?.gpu_instances).toContain('p3.2xlarge');
+    expect(aws?.gpu_instances).toContain('g5.4xlarge');
+    expect(aws?.gpu_instances).not.toContain('g6.xlarge');
+    expect(aws?.gpu_instances).not.toContain('m5.large');
+    const gcp = listCapabilities(defaultDatasets).cloud?.providers.find((p) => p.provider === 'gcp');
+    expect(gcp?.gpu_instances).toEqual([
+      'a2-highgpu-1g',
+      'a2-highgpu-2g',
+      'a2-highgpu-4g',
+      'a2-highgpu-8g',
+      'a2-megagpu-16g',
+    ]);
+  });
+});
+
+describe('calculateInstance under ccfAppDatasets (the CCF application profile)', () => {
+  it("charges only the memory above the processors' baseline, at the region's PUE", () => {
+    // m5.large: (384 − 81.32) · 8 / 384 GB charged; AWS PUE 1.135.
+    const vm = calculateInstance(
+      'aws',
+      { instance: 'm5.large', region: 'us-east-1', duration: 1 },
+      ccfAppDatasets,
+    );
+    expect(vm.calculation_details.charged_memory).toBe(302.68 / 48);
+    expect(vm.calculation_details.instance_memory).toBe(8.589934592); // 8 GiB, as reported by default
+    expect(vm.calculation_details.energy_used_memory).toBeCloseTo((302.68 / 48) * 0.000392 * 1.135, 17);
+    expect(vm.calculation_details.power_usage_effectiveness).toBe(1.135);
+    // CCF's grid (year 2024) for us-east-1: 0.379069 kg/kWh.
+    expect(vm.cpu_estimate.emission_factor?.factor).toBe(0.379069);
+  });
+
+  it("takes GCP's per-region PUE (us-central1 1.11) and the provider's elsewhere", () => {
+    const at = (region: string) =>
+      calculateInstance('gcp', { instance: 'n2-standard-2', region, duration: 1 }, ccfAppDatasets)
+        .calculation_details.power_usage_effectiveness;
+    expect(at('us-central1')).toBe(1.11);
+    expect(at('europe-west4')).toBe(1.07);
+    expect(at('asia-south1')).toBe(1.1);
   });
 });
