@@ -103,8 +103,10 @@ export function cloudRows(datasets: CloudDatasets): RowAdapter {
         calculator === 'instance'
           ? instanceOutcome(result as InstanceEstimate)
           : estimateOutcome(result as Estimate);
+      // An instance estimate says what it leaves out (GPUs without figures); the notices go to the row's column.
+      const notices = calculator === 'instance' ? ((result as InstanceEstimate).notices ?? []) : [];
       return {
-        outcome: { ...outcome, notices: [] },
+        outcome: { ...outcome, notices },
         groups: { provider: provider.toLowerCase(), calculator },
       };
     },
