@@ -77,7 +77,16 @@ export default defineConfig([
     format: ['esm'],
     platform: 'node',
     target: 'node20',
-    noExternal: ['commander', 'csv-parse', 'csv-stringify', 'cli-progress', 'hyparquet', 'hyparquet-writer'],
+    noExternal: [
+      'commander',
+      'csv-parse',
+      'csv-stringify',
+      'cli-progress',
+      'hyparquet',
+      'hyparquet-writer',
+      // datasets fetch: the proxy agent for HTTPS_PROXY (loaded only when a proxy is set).
+      'undici',
+    ],
     // The tables stay in dist/data/ (imported by reference, each with its licence), as for the library entries.
     esbuildPlugins: [externalDataModules, jsonAsParse],
     banner: {

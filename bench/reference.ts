@@ -1,10 +1,16 @@
+import { embodiedMetadata } from '../src/cloud/factors/embodied';
+import { gridMetadata, usePhaseMetadata } from '../src/cloud/factors/use-phase';
+import { factorId } from '../src/core/factor-id';
+import type { CloudInstance, CloudRegion } from '../src/datasets/types';
 import type { Datasets } from './workload';
 
 /**
  * Plain-float reference implementations of the same formulas, the practical limit the engine is compared with:
  * hand-written validation (types, ranges, unknown keys), the same indexed dataset lookups, float arithmetic, and
  * an output object of the same shape. Factor metadata (names, ids) is built once per factor and cached, as an
- * engine could. No exactness: `0.1 + 0.2` stays `0.30000000000000004` here.
+ * engine could; the cloud metadata by the engine's own builders (src/cloud/factors/), so that the bench can check
+ * every result deep-equal to the engine's (bench/compare.ts). No exactness: `0.1 + 0.2` stays
+ * `0.30000000000000004` here.
  */
 
 export class ReferenceError {
@@ -134,26 +140,24 @@ function estimate(
         }
       : null,
     constituent_gases: enabled
-      ? { co2e_total: factor, co2e_other: null, co2: null, ch4: null, n2o: null }
+      ? {
+          co2e_total: origin === 'co2e-engine' ? null : factor,
+          co2e_other: null,
+          co2: null,
+          ch4: null,
+          n2o: null,
+        }
       : null,
     activity_data: { activity_value: activity, activity_unit: unit },
     audit_trail: audit,
   };
 }
 
-/** A cheap stable id (FNV-1a); computed once per factor thanks to the cache. */
-function cheapId(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++)
-    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
-  return (hash >>> 0).toString(16).padStart(8, '0');
-}
-
 const metadataCache = new Map<string, Metadata>();
-function cachedMetadata(key: string, build: () => Omit<Metadata, 'id'>): Metadata {
+function cachedMetadata(key: string, build: () => unknown): Metadata {
   let meta = metadataCache.get(key);
   if (meta === undefined) {
-    meta = { ...build(), id: cheapId(key) };
+    meta = build() as Metadata;
     metadataCache.set(key, meta);
   }
   return meta;
@@ -174,32 +178,19 @@ function gridOf(record: { grid_factors: Record<string, number> }, year: number):
 }
 
 type Kind = 'cpu' | 'memory' | 'storage' | 'networking';
-const LABEL: Record<Kind, string> = {
-  cpu: 'CPU',
-  memory: 'Memory',
-  storage: 'Storage',
-  networking: 'Networking',
-};
 function useMetadata(
   datasets: Datasets,
   kind: Kind,
   provider: string,
-  region: { region: string; location: string },
+  region: CloudRegion,
   year: number,
-  variant = '',
+  variant?: { label: string; id: string },
+  identity = '',
 ) {
-  return cachedMetadata(`${kind}|${provider}|${region.region}|${year}|${variant}`, () => ({
-    name: `${provider.toUpperCase()} (${region.region}) ${variant}${LABEL[kind]}`,
-    activity_id: `${kind}-provider_${provider}-region_${region.region.replaceAll('-', '_')}`,
-    access_type: 'public',
-    source: datasets.cloudCoefficients.info.source,
-    source_dataset: `${datasets.cloudCoefficients.info.source_dataset}; grid: ${datasets.cloudRegions.info.source_dataset}`,
-    year,
-    region: region.location,
-    category: `Cloud Computing - ${LABEL[kind]}`,
-    source_lca_activity: 'use_phase',
-    data_quality_flags: ['notable_methodological_variance'],
-  }));
+  return cachedMetadata(
+    `${kind}\u0000${provider}\u0000${region.region}\u0000${year}\u0000${variant?.id}\u0000${identity}`,
+    () => usePhaseMetadata(kind, provider as 'aws', region, year, datasets, variant, identity),
+  );
 }
 
 const CPU_KEYS = new Set([
@@ -223,7 +214,7 @@ export function referenceCpu(provider: string, request: unknown, datasets: Datas
     (((coefficients.min_watts + u * (coefficients.max_watts - coefficients.min_watts)) * coefficients.pue) /
       1000) *
     gridOf(region, year);
-  const meta = useMetadata(datasets, 'cpu', provider, region, year, `u=${u}`);
+  const meta = useMetadata(datasets, 'cpu', provider, region, year, undefined, `u=${u}`);
   return estimate(
     activity * factor,
     activity,
@@ -279,7 +270,10 @@ export function referenceStorage(provider: string, request: unknown, datasets: D
   const year = optionalYear(body.year) ?? datasets.cloudRegions.defaultYear;
   const wh = type === 'ssd' ? coefficients.ssd_wh_per_tb_hour : coefficients.hdd_wh_per_tb_hour;
   const factor = (wh / 1000) * coefficients.pue * gridOf(region, year);
-  const meta = useMetadata(datasets, 'storage', provider, region, year, `${type.toUpperCase()} `);
+  const meta = useMetadata(datasets, 'storage', provider, region, year, {
+    label: type.toUpperCase(),
+    id: type,
+  });
   return estimate(
     activity * factor,
     activity,
@@ -329,18 +323,9 @@ function embodiedParts(
   if (!datasets.cloudInstances.years.includes(year))
     fail('no_emission_factors_found', 'year', 'no embodied factor');
   const factor = (instance.platform_embodied_kgco2e * instance.vcpu) / (instance.platform_vcpu * lifetime);
-  const meta = cachedMetadata(`embodied|${provider}|${instance.instance}|${year}`, () => ({
-    name: `${provider.toUpperCase()} ${instance.instance} Embodied CPU`,
-    activity_id: `embodied_cpu-provider_${provider}-instance_${instance.instance}`,
-    access_type: 'public',
-    source: datasets.cloudInstances.info.source,
-    source_dataset: datasets.cloudInstances.info.source_dataset,
-    year,
-    region: 'GLOBAL',
-    category: 'Cloud Computing - Embodied CPU',
-    source_lca_activity: 'upstream-end_of_life',
-    data_quality_flags: ['notable_methodological_variance'],
-  }));
+  const meta = cachedMetadata(`embodied\u0000${provider}\u0000${instance.instance}\u0000${year}`, () =>
+    embodiedMetadata(provider as 'aws', instance as CloudInstance, year, datasets),
+  );
   return { factor, meta };
 }
 
@@ -407,18 +392,9 @@ export function referenceInstance(provider: string, request: unknown, datasets: 
     coefficients.pue;
   const memoryGigabytes = instance.memory_gib * 1.073741824;
   const energyMemory = memoryGigabytes * time * coefficients.memory_kwh_per_gb_hour * coefficients.pue;
-  const gridMeta = cachedMetadata(`grid|${provider}|${region.region}|${electricityYear}`, () => ({
-    name: `Electricity supplied from grid: ${provider.toUpperCase()} (${region.region}), zone ${region.grid_zone}`,
-    activity_id: `electricity-supply_grid-provider_${provider}-region_${region.region}`,
-    access_type: 'public',
-    source: datasets.cloudRegions.info.source,
-    source_dataset: datasets.cloudRegions.info.source_dataset,
-    year: electricityYear,
-    region: region.location,
-    category: 'Electricity',
-    source_lca_activity: 'electricity_generation',
-    data_quality_flags: [],
-  }));
+  const gridMeta = cachedMetadata(`grid\u0000${provider}\u0000${region.region}\u0000${electricityYear}`, () =>
+    gridMetadata(provider as 'aws', region, electricityYear, datasets),
+  );
   const method = datasets.cloudRegions.gwp;
   const embodied = embodiedParts(
     datasets,
@@ -544,18 +520,36 @@ export function referenceSpend(request: unknown, datasets: Datasets) {
   const products =
     datasets.classifications.products(type, code) ??
     fail('unknown_classification_code', 'activity.classification_code', 'unknown code');
-  const rows = products.flatMap((product) => datasets.spendFactors.get(product, region) ?? []);
+  if (!datasets.spendFactors.regions.includes(region))
+    fail('no_emission_factors_found', 'spend_region', 'no factors for the region');
+  let rows = products.flatMap((product) => datasets.spendFactors.get(product, region) ?? []);
   if (rows.length === 0) fail('no_emission_factors_found', 'activity', 'no factor');
+  const notices: Array<{ code: string; message: string; severity: string }> = [];
+  if (rows.length < products.length)
+    notices.push({
+      code: 'products_without_factor',
+      message: 'Some products have no factor.',
+      severity: 'warning',
+    });
   // The engine's product rule: output × the code's share of the product's classes (docs/spend.md).
-  const weights = rows.map((row) => {
+  let weights = rows.map((row) => {
     const output = datasets.classifications.weight(region, row.product);
     const share = datasets.classifications.share?.(type, code, row.product);
     return output === undefined || share === undefined ? output : (output * share[0]) / share[1];
   });
-  const weighted =
+  let weighted =
     rows.length > 1 &&
     weights.every((weight) => weight !== undefined) &&
     weights.reduce((a: number, b) => a + (b as number), 0) > 0;
+  if (weighted) {
+    const used = rows.filter((_, index) => (weights[index] as number) > 0);
+    if (used.length === 1) {
+      rows = used;
+      weights = [undefined];
+      weighted = false;
+    }
+  } else if (rows.length > 1)
+    notices.push({ code: 'unweighted_mean', message: 'The factor is a plain mean.', severity: 'warning' });
   let factor: number;
   if (rows.length === 1) factor = rows[0]!.kgco2e;
   else if (weighted)
@@ -565,38 +559,47 @@ export function referenceSpend(request: unknown, datasets: Datasets) {
   else factor = rows.reduce((sum, row) => sum + row.kgco2e, 0) / rows.length;
   const shares = rows.map((row, index) => ({
     product: row.product,
-    name: row.name,
+    name: datasets.classifications.productName(row.product) ?? row.name,
     factor: row.kgco2e,
     weight: weighted ? (weights[index] as number) : null,
   }));
 
   const factorCurrency = datasets.spendFactors.currency;
   const fx = fxRate(datasets, currency, factorCurrency, spendYear);
-  const notices: Array<{ code: string; message: string; severity: string }> = [];
   if (fx.year !== null && fx.year !== spendYear)
     notices.push({
       code: 'fx_year_fallback',
       message: `No ${spendYear} rate; ${fx.year} used.`,
       severity: 'warning',
     });
+  const origins: Record<string, 'supplied' | 'default' | 'none'> = {};
+  let missingDefaults = false;
   const values = MARGINS.map((name, index) => {
     const given = supplied[index];
-    if (given !== undefined) return given;
+    if (given !== undefined) {
+      origins[name] = 'supplied';
+      return given;
+    }
     const records = rows.map((row) => datasets.margins.get(region, row.product));
-    return records.every((record) => record !== undefined)
-      ? records.reduce((sum, record) => sum + record![name], 0) / records.length
-      : 0;
+    if (!records.every((record) => record !== undefined)) {
+      origins[name] = 'none';
+      missingDefaults = true;
+      return 0;
+    }
+    origins[name] = 'default';
+    if (records.length === 1) return records[0]![name];
+    if (!weighted) return records.reduce((sum, record) => sum + record![name], 0) / records.length;
+    return (
+      records.reduce((sum, record, index) => sum + record![name] * (weights[index] as number), 0) /
+      weights.reduce((a: number, b) => a + (b as number), 0)
+    );
   });
-  if (
-    supplied.some((value) => value === undefined) &&
-    values.some((value, index) => value === 0 && supplied[index] === undefined)
-  ) {
+  if (missingDefaults)
     notices.push({
       code: 'default_margins_unavailable',
       message: `No default margins for ${region}; 0 used.`,
       severity: 'warning',
     });
-  }
   const basicShare = 1 - values[0]! - values[1]! - values[2]!;
   if (!(basicShare > 0)) fail('invalid_request', 'tax_margin', 'margins too large');
 
@@ -605,6 +608,8 @@ export function referenceSpend(request: unknown, datasets: Datasets) {
   const [from, to] = forward ? [factorYear, spendYear] : [spendYear, factorYear];
   const product = rows.length === 1 ? rows[0]!.product : undefined;
   let compounded = 1;
+  // compounded − 1, kept apart so that a level near 1 keeps its digits: (1 + a)(1 + r) − 1 = a + r + a·r.
+  let growth = 0;
   const years: number[] = [];
   const missing: number[] = [];
   for (let year = from + 1; year <= to; year++) {
@@ -615,6 +620,7 @@ export function referenceSpend(request: unknown, datasets: Datasets) {
     else {
       years.push(year);
       compounded *= 1 + rate / 100;
+      growth += rate / 100 + (growth * rate) / 100;
     }
   }
   if (missing.length > 0)
@@ -627,18 +633,10 @@ export function referenceSpend(request: unknown, datasets: Datasets) {
   const amount = money * fx.rate;
   const activityValue = (amount * basicShare) / level;
 
-  const meta = cachedMetadata(`spend|${type}|${code}|${region}`, () => ({
-    name: rows.length === 1 ? rows[0]!.name : `${type} ${code}: mean of ${rows.length} products`,
-    activity_id: rows.length === 1 ? rows[0]!.activity_id : `${type}-${code.toLowerCase()}-mean`,
-    access_type: 'public',
-    source: datasets.spendFactors.info.source,
-    source_dataset: datasets.spendFactors.info.source_dataset,
-    year: factorYear,
-    region,
-    category: 'Procurement',
-    source_lca_activity: 'unknown',
-    data_quality_flags: [...new Set(rows.flatMap((row) => row.data_quality_flags))].sort(),
-  }));
+  const meta = cachedMetadata(`spend\u0000${type}\u0000${code}\u0000${region}\u0000${rows.length}`, () =>
+    spendMetadata(datasets, type, code, region, rows, weighted),
+  );
+  const usedDefaults = MARGINS.some((name) => origins[name] === 'default');
   return {
     estimate: estimate(
       activityValue * factor,
@@ -654,10 +652,9 @@ export function referenceSpend(request: unknown, datasets: Datasets) {
       tax_margin: values[0],
       trade_margin: values[1],
       transport_margin: values[2],
-      inflation_applied: level - 1,
-      margin_sources: Object.fromEntries(
-        MARGINS.map((name, index) => [name, supplied[index] === undefined ? 'default' : 'supplied']),
-      ),
+      inflation_applied: forward ? growth : -growth / compounded,
+      margin_sources: origins,
+      ...(usedDefaults ? { margin_datasets: marginDatasets(datasets, region, rows) } : {}),
       inflation_years: years,
       exchange_rate: fx.rate,
       exchange_rate_year: fx.year,
@@ -668,6 +665,74 @@ export function referenceSpend(request: unknown, datasets: Datasets) {
       products: shares,
     },
     notices,
+  };
+}
+
+type SpendRow = NonNullable<ReturnType<Datasets['spendFactors']['get']>>;
+
+const marginDatasetsCache = new Map<string, string[]>();
+function marginDatasets(datasets: Datasets, region: string, rows: readonly SpendRow[]): string[] {
+  const key = `${region}\u0000${rows.map((row) => row.product).join('\u0000')}`;
+  let named = marginDatasetsCache.get(key);
+  if (named === undefined) {
+    const { margins } = datasets;
+    named = [
+      ...new Set(
+        rows.map((row) => {
+          const info = margins.recordDataset?.(region, row.product) ?? margins.info;
+          return `${info.id}@${info.version}`;
+        }),
+      ),
+    ].sort();
+    marginDatasetsCache.set(key, named);
+  }
+  return [...named];
+}
+
+/** The engine's spend metadata rule (src/spend/spend.ts), built once per factor. */
+function spendMetadata(
+  datasets: Datasets,
+  type: string,
+  code: string,
+  region: string,
+  rows: readonly SpendRow[],
+  weighted: boolean,
+): Metadata {
+  const infos = [
+    ...new Map(
+      rows
+        .map((row) => row.dataset ?? datasets.spendFactors.info)
+        .map((info) => [`${info.id}\u0000${info.version}`, info] as const),
+    ).values(),
+  ];
+  const identity = infos.flatMap((info) => [info.id, info.version]);
+  const base = {
+    access_type: 'public' as const,
+    source: [...new Set(infos.map((info) => info.source))].join('; '),
+    source_dataset: [...new Set(infos.map((info) => info.source_dataset))].join('; '),
+    year: datasets.spendFactors.factorYear,
+    region,
+    source_lca_activity: 'unknown',
+  };
+  const single = rows.length === 1 ? rows[0] : undefined;
+  if (single !== undefined)
+    return {
+      ...base,
+      name: single.name,
+      id: factorId([...identity, single.activity_id, single.product, region]),
+      activity_id: single.activity_id,
+      category: 'Procurement',
+      data_quality_flags: [...single.data_quality_flags],
+    };
+  const products = rows.map((row) => row.product);
+  const mapping = datasets.classifications.mappingDataset?.(type, code) ?? datasets.classifications.info;
+  return {
+    ...base,
+    name: `${type} ${code}: ${weighted ? 'output-weighted' : 'unweighted'} mean of ${products.length} ${datasets.classifications.productClassification} products (${products.join(', ')})`,
+    id: factorId([...identity, mapping.id, mapping.version, type, code, region]),
+    activity_id: `${type}-${code.toLowerCase().replaceAll('.', '_')}-mean`,
+    category: 'Procurement',
+    data_quality_flags: [...new Set(rows.flatMap((row) => row.data_quality_flags))].sort(),
   };
 }
 

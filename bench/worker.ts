@@ -2,6 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ccfBatch, loadCcf } from './ccf';
+import { compareBatches } from './compare';
 import { referenceCalls, ReferenceError } from './reference';
 import {
   batchOf,
@@ -11,6 +13,7 @@ import {
   type Lib,
   PROVIDER,
   requestPool,
+  variedBatch,
 } from './workload';
 
 /**
@@ -22,6 +25,8 @@ import {
  *   worker.mjs <root> profile <calculator> <size> <out.cpuprofile>   (CPU profile of one engine batch)
  *   worker.mjs <root> distinct spend <size>   (per-estimate time: 30,000 distinct requests vs 2,048 distinct)
  *   worker.mjs <root> datasets
+ *   worker.mjs <root> varied <calculator> <size> <rounds>   (varied vs reference, interleaved rounds; then pooled)
+ *   worker.mjs <root> cold spend <size> <rounds>   (fresh datasets per batch: all-distinct vs 2,048 distinct)
  */
 
 const [root = '.', task = '', kind = 'cpu', sizeArgument = '1000', profileFile = 'batch.cpuprofile'] =
@@ -70,8 +75,8 @@ function single(name: CalculatorName) {
     loop(engine.single)();
     loop(reference.single)();
   }
-  const engineTime = time(loop(engine.single), 1500);
-  const referenceTime = time(loop(reference.single), 1500);
+  const engineTime = time(loop(engine.single), 500);
+  const referenceTime = time(loop(reference.single), 500);
   return {
     task: 'single',
     calculator: name,
@@ -125,12 +130,13 @@ function batch(name: CalculatorName, size: number) {
   };
 }
 
-/** Profiles exactly one engine batch (V8's sampling profiler via the inspector, started after the warm-up). */
+/** Profiles exactly one engine batch of varied requests (V8's sampling profiler via the inspector, after a warm-up). */
 async function profile(name: CalculatorName, size: number, file: string) {
-  const pool = requestPool(lib, datasets, data.defaultTables, name);
   const engine = engineCalls(lib, datasets, name);
-  for (let warm = 0; warm < 3; warm++) engine.batch(batchOf(pool, 2000));
-  const requests = batchOf(pool, size);
+  const accept = acceptedBy(referenceCalls(datasets, name, PROVIDER));
+  const warmup = variedBatch(datasets, data.defaultTables, name, 2_000, 1_000_003, accept);
+  for (let warm = 0; warm < 3; warm++) engine.batch(warmup);
+  const requests = variedBatch(datasets, data.defaultTables, name, size, 1, accept);
   collect();
   const session = new Session();
   session.connect();
@@ -175,12 +181,173 @@ function distinct(name: CalculatorName, size: number) {
   };
 }
 
+/** Whether the reference accepts a request (used to draw valid varied requests without warming the engine). */
+const acceptedBy = (reference: { single: (request: unknown) => unknown }) => (request: unknown) => {
+  try {
+    reference.single(request);
+    return true;
+  } catch (error) {
+    if (error instanceof ReferenceError) return false;
+    throw error;
+  }
+};
+
+/**
+ * The headline measurement: `rounds` batches of `size` varied requests, each round a fresh draw (so no request
+ * repeats between rounds; factor caches stay warm, as in a long-running process), engine and reference
+ * interleaved (alternating which goes first), medians reported. Round 0's results are compared deep-equal.
+ * Then the pooled case (requests drawn from 2,048 distinct ones) the same way, as a secondary line.
+ */
+function varied(name: CalculatorName, size: number, rounds: number) {
+  const engine = engineCalls(lib, datasets, name);
+  const reference = referenceCalls(datasets, name, PROVIDER);
+  const accept = acceptedBy(reference);
+  const ccfCore = loadCcf();
+  const ccf = ccfCore === undefined ? undefined : ccfBatch(ccfCore, datasets, name, PROVIDER);
+  const warmup = variedBatch(datasets, data.defaultTables, name, 2_000, 1_000_003, accept);
+  for (let warm = 0; warm < 3; warm++) {
+    engine.batch(warmup);
+    reference.batch(warmup);
+    ccf?.(warmup);
+  }
+  let ccfMaxRelativeDifference = 0;
+  const measure = (requests: unknown[], round: number, check: boolean) => {
+    let engineMs = 0;
+    let referenceMs = 0;
+    let ccfMs = 0;
+    let engineResults: unknown[] | undefined;
+    let referenceResults: unknown[] | undefined;
+    const sides = ccf === undefined ? ['engine', 'reference'] : ['engine', 'reference', 'ccf'];
+    const order = round % 2 === 0 ? sides : [...sides].reverse();
+    for (const which of order) {
+      collect();
+      const started = performance.now();
+      if (which === 'engine') engineResults = engine.batch(requests);
+      else if (which === 'reference') referenceResults = reference.batch(requests);
+      else {
+        const co2e = (ccf as NonNullable<typeof ccf>)(requests as Array<Record<string, unknown>>);
+        ccfMs = performance.now() - started;
+        if (check && engineResults !== undefined) {
+          engineResults.forEach((result, index) => {
+            const exact = co2eOf(result) as number;
+            const float = co2e[index] as number;
+            const difference = exact === 0 ? Math.abs(float) : Math.abs(float - exact) / Math.abs(exact);
+            ccfMaxRelativeDifference = Math.max(ccfMaxRelativeDifference, difference);
+          });
+        }
+        continue;
+      }
+      const elapsed = performance.now() - started;
+      if (which === 'engine') engineMs = elapsed;
+      else referenceMs = elapsed;
+      if (!check) {
+        engineResults = undefined;
+        referenceResults = undefined;
+      }
+    }
+    const comparison = check ? compareBatches(engineResults ?? [], referenceResults ?? []) : undefined;
+    return { engineMs, referenceMs, ccfMs, comparison };
+  };
+  const variedRounds: Array<{ engineMs: number; referenceMs: number; ccfMs: number }> = [];
+  let comparison: ReturnType<typeof compareBatches> | undefined;
+  for (let round = 0; round < rounds; round++) {
+    const requests = variedBatch(datasets, data.defaultTables, name, size, round + 1, accept);
+    const result = measure(requests, round, round === 0);
+    comparison ??= result.comparison;
+    variedRounds.push({ engineMs: result.engineMs, referenceMs: result.referenceMs, ccfMs: result.ccfMs });
+  }
+  const ccfSummary =
+    ccf === undefined
+      ? { measured: ccfCore === undefined ? 'not installed' : 'no such estimator' }
+      : {
+          measured: 'yes',
+          ccfMs: median(variedRounds.map((row) => row.ccfMs)),
+          ccfOpsPerSec: size / (median(variedRounds.map((row) => row.ccfMs)) / 1000),
+          ratio: median(variedRounds.map((row) => row.engineMs / row.ccfMs)),
+          maxRelativeDifference: ccfMaxRelativeDifference,
+        };
+  const pool = requestPool(lib, datasets, data.defaultTables, name);
+  const pooled = batchOf(pool, size);
+  const pooledRounds: Array<{ engineMs: number; referenceMs: number }> = [];
+  let pooledComparison: ReturnType<typeof compareBatches> | undefined;
+  for (let round = 0; round < 2; round++) {
+    const result = measure(pooled, round, round === 0);
+    pooledComparison ??= result.comparison;
+    pooledRounds.push({ engineMs: result.engineMs, referenceMs: result.referenceMs });
+  }
+  const summary = (list: Array<{ engineMs: number; referenceMs: number }>) => {
+    const engineMs = median(list.map((row) => row.engineMs));
+    const referenceMs = median(list.map((row) => row.referenceMs));
+    return {
+      engineMs,
+      referenceMs,
+      engineOpsPerSec: size / (engineMs / 1000),
+      referenceOpsPerSec: size / (referenceMs / 1000),
+      // The ratio of each round, then their median: the two sides of one round share the machine's load.
+      ratio: median(list.map((row) => row.engineMs / row.referenceMs)),
+      firstRoundRatio: (list[0]?.engineMs ?? 0) / (list[0]?.referenceMs ?? 1),
+      rounds: list.length,
+    };
+  };
+  return {
+    task: 'varied',
+    calculator: name,
+    size,
+    varied: summary(variedRounds),
+    pooled: summary(pooledRounds),
+    ccf: ccfSummary,
+    comparison: { ...comparison, first: JSON.stringify(comparison?.first ?? []).slice(0, 2000) },
+    pooledComparison: {
+      ...pooledComparison,
+      first: JSON.stringify(pooledComparison?.first ?? []).slice(0, 2000),
+    },
+  };
+}
+
+/**
+ * Cold caches: each batch runs against freshly built datasets (so empty caches), one of `size` all-distinct
+ * varied requests, one of `size` drawn from 2,048 distinct varied requests, alternating, `rounds` each.
+ */
+function cold(name: CalculatorName, size: number, rounds: number) {
+  const reference = referenceCalls(datasets, name, PROVIDER);
+  const accept = acceptedBy(reference);
+  const many = variedBatch(datasets, data.defaultTables, name, size, 77, accept);
+  const few = batchOf(variedBatch(datasets, data.defaultTables, name, 2_048, 78, accept), size);
+  const warm = variedBatch(datasets, data.defaultTables, name, 2_000, 79, accept);
+  for (let index = 0; index < 3; index++)
+    engineCalls(lib, lib.createTableDatasets(data.defaultTables), name).batch(warm);
+  const manyMs: number[] = [];
+  const fewMs: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const which of round % 2 === 0 ? ['many', 'few'] : ['few', 'many']) {
+      const fresh = engineCalls(lib, lib.createTableDatasets(data.defaultTables), name);
+      const requests = which === 'many' ? many : few;
+      collect();
+      const started = performance.now();
+      fresh.batch(requests);
+      (which === 'many' ? manyMs : fewMs).push(performance.now() - started);
+    }
+  }
+  return {
+    task: 'cold',
+    calculator: name,
+    size,
+    manyDistinct: size,
+    fewDistinct: 2_048,
+    manyMs: median(manyMs),
+    fewMs: median(fewMs),
+    ratio: median(manyMs.map((value, index) => value / (fewMs[index] as number))),
+    rounds,
+  };
+}
+
 function datasetBuild() {
   const validateAndIndex = time(() => lib.createTableDatasets(data.defaultTables), 2000, 15);
   return { task: 'datasets', createTableDatasetsMs: validateAndIndex.ms, runs: validateAndIndex.runs };
 }
 
 const size = Number(sizeArgument);
+const rounds = Number(profileFile) || 5;
 const name = kind as CalculatorName;
 const result =
   task === 'single'
@@ -193,6 +360,10 @@ const result =
           ? distinct(name, size)
           : task === 'datasets'
             ? datasetBuild()
-            : undefined;
+            : task === 'varied'
+              ? varied(name, size, rounds)
+              : task === 'cold'
+                ? cold(name, size, rounds)
+                : undefined;
 if (result === undefined) throw new Error(`unknown task '${task}'`);
 console.log(JSON.stringify({ ...result, maxRssMb: maxRssMb() }));

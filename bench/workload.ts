@@ -187,3 +187,48 @@ export function batchOf(pool: readonly Candidate[], count: number): Candidate[] 
   }
   return requests;
 }
+
+/**
+ * A varied request: every field drawn independently (amount, duration and its unit, utilisation, region,
+ * instance type, year, currency, classification code, margins), as in a real ledger or bill, where rows rarely
+ * repeat. Utilisation has two decimals (monitoring reports it in percent).
+ */
+function variedCandidate(
+  kind: CalculatorName,
+  next: () => number,
+  datasets: Datasets,
+  codes: readonly string[],
+): Candidate {
+  if (kind !== 'spend') {
+    const candidate = cloudCandidate(kind, next, datasets);
+    // The pooled candidate draws the same fields; varied ones add a year to embodied requests too.
+    if (kind === 'embodied' && next() < 0.5) candidate.year = pick(next, datasets.cloudInstances.years);
+    return candidate;
+  }
+  const candidate = spendCandidate(next, datasets, codes);
+  candidate.money_unit = pick(next, datasets.fx.currencies);
+  return candidate;
+}
+
+/**
+ * `count` varied requests (see {@link variedCandidate}), each drawn independently from `seed`. Only requests the
+ * plain-float reference accepts are kept (`accept`), so the engine's caches are not warmed by the selection.
+ */
+export function variedBatch(
+  datasets: Datasets,
+  tables: DatasetsModule['defaultTables'],
+  kind: CalculatorName,
+  count: number,
+  seed: number,
+  accept: (request: unknown) => boolean,
+): Candidate[] {
+  const next = random(seed * 7919 + CALCULATORS.indexOf(kind));
+  const codes = Object.keys(tables.classifications.mappings.isic4 ?? {});
+  const requests: Candidate[] = [];
+  for (let attempt = 0; requests.length < count && attempt < count * 20; attempt++) {
+    const candidate = variedCandidate(kind, next, datasets, codes);
+    if (accept(candidate)) requests.push(candidate);
+  }
+  if (requests.length < count) throw new Error(`only ${requests.length} valid varied ${kind} requests found`);
+  return requests;
+}

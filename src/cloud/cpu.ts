@@ -56,7 +56,7 @@ export function calculateCpu<P extends CloudProviderSpelling>(
   const utilization = input.average_vcpu_utilization;
   const factor = cachedCloudFactor(
     datasets,
-    `cpu|${id}|${region.region}|${year}|${utilization}`,
+    ['cpu', id, region.region, year, utilization],
     () =>
       (utilization === PUBLISHED_CPU_UTILIZATION
         ? publishedFactor(region, 'cpu', year, datasets)

@@ -17,28 +17,31 @@ import type { CloudProviderSpelling } from './spellings';
 import { gridMethod } from './factors/provenance';
 import { gridFactor, gridMetadata, kwhPerVcpuHour } from './factors/use-phase';
 import { embodiedYear, resolveInstance, resolveProvider, resolveRegion } from './resolve';
-import { embodiedCo2e, type EmbodiedFactor, embodiedFactor } from './factors/embodied';
+import { embodiedCo2e, embodiedFactor } from './factors/embodied';
 import { type CloudNotice, type GpuPower, gpuPower } from './gpu';
 import { InstanceRequest } from './instance.schema';
 import { pueAt } from './pue';
 
-/** What an instance estimate needs besides the duration, derived once per instance, region, years and load. */
-interface Machine {
+/**
+ * What an instance estimate needs besides the duration, each part cached by what it depends on, never per whole
+ * request: a varied bill has almost as many instance × region × year × utilisation combinations as rows (95,820 in
+ * 100,000, past the cache's bound), but few regions × years, instances and utilisations.
+ */
+interface Grid {
   grid: Decimal;
   gridMetadata: FactorMetadata;
-  /** CPU kWh per hour of running, PUE included. */
-  cpuKwhPerHour: Decimal;
+}
+interface InstanceFigures {
+  vcpu: Decimal;
   /** Memory kWh per hour of running, PUE included. */
   memoryKwhPerHour: Decimal;
   memoryGigabytes: Decimal;
   /** GB charged for memory electricity (CCF's app: only the memory above the processors' baseline). */
   chargedMemoryGigabytes: Decimal;
-  pue: number;
   /** The GPU part, when the instance has GPUs with watts in the coefficients. */
   gpu: GpuPower | undefined;
   /** Why a part is left out (GPUs without figures). */
   notices: CloudNotice[];
-  embodied: EmbodiedFactor;
 }
 
 /**
@@ -48,7 +51,12 @@ interface Machine {
 const GPU_UTILIZATION_NUMBER = 0.5;
 const GPU_UTILIZATION = decimal(GPU_UTILIZATION_NUMBER);
 
-const machines = createMemo<Machine>();
+/** Grid factor and its metadata per provider, region and year. */
+const grids = createMemo<Grid>();
+/** Per-instance figures per provider, instance type and PUE (a region's PUE may differ from the provider's). */
+const instanceFigures = createMemo<InstanceFigures>();
+/** CPU kWh per vCPU-hour at a utilisation, PUE included: one entry per provider, distinct utilisation and PUE. */
+const vcpuKwhPerHour = createMemo<Decimal>();
 
 /** How the virtual-machine estimate was made. */
 export interface InstanceCalculationDetails {
@@ -136,37 +144,45 @@ export function calculateInstance<P extends CloudProviderSpelling>(
   const region = resolveRegion(id, input.region, datasets);
   const electricityYear = input.year ?? datasets.cloudRegions.defaultYear;
   const utilization = input.average_vcpu_utilization;
-  const machine = machines.get(
-    [datasets.cloudCoefficients, datasets.cloudRegions, datasets.cloudInstances],
-    `${id}|${instance.instance}|${region.region}|${electricityYear}|${input.year ?? ''}|${utilization}`,
+  const { grid, gridMetadata: gridFactorMetadata } = grids.get(
+    [datasets.cloudRegions],
+    [id, region.region, electricityYear],
+    () => ({
+      grid: gridFactor(region, electricityYear),
+      gridMetadata: gridMetadata(id, region, electricityYear, datasets),
+    }),
+  );
+  const pue = pueAt(coefficients, region.region);
+  const figures = instanceFigures.get(
+    [datasets.cloudCoefficients, datasets.cloudInstances],
+    [id, instance.instance, pue],
     () => {
-      const pueNumber = pueAt(coefficients, region.region);
-      const pue = decimal(pueNumber);
       const memoryGigabytes = gibibytesToGigabytes(decimal(instance.memory_gib));
       const chargedMemoryGigabytes =
         instance.charged_memory_gb === undefined ? memoryGigabytes : decimal(instance.charged_memory_gb);
-      const { power, notice } = gpuPower(instance, coefficients, GPU_UTILIZATION, pue);
+      const { power, notice } = gpuPower(instance, coefficients, GPU_UTILIZATION, decimal(pue));
       return {
-        grid: gridFactor(region, electricityYear),
-        gridMetadata: gridMetadata(id, region, electricityYear, datasets),
-        cpuKwhPerHour: mul(
-          mul(decimal(instance.vcpu), kwhPerVcpuHour(coefficients, decimal(utilization))),
-          pue,
+        vcpu: decimal(instance.vcpu),
+        memoryKwhPerHour: mul(
+          mul(chargedMemoryGigabytes, decimal(coefficients.memory_kwh_per_gb_hour)),
+          decimal(pue),
         ),
-        memoryKwhPerHour: mul(mul(chargedMemoryGigabytes, decimal(coefficients.memory_kwh_per_gb_hour)), pue),
         memoryGigabytes,
         chargedMemoryGigabytes,
-        pue: pueNumber,
         gpu: power,
         notices: notice === undefined ? [] : [notice],
-        embodied: embodiedFactor(id, instance, coefficients, embodiedYear(input.year, datasets), datasets),
       };
     },
   );
-  const { grid, memoryGigabytes, embodied } = machine;
+  const perVcpu = vcpuKwhPerHour.get([datasets.cloudCoefficients], [id, utilization, pue], () =>
+    mul(kwhPerVcpuHour(coefficients, decimal(utilization)), decimal(pue)),
+  );
+  const { memoryGigabytes } = figures;
+  const embodied = embodiedFactor(id, instance, coefficients, embodiedYear(input.year, datasets), datasets);
   const hours = toHours(decimal(input.duration), input.duration_unit);
-  const energyCpu = mul(hours, machine.cpuKwhPerHour);
-  const energyMemory = mul(hours, machine.memoryKwhPerHour);
+  // Exact products, so vCPU × (kWh per vCPU-hour × PUE) has the digits of (vCPU × kWh per vCPU-hour) × PUE.
+  const energyCpu = mul(hours, mul(figures.vcpu, perVcpu));
+  const energyMemory = mul(hours, figures.memoryKwhPerHour);
 
   // The electricity estimates' co2e are computed once here and reused for the total.
   const cpuCo2e = mul(energyCpu, grid);
@@ -178,7 +194,7 @@ export function calculateInstance<P extends CloudProviderSpelling>(
       activityValue: energyCpu,
       activityUnit: 'kWh',
       factor: grid,
-      metadata: machine.gridMetadata,
+      metadata: gridFactorMetadata,
       method,
       origin: 'co2e-engine',
       auditTrail: input.audit_trail,
@@ -191,7 +207,7 @@ export function calculateInstance<P extends CloudProviderSpelling>(
       activityValue: energyMemory,
       activityUnit: 'kWh',
       factor: grid,
-      metadata: machine.gridMetadata,
+      metadata: gridFactorMetadata,
       method,
       origin: 'co2e-engine',
       auditTrail: input.audit_trail,
@@ -217,8 +233,8 @@ export function calculateInstance<P extends CloudProviderSpelling>(
   // The GPU part: electricity like the CPU's, at the same grid factor.
   let gpuEstimate: Estimate | undefined;
   let gpuCo2e = ZERO;
-  if (machine.gpu !== undefined) {
-    const energyGpu = mul(hours, machine.gpu.kwhPerHour);
+  if (figures.gpu !== undefined) {
+    const energyGpu = mul(hours, figures.gpu.kwhPerHour);
     gpuCo2e = mul(energyGpu, grid);
     gpuEstimate = estimateFromCo2e(
       gpuCo2e,
@@ -226,7 +242,7 @@ export function calculateInstance<P extends CloudProviderSpelling>(
         activityValue: energyGpu,
         activityUnit: 'kWh',
         factor: grid,
-        metadata: machine.gridMetadata,
+        metadata: gridFactorMetadata,
         method,
         origin: 'co2e-engine',
         auditTrail: input.audit_trail,
@@ -249,23 +265,23 @@ export function calculateInstance<P extends CloudProviderSpelling>(
       memory_unit: 'GB',
       vcpu_cores: instance.vcpu,
       average_vcpu_utilization: input.average_vcpu_utilization,
-      power_usage_effectiveness: machine.pue,
+      power_usage_effectiveness: pue,
       // The activity values of the electricity estimates: the same decimals, converted once.
       energy_used_cpu: cpuEstimate.activity_data.activity_value,
       energy_used_memory: memoryEstimate.activity_data.activity_value,
       ...(instance.charged_memory_gb !== undefined && {
-        charged_memory: sharedNumber(machine.chargedMemoryGigabytes, options),
+        charged_memory: sharedNumber(figures.chargedMemoryGigabytes, options),
       }),
-      ...(machine.gpu !== undefined &&
+      ...(figures.gpu !== undefined &&
         gpuEstimate !== undefined && {
-          gpu_count: machine.gpu.count,
-          gpu_model: machine.gpu.model,
+          gpu_count: figures.gpu.count,
+          gpu_model: figures.gpu.model,
           average_gpu_utilization: GPU_UTILIZATION_NUMBER,
           energy_used_gpu: gpuEstimate.activity_data.activity_value,
         }),
       energy_unit: 'kWh',
     },
-    ...(machine.notices.length > 0 && { notices: machine.notices.map((notice) => ({ ...notice })) }),
+    ...(figures.notices.length > 0 && { notices: figures.notices.map((notice) => ({ ...notice })) }),
   };
 }
 

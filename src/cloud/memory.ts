@@ -47,7 +47,7 @@ export function calculateMemory<P extends CloudProviderSpelling>(
   } = resolveUsePhaseRequest(provider, MemoryRequest, request, datasets, MEMORY_DATASETS);
   const factor = cachedCloudFactor(
     datasets,
-    `memory|${id}|${region.region}|${year}`,
+    ['memory', id, region.region, year],
     () =>
       publishedFactor(region, 'memory', year, datasets) ?? {
         factor: usePhaseFactor(

@@ -47,7 +47,7 @@ export function calculateNetworking<P extends CloudProviderSpelling>(
   } = resolveUsePhaseRequest(provider, NetworkingRequest, request, datasets, NETWORKING_DATASETS);
   const factor = cachedCloudFactor(
     datasets,
-    `networking|${id}|${region.region}|${year}`,
+    ['networking', id, region.region, year],
     () =>
       publishedFactor(region, 'networking', year, datasets) ?? {
         factor: usePhaseFactor(

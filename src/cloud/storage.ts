@@ -49,7 +49,7 @@ export function calculateStorage<P extends CloudProviderSpelling>(
     year,
   } = resolveUsePhaseRequest(provider, StorageRequest, request, datasets, STORAGE_DATASETS);
   const type = input.storage_type;
-  const factor = cachedCloudFactor(datasets, `storage|${id}|${region.region}|${year}|${type}`, () => {
+  const factor = cachedCloudFactor(datasets, ['storage', id, region.region, year, type], () => {
     const published = publishedFactor(region, type === 'ssd' ? 'storage_ssd' : 'storage_hdd', year, datasets);
     if (published !== undefined) return published;
     const whPerTbHour = type === 'ssd' ? coefficients.ssd_wh_per_tb_hour : coefficients.hdd_wh_per_tb_hour;

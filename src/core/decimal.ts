@@ -136,6 +136,48 @@ function shortDivision(a: BigJs.Big, b: BigJs.Big): BigJs.Big | undefined {
   );
 }
 
+const HAS_BIGINT = typeof BigInt === 'function';
+/** 10^k as BigInts, built on first use. */
+const BIG_POWERS_OF_TEN: bigint[] = [];
+const bigPowerOfTen = (power: number): bigint => {
+  let value = BIG_POWERS_OF_TEN[power];
+  if (value === undefined) {
+    value = BigInt(`1${'0'.repeat(power)}`);
+    BIG_POWERS_OF_TEN[power] = value;
+  }
+  return value;
+};
+
+/**
+ * `a / b` for divisors of more than 9 significant digits (a price level compounded over a dozen years has about
+ * 100), with the digits big.js's long division gives at the engine's settings: the exact quotient rounded half up at
+ * `Big.DP` places, trailing zeros dropped. One whole-number division of the coefficients scaled to that place,
+ * rounded by comparing twice the remainder with the divisor: exact, and far cheaper than big.js's digit-by-digit
+ * division with a 100-digit divisor. Returns undefined for what it leaves to big.js: no BigInt (an older embedded
+ * engine), a zero dividend or divisor, or a quotient that rounds to zero.
+ */
+function longDivision(a: BigJs.Big, b: BigJs.Big): BigJs.Big | undefined {
+  const x = a.c;
+  const y = b.c;
+  if (!HAS_BIGINT || x[0] === 0 || y[0] === 0) return undefined;
+  // a = X × 10^sa and b = Y × 10^sb with whole X and Y, so a / b × 10^DP = X × 10^(sa − sb + DP) / Y.
+  const shift = a.e - x.length + 1 - (b.e - y.length + 1) + Big.DP;
+  let numerator = BigInt(x.join(''));
+  let denominator = BigInt(y.join(''));
+  if (shift >= 0) numerator *= bigPowerOfTen(shift);
+  else denominator *= bigPowerOfTen(-shift);
+  let quotient = numerator / denominator;
+  const remainder = numerator - quotient * denominator;
+  if (remainder * 2n >= denominator) quotient += 1n;
+  if (quotient === 0n) return undefined;
+  const text = quotient.toString();
+  let end = text.length;
+  while (text.charCodeAt(end - 1) === 48 /* 0 */) end--;
+  const digits = new Array<number>(end);
+  for (let index = 0; index < end; index++) digits[index] = text.charCodeAt(index) - 48;
+  return fromParts(a.s === b.s ? 1 : -1, text.length - 1 - Big.DP, digits);
+}
+
 /** Digits per limb of the long multiplication: a limb product plus carries stays below 2^53. */
 const LIMB_DIGITS = 7;
 const LIMB = 10 ** LIMB_DIGITS;
@@ -220,7 +262,8 @@ export const add = (a: Decimal, b: Decimal): Decimal => wrap(a.plus(b));
 export const sub = (a: Decimal, b: Decimal): Decimal => wrap(a.minus(b));
 export const mul = (a: Decimal, b: Decimal): Decimal => wrap(product(a, b) ?? a.times(b));
 /** Division, exact where the quotient terminates within 40 decimal places, else rounded half up there. */
-export const div = (a: Decimal, b: Decimal): Decimal => wrap(shortDivision(a, b) ?? a.div(b));
+export const div = (a: Decimal, b: Decimal): Decimal =>
+  wrap(shortDivision(a, b) ?? longDivision(a, b) ?? a.div(b));
 export const pow = (a: Decimal, exponent: number): Decimal => wrap(a.pow(exponent));
 
 /** Sum of a list (0 for an empty list). */
@@ -269,7 +312,21 @@ export function toNumber(a: Decimal): number {
         : coefficient / (EXACT_POWERS_OF_TEN[-scale] as number);
     return a.s < 0 ? -magnitude : magnitude;
   }
-  return Number(`${a.s < 0 ? '-' : ''}${digits.join('')}e${scale}`);
+  // The exponent form, its digits gathered 15 at a time into whole numbers (half the cost of joining them one by
+  // one); Number() reads it correctly rounded.
+  let text = a.s < 0 ? '-' : '';
+  let chunk = 0;
+  let chunkDigits = 0;
+  for (let index = 0; index < count; index++) {
+    chunk = chunk * 10 + (digits[index] as number);
+    if (++chunkDigits === EXACT_COEFFICIENT_DIGITS) {
+      text += String(chunk).padStart(EXACT_COEFFICIENT_DIGITS, '0');
+      chunk = 0;
+      chunkDigits = 0;
+    }
+  }
+  if (chunkDigits > 0) text += String(chunk).padStart(chunkDigits, '0');
+  return Number(`${text}e${scale}`);
 }
 
 /** The decimal rounded half-up to `places` decimal places, as a plain string (`12.3`). */
@@ -289,8 +346,30 @@ export function roundSignificant(a: Decimal, digits: number): Decimal {
   if (!Number.isInteger(digits) || digits < 1) {
     throw new RangeError(`significant digits must be a whole number >= 1, got ${digits}`);
   }
-  if (a.eq(0)) return a;
-  const integerDigits = a.abs().round(0, 0).toFixed().replace(/^0$/, '').length;
-  if (integerDigits >= digits) return wrap(a.round(0, 1));
-  return wrap(a.prec(digits, 1));
+  const coefficient = a.c;
+  if (coefficient[0] === 0) return a;
+  // The digits kept: the whole integer part when it has at least `digits` digits (a.e + 1 of them, as big.js's
+  // round(0) keeps), else `digits` significant ones (its prec). Then half up on the first digit dropped, as big.js
+  // rounds, on the coefficient's digits directly instead of through big.js's string conversions.
+  const keep = a.e + 1 >= digits ? a.e + 1 : digits;
+  if (coefficient.length <= keep) return a;
+  let exponent = a.e;
+  let end = keep;
+  const kept = coefficient.slice(0, keep);
+  if ((coefficient[keep] as number) >= 5) {
+    let index = keep - 1;
+    while (index >= 0 && kept[index] === 9) index--;
+    if (index < 0) {
+      kept.length = 1;
+      kept[0] = 1;
+      exponent++;
+      end = 1;
+    } else {
+      kept[index] = (kept[index] as number) + 1;
+      end = index + 1;
+    }
+  }
+  while (end > 1 && kept[end - 1] === 0) end--;
+  kept.length = end;
+  return wrap(fromParts(a.s, exponent, kept));
 }

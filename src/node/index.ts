@@ -16,3 +16,26 @@ export { loadMarginsCsv, type LoadMarginsCsvOptions } from './load-margins-csv';
 export { loadDatasetsFile } from './load-datasets-file';
 export { loadNaioMargins, readEurostatText, type LoadNaioMarginsOptions } from './load-naio-margins';
 export { loadExiobaseMargins, type LoadExiobaseMarginsOptions } from './load-exiobase-margins';
+export {
+  defaultCacheDir,
+  type Downloaded,
+  DownloadError,
+  type DownloadOptions,
+  type DownloadProgress,
+  downloadVerified,
+  EUROSTAT_API,
+  EXIOBASE_ZENODO_RECORDS,
+  type ExiobaseZenodoRelease,
+  type FetchedExiobase,
+  type FetchExiobaseOptions,
+  fetchExiobaseRelease,
+  type FetchLike,
+  fetchNaioMargins,
+  type FetchNaioOptions,
+  naioMarginsUrl,
+  ZENODO_API,
+  type ZenodoFile,
+  zenodoFileUrl,
+  zenodoRecordFiles,
+  zenodoRecordUrl,
+} from './fetch/index';

@@ -20,7 +20,7 @@ import {
   sharedNumber,
 } from '../core/estimate';
 import { factorId } from '../core/factor-id';
-import { createMemo } from '../core/memo';
+import { createMemo, type MemoPart } from '../core/memo';
 import { parseRequest } from '../core/validate';
 import { requireParts } from '../datasets/require';
 import type { DatasetInfo } from '../datasets/tables';
@@ -108,26 +108,33 @@ export function calculateSpend(
   const factors = datasets.spendFactors;
 
   const product = selected.rows.length === 1 ? selected.rows[0]?.product : undefined;
-  const pricing = factorPrices.get(
-    [datasets.fx, datasets.inflation],
-    `${input.money_unit}|${factors.currency}|${input.spend_year}|${input.spend_region}|${product ?? ''}|${factors.factorYear}`,
-    () => {
-      const exchange = exchangeRate(input.money_unit, factors.currency, input.spend_year, datasets.fx);
-      const prices = priceChange(
+  // Each part from its own cache, keyed by what it depends on (a ledger's rows rarely repeat the whole combination
+  // of currency, year, region and product, but draw on few rates and price levels); their product is per request.
+  const exchange = exchangeRates.get(
+    [datasets.fx],
+    [input.money_unit, factors.currency, input.spend_year],
+    () => exchangeRate(input.money_unit, factors.currency, input.spend_year, datasets.fx),
+  );
+  // The product matters only where the dataset has a sector rate for it in the span; else the country's rates
+  // make the same price change for every product, so one cache entry serves them all.
+  const sectorProduct =
+    product !== undefined &&
+    hasSectorRate(datasets.inflation, input.spend_region, product, input.spend_year, factors.factorYear)
+      ? product
+      : undefined;
+  const prices = priceChanges.get(
+    [datasets.inflation],
+    [factors.factorYear, input.spend_region, input.spend_year, sectorProduct],
+    () =>
+      priceChange(
         input.spend_region,
-        product,
+        sectorProduct,
         input.spend_year,
         factors.factorYear,
         datasets.inflation,
-      );
-      return {
-        exchange,
-        prices,
-        multiplier: roundSignificant(mul(exchange.rate, prices.deflator), PRECISION),
-      };
-    },
+      ),
   );
-  const { exchange, prices } = pricing;
+  const multiplier = roundSignificant(mul(exchange.rate, prices.deflator), PRECISION);
   const money = decimal(input.money);
   const margins = applyMargins(input, selected, datasets);
   const basicShare = sub(ONE, sum(Object.values(margins.values)));
@@ -142,7 +149,7 @@ export function calculateSpend(
       },
     );
   }
-  const activityValue = roundSignificant(mul(mul(money, basicShare), pricing.multiplier), PRECISION);
+  const activityValue = roundSignificant(mul(mul(money, basicShare), multiplier), PRECISION);
 
   const estimate = buildEstimate(
     {
@@ -185,11 +192,26 @@ export function calculateSpend(
 /** The dataset parts `calculateSpend` reads. */
 export const SPEND_PARTS = ['spendFactors', 'classifications', 'margins', 'inflation', 'fx'] as const;
 
-/**
- * Exchange rate, price change and their product per currency pair, year, region and product: one cached
- * multiplier brings money to factor-currency, factor-year prices.
- */
-const factorPrices = createMemo<{ exchange: ExchangeRate; prices: PriceChange; multiplier: Decimal }>();
+/** Whether any year of the span between the two years has a sector rate for the product in the region. */
+function hasSectorRate(
+  inflation: SpendDatasets['inflation'],
+  region: string,
+  product: string,
+  spendYear: number,
+  factorYear: number,
+): boolean {
+  const from = Math.min(spendYear, factorYear);
+  const to = Math.max(spendYear, factorYear);
+  for (let year = from + 1; year <= to; year++) {
+    if (inflation.sectorRate(region, product, year) !== undefined) return true;
+  }
+  return false;
+}
+
+/** Exchange rates per currency pair and year. */
+const exchangeRates = createMemo<ExchangeRate>();
+/** Price changes per region, product (sector rates), spend year and factor year: one division by the level each. */
+const priceChanges = createMemo<PriceChange>();
 
 /**
  * Significant digits kept by the multiplier and the activity value: those of IEEE 754 decimal128, far beyond the
@@ -200,10 +222,10 @@ const PRECISION = 34;
 /** Factor selections (with their metadata) per factor and classification datasets; they depend on nothing else. */
 const selections = createMemo<{ selected: SelectedFactor; metadata: FactorMetadata }>();
 
-const selectionKey = ({ activity, spend_region }: ParsedSpendRequest): string =>
+const selectionKey = ({ activity, spend_region }: ParsedSpendRequest): MemoPart[] =>
   'activity_id' in activity
-    ? `id\u0000${activity.activity_id}\u0000${spend_region}`
-    : `${activity.classification_type.toLowerCase()}\u0000${activity.classification_code}\u0000${spend_region}`;
+    ? ['id', activity.activity_id, spend_region]
+    : ['type', activity.classification_type.toLowerCase(), activity.classification_code, spend_region];
 
 function spendMetadata(
   input: ParsedSpendRequest,

@@ -11,11 +11,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type CloudDatasets,
   type CloudProvider,
-  calculateCpu,
   calculateInstance,
-  calculateMemory,
-  calculateNetworking,
-  calculateStorage,
   createTableDatasets,
   type Estimate,
   mergeDatasets,
@@ -24,6 +20,7 @@ import { ccfGridDatasets, cloudDatasets, defaultDatasets } from '../../src/datas
 import { regionHostedSpelling, regionKey } from '../../src/datasets/keys';
 import { segment } from '../../scripts/datasets/azure-words';
 import { readSharedData, skipWithoutSharedData } from '../shared-data';
+import { calculateCloud } from '../fixtures/cloud-calculators';
 
 const rows = parse(readSharedData('oefdb/ccf_cloud_factors.csv'), { columns: true }) as Array<
   Record<string, string>
@@ -33,6 +30,14 @@ const RESOURCES = ['cpu', 'memory', 'storage', 'networking'] as const;
 type Resource = (typeof RESOURCES)[number];
 
 /** One unit of the row's resource, asked for in `region` (any spelling). */
+/** The request fields for one unit of each resource: 1 vCPU-hour, 1 GB-hour, 1 TB-hour (storage), 1 GB sent. */
+const ONE_UNIT: Record<Resource, Record<string, unknown>> = {
+  cpu: { cpu_count: 1, duration: 1 },
+  memory: { data: 1, duration: 1 },
+  storage: { data: 1, duration: 1 },
+  networking: { data: 1 },
+};
+
 function estimate(
   resource: Resource,
   provider: CloudProvider,
@@ -40,16 +45,12 @@ function estimate(
   type: 'ssd' | 'hdd',
   datasets: CloudDatasets,
 ): Estimate {
-  switch (resource) {
-    case 'cpu':
-      return calculateCpu(provider, { cpu_count: 1, region, duration: 1 }, datasets);
-    case 'memory':
-      return calculateMemory(provider, { data: 1, region, duration: 1 }, datasets);
-    case 'storage':
-      return calculateStorage(provider, { storage_type: type, data: 1, region, duration: 1 }, datasets);
-    case 'networking':
-      return calculateNetworking(provider, { data: 1, region }, datasets);
-  }
+  const request = {
+    ...ONE_UNIT[resource],
+    region,
+    ...(resource === 'storage' ? { storage_type: type } : {}),
+  };
+  return calculateCloud(resource, provider, request, datasets) as Estimate;
 }
 
 const ACTIVITY =

@@ -8,6 +8,7 @@ import { loadDatasetsFile } from '../../src/node/index';
 import { releaseTexts, releaseZip } from '../loaders/exiobase-fixture';
 import { naioSdmxCsv, naioTsv, product } from '../loaders/naio-fixture';
 import { cli, parseCsv, tempPath } from './harness';
+import { eur1000, isic4 } from '../fixtures/requests';
 
 /**
  * `datasets build --margins <Eurostat naio_10_cp15>` → `spend --datasets`, end to end. The synthetic release has
@@ -23,14 +24,11 @@ const RETAIL =
   'Retail  trade services, except of motor vehicles and motorcycles; repair services of personal and household goods (52)';
 const HEADER =
   'id,classification_type,classification_code,spend_year,spend_region,money,money_unit,tax_margin';
-const request = (margins: Partial<SpendRequest> = {}, code = '6201'): SpendRequest => ({
-  activity: { classification_type: 'isic4', classification_code: code },
-  spend_year: 2019,
-  spend_region: 'FR',
-  money: 1000,
-  money_unit: 'eur',
-  ...margins,
-});
+const request = (margins: Partial<SpendRequest> = {}, code = '6201'): SpendRequest =>
+  eur1000(isic4(code), 'FR', margins);
+
+/** `co2e-engine datasets build` with these options, each a name and its value, in this order. */
+const build = (...options: Array<[string, string]>) => cli(['datasets', 'build', ...options.flat()]);
 
 let zip: string;
 let built: string;
@@ -42,13 +40,12 @@ beforeAll(async () => {
   const naio = tempPath('naio_10_cp15.tsv');
   writeFileSync(naio, naioTsv(FR_J62));
   built = tempPath('my-data.json');
-  const run = await cli(
-    ['datasets', 'build', '--exiobase', zip, '--exiobase-version', '3.8.2', '--margins', naio].concat([
-      '--trade-share',
-      '0.75',
-      '--out',
-      built,
-    ]),
+  const run = await build(
+    ['--exiobase', zip],
+    ['--exiobase-version', '3.8.2'],
+    ['--margins', naio],
+    ['--trade-share', '0.75'],
+    ['--out', built],
   );
   stderr = run.stderr;
   expect(run.code).toBe(0);
@@ -113,20 +110,13 @@ describe('datasets build --margins naio_10_cp15 → spend --datasets', () => {
       }),
     );
     const out = tempPath('both.json');
-    const run = await cli([
-      'datasets',
-      'build',
-      '--margins',
-      sdmx,
-      '--margins',
-      gz,
-      '--margins',
-      plain,
-      '--trade-share',
-      '1',
-      '--out',
-      out,
-    ]);
+    const run = await build(
+      ['--margins', sdmx],
+      ['--margins', gz],
+      ['--margins', plain],
+      ['--trade-share', '1'],
+      ['--out', out],
+    );
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('naio.csv: 2 default margins for FR');
     expect(run.stderr).toContain('naio.tsv.gz: 2 default margins for FR');
@@ -157,16 +147,7 @@ describe('datasets build --margins naio_10_cp15 → spend --datasets', () => {
       }),
     );
     const out = tempPath('layers.json');
-    const run = await cli([
-      'datasets',
-      'build',
-      '--exiobase-margins',
-      sut,
-      '--exiobase-version',
-      '3.8.2',
-      '--out',
-      out,
-    ]);
+    const run = await build(['--exiobase-margins', sut], ['--exiobase-version', '3.8.2'], ['--out', out]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('1 default margins for 1 regions (exiobase-3-MRSUT_2019-margins)');
     const details = calculateSpend(
@@ -186,21 +167,12 @@ describe('datasets build refuses margins it cannot read', () => {
   it('a naio file without --trade-share is a usage error', async () => {
     const naio = tempPath('naio_10_cp15.tsv');
     writeFileSync(naio, naioTsv(FR_J62));
-    const run = await cli(['datasets', 'build', '--margins', naio, '--out', tempPath('x.json')]);
+    const run = await build(['--margins', naio], ['--out', tempPath('x.json')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
       'which gives trade and transport margins combined (OTTM): pass --trade-share <0..1>',
     );
-    const bad = await cli([
-      'datasets',
-      'build',
-      '--margins',
-      naio,
-      '--trade-share',
-      '1.5',
-      '--out',
-      tempPath('x.json'),
-    ]);
+    const bad = await build(['--margins', naio], ['--trade-share', '1.5'], ['--out', tempPath('x.json')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--trade-share must be a fraction from 0 to 1.');
   });
@@ -209,22 +181,16 @@ describe('datasets build refuses margins it cannot read', () => {
     const naio = tempPath('naio_10_cp15.tsv');
     writeFileSync(naio, naioTsv(product('FR', 'CPA_J62_63', ['700', '100', '200', '1200'])));
     const out = tempPath('never.json');
-    const run = await cli(['datasets', 'build', '--margins', naio, '--trade-share', '1', '--out', out]);
+    const run = await build(['--margins', naio], ['--trade-share', '1'], ['--out', out]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`${naio} at line 5, column 3 (2019): FR CPA_J62_63: TS_PP 1200 ≠ TS_BP 700`);
     expect(existsSync(out)).toBe(false);
-    const omitted = await cli([
-      'datasets',
-      'build',
-      '--margins',
-      naio,
-      '--trade-share',
-      '1',
-      '--margins-inconsistent',
-      'omit',
-      '--out',
-      out,
-    ]);
+    const omitted = await build(
+      ['--margins', naio],
+      ['--trade-share', '1'],
+      ['--margins-inconsistent', 'omit'],
+      ['--out', out],
+    );
     expect(omitted.code).toBe(0);
     expect(omitted.stderr).toContain('0 default margins for no region');
     expect(omitted.stderr).toContain('CPA products left out: 1 inconsistent');
@@ -233,35 +199,24 @@ describe('datasets build refuses margins it cannot read', () => {
   it('a header of no known format, or not the format --margins-format names', async () => {
     const other = tempPath('other.csv');
     writeFileSync(other, 'a,b\n1,2\n');
-    const unknown = await cli(['datasets', 'build', '--margins', other, '--out', tempPath('x.json')]);
+    const unknown = await build(['--margins', other], ['--out', tempPath('x.json')]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain(`${other} at line 1: cannot tell the format from the header`);
     const naio = tempPath('naio.tsv');
     writeFileSync(naio, naioTsv(FR_J62));
-    const mismatch = await cli([
-      'datasets',
-      'build',
-      '--margins',
-      naio,
-      '--margins-format',
-      'csv',
-      '--out',
-      tempPath('x.json'),
-    ]);
+    const mismatch = await build(
+      ['--margins', naio],
+      ['--margins-format', 'csv'],
+      ['--out', tempPath('x.json')],
+    );
     expect(mismatch.code).toBe(1);
     expect(mismatch.stderr).toContain('--margins-format is csv, but the header is that of naio-tsv');
-    const year = await cli([
-      'datasets',
-      'build',
-      '--margins',
-      naio,
-      '--trade-share',
-      '1',
-      '--margins-year',
-      '2021',
-      '--out',
-      tempPath('x.json'),
-    ]);
+    const year = await build(
+      ['--margins', naio],
+      ['--trade-share', '1'],
+      ['--margins-year', '2021'],
+      ['--out', tempPath('x.json')],
+    );
     expect(year.code).toBe(1);
     expect(year.stderr).toContain('no column for 2021; the file has 2018, 2019');
   });

@@ -6,6 +6,7 @@ import { loadDatasetsFile } from '../../src/node/index';
 import { releaseTexts, releaseZip } from '../loaders/exiobase-fixture';
 import { cli, parseCsv, serveCli, tempFile, tempPath } from './harness';
 import { runCliProcess } from './process';
+import { eur1000, isic4 } from '../fixtures/requests';
 
 /**
  * `co2e-engine datasets build` → `--datasets`, through the real CLI. The synthetic release (tests/loaders/
@@ -80,16 +81,7 @@ describe('datasets build → --datasets', () => {
 
   it('the library loads the same file with one call, and names its margins dataset', () => {
     const datasets = loadDatasetsFile(dataFile, defaultDatasets);
-    const result = calculateSpend(
-      {
-        activity: { classification_type: 'isic4', classification_code: '6201' },
-        spend_year: 2019,
-        spend_region: 'FR',
-        money: 1000,
-        money_unit: 'eur',
-      },
-      datasets,
-    );
+    const result = calculateSpend(eur1000(isic4('6201'), 'FR'), datasets);
     expect(result.estimate.co2e).toBe(57.85);
     expect(result.calculation_details.margin_datasets).toEqual(['acme-margins@2024']);
     expect(result.estimate.emission_factor?.source_dataset).toContain('EXIOBASE 3.8.2 IOT_2019_pxp');
@@ -109,13 +101,7 @@ describe('datasets build → --datasets', () => {
       const response = await fetch(`${url}/procurement/spend`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          activity: { classification_type: 'isic4', classification_code: '6201' },
-          spend_year: 2019,
-          spend_region: 'FR',
-          money: 1000,
-          money_unit: 'eur',
-        }),
+        body: JSON.stringify(eur1000(isic4('6201'), 'FR')),
       });
       expect(response.status).toBe(200);
       expect((await response.json()).estimate.co2e).toBe(57.85);

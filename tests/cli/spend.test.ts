@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cli, parseCsv, parseJsonl, RESULT_COLUMNS, tempFile, tempPath } from './harness';
+import { RETAIL_DE_WITH_MARGINS } from '../fixtures/requests';
 
 /**
  * `co2e-engine spend FILE`, in-process. Hand-worked values: EXIOBASE 2019 factors for DE, retail trade (ISIC 4711
@@ -199,17 +200,7 @@ describe('spend CSV', () => {
 });
 
 describe('spend JSON Lines', () => {
-  const nested = {
-    id: 1,
-    activity: { classification_type: 'isic4', classification_code: '4711' },
-    spend_year: 2019,
-    spend_region: 'DE',
-    money: 1000,
-    money_unit: 'eur',
-    tax_margin: 0.19,
-    trade_margin: 0.1,
-    transport_margin: 0.02,
-  };
+  const nested = { id: 1, ...RETAIL_DE_WITH_MARGINS };
 
   it('takes the request body as-is (nested activity) or flat columns; null is "not supplied"', async () => {
     const flat = {

@@ -5,28 +5,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  calculateCpu,
-  calculateCpuBatch,
-  calculateEmbodied,
-  calculateEmbodiedBatch,
-  calculateInstance,
-  calculateInstanceBatch,
-  calculateMemory,
-  calculateMemoryBatch,
-  calculateNetworking,
-  calculateNetworkingBatch,
-  calculateStorage,
-  calculateStorageBatch,
-  EmissionsError,
-  type ErrorBody,
-  type Estimate,
-  type InstanceEstimate,
-  MAX_QUANTITY,
-  type CloudProviderSpelling,
-} from '../../src/index';
+import { EmissionsError, type ErrorBody, MAX_QUANTITY, type CloudProviderSpelling } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
 import { Big, relativeDifference, toNumber } from './exact';
+import {
+  cloudBatch,
+  cloudSingle,
+  type CloudCalculatorName,
+  type CloudResult,
+} from '../fixtures/cloud-calculators';
 
 const ds = defaultDatasets;
 const RUNS = { numRuns: 150 };
@@ -37,7 +24,7 @@ type Provider = 'aws' | 'azure' | 'gcp';
 const PROVIDERS: Provider[] = ['aws', 'azure', 'gcp'];
 const YEARS = [2021, 2022, 2023, 2024, 2025];
 type Request = Record<string, unknown>;
-type Result = Estimate | InstanceEstimate;
+type Result = CloudResult;
 
 // ---- arbitraries -------------------------------------------------------------------------------------------------
 
@@ -89,113 +76,61 @@ interface Calculator {
 
 const co2eOf = (result: Result) => ('total_co2e' in result ? result.total_co2e : result.co2e);
 
+type Fields = Record<string, fc.Arbitrary<unknown>>;
+const durationFields = (range?: Range): Fields => ({
+  duration: quantity(range),
+  duration_unit: durationUnit,
+});
+const dataFields = (range?: Range): Fields => ({ data: quantity(range), data_unit: dataUnit });
+
+/** A calculator's entry: its own request fields (in generation order), then the optional year and audit trail. */
+function calculator(
+  name: CloudCalculatorName,
+  amount: string,
+  fields: (provider: Provider, range?: Range) => Fields,
+): Calculator {
+  const names = Object.keys(fields('aws'));
+  return {
+    name,
+    single: (p, r) => cloudSingle(name)(p, r, ds),
+    batch: (p, r) => cloudBatch(name)(p, r, ds),
+    request: (p, range) => fc.record({ ...fields(p, range), year: optionalYear, audit_trail: auditTrail }),
+    amount,
+    hasDuration: names.includes('duration'),
+    hasData: names.includes('data'),
+  };
+}
+
 const CALCULATORS: Calculator[] = [
-  {
-    name: 'cpu',
-    single: (p, r) => calculateCpu(p, r as never, ds),
-    batch: (p, r) => calculateCpuBatch(p, r as never[], ds),
-    request: (p, range) =>
-      fc.record({
-        cpu_count: count(range),
-        region: regionOf(p),
-        average_vcpu_utilization: utilization,
-        duration: quantity(range),
-        duration_unit: durationUnit,
-        year: optionalYear,
-        audit_trail: auditTrail,
-      }),
-    amount: 'cpu_count',
-    hasDuration: true,
-    hasData: false,
-  },
-  {
-    name: 'memory',
-    single: (p, r) => calculateMemory(p, r as never, ds),
-    batch: (p, r) => calculateMemoryBatch(p, r as never[], ds),
-    request: (p, range) =>
-      fc.record({
-        region: regionOf(p),
-        data: quantity(range),
-        data_unit: dataUnit,
-        duration: quantity(range),
-        duration_unit: durationUnit,
-        year: optionalYear,
-        audit_trail: auditTrail,
-      }),
-    amount: 'data',
-    hasDuration: true,
-    hasData: true,
-  },
-  {
-    name: 'storage',
-    single: (p, r) => calculateStorage(p, r as never, ds),
-    batch: (p, r) => calculateStorageBatch(p, r as never[], ds),
-    request: (p, range) =>
-      fc.record({
-        region: regionOf(p),
-        storage_type: fc.constantFrom('ssd', 'hdd', 'SSD'),
-        data: quantity(range),
-        data_unit: dataUnit,
-        duration: quantity(range),
-        duration_unit: durationUnit,
-        year: optionalYear,
-        audit_trail: auditTrail,
-      }),
-    amount: 'data',
-    hasDuration: true,
-    hasData: true,
-  },
-  {
-    name: 'networking',
-    single: (p, r) => calculateNetworking(p, r as never, ds),
-    batch: (p, r) => calculateNetworkingBatch(p, r as never[], ds),
-    request: (p, range) =>
-      fc.record({
-        region: regionOf(p),
-        data: quantity(range),
-        data_unit: dataUnit,
-        year: optionalYear,
-        audit_trail: auditTrail,
-      }),
-    amount: 'data',
-    hasDuration: false,
-    hasData: true,
-  },
-  {
-    name: 'embodied',
-    single: (p, r) => calculateEmbodied(p, r as never, ds),
-    batch: (p, r) => calculateEmbodiedBatch(p, r as never[], ds),
-    request: (p, range) =>
-      fc.record({
-        instance: instanceOf(p),
-        instance_count: count(range),
-        duration: quantity(range),
-        duration_unit: durationUnit,
-        year: optionalYear,
-        audit_trail: auditTrail,
-      }),
-    amount: 'instance_count',
-    hasDuration: true,
-    hasData: false,
-  },
-  {
-    name: 'instance',
-    single: (p, r) => calculateInstance(p, r as never, ds),
-    batch: (p, r) => calculateInstanceBatch(p, r as never[], ds),
-    request: (p, range) =>
-      fc.record({
-        instance: instanceOf(p),
-        region: regionOf(p),
-        duration: quantity(range),
-        duration_unit: durationUnit,
-        average_vcpu_utilization: utilization,
-        year: optionalYear,
-        audit_trail: auditTrail,
-      }),
-    amount: 'duration',
-    hasDuration: true,
-    hasData: false,
-  },
+  calculator('cpu', 'cpu_count', (p, range) => ({
+    cpu_count: count(range),
+    region: regionOf(p),
+    average_vcpu_utilization: utilization,
+    ...durationFields(range),
+  })),
+  calculator('memory', 'data', (p, range) => ({
+    region: regionOf(p),
+    ...dataFields(range),
+    ...durationFields(range),
+  })),
+  calculator('storage', 'data', (p, range) => ({
+    region: regionOf(p),
+    storage_type: fc.constantFrom('ssd', 'hdd', 'SSD'),
+    ...dataFields(range),
+    ...durationFields(range),
+  })),
+  calculator('networking', 'data', (p, range) => ({ region: regionOf(p), ...dataFields(range) })),
+  calculator('embodied', 'instance_count', (p, range) => ({
+    instance: instanceOf(p),
+    instance_count: count(range),
+    ...durationFields(range),
+  })),
+  calculator('instance', 'duration', (p, range) => ({
+    instance: instanceOf(p),
+    region: regionOf(p),
+    ...durationFields(range),
+    average_vcpu_utilization: utilization,
+  })),
 ];
 
 /** A provider with a valid request for it. */

@@ -1,7 +1,15 @@
 import BigJs from 'big.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Decimal, decimal, div, mul, toNumber, toPlainString } from '../../src/core/decimal';
+import {
+  type Decimal,
+  decimal,
+  div,
+  mul,
+  roundSignificant,
+  toNumber,
+  toPlainString,
+} from '../../src/core/decimal';
 
 /**
  * The fast paths of src/core/decimal.ts (issue 13 item 4) against the big.js code they stand in for: reading a
@@ -110,6 +118,86 @@ describe('short division (divisors of at most 9 significant digits)', () => {
   });
 });
 
+describe('long division (divisors of more than 9 significant digits, in whole numbers)', () => {
+  it('gives the digits, exponent and sign of big.js long division, for any dividend and divisor', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(decimalText(1), decimalText(8), decimalText(60), decimalText(120)),
+        fc.oneof(decimalText(12), decimalText(40), decimalText(110)),
+        (dividend, divisor) => {
+          const expected = new Reference(dividend).div(new Reference(divisor));
+          expect(parts(div(decimal(dividend), decimal(divisor)))).toEqual(parts(expected));
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('divides 1 by compounded price levels as big.js does, halfway cases and carries included', () => {
+    // 1 / a 100-digit product of (1 + rate/100) factors: the spend deflator.
+    let level = new Reference(1);
+    for (const rate of [
+      '2.3',
+      '1.7',
+      '-0.4',
+      '3.1',
+      '8.9',
+      '5.4',
+      '2.2',
+      '1.1',
+      '0.9',
+      '6.5',
+      '4.4',
+      '3.3',
+    ]) {
+      level = level.times(new Reference(1).plus(new Reference(rate).div(100)));
+    }
+    const text = level.toFixed();
+    expect(parts(div(decimal(1), decimal(text)))).toEqual(parts(new Reference(1).div(level)));
+    // Exactly halfway at the 41st place rounds up; just below it rounds down.
+    expect(toPlainString(div(decimal('1.5e-40'), decimal('1.00000000000')))).toBe(
+      toPlainString(decimal('2e-40')),
+    );
+    expect(toPlainString(div(decimal('1'), decimal('3.0000000000')))).toBe(`0.${'3'.repeat(40)}`);
+    expect(toPlainString(div(decimal('2'), decimal('3.0000000000')))).toBe(`0.${'6'.repeat(39)}7`);
+    expect(toPlainString(div(decimal('-2'), decimal('3.0000000000')))).toBe(`-0.${'6'.repeat(39)}7`);
+    expect(toPlainString(div(decimal('1e-60'), decimal('3.0000000000')))).toBe('0');
+  });
+});
+
+describe('roundSignificant on the digits', () => {
+  // The big.js formulation it replaces, kept here as the reference.
+  const viaBigJs = (text: string, digits: number) => {
+    const a = new Reference(text);
+    if (a.eq(0)) return a;
+    const integerDigits = a.abs().round(0, 0).toFixed().replace(/^0$/, '').length;
+    return integerDigits >= digits ? a.round(0, 1) : a.prec(digits, 1);
+  };
+
+  it('gives the digits, exponent and sign of big.js’s round/prec, for any value and precision', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(decimalText(5), decimalText(40), decimalText(90)),
+        fc.oneof(fc.integer({ min: 1, max: 40 }), fc.constant(34)),
+        (text, digits) => {
+          expect(parts(roundSignificant(decimal(text), digits))).toEqual(parts(viaBigJs(text, digits)));
+        },
+      ),
+      { numRuns: 30_000 },
+    );
+  });
+
+  it('carries through nines into a new leading digit and keeps integer digits', () => {
+    const round = (text: string, digits: number) => toPlainString(roundSignificant(decimal(text), digits));
+    expect(round('9.99996', 5)).toBe('10');
+    expect(round('-99.995', 4)).toBe('-100');
+    expect(round('12345.6', 4)).toBe('12346');
+    expect(round('0.000123449', 4)).toBe('0.0001234');
+    expect(round('0.000123450', 4)).toBe('0.0001235');
+    expect(round('0', 3)).toBe('0');
+  });
+});
+
 describe('toNumber without a string round trip', () => {
   const viaString = (value: Decimal) => Number(value.toString());
 
@@ -131,6 +219,18 @@ describe('toNumber without a string round trip', () => {
       }),
       { numRuns: 20_000 },
     );
+  });
+
+  it('keeps the zeros inside and at the start of each 15-digit group of a long coefficient', () => {
+    for (const text of [
+      `1${'0'.repeat(14)}${'0'.repeat(14)}1`,
+      `-9${'0'.repeat(29)}7e-55`,
+      `123456789012345${'000000000000001'}${'0001'}`,
+      `1${'0'.repeat(44)}5e300`,
+    ]) {
+      const value = decimal(text);
+      expect(Object.is(toNumber(value), Number(value.toString()))).toBe(true);
+    }
   });
 
   it('rounds halfway cases to even, as Number() does, on both paths', () => {

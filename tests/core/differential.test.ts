@@ -9,6 +9,7 @@ import {
   calculateStorageBatch,
   createTableDatasets,
 } from '../../src/index';
+import { AWS_COEFFICIENTS } from '../fixtures/coefficients';
 
 /**
  * Differential guard for the exact core (issue 13 item 4): 10⁵ seeded random cloud requests against small tables
@@ -75,16 +76,7 @@ function fixedTables() {
     cloudCoefficients: {
       dataset: info('coefficients'),
       providers: {
-        aws: {
-          min_watts: 0.74,
-          max_watts: 3.5,
-          pue: 1.135,
-          memory_kwh_per_gb_hour: 0.000392,
-          ssd_wh_per_tb_hour: 1.2,
-          hdd_wh_per_tb_hour: 0.65,
-          networking_kwh_per_gb: 0.001,
-          server_lifetime_hours: 35040,
-        },
+        aws: AWS_COEFFICIENTS,
       },
     },
     cloudRegions: {

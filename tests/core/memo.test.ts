@@ -17,10 +17,10 @@ describe('createMemo', () => {
     const { computed, compute } = counted();
     const tables = {};
     const other = {};
-    expect(memo.get([tables], 'a', compute('a'))).toBe('value of a');
-    expect(memo.get([tables], 'a', compute('a'))).toBe('value of a');
-    expect(memo.get([other], 'a', compute('a'))).toBe('value of a');
-    expect(memo.get([tables, other], 'a', compute('a'))).toBe('value of a');
+    expect(memo.get([tables], ['a'], compute('a'))).toBe('value of a');
+    expect(memo.get([tables], ['a'], compute('a'))).toBe('value of a');
+    expect(memo.get([other], ['a'], compute('a'))).toBe('value of a');
+    expect(memo.get([tables, other], ['a'], compute('a'))).toBe('value of a');
     expect(computed).toEqual(['a', 'a', 'a']);
   });
 
@@ -29,13 +29,13 @@ describe('createMemo', () => {
     const [a, b, c] = [{}, {}, {}];
     let calls = 0;
     const value = (result: number) => () => (calls++, result);
-    expect(memo.get([a, b], 'k', value(1))).toBe(1);
-    expect(memo.get([a, b], 'k', value(9))).toBe(1); // same chain again: the remembered node
-    expect(memo.get([a, c], 'k', value(2))).toBe(2); // same first owner, different second
-    expect(memo.get([a], 'k', value(3))).toBe(3); // shorter chain
-    expect(memo.get([a, b, c], 'k', value(4))).toBe(4); // longer chain
-    expect(memo.get([a, b], 'k', value(9))).toBe(1);
-    expect(memo.get([a, c], 'k', value(9))).toBe(2);
+    expect(memo.get([a, b], ['k'], value(1))).toBe(1);
+    expect(memo.get([a, b], ['k'], value(9))).toBe(1); // same chain again: the remembered node
+    expect(memo.get([a, c], ['k'], value(2))).toBe(2); // same first owner, different second
+    expect(memo.get([a], ['k'], value(3))).toBe(3); // shorter chain
+    expect(memo.get([a, b, c], ['k'], value(4))).toBe(4); // longer chain
+    expect(memo.get([a, b], ['k'], value(9))).toBe(1);
+    expect(memo.get([a, c], ['k'], value(9))).toBe(2);
     expect(calls).toBe(4);
   });
 
@@ -43,24 +43,24 @@ describe('createMemo', () => {
     const memo = createMemo<string>();
     const owner = {};
     expect(() =>
-      memo.get([owner], 'k', () => {
+      memo.get([owner], ['k'], () => {
         throw new Error('no factor');
       }),
     ).toThrow('no factor');
-    expect(memo.get([owner], 'k', () => 'later')).toBe('later');
+    expect(memo.get([owner], ['k'], () => 'later')).toBe('later');
   });
 
   it('evicts only the least recently used key past its capacity, never the whole cache', () => {
     const memo = createMemo<string>(4);
     const { computed, compute } = counted();
     const owner = {};
-    for (const key of ['a', 'b', 'c', 'd']) memo.get([owner], key, compute(key));
-    memo.get([owner], 'a', compute('a')); // a is now the newest (the cache is at least half full)
-    memo.get([owner], 'e', compute('e')); // evicts b, the oldest
+    for (const key of ['a', 'b', 'c', 'd']) memo.get([owner], [key], compute(key));
+    memo.get([owner], ['a'], compute('a')); // a is now the newest (the cache is at least half full)
+    memo.get([owner], ['e'], compute('e')); // evicts b, the oldest
     computed.length = 0;
-    for (const key of ['a', 'c', 'd', 'e']) memo.get([owner], key, compute(key));
+    for (const key of ['a', 'c', 'd', 'e']) memo.get([owner], [key], compute(key));
     expect(computed).toEqual([]);
-    memo.get([owner], 'b', compute('b'));
+    memo.get([owner], ['b'], compute('b'));
     expect(computed).toEqual(['b']);
   });
 
@@ -70,8 +70,8 @@ describe('createMemo', () => {
     const owner = {};
     const hot = ['h1', 'h2', 'h3'];
     for (let index = 0; index < 1_000; index++) {
-      for (const key of hot) memo.get([owner], key, compute(key));
-      memo.get([owner], `cold${index}`, compute(`cold${index}`));
+      for (const key of hot) memo.get([owner], [key], compute(key));
+      memo.get([owner], [`cold${index}`], compute(`cold${index}`));
     }
     expect(computed.filter((key) => key.startsWith('h'))).toEqual(hot);
   });
@@ -83,9 +83,45 @@ describe('createMemo', () => {
     let computations = 0;
     for (let round = 0; round < 2; round++) {
       for (let index = 0; index < 30_000; index++) {
-        memo.get([owner], String(index), () => ++computations);
+        memo.get([owner], [String(index)], () => ++computations);
       }
     }
     expect(computations).toBe(30_000);
+  });
+
+  it('keys are structural: parts holding a separator, or of another type or count, never meet', () => {
+    const memo = createMemo<string>();
+    const owner = {};
+    const keys = [
+      ['a|b', 'c'],
+      ['a', 'b|c'],
+      ['a', 'b', 'c'],
+      ['a|b|c'],
+      [1, 'x'],
+      ['1', 'x'],
+      ['a', undefined],
+      ['a', ''],
+      ['a', null],
+    ] as const;
+    keys.forEach((key, index) => expect(memo.get([owner], key, () => `#${index}`)).toBe(`#${index}`));
+    keys.forEach((key, index) => expect(memo.get([owner], key, () => 'recomputed')).toBe(`#${index}`));
+  });
+
+  it('stays bounded by its capacity with keys of many shapes, and still answers after evicting', () => {
+    const memo = createMemo<number>(8);
+    const owner = {};
+    let computations = 0;
+    for (let index = 0; index < 1_000; index++)
+      memo.get([owner], [`p${index % 7}`, index], () => ++computations);
+    expect(computations).toBe(1_000);
+    // The last 8 are held; an evicted one is recomputed.
+    memo.get([owner], ['p5', 999], () => ++computations);
+    expect(computations).toBe(1_000);
+    memo.get([owner], ['p0', 0], () => ++computations);
+    expect(computations).toBe(1_001);
+  });
+
+  it('refuses an empty key', () => {
+    expect(() => createMemo<number>().get([{}], [], () => 1)).toThrow(RangeError);
   });
 });

@@ -7,6 +7,7 @@ import {
   type Estimate,
 } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
+import { RETAIL_DE } from '../fixtures/requests';
 
 /**
  * Issue 13 item 4: `emission_factor` and `constituent_gases` are built once per factor and shared, frozen, by every
@@ -106,13 +107,7 @@ describe('shared, frozen factor parts', () => {
   });
 
   it('are shared by spend estimates of the same factor too', () => {
-    const request = {
-      activity: { classification_type: 'isic4', classification_code: '4711' },
-      spend_year: 2023,
-      spend_region: 'DE',
-      money: 1000,
-      money_unit: 'eur',
-    } as const;
+    const request = { ...RETAIL_DE, spend_year: 2023 } as const;
     const first = calculateSpend(request, defaultDatasets);
     const second = calculateSpend({ ...request, money: 250 }, defaultDatasets);
     expectFrozenShared(first.estimate, second.estimate);

@@ -119,6 +119,10 @@ describe('duration units', () => {
 });
 
 describe('data units', () => {
+  /** A quantity in a data unit, as GB (exact, plain decimal notation). */
+  const gb = (value: string, unit: Parameters<typeof toGigabytes>[1]) =>
+    toPlainString(toGigabytes(decimal(value), unit));
+
   it('lists the canonical units', () => {
     expect(DATA_UNITS).toEqual(['KB', 'MB', 'GB', 'TB', 'PB', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB']);
     expect(DATA_UNIT_SPELLINGS).toHaveLength(30);
@@ -176,8 +180,6 @@ describe('data units', () => {
   );
 
   it('converts to GB with decimal prefixes (1 TB = 1000 GB)', () => {
-    const gb = (value: string, unit: Parameters<typeof toGigabytes>[1]) =>
-      toPlainString(toGigabytes(decimal(value), unit));
     expect(gb('1', 'KB')).toBe('0.000001');
     expect(gb('1', 'MB')).toBe('0.001');
     expect(gb('1', 'GB')).toBe('1');
@@ -187,8 +189,6 @@ describe('data units', () => {
   });
 
   it('converts binary units exactly (powers of 1024 bytes)', () => {
-    const gb = (value: string, unit: Parameters<typeof toGigabytes>[1]) =>
-      toPlainString(toGigabytes(decimal(value), unit));
     expect(gb('1', 'KiB')).toBe('0.000001024');
     expect(gb('1', 'MiB')).toBe('0.001048576');
     expect(gb('1', 'GiB')).toBe('1.073741824');

@@ -1,35 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  calculateCpu,
-  calculateEmbodied,
-  calculateInstance,
-  calculateMemory,
-  calculateNetworking,
-  calculateStorage,
-} from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
 import { anyValue, CLOUD_PROVIDER_IDS, cloudRequests, FUZZ_SEED, runs } from './arbitraries';
 import { checkCall } from './check';
+import {
+  calculateCloud,
+  CLOUD_CALCULATOR_NAMES,
+  type CloudCalculatorName,
+} from '../fixtures/cloud-calculators';
 
-const CALCULATORS = {
-  cpu: calculateCpu,
-  memory: calculateMemory,
-  storage: calculateStorage,
-  networking: calculateNetworking,
-  embodied: calculateEmbodied,
-  instance: calculateInstance,
-} as const;
-type Kind = keyof typeof CALCULATORS;
+const call = (kind: CloudCalculatorName, provider: unknown, request: unknown) => () =>
+  calculateCloud(kind, provider, request);
 
-const call = (kind: Kind, provider: unknown, request: unknown) => () =>
-  (CALCULATORS[kind] as (provider: unknown, request: unknown, datasets: typeof defaultDatasets) => unknown)(
-    provider,
-    request,
-    defaultDatasets,
-  );
-
-describe.each(Object.keys(CALCULATORS) as Kind[])('%s calculator under fuzzing', (kind) => {
+describe.each([...CLOUD_CALCULATOR_NAMES])('%s calculator under fuzzing', (kind) => {
   it('requests built from its field names, right and wrong values mixed: an EmissionsError or a sound result', () => {
     let results = 0;
     const requests = fc

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDatasets } from '../../src/datasets/index';
 import { startServer, type TestServer } from './server';
+import { RETAIL_DE_WITH_MARGINS } from '../fixtures/requests';
 
 /**
  * Every route of SPEC.md's endpoint table over real HTTP, with values worked out by hand from the embedded
@@ -17,80 +18,87 @@ afterAll(() => server.close());
 const FLAGS_TEXT = "['notable_methodological_variance']";
 
 describe('per-resource cloud routes', () => {
-  it('POST /compute/aws/cpu: 4 vCPU for 30 min in us-east-1', async () => {
-    // activity = 4 × 0.5 h = 2 CPU-hour
-    // factor = (0.74 + 0.5 × (3.5 − 0.74)) / 1000 × PUE 1.135 × grid 0.434 = 0.00212 × 1.135 × 0.434 = 0.0010442908
-    // co2e = 2 × 0.0010442908 = 0.0020885816
-    const { status, headers, body } = await server.post('/compute/aws/cpu', {
-      cpu_count: 4,
-      region: 'us_east_1',
-      duration: 30,
-      duration_unit: 'min',
-    });
-    expect(status).toBe(200);
-    expect(headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(body.co2e).toBe(0.0020885816);
-    expect(body.activity_data).toEqual({ activity_value: 2, activity_unit: 'CPU-hour' });
-    expect(body.emission_factor.factor).toBe(0.0010442908);
-    expect(body.emission_factor.name).toBe('AWS (us-east-1) CPU');
-    expect(body.emission_factor.data_quality_flags).toBe(FLAGS_TEXT);
-  });
+  /** A route, its request, and the answer worked out by hand: co2e, activity, and any emission factor fields named. */
+  interface Case {
+    request: Record<string, unknown>;
+    co2e: number;
+    activity: [number, string];
+    factor?: Record<string, unknown>;
+    contentType?: string;
+  }
+  const CASES: Array<[string, string, Case]> = [
+    [
+      '/compute/aws/cpu',
+      '4 vCPU for 30 min in us-east-1',
+      // activity = 4 × 0.5 h = 2 CPU-hour
+      // factor = (0.74 + 0.5 × (3.5 − 0.74)) / 1000 × PUE 1.135 × grid 0.434 = 0.00212 × 1.135 × 0.434 = 0.0010442908
+      // co2e = 2 × 0.0010442908 = 0.0020885816
+      {
+        request: { cpu_count: 4, region: 'us_east_1', duration: 30, duration_unit: 'min' },
+        contentType: 'application/json; charset=utf-8',
+        co2e: 0.0020885816,
+        activity: [2, 'CPU-hour'],
+        factor: { factor: 0.0010442908, name: 'AWS (us-east-1) CPU' },
+      },
+    ],
+    [
+      '/compute/aws/memory',
+      '16 GB for 2 h',
+      // activity = 16 GB × 2 h = 32 GB-hour; factor = 0.000392 × 1.135 × 0.434 = 0.00019309528
+      // co2e = 32 × 0.00019309528 = 0.00617904896
+      {
+        request: { region: 'us-east-1', data: 16, duration: 2 },
+        co2e: 0.00617904896,
+        activity: [32, 'GB-hour'],
+      },
+    ],
+    [
+      '/compute/gcp/storage',
+      '2 TB SSD for 30 days',
+      // activity = 2 TB × 720 h = 1440 TB-hour; factor = 1.2 / 1000 × PUE 1.1 × grid 0.197 = 0.00026004
+      // co2e = 1440 × 0.00026004 = 0.3744576
+      {
+        request: {
+          region: 'europe_west1',
+          storage_type: 'ssd',
+          data: 2,
+          data_unit: 'TB',
+          duration: 30,
+          duration_unit: 'day',
+        },
+        co2e: 0.3744576,
+        activity: [1440, 'TB-hour'],
+      },
+    ],
+    [
+      '/compute/azure/networking',
+      '100 GB',
+      // factor = 0.001 × PUE 1.185 × grid 0.347 = 0.000411195; co2e = 100 × 0.000411195 = 0.0411195
+      { request: { region: 'westeurope', data: 100 }, co2e: 0.0411195, activity: [100, 'GB'] },
+    ],
+    [
+      '/compute/aws/embodied',
+      '3 × m5.large for 24 h',
+      // activity = 3 × 24 = 72 instance-hour; m5.large: 2 of its platform's 96 vCPU, platform 1610.79 kg, 35040 h
+      // co2e = 72 × 1610.79 × 2 / (96 × 35040) = 231953.76 / 3363840 = 0.068955051369863013698…
+      {
+        request: { instance: 'm5.large', instance_count: 3, duration: 24 },
+        co2e: 0.068955051369863013698,
+        activity: [72, 'instance-hour'],
+        factor: { year: 2021 },
+      },
+    ],
+  ];
 
-  it('POST /compute/aws/memory: 16 GB for 2 h', async () => {
-    // activity = 16 GB × 2 h = 32 GB-hour; factor = 0.000392 × 1.135 × 0.434 = 0.00019309528
-    // co2e = 32 × 0.00019309528 = 0.00617904896
-    const { status, body } = await server.post('/compute/aws/memory', {
-      region: 'us-east-1',
-      data: 16,
-      duration: 2,
-    });
+  it.each(CASES)('POST %s: %s', async (route, _, expected) => {
+    const { status, headers, body } = await server.post(route, expected.request);
     expect(status).toBe(200);
-    expect(body.co2e).toBe(0.00617904896);
-    expect(body.activity_data).toEqual({ activity_value: 32, activity_unit: 'GB-hour' });
-    expect(body.emission_factor.data_quality_flags).toBe(FLAGS_TEXT);
-  });
-
-  it('POST /compute/gcp/storage: 2 TB SSD for 30 days', async () => {
-    // activity = 2 TB × 720 h = 1440 TB-hour; factor = 1.2 / 1000 × PUE 1.1 × grid 0.197 = 0.00026004
-    // co2e = 1440 × 0.00026004 = 0.3744576
-    const { status, body } = await server.post('/compute/gcp/storage', {
-      region: 'europe_west1',
-      storage_type: 'ssd',
-      data: 2,
-      data_unit: 'TB',
-      duration: 30,
-      duration_unit: 'day',
-    });
-    expect(status).toBe(200);
-    expect(body.co2e).toBe(0.3744576);
-    expect(body.activity_data).toEqual({ activity_value: 1440, activity_unit: 'TB-hour' });
-    expect(body.emission_factor.data_quality_flags).toBe(FLAGS_TEXT);
-  });
-
-  it('POST /compute/azure/networking: 100 GB', async () => {
-    // factor = 0.001 × PUE 1.185 × grid 0.347 = 0.000411195; co2e = 100 × 0.000411195 = 0.0411195
-    const { status, body } = await server.post('/compute/azure/networking', {
-      region: 'westeurope',
-      data: 100,
-    });
-    expect(status).toBe(200);
-    expect(body.co2e).toBe(0.0411195);
-    expect(body.activity_data).toEqual({ activity_value: 100, activity_unit: 'GB' });
-    expect(body.emission_factor.data_quality_flags).toBe(FLAGS_TEXT);
-  });
-
-  it('POST /compute/aws/embodied: 3 × m5.large for 24 h', async () => {
-    // activity = 3 × 24 = 72 instance-hour; m5.large: 2 of its platform's 96 vCPU, platform 1610.79 kg, 35040 h
-    // co2e = 72 × 1610.79 × 2 / (96 × 35040) = 231953.76 / 3363840 = 0.068955051369863013698…
-    const { status, body } = await server.post('/compute/aws/embodied', {
-      instance: 'm5.large',
-      instance_count: 3,
-      duration: 24,
-    });
-    expect(status).toBe(200);
-    expect(body.co2e).toBe(0.068955051369863013698);
-    expect(body.activity_data).toEqual({ activity_value: 72, activity_unit: 'instance-hour' });
-    expect(body.emission_factor.year).toBe(2021);
+    if (expected.contentType !== undefined) expect(headers.get('content-type')).toBe(expected.contentType);
+    expect(body.co2e).toBe(expected.co2e);
+    const [activity_value, activity_unit] = expected.activity;
+    expect(body.activity_data).toEqual({ activity_value, activity_unit });
+    for (const [field, value] of Object.entries(expected.factor ?? {}))
+      expect(body.emission_factor[field]).toBe(value);
     expect(body.emission_factor.data_quality_flags).toBe(FLAGS_TEXT);
   });
 
@@ -158,16 +166,7 @@ describe('instance and spend routes send data_quality_flags as a JSON array', ()
   it('POST /procurement/spend: 1000 EUR retail trade in DE, 2019, margins supplied', async () => {
     // activity = 1000 × (1 − 0.19 − 0.1 − 0.02) / (1 + 0) = 690 EUR (2019 is the factor year: no inflation)
     // co2e = 690 × 0.0272 (EXIOBASE DE, p52 retail trade) = 18.768
-    const { status, body } = await server.post('/procurement/spend', {
-      activity: { classification_type: 'isic4', classification_code: '4711' },
-      spend_year: 2019,
-      spend_region: 'DE',
-      money: 1000,
-      money_unit: 'eur',
-      tax_margin: 0.19,
-      trade_margin: 0.1,
-      transport_margin: 0.02,
-    });
+    const { status, body } = await server.post('/procurement/spend', RETAIL_DE_WITH_MARGINS);
     expect(status).toBe(200);
     expect(body.estimate.co2e).toBe(18.768);
     expect(body.estimate.activity_data).toEqual({ activity_value: 690, activity_unit: 'eur' });
@@ -245,16 +244,7 @@ describe('batch routes: results in request order, a bad element is its error bod
   });
 
   it('POST /procurement/spend/batch', async () => {
-    const good = {
-      activity: { classification_type: 'isic4', classification_code: '4711' },
-      spend_year: 2019,
-      spend_region: 'DE',
-      money: 1000,
-      money_unit: 'eur',
-      tax_margin: 0.19,
-      trade_margin: 0.1,
-      transport_margin: 0.02,
-    };
+    const good = RETAIL_DE_WITH_MARGINS;
     const { status, body } = await server.post('/procurement/spend/batch', [
       { ...good, activity: { classification_type: 'isic4', classification_code: '9999' } },
       good,

@@ -136,3 +136,14 @@ export const EXPECTED_INSTANCES = [
     platform_embodied_kgco2e: 1450.25,
   },
 ];
+
+/** The fixture's files under the names a ccf-coefficients folder gives them. */
+export const CCF_FOLDER: Readonly<Record<string, string>> = {
+  'aws-instances.csv': AWS_INSTANCES,
+  'coefficients-aws-embodied.csv': AWS_EMBODIED,
+  'azure-instances.csv': AZURE_INSTANCES,
+  'coefficients-azure-embodied.csv': AZURE_EMBODIED,
+  'gcp-instances.csv': GCP_INSTANCES,
+  'coefficients-gcp-embodied-mean.csv': GCP_EMBODIED_MEAN,
+  'coefficients-gcp-use.csv': USE_CSV,
+};

@@ -11,6 +11,7 @@ import {
   GCP_INSTANCES,
   USE_CSV,
 } from './ccf-fixture';
+import { caught } from '../fixtures/caught';
 
 const meta = {
   dataset: {
@@ -31,15 +32,7 @@ const files = {
   gcp: { instances: GCP_INSTANCES, embodiedMean: GCP_EMBODIED_MEAN },
 };
 
-function catchError(run: () => unknown): DatasetError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DatasetError) return error;
-    throw error;
-  }
-  throw new Error('expected a DatasetError');
-}
+const catchError = (run: () => unknown): DatasetError => caught(DatasetError, run);
 
 describe('parseCcfInstances', () => {
   it('builds the instances table with the decisions of the embedded default', () => {

@@ -11,16 +11,9 @@ import {
   createTableDatasets,
   DatasetError,
 } from '../../src/index';
+import { caught } from '../fixtures/caught';
 
-function refusal(load: () => unknown): DatasetError {
-  try {
-    load();
-  } catch (error) {
-    if (error instanceof DatasetError) return error;
-    throw error;
-  }
-  throw new Error('the table was accepted');
-}
+const refusal = (load: () => unknown): DatasetError => caught(DatasetError, load, 'the table was accepted');
 
 const coefficients = coefficientsJson as CloudCoefficientsTable;
 const aws = coefficients.providers.aws!;

@@ -14,20 +14,14 @@ import {
   REGIONS,
   releaseTexts,
 } from './exiobase-fixture';
+import { caught } from '../fixtures/caught';
+import { eur1000, isic4, NO_MARGINS } from '../fixtures/requests';
 
 const products = defaultTables.classifications.products;
 const parse = (texts = releaseTexts(), extra: Partial<Parameters<typeof parseExiobaseRelease>[0]> = {}) =>
   parseExiobaseRelease({ ...texts, year: 2019, products, ...extra });
 
-function catchError(run: () => unknown): DatasetError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DatasetError) return error;
-    throw error;
-  }
-  throw new Error('expected a DatasetError');
-}
+const catchError = (run: () => unknown): DatasetError => caught(DatasetError, run);
 
 /** kg per EUR by region and product, as the tests expect them: the multiplier ÷ 1,000,000, worked out by hand. */
 const EXPECTED_CML: Record<string, number[]> = {
@@ -193,16 +187,7 @@ describe('parseExiobaseRelease', () => {
     };
     for (const region of REGIONS) {
       const result = calculateSpend(
-        {
-          activity: { classification_type: 'isic4', classification_code: '6201' }, // → p72 only
-          spend_year: 2019,
-          spend_region: region,
-          money: 1000,
-          money_unit: 'eur',
-          tax_margin: 0,
-          trade_margin: 0,
-          transport_margin: 0,
-        },
+        eur1000(isic4('6201'), region, NO_MARGINS), // ISIC 6201 → p72 only
         datasets,
       );
       const expected = EXPECTED_CML[region]?.[4] as number;
@@ -211,19 +196,7 @@ describe('parseExiobaseRelease', () => {
       expect(result.estimate.emission_factor?.region).toBe(region);
     }
     // WA p72: 1000 EUR × 123456.789012 kg/EUR = 123456789.012 kg
-    const wa = calculateSpend(
-      {
-        activity: { activity_id: 'exiobase3p-p72' },
-        spend_year: 2019,
-        spend_region: 'WA',
-        money: 1000,
-        money_unit: 'eur',
-        tax_margin: 0,
-        trade_margin: 0,
-        transport_margin: 0,
-      },
-      datasets,
-    );
+    const wa = calculateSpend(eur1000({ activity_id: 'exiobase3p-p72' }, 'WA', NO_MARGINS), datasets);
     expect(wa.estimate.co2e).toBe(123456789.012);
   });
 });

@@ -13,6 +13,7 @@ import {
 } from '../../src/index';
 import { parseMarginsCsv } from '../../src/loaders/index';
 import { loadMarginsCsv } from '../../src/node/index';
+import { RETAIL_DE } from '../fixtures/requests';
 
 const dataset: DatasetInfo = {
   id: 'our-margins',
@@ -38,14 +39,7 @@ function failure(text: string, parseOptions: Parameters<typeof parseMarginsCsv>[
   throw new Error('expected a DatasetError');
 }
 
-const retailDe = (margins: Partial<SpendRequest> = {}): SpendRequest => ({
-  activity: { classification_type: 'isic4', classification_code: '4711' },
-  spend_year: 2019,
-  spend_region: 'DE',
-  money: 1000,
-  money_unit: 'eur',
-  ...margins,
-});
+const retailDe = (margins: Partial<SpendRequest> = {}): SpendRequest => ({ ...RETAIL_DE, ...margins });
 
 describe('parseMarginsCsv', () => {
   it('reads rows by product and by classification code; a product row wins over a code row', () => {

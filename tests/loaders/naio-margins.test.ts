@@ -15,6 +15,7 @@ import {
 import { loadNaioMargins } from '../../src/node/index';
 import { tempPath } from '../cli/harness';
 import { type NaioCell, naioCells, naioSdmxCsv, naioTsv, product } from './naio-fixture';
+import { eur1000 } from '../fixtures/requests';
 
 const options: ParseNaioMarginsOptions = {
   file: 'naio_10_cp15.tsv',
@@ -22,6 +23,12 @@ const options: ParseNaioMarginsOptions = {
   tradeShare: 0.8,
   classifications: defaultTables.classifications,
 };
+/** Tax, trade and transport margins, in that order. */
+const margins = (tax_margin: number, trade_margin: number, transport_margin: number) => ({
+  tax_margin,
+  trade_margin,
+  transport_margin,
+});
 const margin = (table: ReturnType<typeof parseNaioMargins>, region: string, product: string) =>
   table.margins.margins.find((each) => each.region === region && each.product === product);
 
@@ -51,34 +58,18 @@ describe('parseNaioMargins', () => {
     });
     // CPA_C10-12 reaches the food products, beverages (p15.j) and tobacco (p16).
     for (const product of ['p15.a', 'p15.j', 'p16'])
-      expect(margin(tsv, 'DE', product)).toMatchObject({
-        tax_margin: 0.10015,
-        trade_margin: 0.11968,
-        transport_margin: 0.02992,
-      });
+      expect(margin(tsv, 'DE', product)).toMatchObject(margins(0.10015, 0.11968, 0.02992));
   });
 
   it('gives a product reached from several CPA products the ratio of their sums', () => {
     // p72 ← CPA_J58 (250 at purchasers' prices) and CPA_J62_63 (350): tax (10 + 30)/600, OTTM (40 + 20)/600.
-    expect(margin(tsv, 'DE', 'p72')).toMatchObject({
-      tax_margin: 0.06666666666666667,
-      trade_margin: 0.08,
-      transport_margin: 0.02,
-    });
+    expect(margin(tsv, 'DE', 'p72')).toMatchObject(margins(0.06666666666666667, 0.08, 0.02));
     // p22 only from CPA_J58: 10/250 and 40/250.
-    expect(margin(tsv, 'DE', 'p22')).toMatchObject({
-      tax_margin: 0.04,
-      trade_margin: 0.128,
-      transport_margin: 0.032,
-    });
+    expect(margin(tsv, 'DE', 'p22')).toMatchObject(margins(0.04, 0.128, 0.032));
   });
 
   it('gives margin products (negative OTTM) no trade or transport margin, and lists them', () => {
-    expect(margin(tsv, 'DE', 'p51')).toMatchObject({
-      tax_margin: 0.09090909090909091,
-      trade_margin: 0,
-      transport_margin: 0,
-    });
+    expect(margin(tsv, 'DE', 'p51')).toMatchObject(margins(0.09090909090909091, 0, 0));
     expect(tsv.marginProducts).toEqual([{ region: 'DE', product: 'p51' }]);
     expect(tsv.noBasicPrice).toEqual([]);
   });
@@ -86,30 +77,14 @@ describe('parseNaioMargins', () => {
   it('maps Eurostat geo codes to the engine’s regions and leaves aggregates out', () => {
     expect(tsv.regions).toEqual(['DE', 'FR', 'GR']);
     expect(tsv.aggregateGeos).toEqual(['EU27_2020']);
-    expect(margin(tsv, 'GR', 'p01.a')).toMatchObject({
-      tax_margin: 0.055,
-      trade_margin: 0.036,
-      transport_margin: 0.009,
-    });
+    expect(margin(tsv, 'GR', 'p01.a')).toMatchObject(margins(0.055, 0.036, 0.009));
     expect(tsv.margins.margins.some((each) => !/^[A-Z]{2}$/.test(each.region))).toBe(false);
   });
 
   it('reads the finest codes where a country publishes two levels, and lists what it left out', () => {
-    expect(margin(tsv, 'FR', 'p15.a')).toMatchObject({
-      tax_margin: 0.075,
-      trade_margin: 0.14,
-      transport_margin: 0.035,
-    });
-    expect(margin(tsv, 'FR', 'p15.j')).toMatchObject({
-      tax_margin: 0.1,
-      trade_margin: 0.12,
-      transport_margin: 0.03,
-    });
-    expect(margin(tsv, 'FR', 'p16')).toMatchObject({
-      tax_margin: 0.4,
-      trade_margin: 0.08,
-      transport_margin: 0.02,
-    });
+    expect(margin(tsv, 'FR', 'p15.a')).toMatchObject(margins(0.075, 0.14, 0.035));
+    expect(margin(tsv, 'FR', 'p15.j')).toMatchObject(margins(0.1, 0.12, 0.03));
+    expect(margin(tsv, 'FR', 'p16')).toMatchObject(margins(0.4, 0.08, 0.02));
     expect(tsv.leftOut.map(({ region, code, reason }) => `${region} ${code} ${reason}`)).toEqual([
       'DE CPA_M69_70 not_published',
       'FR CPA_C10-12 aggregate',
@@ -202,14 +177,7 @@ describe('parseNaioMargins', () => {
   it('loaded margins fill the defaults: supplied ones win, missing ones default', () => {
     const datasets = mergeDatasets(defaultDatasets, createTableDatasets({ margins: tsv.margins }));
     const result = calculateSpend(
-      {
-        activity: { classification_type: 'nace2', classification_code: '01.11' },
-        spend_year: 2019,
-        spend_region: 'DE',
-        money: 1000,
-        money_unit: 'eur',
-        tax_margin: 0.1,
-      },
+      eur1000({ classification_type: 'nace2', classification_code: '01.11' }, 'DE', { tax_margin: 0.1 }),
       datasets,
     );
     expect(result.calculation_details).toMatchObject({

@@ -10,6 +10,8 @@ import {
   type TableMeta,
 } from '../../src/loaders/index';
 import { toCsv } from './table-csv-writer';
+import { caught } from '../fixtures/caught';
+import { AWS_COEFFICIENTS } from '../fixtures/coefficients';
 
 const dataset = {
   id: 'acme-fx',
@@ -20,15 +22,7 @@ const dataset = {
   attribution: 'ACME Ltd.',
 };
 
-function catchError(run: () => unknown): DatasetError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DatasetError) return error;
-    throw error;
-  }
-  throw new Error('expected a DatasetError');
-}
+const catchError = (run: () => unknown): DatasetError => caught(DatasetError, run);
 
 describe('parseTableCsv reads each kind from its documented columns', () => {
   it('fx: currency, year, rate', () => {
@@ -127,16 +121,7 @@ describe('parseTableCsv reads each kind from its documented columns', () => {
       'provider,min_watts,max_watts,pue,memory_kwh_per_gb_hour,ssd_wh_per_tb_hour,hdd_wh_per_tb_hour,networking_kwh_per_gb,server_lifetime_hours\naws,0.74,3.5,1.135,0.000392,1.2,0.65,0.001,35040\n',
       { meta: { dataset } },
     );
-    expect(coefficients.providers.aws).toEqual({
-      min_watts: 0.74,
-      max_watts: 3.5,
-      pue: 1.135,
-      memory_kwh_per_gb_hour: 0.000392,
-      ssd_wh_per_tb_hour: 1.2,
-      hdd_wh_per_tb_hour: 0.65,
-      networking_kwh_per_gb: 0.001,
-      server_lifetime_hours: 35040,
-    });
+    expect(coefficients.providers.aws).toEqual(AWS_COEFFICIENTS);
     const instances = parseTableCsv(
       'cloudInstances',
       'provider,instance,vcpu,memory_gib,platform_vcpu,platform_embodied_kgco2e\naws,x9.large,2,8,96,1500\n',

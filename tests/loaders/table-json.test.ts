@@ -4,16 +4,9 @@ import { alternativeTables, defaultTables } from '../../src/datasets/index';
 import { DatasetError } from '../../src/index';
 import { parseTableJson, type TableKind } from '../../src/loaders/index';
 import { jsonSyntaxErrorOffset } from '../../src/loaders/json-locate';
+import { caught } from '../fixtures/caught';
 
-function catchError(run: () => unknown): DatasetError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DatasetError) return error;
-    throw error;
-  }
-  throw new Error('expected a DatasetError');
-}
+const catchError = (run: () => unknown): DatasetError => caught(DatasetError, run);
 
 const dataset = {
   id: 'acme',

@@ -9,68 +9,69 @@ import {
   type SpendRequest,
 } from '../../src/index';
 import { defaultDatasets, defaultTables } from '../../src/datasets/index';
+import { caught } from '../fixtures/caught';
+import { isic4, RETAIL_DE } from '../fixtures/requests';
 
 /** The regions of the released OEFDB table (BR DE GB NO US) and of its 20-region working file, per MANIFEST.md. */
 const FACTOR_REGIONS = 'AT AU BE BG BR CA CH CN CY CZ DE DK EE ES FI FR GB GR NO US'.split(' ');
 
 /** Every error path of calculateSpend: code, path, and valid values where the engine lists them. */
 
-const valid = {
-  activity: { classification_type: 'isic4', classification_code: '4711' },
-  spend_year: 2019,
-  spend_region: 'DE',
-  money: 1000,
-  money_unit: 'eur',
-} as const;
+const valid = RETAIL_DE;
 
-function thrown(request: unknown, datasets: SpendDatasets = defaultDatasets): EmissionsError {
-  try {
-    calculateSpend(request as SpendRequest, datasets);
-  } catch (error) {
-    if (error instanceof EmissionsError) return error;
-    throw error;
-  }
-  throw new Error('expected an EmissionsError');
-}
+const thrown = (request: unknown, datasets: SpendDatasets = defaultDatasets): EmissionsError =>
+  caught(EmissionsError, () => calculateSpend(request as SpendRequest, datasets));
 
 const without = (key: keyof typeof valid) =>
   Object.fromEntries(Object.entries(valid).filter(([name]) => name !== key));
 
 describe('classification', () => {
-  it('an unknown code is unknown_classification_code at activity.classification_code', () => {
-    const error = thrown({
-      ...valid,
-      activity: { classification_type: 'isic4', classification_code: '9999' },
-    });
-    expect(error.error_code).toBe('unknown_classification_code');
-    expect(error.path).toBe('activity.classification_code');
-    expect(error.status).toBe(400);
-    expect(error.message).toContain("'9999'");
-  });
-
-  it('a NACE code that does not exist is unknown_classification_code', () => {
-    const error = thrown({
-      ...valid,
-      activity: { classification_type: 'nace2', classification_code: '47.99.9' },
-    });
-    expect(error.error_code).toBe('unknown_classification_code');
-    expect(error.path).toBe('activity.classification_code');
-  });
-
-  it('an unknown classification type is invalid_request listing the valid types', () => {
-    const error = thrown({
-      ...valid,
-      activity: { classification_type: 'sic1987', classification_code: '5411' },
-    });
-    expect(error.error_code).toBe('invalid_request');
-    expect(error.path).toBe('activity.classification_type');
-    expect(error.valid_values).toEqual(['isic4', 'nace2', 'naics2017']);
-  });
-
-  it('an unknown activity_id is no_emission_factors_found at activity.activity_id', () => {
-    const error = thrown({ ...valid, activity: { activity_id: 'no-such-activity' } });
-    expect(error.error_code).toBe('no_emission_factors_found');
-    expect(error.path).toBe('activity.activity_id');
+  /** What the error states besides its code and path, where the case checks it. */
+  interface Refusal {
+    error_code: string;
+    path: string;
+    status?: number;
+    message?: string;
+    valid_values?: unknown;
+  }
+  const CASES: Array<[string, SpendRequest['activity'] | Record<string, string>, Refusal]> = [
+    [
+      'an unknown code is unknown_classification_code at activity.classification_code',
+      isic4('9999'),
+      {
+        error_code: 'unknown_classification_code',
+        path: 'activity.classification_code',
+        status: 400,
+        message: "'9999'",
+      },
+    ],
+    [
+      'a NACE code that does not exist is unknown_classification_code',
+      { classification_type: 'nace2', classification_code: '47.99.9' },
+      { error_code: 'unknown_classification_code', path: 'activity.classification_code' },
+    ],
+    [
+      'an unknown classification type is invalid_request listing the valid types',
+      { classification_type: 'sic1987', classification_code: '5411' },
+      {
+        error_code: 'invalid_request',
+        path: 'activity.classification_type',
+        valid_values: ['isic4', 'nace2', 'naics2017'],
+      },
+    ],
+    [
+      'an unknown activity_id is no_emission_factors_found at activity.activity_id',
+      { activity_id: 'no-such-activity' },
+      { error_code: 'no_emission_factors_found', path: 'activity.activity_id' },
+    ],
+  ];
+  it.each(CASES)('%s', (_, activity, expected) => {
+    const error = thrown({ ...valid, activity });
+    expect(error.error_code).toBe(expected.error_code);
+    expect(error.path).toBe(expected.path);
+    if (expected.status !== undefined) expect(error.status).toBe(expected.status);
+    if (expected.message !== undefined) expect(error.message).toContain(expected.message);
+    if (expected.valid_values !== undefined) expect(error.valid_values).toEqual(expected.valid_values);
   });
 });
 

@@ -9,6 +9,8 @@ import {
 } from '../../src/index';
 import { defaultDatasets, useeioDatasets } from '../../src/datasets/index';
 import { Big, classWeightedFactor, exiobaseFactor, outputWeight, toNumber } from './expected';
+import { caught } from '../fixtures/caught';
+import { RETAIL_DE } from '../fixtures/requests';
 
 /**
  * SPEC.md's margin rules: all supplied (used and echoed), some supplied (the rest from the dataset's defaults for
@@ -16,15 +18,8 @@ import { Big, classWeightedFactor, exiobaseFactor, outputWeight, toNumber } from
  * the default path is tested on a small custom table next to the embedded spend tables.
  */
 
-const RETAIL = { classification_type: 'isic4', classification_code: '4711' } as const;
-const spend = (overrides: Partial<SpendRequest> = {}): SpendRequest => ({
-  activity: RETAIL,
-  spend_year: 2019,
-  spend_region: 'DE',
-  money: 1000,
-  money_unit: 'eur',
-  ...overrides,
-});
+/** 1000 EUR of retail trade (ISIC 4711) in DE, 2019, with the case's changes. */
+const spend = (overrides: Partial<SpendRequest> = {}): SpendRequest => ({ ...RETAIL_DE, ...overrides });
 
 const INFO = {
   id: 'test-margins',
@@ -44,14 +39,30 @@ const marginsTable: MarginsTable = {
 };
 const withMargins: SpendDatasets = { ...defaultDatasets, ...createTableDatasets({ margins: marginsTable }) };
 
-function thrown(run: () => unknown): EmissionsError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof EmissionsError) return error;
-    throw error;
-  }
-  throw new Error('expected an EmissionsError');
+const thrown = (run: () => unknown): EmissionsError => caught(EmissionsError, run);
+
+type Source = 'supplied' | 'default' | 'none';
+/** `margin_sources` as a result states it: where the tax, trade and transport margins came from. */
+const sources = (tax: Source, trade: Source, transport: Source) => ({
+  tax_margin: tax,
+  trade_margin: trade,
+  transport_margin: transport,
+});
+
+/** The tax, trade and transport margins used and where each came from, the basic-price EUR and the kg co2e. */
+function expectMargins(
+  result: ReturnType<typeof calculateSpend>,
+  expected: { margins: [number, number, number]; from: [Source, Source, Source]; eur: number; co2e: number },
+) {
+  const [tax_margin, trade_margin, transport_margin] = expected.margins;
+  expect(result.calculation_details).toMatchObject({
+    tax_margin,
+    trade_margin,
+    transport_margin,
+    margin_sources: sources(...expected.from),
+  });
+  expect(result.estimate.activity_data.activity_value).toBe(expected.eur);
+  expect(result.estimate.co2e).toBe(expected.co2e);
 }
 
 describe('rule 1: all margins supplied', () => {
@@ -61,14 +72,12 @@ describe('rule 1: all margins supplied', () => {
       spend({ tax_margin: 0.19, trade_margin: 0.1, transport_margin: 0.02 }),
       withMargins,
     );
-    expect(result.calculation_details).toMatchObject({
-      tax_margin: 0.19,
-      trade_margin: 0.1,
-      transport_margin: 0.02,
-      margin_sources: { tax_margin: 'supplied', trade_margin: 'supplied', transport_margin: 'supplied' },
+    expectMargins(result, {
+      margins: [0.19, 0.1, 0.02],
+      from: ['supplied', 'supplied', 'supplied'],
+      eur: 690,
+      co2e: 18.768,
     });
-    expect(result.estimate.activity_data.activity_value).toBe(690);
-    expect(result.estimate.co2e).toBe(18.768);
     expect(result.notices).toEqual([]);
   });
 
@@ -77,11 +86,7 @@ describe('rule 1: all margins supplied', () => {
       spend({ tax_margin: 0, trade_margin: 0, transport_margin: 0 }),
       defaultDatasets,
     );
-    expect(result.calculation_details.margin_sources).toEqual({
-      tax_margin: 'supplied',
-      trade_margin: 'supplied',
-      transport_margin: 'supplied',
-    });
+    expect(result.calculation_details.margin_sources).toEqual(sources('supplied', 'supplied', 'supplied'));
     expect(result.estimate.activity_data.activity_value).toBe(1000);
     expect(result.notices).toEqual([]);
   });
@@ -92,28 +97,24 @@ describe('rule 2: some margins supplied', () => {
     // tax 0.19 supplied; trade 0.2 and transport 0.03 from the DE p52 defaults.
     // 1000 × (1 − 0.19 − 0.2 − 0.03) = 1000 × 0.58 = 580 EUR; × 0.0272 = 15.776 kg.
     const result = calculateSpend(spend({ tax_margin: 0.19 }), withMargins);
-    expect(result.calculation_details).toMatchObject({
-      tax_margin: 0.19,
-      trade_margin: 0.2,
-      transport_margin: 0.03,
-      margin_sources: { tax_margin: 'supplied', trade_margin: 'default', transport_margin: 'default' },
+    expectMargins(result, {
+      margins: [0.19, 0.2, 0.03],
+      from: ['supplied', 'default', 'default'],
+      eur: 580,
+      co2e: 15.776,
     });
-    expect(result.estimate.activity_data.activity_value).toBe(580);
-    expect(result.estimate.co2e).toBe(15.776);
     expect(result.notices).toEqual([]);
   });
 
   it('with the embedded (empty) defaults, the missing ones are 0 and a warning names them', () => {
     // tax 0.19 supplied; trade and transport have no default → 0. 1000 × 0.81 = 810 EUR; × 0.0272 = 22.032 kg.
     const result = calculateSpend(spend({ tax_margin: 0.19 }), defaultDatasets);
-    expect(result.calculation_details).toMatchObject({
-      tax_margin: 0.19,
-      trade_margin: 0,
-      transport_margin: 0,
-      margin_sources: { tax_margin: 'supplied', trade_margin: 'none', transport_margin: 'none' },
+    expectMargins(result, {
+      margins: [0.19, 0, 0],
+      from: ['supplied', 'none', 'none'],
+      eur: 810,
+      co2e: 22.032,
     });
-    expect(result.estimate.activity_data.activity_value).toBe(810);
-    expect(result.estimate.co2e).toBe(22.032);
     expect(result.notices).toHaveLength(1);
     expect(result.notices[0]).toMatchObject({ code: 'default_margins_unavailable', severity: 'warning' });
     expect(result.notices[0]?.message).toContain('trade_margin, transport_margin');
@@ -126,14 +127,12 @@ describe('rule 3: no margins supplied', () => {
   it('uses all three defaults', () => {
     // 1000 × (1 − 0.15 − 0.2 − 0.03) = 620 EUR; × 0.0272 = 16.864 kg.
     const result = calculateSpend(spend(), withMargins);
-    expect(result.calculation_details).toMatchObject({
-      tax_margin: 0.15,
-      trade_margin: 0.2,
-      transport_margin: 0.03,
-      margin_sources: { tax_margin: 'default', trade_margin: 'default', transport_margin: 'default' },
+    expectMargins(result, {
+      margins: [0.15, 0.2, 0.03],
+      from: ['default', 'default', 'default'],
+      eur: 620,
+      co2e: 16.864,
     });
-    expect(result.estimate.activity_data.activity_value).toBe(620);
-    expect(result.estimate.co2e).toBe(16.864);
     expect(result.notices).toEqual([]);
   });
 
@@ -164,11 +163,7 @@ describe('rule 3: no margins supplied', () => {
     expect(result.calculation_details.tax_margin).toBeCloseTo(0.169374, 6);
     expect(result.calculation_details.trade_margin).toBeCloseTo(0.19225, 6);
     expect(result.calculation_details.transport_margin).toBeCloseTo(0.03155, 5);
-    expect(result.calculation_details.margin_sources).toEqual({
-      tax_margin: 'default',
-      trade_margin: 'default',
-      transport_margin: 'default',
-    });
+    expect(result.calculation_details.margin_sources).toEqual(sources('default', 'default', 'default'));
     expect(result.estimate.activity_data.activity_value).toBe(toNumber(activity));
     expect(result.estimate.activity_data.activity_value).toBeCloseTo(606.826, 3);
     expect(result.estimate.co2e).toBe(toNumber(activity.times(factor)));
@@ -180,11 +175,7 @@ describe('rule 3: no margins supplied', () => {
       spend({ activity: { classification_type: 'isic4', classification_code: '10' } }),
       withMargins,
     );
-    expect(result.calculation_details.margin_sources).toEqual({
-      tax_margin: 'none',
-      trade_margin: 'none',
-      transport_margin: 'none',
-    });
+    expect(result.calculation_details.margin_sources).toEqual(sources('none', 'none', 'none'));
     expect(result.estimate.activity_data.activity_value).toBe(1000);
     expect(result.notices.map((notice) => notice.code)).toEqual(['default_margins_unavailable']);
     expect(result.notices[0]?.message).toContain('tax_margin, trade_margin, transport_margin');
@@ -202,11 +193,7 @@ describe('rule 3: no margins supplied', () => {
     // 1000 EUR × 1 × 0.0272 = 27.2 kg.
     const result = calculateSpend(spend(), defaultDatasets);
     expect(result.calculation_details).toMatchObject({ tax_margin: 0, trade_margin: 0, transport_margin: 0 });
-    expect(result.calculation_details.margin_sources).toEqual({
-      tax_margin: 'none',
-      trade_margin: 'none',
-      transport_margin: 'none',
-    });
+    expect(result.calculation_details.margin_sources).toEqual(sources('none', 'none', 'none'));
     expect(result.estimate.co2e).toBe(27.2);
     expect(result.notices).toEqual([
       {
@@ -231,28 +218,11 @@ describe('rule 3: no margins supplied', () => {
       useeioDatasets,
     );
     expect(result.notices.map((notice) => notice.code)).toEqual(['purchaser_price_factors']);
-    expect(result.calculation_details.margin_sources).toEqual({
-      tax_margin: 'none',
-      trade_margin: 'none',
-      transport_margin: 'none',
-    });
+    expect(result.calculation_details.margin_sources).toEqual(sources('none', 'none', 'none'));
   });
 });
 
 describe('margin bounds', () => {
-  it('a negative trade margin is invalid_request at trade_margin', () => {
-    const error = thrown(() => calculateSpend(spend({ trade_margin: -0.01 }), defaultDatasets));
-    expect(error.error_code).toBe('invalid_request');
-    expect(error.path).toBe('trade_margin');
-    expect(error.message).toContain('must not be negative');
-  });
-
-  it('a negative transport margin is invalid_request at transport_margin', () => {
-    const error = thrown(() => calculateSpend(spend({ transport_margin: -0.5 }), defaultDatasets));
-    expect(error.error_code).toBe('invalid_request');
-    expect(error.path).toBe('transport_margin');
-  });
-
   it('a negative tax margin (subsidy) is allowed and raises the basic price', () => {
     // 1000 × (1 − (−0.1) − 0.1 − 0.02) = 1000 × 0.98 = 980 EUR; × 0.0272 = 26.656 kg.
     const result = calculateSpend(
@@ -274,42 +244,56 @@ describe('margin bounds', () => {
     expect(result.estimate.co2e).toBe(40.8);
   });
 
-  it('margins summing to exactly 1 are invalid_request (nothing would be left of the price)', () => {
-    const error = thrown(() =>
-      calculateSpend(spend({ tax_margin: 0.5, trade_margin: 0.3, transport_margin: 0.2 }), defaultDatasets),
-    );
-    expect(error.error_code).toBe('invalid_request');
-    expect(error.message).toContain('must be below 1');
-    expect(error.path).toBe('tax_margin');
-  });
-
-  it('margins summing to more than 1 are invalid_request', () => {
-    const error = thrown(() =>
-      calculateSpend(spend({ tax_margin: 0.6, trade_margin: 0.5, transport_margin: 0 }), defaultDatasets),
-    );
-    expect(error.error_code).toBe('invalid_request');
-    expect(error.message).toContain('sum to 1.1');
-  });
-
-  it('a supplied margin plus defaults summing to 1 or more is invalid_request too', () => {
+  /** Each refused request: invalid_request, at the path and with the words given (where the case names them). */
+  const REFUSED: Array<[string, SpendRequest, SpendDatasets, { path?: string; message?: string }]> = [
+    [
+      'a negative trade margin is invalid_request at trade_margin',
+      spend({ trade_margin: -0.01 }),
+      defaultDatasets,
+      { path: 'trade_margin', message: 'must not be negative' },
+    ],
+    [
+      'a negative transport margin is invalid_request at transport_margin',
+      spend({ transport_margin: -0.5 }),
+      defaultDatasets,
+      { path: 'transport_margin' },
+    ],
+    [
+      'margins summing to exactly 1 are invalid_request (nothing would be left of the price)',
+      spend({ tax_margin: 0.5, trade_margin: 0.3, transport_margin: 0.2 }),
+      defaultDatasets,
+      { message: 'must be below 1', path: 'tax_margin' },
+    ],
+    [
+      'margins summing to more than 1 are invalid_request',
+      spend({ tax_margin: 0.6, trade_margin: 0.5, transport_margin: 0 }),
+      defaultDatasets,
+      { message: 'sum to 1.1' },
+    ],
     // tax 0.77 supplied + default trade 0.2 + transport 0.03 = 1.
-    const error = thrown(() => calculateSpend(spend({ tax_margin: 0.77 }), withMargins));
+    [
+      'a supplied margin plus defaults summing to 1 or more is invalid_request too',
+      spend({ tax_margin: 0.77 }),
+      withMargins,
+      { path: 'tax_margin' },
+    ],
+    [
+      'a single margin above 1 is invalid_request at that margin',
+      spend({ tax_margin: 1.5 }),
+      defaultDatasets,
+      { path: 'tax_margin', message: 'at most 1' },
+    ],
+    [
+      'a margin that is not a number is invalid_request',
+      { ...spend(), trade_margin: '0.1' } as unknown as SpendRequest,
+      defaultDatasets,
+      { path: 'trade_margin' },
+    ],
+  ];
+  it.each(REFUSED)('%s', (_, request, datasets, expected) => {
+    const error = thrown(() => calculateSpend(request, datasets));
     expect(error.error_code).toBe('invalid_request');
-    expect(error.path).toBe('tax_margin');
-  });
-
-  it('a single margin above 1 is invalid_request at that margin', () => {
-    const error = thrown(() => calculateSpend(spend({ tax_margin: 1.5 }), defaultDatasets));
-    expect(error.error_code).toBe('invalid_request');
-    expect(error.path).toBe('tax_margin');
-    expect(error.message).toContain('at most 1');
-  });
-
-  it('a margin that is not a number is invalid_request', () => {
-    const error = thrown(() =>
-      calculateSpend({ ...spend(), trade_margin: '0.1' } as unknown as SpendRequest, defaultDatasets),
-    );
-    expect(error.error_code).toBe('invalid_request');
-    expect(error.path).toBe('trade_margin');
+    if (expected.path !== undefined) expect(error.path).toBe(expected.path);
+    if (expected.message !== undefined) expect(error.message).toContain(expected.message);
   });
 });

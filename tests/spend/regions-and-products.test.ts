@@ -13,37 +13,23 @@ import {
   outputWeight,
   toNumber,
 } from './expected';
+import { caught } from '../fixtures/caught';
+import { eur1000, NO_MARGINS } from '../fixtures/requests';
 
 /**
  * The 15 regions from OEFDB's working file, and the product rule of docs/spend.md ("Which product a code means"):
  * every expected factor comes from the source rows and the class-level mappings, never from the engine.
  */
 
-const request = (activity: SpendRequest['activity'], region: string): SpendRequest => ({
-  activity,
-  spend_year: 2019,
-  spend_region: region,
-  money: 1000,
-  money_unit: 'eur',
-  tax_margin: 0,
-  trade_margin: 0,
-  transport_margin: 0,
-});
+const request = (activity: SpendRequest['activity'], region: string): SpendRequest =>
+  eur1000(activity, region, NO_MARGINS);
 const isic = (code: string, region: string) =>
   calculateSpend(
     request({ classification_type: 'isic4', classification_code: code }, region),
     defaultDatasets,
   );
 
-function thrown(run: () => unknown): EmissionsError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof EmissionsError) return error;
-    throw error;
-  }
-  throw new Error('expected an EmissionsError');
-}
+const thrown = (run: () => unknown): EmissionsError => caught(EmissionsError, run);
 
 describe('regions added from the working file', () => {
   const added = regionsFactorsJson.factors;

@@ -9,41 +9,18 @@ import {
   UDF_BUNDLES,
   type UdfBundleName,
 } from '../../scripts/build-udf';
-import {
-  calculateCpu,
-  calculateEmbodied,
-  calculateInstance,
-  calculateMemory,
-  calculateNetworking,
-  calculateSpend,
-  calculateStorage,
-} from '../../src/index';
+import { calculateCpu, calculateSpend } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
 import budgets from '../bundle/budgets.json';
 import { CLOUD_CASES, SPEND_CASES } from './golden-cases';
 import { loadUdf, type VmUdf } from './vm-udf';
+import { calculateCloud } from '../fixtures/cloud-calculators';
 
 /**
  * The warehouse UDF bundles (scripts/build-udf.ts, the same function `npm run build` uses), each run in a bare
  * ECMAScript realm and compared with the library on the golden cases; their sizes against tests/bundle/budgets.json;
  * and the JavaScript of docs/warehouses.md's BigQuery and Snowflake statements run around the real bundle.
  */
-
-const LIBRARY = {
-  cpu: calculateCpu,
-  memory: calculateMemory,
-  storage: calculateStorage,
-  networking: calculateNetworking,
-  embodied: calculateEmbodied,
-  instance: calculateInstance,
-} as const;
-
-const library = (calculator: keyof typeof LIBRARY, provider: string, request: unknown) =>
-  (LIBRARY[calculator] as (p: string, r: unknown, d: typeof defaultDatasets) => unknown)(
-    provider,
-    request,
-    defaultDatasets,
-  );
 
 const code: Partial<Record<UdfBundleName, string>> = {};
 const bundle = (name: UdfBundleName) => code[name] as string;
@@ -87,7 +64,7 @@ describe.each([
   it.runIf(has.cloud)('gives the library results and the hand-worked co2e on the cloud golden cases', () => {
     for (const { label, calculator, provider, request, co2e } of CLOUD_CASES) {
       const result = udf.call('cloud', calculator, provider, request);
-      expect(result, label).toEqual(library(calculator, provider, request));
+      expect(result, label).toEqual(calculateCloud(calculator, provider, request));
       expect(coOf(result), label).toBe(co2e);
     }
   });

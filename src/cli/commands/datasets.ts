@@ -14,6 +14,7 @@ import { loadExiobaseRelease } from '../../node/load-exiobase-release';
 import { readEurostatText } from '../../node/load-naio-margins';
 import { readText, statOf } from '../../node/files';
 import { type CliIo, EXIT, UsageError } from '../io';
+import { addDatasetsFetchCommand } from './datasets-fetch';
 
 /** The AR5 row, the GWP basis of the embedded EXIOBASE factors, so that the result merges over them. */
 export const BUILD_DEFAULT_IMPACT = 'GHG emissions AR5 (GWP100) | GWP100 (IPCC, 2010)';
@@ -306,4 +307,9 @@ export function addDatasetsCommand(program: Command, io: CliIo, done: (code: num
         );
       },
     );
+  // `datasets fetch exiobase` ends in this command's build, passed in (so that file does not import this one).
+  addDatasetsFetchCommand(datasets, io, done, {
+    build: buildDatasetsFile,
+    defaultImpact: BUILD_DEFAULT_IMPACT,
+  });
 }

@@ -69,7 +69,7 @@ export function embodiedFactor(
 ): EmbodiedFactor {
   return embodiedFactors.get(
     [datasets.cloudCoefficients, datasets.cloudInstances],
-    `${provider}|${instance.instance}|${year}`,
+    [provider, instance.instance, year],
     () => {
       const { numerator, denominator } = embodiedPerInstanceHour(instance, coefficients);
       return {

@@ -2,7 +2,7 @@ import { type Decimal, add, decimal, mul, sub } from '../../core/decimal';
 import { EmissionsError, messages } from '../../core/errors';
 import type { FactorMetadata } from '../../core/estimate';
 import { factorId } from '../../core/factor-id';
-import { createMemo } from '../../core/memo';
+import { createMemo, type MemoPart } from '../../core/memo';
 import type { CloudProvider } from '../../datasets/tables';
 import type { CloudCoefficients, CloudDatasets, CloudRegion } from '../../datasets/types';
 import { CLOUD_DATA_QUALITY_FLAGS, coefficientsDataset, gridDataset, hostedRegionNaming } from './provenance';
@@ -28,7 +28,7 @@ const cloudFactors = createMemo<CloudFactor>();
  */
 export const cachedCloudFactor = (
   datasets: CloudDatasets,
-  key: string,
+  key: readonly MemoPart[],
   compute: () => CloudFactor,
 ): CloudFactor =>
   // Not the instance table: no use-phase factor reads it, and it may be absent.
