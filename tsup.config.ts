@@ -35,6 +35,7 @@ export default defineConfig([
   {
     entry: {
       index: 'src/index.ts',
+      billing: 'src/billing/index.ts',
       datasets: 'src/datasets/index.ts',
       'datasets-cloud': 'src/datasets/cloud.ts',
       // One table each, for cloudDatasetsWith: an app imports only the grid set (and instance table) it uses.
@@ -50,11 +51,12 @@ export default defineConfig([
       'fast-parse': 'src/core/fast-parse.ts',
       'fast-parse.browser': 'src/core/fast-parse.browser.ts',
     },
-    // The loaders' parsers (csv-parse for CSV, fflate for zips) are bundled so runtime deps stay zod and big.js.
+    // The loaders' parsers (csv-parse for CSV, fflate for zips) and fastest-levenshtein ("did you mean") are bundled
+    // so runtime deps stay zod and big.js.
     // zod is bundled too, tree-shaken to the parts the schemas use: Node loads one chunk instead of zod's dozens of
     // ESM files, which halves the root entry's import time (issue 13: cold start). The declarations still
     // reference zod/mini's types, so zod stays a dependency.
-    noExternal: ['csv-parse', 'fflate', /^zod(\/|$)/],
+    noExternal: ['csv-parse', 'fflate', 'fastest-levenshtein', /^zod(\/|$)/],
     // The data plugin first: it claims the dataset tables before jsonAsParse would inline them.
     esbuildPlugins: [externalDataModules, jsonAsParse, fastParseByCondition],
     // dist/data/: one module per table, with its licence at its head (scripts/data-files.ts).
@@ -82,6 +84,7 @@ export default defineConfig([
       'csv-parse',
       'csv-stringify',
       'cli-progress',
+      'fastest-levenshtein',
       'hyparquet',
       'hyparquet-writer',
       // datasets fetch: the proxy agent for HTTPS_PROXY (loaded only when a proxy is set).

@@ -4,7 +4,9 @@ declare module 'autocannon' {
     average: number;
     mean: number;
     p50: number;
+    p90: number;
     p99: number;
+    max: number;
   }
   interface Options {
     url: string;

@@ -581,17 +581,20 @@ export function referenceSpend(request: unknown, datasets: Datasets) {
       return given;
     }
     const records = rows.map((row) => datasets.margins.get(region, row.product));
-    if (!records.every((record) => record !== undefined)) {
+    if (!records.every((record) => record?.[name] !== undefined)) {
       origins[name] = 'none';
       missingDefaults = true;
       return 0;
     }
     origins[name] = 'default';
-    if (records.length === 1) return records[0]![name];
-    if (!weighted) return records.reduce((sum, record) => sum + record![name], 0) / records.length;
+    if (records.length === 1) return records[0]![name] as number;
+    if (!weighted)
+      return records.reduce((sum, record) => sum + (record![name] as number), 0) / records.length;
     return (
-      records.reduce((sum, record, index) => sum + record![name] * (weights[index] as number), 0) /
-      weights.reduce((a: number, b) => a + (b as number), 0)
+      records.reduce(
+        (sum, record, index) => sum + (record![name] as number) * (weights[index] as number),
+        0,
+      ) / weights.reduce((a: number, b) => a + (b as number), 0)
     );
   });
   if (missingDefaults)

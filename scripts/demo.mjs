@@ -82,6 +82,14 @@ const spendCases = [
     unit: 'cny',
   },
   {
+    label: '1000 USD textiles (ISIC 13), US, 2024: goods',
+    code: '13',
+    region: 'US',
+    year: 2024,
+    money: 1000,
+    unit: 'usd',
+  },
+  {
     label: '1000 USD computer programming (ISIC 62), US, 2019',
     code: '62',
     region: 'US',
@@ -101,9 +109,12 @@ const spendCases = [
 const statedMargins = { tax_margin: 0.19, trade_margin: 0.1, transport_margin: 0.02 };
 console.log('\nProcurement spend (EXIOBASE 3, 2019 EUR basic prices, via OEFDB), each case run twice:');
 console.log(
-  '  default: no margins in the request. The embedded data has no default margins table, so every margin is 0',
+  '  default: no margins in the request. US goods get default trade and transport margins from the BEA (2017);',
 );
-console.log('           (purchaser price taken as basic price: emissions overstated), and a notice says so.');
+console.log(
+  '           elsewhere, and for the US tax margin, a margin is 0 (purchaser price taken as basic price:',
+);
+console.log('           emissions overstated), and a notice says so.');
 console.log(
   '  stated:  the request states tax 0.19, trade 0.10, transport 0.02 (margin_sources: supplied).\n',
 );
@@ -123,10 +134,15 @@ for (const { label, code, region, year, money, unit } of spendCases) {
   );
   const factor = byDefault.estimate.emission_factor;
   console.log(`    factor ${factor.factor} kg/EUR: ${factor.name} (${factor.source_dataset})`);
-  const sources = Object.values(byDefault.calculation_details.margin_sources).join('/');
+  const details = byDefault.calculation_details;
+  const sources = Object.entries(details.margin_sources)
+    .map(([margin, source]) => `${margin.replace('_margin', '')} ${details[margin]} (${source})`)
+    .join(', ');
   const notices = (result) =>
     result.notices.map((notice) => `${notice.severity} ${notice.code}`).join(', ') || 'none';
   console.log(`    default: margins ${sources}; notices: ${notices(byDefault)}`);
+  if (details.margin_datasets)
+    console.log(`             default margins from ${details.margin_datasets.join(', ')}`);
   console.log(
     `    stated:  margins ${Object.values(stated.calculation_details.margin_sources).join('/')}; notices: ${notices(stated)}`,
   );

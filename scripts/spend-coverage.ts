@@ -1,5 +1,6 @@
 /**
- * The coverage table of docs/spend.md: products with an EXIOBASE factor per region in the embedded defaults.
+ * The coverage table of docs/spend.md: per region of the embedded defaults, products with an EXIOBASE factor, default
+ * margins, newest FX and inflation year.
  *
  *   npx tsx scripts/spend-coverage.ts           # print the table
  *   npx tsx scripts/spend-coverage.ts --write   # replace it in docs/spend.md (between the coverage markers)
@@ -10,27 +11,39 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDatasets } from '../src/datasets/index';
+import { spendCoverage } from '../src/spend/coverage';
 
 export const SPEND_DOC = resolve(dirname(fileURLToPath(import.meta.url)), '../docs/spend.md');
 const START = '<!-- coverage:start -->';
 const END = '<!-- coverage:end -->';
 
-/** The markdown table: one row per region, with the number of products that have a factor and from which file. */
+/**
+ * The markdown table: one row per region with factors: products with a factor and from which file, where the
+ * default margins come from, the region's currency with its newest exchange-rate year, and the newest inflation
+ * year (all from `spendCoverage`, as `co2e-engine list coverage` shows them).
+ */
 export function coverageTable(): string {
   const factors = defaultDatasets.spendFactors;
-  const rows = factors.regions.map((region) => {
-    const products = factors.productsIn?.(region) ?? [];
+  const rows = spendCoverage(defaultDatasets).map((row) => {
     const files = new Map<string, number>();
-    for (const product of products) {
-      const dataset = factors.get(product, region)?.dataset ?? factors.info;
+    for (const product of factors.productsIn?.(row.region) ?? []) {
+      const dataset = factors.get(product, row.region)?.dataset ?? factors.info;
       files.set(dataset.version, (files.get(dataset.version) ?? 0) + 1);
     }
     const from = [...files].map(([version, count]) => `${version} ${count}`).join(', ');
-    return `| ${region} | ${products.length} | ${from} |`;
+    const margins =
+      row.margins === null
+        ? 'none'
+        : `${row.margins.dataset.split('@')[0]}: ${row.margins.margins.map((m) => m.replace('_margin', '')).join(', ')} (${row.margins.products} products)`;
+    const fx =
+      row.fx_latest_year === null
+        ? 'none'
+        : `${row.currency} ${row.fx_latest_year}${row.fx_latest_partial ? `, partial: ${row.fx_latest_partial}` : ''}`;
+    return `| ${row.region} | ${row.products} | ${from} | ${margins} | ${fx} | ${row.inflation_latest_year ?? 'none'} |`;
   });
   return [
-    '| region | products with a factor (of 200) | by file version |',
-    '| --- | --- | --- |',
+    '| region | products with a factor (of 200) | by file version | default margins | newest FX year | newest inflation year |',
+    '| --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
 }

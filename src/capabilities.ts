@@ -3,6 +3,7 @@ import type { CloudProvider } from './datasets/tables';
 import { regionHostedSpelling, regionRequestSpelling } from './datasets/keys';
 import { requireParts } from './datasets/require';
 import type { CloudCoefficients, CloudDatasets, CloudRegion, Datasets } from './datasets/types';
+import { spendCoverage, type SpendRegionCoverage } from './spend/coverage';
 
 /** A cloud region: its id as the provider writes it, every spelling listed for it, and where its grid factor is from. */
 export interface RegionCapability {
@@ -66,6 +67,8 @@ export interface Capabilities {
     factor_year: number;
     /** Classification types with their codes, sorted. */
     classifications: Array<{ type: string; codes: CodeCapability[] }>;
+    /** Per region with factors: products, default margins, newest FX and inflation year (with margins and inflation). */
+    coverage?: SpendRegionCoverage[];
   };
 }
 
@@ -186,6 +189,15 @@ export function listCapabilities(datasets: Datasets): Capabilities {
           })),
         })),
       })),
+      ...(datasets.margins &&
+        datasets.inflation && {
+          coverage: spendCoverage({
+            spendFactors,
+            fx,
+            margins: datasets.margins,
+            inflation: datasets.inflation,
+          }),
+        }),
     };
   }
   return capabilities;

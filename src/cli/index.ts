@@ -14,6 +14,12 @@ if (!isMainThread && (workerData as Partial<WorkerSetup> | null)?.co2eChunkWorke
     rowAdapter(setup.kind, cliDatasets(setup.datasetFiles ?? [])),
   );
 } else {
+  // A closed stdout (`co2e-engine list codes | head -1`) ends the command quietly with exit 0, as Unix tools do,
+  // instead of an unhandled `write EPIPE`: the reader has what it wanted.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   const controller = new AbortController();
   // The first Ctrl+C stops serve, or a file run after the chunks under way with the summary; a second one exits at once.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -4,6 +4,7 @@ import { toGigabytes, toHours } from '../core/units';
 import type { CalculatorDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
+import { echoReplication, replicated } from './replication';
 import type { CloudProviderSpelling } from './spellings';
 import { usePhaseEstimate } from './estimate';
 import {
@@ -23,7 +24,7 @@ export const MEMORY_DATASETS = {
 } as const satisfies CalculatorDatasets;
 
 /**
- * Use-phase emissions of allocated memory: activity `GB × hours` in `GB-hour` (decimal units, 1 TB = 1000 GB),
+ * Use-phase emissions of allocated memory: activity `GB × hours × replication_factor` in `GB-hour` (decimal units, 1 TB = 1000 GB),
  * factor `memory kWh per GB-hour · PUE · grid(region, year)`.
  *
  * @example
@@ -60,13 +61,19 @@ export function calculateMemory<P extends CloudProviderSpelling>(
       },
   );
   const gigabytes = toGigabytes(decimal(input.data), input.data_unit);
-  return usePhaseEstimate(
-    mul(gigabytes, toHours(decimal(input.duration), input.duration_unit)),
-    'GB-hour',
-    factor,
-    input.audit_trail,
-    datasets,
-    options,
+  return echoReplication(
+    usePhaseEstimate(
+      replicated(
+        mul(gigabytes, toHours(decimal(input.duration), input.duration_unit)),
+        input.replication_factor,
+      ),
+      'GB-hour',
+      factor,
+      input.audit_trail,
+      datasets,
+      options,
+    ),
+    input.replication_factor,
   );
 }
 

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import { EmissionsError, messages } from '../core/errors';
-import { commonPrefixLength } from '../core/spelling';
+import { closestSpellings, spellingKey } from '../core/spelling';
 import { parseRequest } from '../core/validate';
 import { CLOUD_PROVIDERS } from '../datasets/constants';
 import { instanceKey, regionKey } from '../datasets/keys';
@@ -93,31 +93,6 @@ export function resolveRegion(provider: CloudProvider, region: string, datasets:
   return record;
 }
 
-/**
- * Up to three candidates closest to `wanted` under `key`: those sharing the longest prefix (at least two
- * characters) or containing it, closest first; none when nothing is close.
- */
-function closestSpellings(
-  candidates: readonly string[],
-  wanted: string,
-  key: (spelling: string) => string,
-): string[] {
-  const target = key(wanted);
-  return candidates
-    .map((candidate) => {
-      const candidateKey = key(candidate);
-      const shared = commonPrefixLength(candidateKey, target);
-      return {
-        candidate,
-        score: candidateKey.includes(target) && target.length > 2 ? target.length : shared,
-      };
-    })
-    .filter(({ score }) => score >= 2)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, 3)
-    .map(({ candidate }) => candidate);
-}
-
 /** The instance record, or `unknown_instance` with the datasets' reason when they list it as excluded, else a few likely spellings. */
 export function resolveInstance(
   provider: CloudProvider,
@@ -141,16 +116,13 @@ export function resolveInstance(
         { path: 'instance' },
       );
     }
-    const wanted = instance.toLowerCase();
-    const family = wanted.split(/[.\-_ ]/)[0] ?? '';
-    // Closest spelling first (longest common prefix), so `t2.micr` suggests `t2.micro` before `cache.t2.micro`.
-    const suggestions = datasets.cloudInstances
-      .list(provider)
-      .filter((candidate) => family !== '' && candidate.toLowerCase().includes(family))
-      .map((candidate) => ({ candidate, shared: commonPrefixLength(candidate.toLowerCase(), wanted) }))
-      .sort((a, b) => b.shared - a.shared)
-      .slice(0, 5)
-      .map(({ candidate }) => candidate);
+    // Closest by edit distance, without case, `Standard_` or separators: `D2sv3` suggests `Standard_D2s_v3`.
+    const suggestions = closestSpellings(
+      datasets.cloudInstances.list(provider),
+      instance,
+      (spelling) => spellingKey(instanceKey(provider, spelling)),
+      5,
+    );
     throw new EmissionsError('unknown_instance', messages.unknownInstance(provider, instance, suggestions), {
       path: 'instance',
       ...(suggestions.length > 0 && { valid_values: suggestions }),

@@ -4,6 +4,7 @@ import { toGigabytes, toHours } from '../core/units';
 import type { CalculatorDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
+import { echoReplication, replicated } from './replication';
 import type { CloudProviderSpelling } from './spellings';
 import { usePhaseEstimate } from './estimate';
 import {
@@ -26,7 +27,7 @@ export const STORAGE_DATASETS = {
 } as const satisfies CalculatorDatasets;
 
 /**
- * Use-phase emissions of stored data: activity `TB × hours` in `TB-hour`, factor
+ * Use-phase emissions of stored data: activity `TB × hours × replication_factor` in `TB-hour`, factor
  * `{ssd 1.2, hdd 0.65} Wh per TB-hour / 1000 · PUE · grid(region, year)`.
  *
  * @example
@@ -67,13 +68,19 @@ export function calculateStorage<P extends CloudProviderSpelling>(
     };
   });
   const terabytes = mul(toGigabytes(decimal(input.data), input.data_unit), TB_PER_GB);
-  return usePhaseEstimate(
-    mul(terabytes, toHours(decimal(input.duration), input.duration_unit)),
-    'TB-hour',
-    factor,
-    input.audit_trail,
-    datasets,
-    options,
+  return echoReplication(
+    usePhaseEstimate(
+      replicated(
+        mul(terabytes, toHours(decimal(input.duration), input.duration_unit)),
+        input.replication_factor,
+      ),
+      'TB-hour',
+      factor,
+      input.audit_trail,
+      datasets,
+      options,
+    ),
+    input.replication_factor,
   );
 }
 

@@ -84,12 +84,12 @@ const SHORT_DIVISOR_DIGITS = 9;
 
 /**
  * `a / b` by short division when b has at most 9 significant digits (60, 3600, 3600000, a vCPU count × 35040):
- * the same digits big.js's long division gives (exact where the quotient terminates within `Big.DP` places, else
+ * the same digits big.js's long division gives (exact where the quotient terminates within `places` places, else
  * rounded half up there, trailing zeros dropped), in one pass of double arithmetic per quotient digit. Returns
  * undefined for what it leaves to big.js: a divisor of more digits, a zero dividend or divisor, or a quotient that
  * rounds to zero.
  */
-function shortDivision(a: BigJs.Big, b: BigJs.Big): BigJs.Big | undefined {
+function shortDivision(a: BigJs.Big, b: BigJs.Big, places: number): BigJs.Big | undefined {
   const divisorDigits = b.c;
   const dividendDigits = a.c;
   if (divisorDigits.length > SHORT_DIVISOR_DIGITS || divisorDigits[0] === 0 || dividendDigits[0] === 0) {
@@ -100,7 +100,7 @@ function shortDivision(a: BigJs.Big, b: BigJs.Big): BigJs.Big | undefined {
   // b = divisor × 10^shift, so a / b = (a / 10^shift) / divisor: the dividend's first digit is at 10^first.
   const first = a.e - (b.e - divisorDigits.length + 1);
   // The quotient's digits at 10^first … 10^-DP, and one guard digit at 10^-(DP + 1) for the rounding.
-  const last = -Big.DP - 1;
+  const last = -places - 1;
   if (first < last) return undefined;
   // quotient[0] is a spare leading digit (10^(first + 1)) for a carry out of the rounding.
   const quotient: number[] = [0];
@@ -151,17 +151,17 @@ const bigPowerOfTen = (power: number): bigint => {
 /**
  * `a / b` for divisors of more than 9 significant digits (a price level compounded over a dozen years has about
  * 100), with the digits big.js's long division gives at the engine's settings: the exact quotient rounded half up at
- * `Big.DP` places, trailing zeros dropped. One whole-number division of the coefficients scaled to that place,
+ * `places` places, trailing zeros dropped. One whole-number division of the coefficients scaled to that place,
  * rounded by comparing twice the remainder with the divisor: exact, and far cheaper than big.js's digit-by-digit
  * division with a 100-digit divisor. Returns undefined for what it leaves to big.js: no BigInt (an older embedded
  * engine), a zero dividend or divisor, or a quotient that rounds to zero.
  */
-function longDivision(a: BigJs.Big, b: BigJs.Big): BigJs.Big | undefined {
+function longDivision(a: BigJs.Big, b: BigJs.Big, places: number): BigJs.Big | undefined {
   const x = a.c;
   const y = b.c;
   if (!HAS_BIGINT || x[0] === 0 || y[0] === 0) return undefined;
-  // a = X × 10^sa and b = Y × 10^sb with whole X and Y, so a / b × 10^DP = X × 10^(sa − sb + DP) / Y.
-  const shift = a.e - x.length + 1 - (b.e - y.length + 1) + Big.DP;
+  // a = X × 10^sa and b = Y × 10^sb with whole X and Y, so a / b × 10^places = X × 10^(sa − sb + places) / Y.
+  const shift = a.e - x.length + 1 - (b.e - y.length + 1) + places;
   let numerator = BigInt(x.join(''));
   let denominator = BigInt(y.join(''));
   if (shift >= 0) numerator *= bigPowerOfTen(shift);
@@ -175,7 +175,7 @@ function longDivision(a: BigJs.Big, b: BigJs.Big): BigJs.Big | undefined {
   while (text.charCodeAt(end - 1) === 48 /* 0 */) end--;
   const digits = new Array<number>(end);
   for (let index = 0; index < end; index++) digits[index] = text.charCodeAt(index) - 48;
-  return fromParts(a.s === b.s ? 1 : -1, text.length - 1 - Big.DP, digits);
+  return fromParts(a.s === b.s ? 1 : -1, text.length - 1 - places, digits);
 }
 
 /** Digits per limb of the long multiplication: a limb product plus carries stays below 2^53. */
@@ -261,9 +261,37 @@ function digitsOf(value: number): number[] {
 export const add = (a: Decimal, b: Decimal): Decimal => wrap(a.plus(b));
 export const sub = (a: Decimal, b: Decimal): Decimal => wrap(a.minus(b));
 export const mul = (a: Decimal, b: Decimal): Decimal => wrap(product(a, b) ?? a.times(b));
-/** Division, exact where the quotient terminates within 40 decimal places, else rounded half up there. */
-export const div = (a: Decimal, b: Decimal): Decimal =>
-  wrap(shortDivision(a, b) ?? longDivision(a, b) ?? a.div(b));
+/** Significant digits a division keeps at least, however small its quotient. */
+const QUOTIENT_DIGITS = 25;
+/** The most decimal places a division keeps (quotients of doubles and table figures need far fewer). */
+const MAX_PLACES = 2_000;
+
+/**
+ * Decimal places of a quotient: `Big.DP` (40), or more for a quotient so small that 40 places would keep fewer than
+ * 25 of its digits (or none: a tiny nonzero result must never become 0).
+ */
+function quotientPlaces(a: BigJs.Big, b: BigJs.Big): number {
+  // The quotient's leading digit is at 10^(a.e - b.e) or one below.
+  const places = QUOTIENT_DIGITS - (a.e - b.e) + 1;
+  return places <= Big.DP ? Big.DP : Math.min(places, MAX_PLACES);
+}
+
+/**
+ * Division, exact where the quotient terminates within 40 decimal places (more for a quotient below 1e-15, so it
+ * keeps 25 significant digits), else rounded half up there.
+ */
+export function div(a: Decimal, b: Decimal): Decimal {
+  const places = quotientPlaces(a, b);
+  const quotient = shortDivision(a, b, places) ?? longDivision(a, b, places);
+  if (quotient !== undefined) return wrap(quotient);
+  if (places === Big.DP) return wrap(a.div(b));
+  Big.DP = places;
+  try {
+    return wrap(a.div(b));
+  } finally {
+    Big.DP = 40;
+  }
+}
 export const pow = (a: Decimal, exponent: number): Decimal => wrap(a.pow(exponent));
 
 /** Sum of a list (0 for an empty list). */
@@ -335,16 +363,21 @@ export const toFixed = (a: Decimal, places: number): string => a.toFixed(places,
 /** The exact decimal as a string, without exponent notation. */
 export const toPlainString = (a: Decimal): string => a.toFixed();
 
+/** The most significant digits a rounding may ask for (big.js's own limit). */
+const MAX_SIGNIFICANT_DIGITS = 1_000_000;
+
 /**
  * Rounds to `digits` significant digits without dropping integer digits (12345.6 at 4 digits is 12346), the
  * display rounding of the hosted API.
  *
- * @throws RangeError when `digits` is not a whole number of at least 1.
+ * @throws RangeError when `digits` is not a whole number from 1 to 1,000,000.
  */
 export function roundSignificant(a: Decimal, digits: number): Decimal {
   // Checked here because big.js would throw its own untyped Error, and 0 would silently round to integers.
-  if (!Number.isInteger(digits) || digits < 1) {
-    throw new RangeError(`significant digits must be a whole number >= 1, got ${digits}`);
+  if (!Number.isInteger(digits) || digits < 1 || digits > MAX_SIGNIFICANT_DIGITS) {
+    throw new RangeError(
+      `significant digits must be a whole number from 1 to ${MAX_SIGNIFICANT_DIGITS}, got ${digits}`,
+    );
   }
   const coefficient = a.c;
   if (coefficient[0] === 0) return a;

@@ -54,6 +54,11 @@ export interface Estimate {
   constituent_gases: ConstituentGases | null;
   activity_data: ActivityData;
   audit_trail: AuditTrail;
+  /**
+   * Inputs that shaped the activity beyond the request's quantities, present only when the request gave one: the
+   * memory and storage calculators echo `replication_factor` here (activity = data × hours × replication_factor).
+   */
+  calculation_details?: { replication_factor: number };
 }
 
 /** Options every calculator accepts. */
@@ -61,7 +66,7 @@ export interface CalculationOptions {
   /**
    * Round output numbers to this many significant digits, never dropping integer digits (the hosted API shows 4).
    * Default: no rounding; numbers are the exact decimals converted once to JS numbers. A value that is not a whole
-   * number >= 1 makes the calculation throw a RangeError.
+   * number from 1 to 1,000,000 makes the calculation throw a RangeError.
    */
   significantDigits?: number;
 }

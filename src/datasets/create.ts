@@ -64,7 +64,8 @@ const SCHEMAS = {
 
 /**
  * Builds dataset providers from JSON-serialisable tables, validating every table first and indexing it once.
- * Nothing is half-built: any invalid table throws before a provider exists.
+ * Nothing is half-built: any invalid table throws before a provider exists. The providers hold a deep-frozen copy of
+ * each table, so changing a table afterwards changes no estimate.
  *
  * @example
  * ```ts
@@ -76,8 +77,11 @@ const SCHEMAS = {
 export function createTableDatasets<T extends DatasetTables>(
   tables: T,
 ): Datasets & { [K in keyof T & keyof Datasets]-?: NonNullable<Datasets[K]> } {
+  // The validated copies, deep-frozen: a caller changing its tables afterwards (or a record a provider hands out)
+  // cannot move an estimate built on them.
+  const copies: Record<string, unknown> = {};
   for (const [part, table] of Object.entries(tables)) {
-    const schema = SCHEMAS[part as keyof DatasetTables];
+    const schema = Object.hasOwn(SCHEMAS, part) ? SCHEMAS[part as keyof DatasetTables] : undefined;
     if (schema === undefined)
       throw new DatasetError(
         part,
@@ -90,8 +94,18 @@ export function createTableDatasets<T extends DatasetTables>(
       const issue = result.error.issues[0];
       throw new DatasetError(part, issue ? issue.path.join('.') : '', issue?.message ?? 'invalid table');
     }
+    copies[part] = deepFreeze(result.data);
   }
-  return buildTableDatasets(tables) as never;
+  return buildTableDatasets(copies as DatasetTables) as never;
+}
+
+/** Freezes a JSON-like value and everything in it; returns it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 /** Like {@link createTableDatasets} without validation: for tables already validated (the embedded defaults). */
@@ -316,5 +330,6 @@ function fxProvider(table: FxTable): FxProvider {
     rate: (currency, year) => rates.get(currency)?.get(year),
     years: (currency) => years.get(currency) ?? [],
     currencies: [...rates.keys()].sort(),
+    partialYear: (currency, year) => table.partial_years?.[currency]?.[String(year)],
   };
 }

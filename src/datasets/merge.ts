@@ -23,7 +23,8 @@ import type {
  * estimate that uses an overriding factor reports that factor's own `source`, `source_dataset` and `id`, while
  * every other estimate stays exactly as it was.
  *
- * Keys: spend factor per (product, region); grid factor per (provider, region, year); instance per (provider,
+ * Keys: spend factor per (product, region); grid factor and published factors per (provider, region, year), so a
+ * layer never removes what a lower one states for another year; instance per (provider,
  * instance); cloud coefficients per provider; FX rate per (currency, year); inflation rate per (region, year) and
  * (region, product, year); default margins per (region, product); classification mapping per (type, code), product
  * name per product, weight per (region, product).
@@ -157,33 +158,16 @@ function mergeCloudRegions(layers: CloudRegionsProvider[]): CloudRegionsProvider
   const index = new Map<string, CloudRegion>();
   const lists = new Map<CloudProvider, string[]>();
   for (const provider of CLOUD_PROVIDERS) {
-    const ids = sortedUnion(layers.map((layer) => layer.list(provider)));
-    lists.set(provider, ids);
-    for (const id of ids) {
+    // One id per region under the lookup key, spelled as the last layer that has the region spells it.
+    const ids = new Map<string, string>();
+    for (const layer of layers) for (const id of layer.list(provider)) ids.set(regionKey(id), id);
+    lists.set(provider, [...ids.values()].sort());
+    for (const id of ids.values()) {
       let merged: CloudRegion | undefined;
       for (const layer of layers) {
         const record = layer.get(provider, id);
         if (record === undefined) continue;
-        const factors: Record<string, number> = { ...merged?.grid_factors };
-        const sources: Record<string, string> = { ...merged?.grid_sources };
-        const datasets: Record<string, DatasetInfo> = { ...merged?.grid_datasets };
-        for (const [year, value] of Object.entries(record.grid_factors)) {
-          factors[year] = value;
-          datasets[year] = record.grid_datasets?.[year] ?? layer.info;
-          // A year's source travels with its factor; a stale one from an earlier layer must not stay.
-          const source = record.grid_sources[year];
-          if (source === undefined) delete sources[year];
-          else sources[year] = source;
-        }
-        // A layer that only adds grid factors (a user's table) keeps the hosted spelling an earlier one stated.
-        const hosted = record.hosted_spelling ?? merged?.hosted_spelling;
-        merged = {
-          ...record,
-          ...(hosted !== undefined && { hosted_spelling: hosted }),
-          grid_factors: factors,
-          grid_sources: sources,
-          grid_datasets: datasets,
-        };
+        merged = layerRegion(merged, record, layer.info);
       }
       if (merged !== undefined) index.set(`${provider}\u0000${regionKey(id)}`, merged);
     }
@@ -202,6 +186,59 @@ function mergeCloudRegions(layers: CloudRegionsProvider[]): CloudRegionsProvider
           .flatMap((layer) => layer.unsupported?.(provider) ?? [])
           .filter((row) => !index.has(`${provider}\u0000${regionKey(row.region)}`)),
     }),
+  };
+}
+
+type PublishedByYear = Record<string, NonNullable<CloudRegion['published_by_year']>[string]>;
+
+/** A region's published factors by year, each with its dataset (a merged record has them already). */
+function publishedByYear(record: CloudRegion, info: DatasetInfo): PublishedByYear {
+  if (record.published_by_year) return { ...record.published_by_year };
+  const byYear: PublishedByYear = {};
+  for (const [resource, stated] of Object.entries(record.published_factors ?? {})) {
+    const year = String(stated.year);
+    byYear[year] = {
+      ...byYear[year],
+      [resource]: { ...stated, dataset: record.grid_datasets?.[year] ?? info },
+    };
+  }
+  return byYear;
+}
+
+/**
+ * One region record laid over what the layers below made of it. Records are per year: a year's grid factor, its
+ * source and dataset come from the last layer that has the year, and so do the year's published factors, so a
+ * layer never removes what a lower one stated for another year. A layer that states a year's grid factor but
+ * publishes nothing for the year replaces the lower layers' published factors of that year (they were derived
+ * from the grid factor it replaces). Region-wide fields (location, grid zone) come from the last layer.
+ */
+function layerRegion(below: CloudRegion | undefined, record: CloudRegion, info: DatasetInfo): CloudRegion {
+  const factors: Record<string, number> = { ...below?.grid_factors };
+  const sources: Record<string, string> = { ...below?.grid_sources };
+  const datasets: Record<string, DatasetInfo> = { ...below?.grid_datasets };
+  const published: PublishedByYear = { ...below?.published_by_year };
+  const stated = publishedByYear(record, info);
+  for (const [year, value] of Object.entries(record.grid_factors)) {
+    factors[year] = value;
+    datasets[year] = record.grid_datasets?.[year] ?? info;
+    // A year's source travels with its factor; a stale one from an earlier layer must not stay.
+    const source = record.grid_sources[year];
+    if (source === undefined) delete sources[year];
+    else sources[year] = source;
+    delete published[year];
+  }
+  for (const [year, resources] of Object.entries(stated))
+    published[year] = { ...published[year], ...resources };
+  // A layer that only adds grid factors (a user's table) keeps the hosted spelling an earlier one stated.
+  const hosted = record.hosted_spelling ?? below?.hosted_spelling;
+  const { published_factors: _replaced, ...rest } = record;
+  return {
+    ...rest,
+    ...(hosted !== undefined && { hosted_spelling: hosted }),
+    grid_factors: factors,
+    grid_sources: sources,
+    grid_datasets: datasets,
+    published_by_year: published,
   };
 }
 
@@ -324,5 +361,8 @@ function mergeFx(layers: FxProvider[]): FxProvider {
     rate: (currency, year) => lastDefined(layers, (layer) => layer.rate(currency, year))?.value,
     years: (currency) => years.get(currency) ?? [],
     currencies,
+    // The months of the layer whose rate answers.
+    partialYear: (currency, year) =>
+      lastDefined(layers, (layer) => layer.rate(currency, year))?.layer.partialYear?.(currency, year),
   };
 }

@@ -364,14 +364,17 @@ export const ClassificationsTableSchema = z.strictObject({
 });
 export type ClassificationsTable = z.infer<typeof ClassificationsTableSchema>;
 
-/** Default margins as fractions of purchaser's price, per (region, product). */
+/**
+ * Default margins as fractions of purchaser's price, per (region, product). `tax_margin` may be absent when the
+ * source has no taxes (the BEA margins): that margin then has no default.
+ */
 export const MarginsTableSchema = z.strictObject({
   dataset: DatasetInfoSchema,
   margins: z.array(
     z.strictObject({
       region: regionCode,
       product: nonEmpty,
-      tax_margin: z.number(),
+      tax_margin: z.optional(z.number()),
       trade_margin: nonNegative,
       transport_margin: nonNegative,
     }),
@@ -387,9 +390,13 @@ export const InflationTableSchema = z.strictObject({
 });
 export type InflationTable = z.infer<typeof InflationTableSchema>;
 
-/** Annual average exchange rates: `rates[currency][year]` = units of the currency per 1 USD. */
+/**
+ * Annual average exchange rates: `rates[currency][year]` = units of the currency per 1 USD. `partial_years` marks the
+ * rates that average only part of a year, naming the months they cover (the engine says so in a notice).
+ */
 export const FxTableSchema = z.strictObject({
   dataset: DatasetInfoSchema,
   rates: z.record(currencyCode, z.record(yearKey, fxRate)),
+  partial_years: z.optional(z.record(currencyCode, z.record(yearKey, nonEmpty))),
 });
 export type FxTable = z.infer<typeof FxTableSchema>;

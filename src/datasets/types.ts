@@ -23,9 +23,34 @@ export interface RecordProvenance {
 
 export type CloudCoefficients = NonNullable<CloudCoefficientsTable['providers'][CloudProvider]> &
   RecordProvenance;
+/** A factor a regions table states for a resource (`published_factors`), with the dataset it came from. */
+export type PublishedCloudFactor = NonNullable<
+  NonNullable<CloudRegionsTable['regions'][number]['published_factors']>[keyof NonNullable<
+    CloudRegionsTable['regions'][number]['published_factors']
+  >]
+> &
+  RecordProvenance;
+
 export type CloudRegion = CloudRegionsTable['regions'][number] & {
   /** The dataset of each year's grid factor (by four-digit year), when a merge layered several tables. */
   readonly grid_datasets?: Readonly<Record<string, DatasetInfo>>;
+  /**
+   * The published factors of every year the layers state (by four-digit year, then resource), when a merge layered
+   * several tables; it then stands instead of `published_factors`, which holds one year per resource.
+   */
+  readonly published_by_year?: Readonly<
+    Record<
+      string,
+      Readonly<
+        Partial<
+          Record<
+            keyof NonNullable<CloudRegionsTable['regions'][number]['published_factors']>,
+            PublishedCloudFactor
+          >
+        >
+      >
+    >
+  >;
 };
 export type CloudInstance = CloudInstancesTable['instances'][number] & RecordProvenance;
 export type SpendFactor = SpendFactorsTable['factors'][number] & RecordProvenance;
@@ -116,7 +141,8 @@ export interface ClassificationsProvider {
 }
 
 export interface MarginsRecord {
-  tax_margin: number;
+  /** Absent when the source has no tax margin (no default for it). */
+  tax_margin?: number | undefined;
   trade_margin: number;
   transport_margin: number;
 }
@@ -146,6 +172,8 @@ export interface FxProvider {
   years(currency: string): readonly number[];
   /** Currencies with rates, sorted. */
   readonly currencies: readonly string[];
+  /** For a rate that averages only part of the year, the months it covers (e.g. `January to September 2025`). */
+  partialYear?(currency: string, year: number): string | undefined;
 }
 
 /** Every part the calculators can use. Each calculator needs only some; see {@link CloudDatasets}, {@link SpendDatasets}. */

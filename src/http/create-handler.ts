@@ -2,6 +2,7 @@ import type { CalculationOptions } from '../core/estimate';
 import type { Datasets } from '../datasets/types';
 import { readRequestBytes } from './read-json-body';
 import type { CorsOptions } from './cors';
+import { methodOf } from './node-method';
 import { createRules, type Reply } from './rules';
 
 export { HANDLER_CEILINGS } from './rules';
@@ -79,7 +80,7 @@ export function createHandler(options: HandlerOptions): Handler {
     const headers = request.headers;
     const answer = await rules({
       raw: request,
-      method: request.method,
+      method: methodOf(request),
       pathname: new URL(request.url).pathname,
       header: (name) => headers.get(name) ?? undefined,
       readBody: (maxBytes) => readRequestBytes(request, maxBytes),

@@ -6,13 +6,12 @@ export const httpMessages = {
     `No route ${method} ${path}. See the endpoint list in the documentation.`,
   notServed: (family: string) =>
     `This server has no ${family} datasets, so it does not serve ${family} routes.`,
-  metadataMethodNotAllowed: (method: string) => `Method ${method} is not allowed; metadata routes take GET.`,
+  metadataMethodNotAllowed: (method: string) =>
+    `Method ${method} is not allowed; metadata routes and /openapi.json take GET.`,
   methodNotAllowed: (method: string) =>
     `Method ${method} is not allowed; every route takes POST with a JSON body.`,
-  unsupportedMediaType: (contentType: string | null) =>
-    contentType === null
-      ? 'The request has no Content-Type; send `Content-Type: application/json`.'
-      : `Content-Type '${contentType}' is not supported; send \`Content-Type: application/json\` (UTF-8).`,
+  unsupportedMediaType: (contentType: string) =>
+    `Content-Type '${contentType}' is not supported; send \`Content-Type: application/json\` (UTF-8).`,
   payloadTooLarge: (maxBytes: number) => `The request body is larger than ${maxBytes} bytes.`,
   emptyBody: () => 'The request body is empty; send a JSON value.',
   notUtf8: () => 'The request body is not valid UTF-8.',

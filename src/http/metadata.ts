@@ -1,16 +1,16 @@
 import { CLOUD_PROVIDER_NAMES, listCapabilities } from '../capabilities';
 import { regionRequestSpelling } from '../datasets/keys';
 import type { CloudDatasets, SpendDatasets } from '../datasets/types';
+import { routePath } from './routes';
 
-/** The discovery routes: `GET /compute/metadata` (also `/compute/v1/metadata`) and `GET /procurement/metadata`. */
+/** The discovery routes: `GET /compute/metadata` and `GET /procurement/metadata`, also
+ * under the hosted API's `/v1/` spelling (`/compute/v1/metadata`) and with a trailing slash. */
 export type MetadataRoute = 'compute' | 'procurement';
 
 /** The metadata route a path (below `basePath`) names, or undefined. */
 export function matchMetadataRoute(pathname: string, basePath: string): MetadataRoute | undefined {
-  const path =
-    basePath !== '' && pathname.startsWith(`${basePath}/`) ? pathname.slice(basePath.length) : pathname;
-  if (basePath !== '' && path === pathname) return undefined;
-  if (path === '/compute/metadata' || path === '/compute/v1/metadata') return 'compute';
+  const path = routePath(pathname, basePath);
+  if (path === '/compute/metadata') return 'compute';
   if (path === '/procurement/metadata') return 'procurement';
   return undefined;
 }
@@ -50,10 +50,12 @@ export function computeMetadata(datasets: CloudDatasets) {
   };
 }
 
-/** The procurement metadata: spend regions, currencies, factor currency and year, classification codes. */
+/** The procurement metadata: spend regions, currencies, factor currency and year, classification codes, coverage. */
 export const procurementMetadata = (datasets: SpendDatasets) =>
   listCapabilities({
     spendFactors: datasets.spendFactors,
     classifications: datasets.classifications,
     fx: datasets.fx,
+    margins: datasets.margins,
+    inflation: datasets.inflation,
   }).spend;

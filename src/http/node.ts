@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Handler } from './create-handler';
 import { dropRest } from './drop-rest';
+import { FETCH_FORBIDDEN_METHODS, NODE_METHOD, STAND_IN_METHOD } from './node-method';
 import { INTERNAL_ERROR_BODY } from './responses';
 import { targetUrl } from './routes';
 
@@ -82,12 +83,20 @@ function toWebRequest(request: IncomingMessage, body: BodyStream, signal: AbortS
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
-  const init: RequestInit & { duplex?: 'half' } = { method: request.method ?? 'GET', headers, signal };
+  const method = request.method ?? 'GET';
+  const forbidden = FETCH_FORBIDDEN_METHODS.has(method.toUpperCase());
+  const init: RequestInit & { duplex?: 'half' } = {
+    method: forbidden ? STAND_IN_METHOD : method,
+    headers,
+    signal,
+  };
   if (body.stream !== null) {
     init.body = body.stream;
     init.duplex = 'half'; // required by Node's fetch for a streamed body
   }
-  return new Request(requestUrl(request), init);
+  const web = new Request(requestUrl(request), init);
+  if (forbidden) Object.defineProperty(web, NODE_METHOD, { value: method });
+  return web;
 }
 
 async function writeWebResponse(response: Response, target: ServerResponse): Promise<void> {

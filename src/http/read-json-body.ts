@@ -23,14 +23,15 @@ function isJsonContentType(contentType: string): boolean {
   return true;
 }
 
-/** The request's media type is JSON, or `unsupported_media_type` (415). */
+/**
+ * The request's media type is JSON or absent (the hosted API's clients may send a JSON body without one; the
+ * body is then read as JSON), or `unsupported_media_type` (415).
+ */
 export function checkContentType(contentType: string | undefined): void {
-  if (contentType === undefined || !isJsonContentType(contentType)) {
-    throw new EmissionsError(
-      'unsupported_media_type',
-      httpMessages.unsupportedMediaType(contentType ?? null),
-      { status: 415 },
-    );
+  if (contentType !== undefined && !isJsonContentType(contentType)) {
+    throw new EmissionsError('unsupported_media_type', httpMessages.unsupportedMediaType(contentType), {
+      status: 415,
+    });
   }
 }
 

@@ -28,15 +28,33 @@ function decodeSegment(segment: string): string | undefined {
 }
 
 /**
- * The route a path names, or undefined. `basePath` (e.g. `/api`) is stripped first; paths match exactly (no
- * trailing slash).
+ * The path below `basePath` in the one spelling the routes match, or undefined when the path is outside
+ * `basePath`. The hosted API's versioned spellings name the same routes: `/compute/v1/…` is `/compute/…` and
+ * `/procurement/v1/…` is `/procurement/…`; one trailing slash is tolerated (`/compute/aws/cpu/`).
+ *
+ * @example
+ * ```ts
+ * routePath('/compute/v1/aws/cpu/', '') // '/compute/aws/cpu'
+ * ```
  */
-export function matchRoute(pathname: string, basePath: string): Route | undefined {
+export function routePath(pathname: string, basePath: string): string | undefined {
   if (basePath !== '') {
     if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined;
     pathname = pathname.slice(basePath.length);
   }
-  const segments = pathname.split('/').slice(1);
+  if (pathname.length > 1 && pathname.endsWith('/')) pathname = pathname.slice(0, -1);
+  return pathname.replace(/^\/(compute|procurement)\/v1(?=\/|$)/, '/$1');
+}
+
+/**
+ * The route a path names, or undefined. `basePath` (e.g. `/api`) is stripped first; the versioned hosted
+ * spellings (`/compute/v1/{provider}/…`, `/procurement/v1/spend`) and one trailing slash are accepted (see
+ * {@link routePath}).
+ */
+export function matchRoute(pathname: string, basePath: string): Route | undefined {
+  const path = routePath(pathname, basePath);
+  if (path === undefined) return undefined;
+  const segments = path.split('/').slice(1);
   const batch = segments.length > 0 && segments[segments.length - 1] === 'batch';
   const [first, second, third, ...rest] = batch ? segments.slice(0, -1) : segments;
 

@@ -5,7 +5,8 @@ import { calculateMemory, calculateMemoryBatch } from '../cloud/memory';
 import { calculateNetworking, calculateNetworkingBatch } from '../cloud/networking';
 import { calculateStorage, calculateStorageBatch } from '../cloud/storage';
 import { resolveProvider } from '../cloud/resolve';
-import { EmissionsError, messages } from '../core/errors';
+import { isErrorBody } from '../core/batch';
+import { EmissionsError, type ErrorBody, messages } from '../core/errors';
 import type { CalculationOptions, Estimate } from '../core/estimate';
 import type { CloudProvider } from '../datasets/tables';
 import type { CloudDatasets, Datasets, SpendDatasets } from '../datasets/types';
@@ -15,7 +16,8 @@ import { checkContentType, parseJsonBytes, tooLarge } from './read-json-body';
 import { INTERNAL_ERROR_BODY } from './responses';
 import { type CorsOptions, corsPolicy } from './cors';
 import { computeMetadata, matchMetadataRoute, type MetadataRoute, procurementMetadata } from './metadata';
-import { type CloudCalculatorName, matchRoute, normaliseBasePath, type Route } from './routes';
+import { openApiDocument } from './openapi/document';
+import { type CloudCalculatorName, matchRoute, normaliseBasePath, type Route, routePath } from './routes';
 import { toWireBatch, toWireEstimate } from './wire';
 
 /**
@@ -157,14 +159,10 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
   const cloudDatasets = hasCloudDatasets(datasets) ? datasets : undefined;
   const spendDatasets = hasSpendDatasets(datasets) ? datasets : undefined;
   const cors = options.cors === undefined ? undefined : corsPolicy(options.cors);
-  const metadataReplies: Partial<Record<MetadataRoute, Reply>> = {};
+  const metadataReplies: Partial<Record<MetadataRoute | 'openapi', Reply>> = {};
 
-  /** A metadata route: GET or HEAD only (405 with `Allow: GET`), 404 without the datasets of its family. */
-  function metadata(route: MetadataRoute, method: string): Reply {
-    if ((route === 'compute' ? cloudDatasets : spendDatasets) === undefined)
-      throw new EmissionsError('not_found', httpMessages.notServed(route === 'compute' ? 'cloud' : 'spend'), {
-        status: 404,
-      });
+  /** A GET-only route (405 with `Allow: GET` otherwise); HEAD gets the headers alone. */
+  function getOnly(method: string, answer: () => Reply): Reply {
     if (method !== 'GET' && method !== 'HEAD') {
       const refused = errorReply(
         new EmissionsError('method_not_allowed', httpMessages.metadataMethodNotAllowed(method), {
@@ -173,12 +171,25 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
       );
       return { ...refused, headers: { ...refused.headers, allow: 'GET' } };
     }
-    const answer = (metadataReplies[route] ??= reply(
-      route === 'compute'
-        ? computeMetadata(cloudDatasets as CloudDatasets)
-        : procurementMetadata(spendDatasets as SpendDatasets),
-    ));
-    return method === 'HEAD' ? { ...answer, body: '' } : answer;
+    const full = answer();
+    return method === 'HEAD' ? { ...full, body: '' } : full;
+  }
+
+  /** A metadata route: GET or HEAD only (405 with `Allow: GET`), 404 without the datasets of its family. */
+  function metadata(route: MetadataRoute, method: string): Reply {
+    if ((route === 'compute' ? cloudDatasets : spendDatasets) === undefined)
+      throw new EmissionsError('not_found', httpMessages.notServed(route === 'compute' ? 'cloud' : 'spend'), {
+        status: 404,
+      });
+    return getOnly(
+      method,
+      () =>
+        (metadataReplies[route] ??= reply(
+          route === 'compute'
+            ? computeMetadata(cloudDatasets as CloudDatasets)
+            : procurementMetadata(spendDatasets as SpendDatasets),
+        )),
+    );
   }
 
   async function authenticate(call: Call<R>): Promise<void> {
@@ -202,10 +213,13 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     return body;
   }
 
-  function compute(route: Route, body: unknown): unknown {
+  async function compute(route: Route, body: unknown): Promise<unknown> {
     if (route.family === 'spend') {
       const spend = spendDatasets as SpendDatasets;
-      if (route.batch) return calculateSpendBatch(checkBatch(body) as readonly never[], spend, calculation);
+      if (route.batch)
+        return inSlices(checkBatch(body), (slice) =>
+          calculateSpendBatch(slice as readonly never[], spend, calculation),
+        );
       return calculateSpend(body as never, spend, calculation);
     }
     const cloud = cloudDatasets as CloudDatasets;
@@ -213,7 +227,9 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     // The provider is checked once for the whole request, so a bad one is a 400 rather than N failed elements.
     const { provider } = resolveProvider(route.provider, cloud);
     if (route.batch) {
-      const results = calculator.batch(provider, checkBatch(body) as readonly never[], cloud, calculation);
+      const results = await inSlices(checkBatch(body), (slice) =>
+        calculator.batch(provider, slice as readonly never[], cloud, calculation),
+      );
       return calculator.wire ? toWireBatch(results) : results;
     }
     const result = calculator.single(provider, body as never, cloud, calculation);
@@ -222,6 +238,8 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
 
   async function handle(call: Call<R>): Promise<Reply> {
     await authenticate(call);
+    if (routePath(call.pathname, basePath) === '/openapi.json')
+      return getOnly(call.method, () => (metadataReplies.openapi ??= reply(openApiDocument)));
     const metadataRoute = matchMetadataRoute(call.pathname, basePath);
     if (metadataRoute !== undefined) return metadata(metadataRoute, call.method);
     const route = matchRoute(call.pathname, basePath);
@@ -242,7 +260,7 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared) > maxBodyBytes)
       throw tooLarge(maxBodyBytes);
     const body = parseJsonBytes(await call.readBody(maxBodyBytes));
-    return reply(compute(route, body));
+    return reply(await compute(route, body));
   }
 
   async function respond(call: Call<R>): Promise<Reply> {
@@ -267,4 +285,47 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     const allowed = cors.responseHeaders((name) => call.header(name));
     return { ...answer, headers: { ...answer.headers, ...allowed } };
   };
+}
+
+/** Work a batch does before it lets other requests in, in milliseconds. */
+const SLICE_BUDGET_MS = 5;
+/** Elements computed between two looks at the clock. */
+const SLICE_ELEMENTS = 16;
+
+/** Lets the event loop run what is waiting (other requests' I/O) before the batch goes on. */
+const yieldToEventLoop: () => Promise<void> =
+  typeof setImmediate === 'function'
+    ? () => new Promise((resolve) => setImmediate(resolve))
+    : () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Runs a batch calculator over a batch a few elements at a time, yielding to the event loop whenever it has worked
+ * for {@link SLICE_BUDGET_MS}, so one batch at the ceiling (10,000 slow elements) cannot hold every other request
+ * for seconds. The results are those of one call on the whole batch: an element's error path names its index in
+ * the whole batch (`requests[9999]`), not in its slice.
+ */
+async function inSlices<T>(
+  requests: readonly unknown[],
+  batch: (slice: readonly unknown[]) => Array<T | ErrorBody>,
+): Promise<Array<T | ErrorBody>> {
+  // Checks that fail the whole batch (missing dataset parts) run once, before any element.
+  if (requests.length <= SLICE_ELEMENTS) return batch(requests);
+  const results: Array<T | ErrorBody> = [];
+  let started = performance.now();
+  for (let start = 0; start < requests.length; start += SLICE_ELEMENTS) {
+    if (performance.now() - started >= SLICE_BUDGET_MS) {
+      await yieldToEventLoop();
+      started = performance.now();
+    }
+    const slice = batch(requests.slice(start, start + SLICE_ELEMENTS));
+    for (const result of slice) {
+      if (start > 0 && isErrorBody(result) && result.path !== undefined)
+        result.path = result.path.replace(
+          /^requests\[(\d+)\]/,
+          (_, index: string) => `requests[${start + Number(index)}]`,
+        );
+      results.push(result);
+    }
+  }
+  return results;
 }

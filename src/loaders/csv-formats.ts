@@ -1,7 +1,7 @@
 import { instanceKey, regionKey } from '../datasets/create';
 import { type CloudProvider, GWP_METHODS } from '../datasets/tables';
 import type { ColumnSpec, CsvRowReader } from './csv';
-import type { Locations, Problems } from './problems';
+import type { Locations, Problems, RowColumns } from './problems';
 import type { TableKind } from './table-kinds';
 
 /**
@@ -36,15 +36,20 @@ class FirstLines {
   }
 }
 
-function locateRow(
-  at: Locations,
-  path: PropertyKey[],
-  reader: CsvRowReader,
-  fields: Record<string, string>,
-): void {
-  at.set(path, { line: reader.line });
-  for (const [field, column] of Object.entries(fields)) at.set([...path, field], reader.at(column));
+function locateRow(at: Locations, path: PropertyKey[], reader: CsvRowReader, columns: RowColumns): void {
+  at.setRow(path, reader, columns);
 }
+
+/** The columns of a spend factor's fields (one object for every row). */
+const SPEND_FACTOR_COLUMNS: RowColumns = {
+  product: 'product',
+  region: 'region',
+  kgco2e: 'kgco2e',
+  name: 'name',
+  activity_id: 'activity_id',
+  data_quality_flags: 'data_quality_flags',
+  kgco2e_alt: Object.fromEntries(GWP_METHODS.map((gwp) => [gwp, `kgco2e_${gwp}`])),
+};
 
 const spendFactors: CsvFormat = {
   columns: [
@@ -66,15 +71,7 @@ const spendFactors: CsvFormat = {
       const flags = reader.text('data_quality_flags');
       row.data_quality_flags = flags === '' ? [] : flags.split('|').map((flag) => flag.trim());
       const path = ['factors', index];
-      locateRow(at, path, reader, {
-        product: 'product',
-        region: 'region',
-        kgco2e: 'kgco2e',
-        name: 'name',
-        activity_id: 'activity_id',
-        data_quality_flags: 'data_quality_flags',
-      });
-      for (const gwp of GWP_METHODS) at.set([...path, 'kgco2e_alt', gwp], reader.at(`kgco2e_${gwp}`));
+      locateRow(at, path, reader, SPEND_FACTOR_COLUMNS);
       seen.first(
         `${reader.text('product')}\u0000${reader.text('region')}`,
         reader,
@@ -89,15 +86,16 @@ const spendFactors: CsvFormat = {
 };
 
 const margins: CsvFormat = {
-  columns: required('region', 'product', 'tax_margin', 'trade_margin', 'transport_margin'),
+  // An empty (or absent) tax_margin means no default tax margin, as in tables built from sources without taxes.
+  columns: [...required('region', 'product', 'trade_margin', 'transport_margin'), ...optional('tax_margin')],
   build(readers, at, problems) {
     const seen = new FirstLines();
     const rows = readers.map((reader, index) => {
       const row: Record<string, unknown> = {};
       put(row, 'region', reader.required('region'));
       put(row, 'product', reader.required('product'));
-      for (const margin of ['tax_margin', 'trade_margin', 'transport_margin'])
-        put(row, margin, reader.number(margin));
+      put(row, 'tax_margin', reader.optionalNumber('tax_margin'));
+      for (const margin of ['trade_margin', 'transport_margin']) put(row, margin, reader.number(margin));
       locateRow(at, ['margins', index], reader, {
         region: 'region',
         product: 'product',

@@ -3,7 +3,7 @@ import { DatasetError } from '../datasets/errors';
 import { mergeDatasets } from '../datasets/merge';
 import type { Datasets } from '../datasets/types';
 import { jsonSyntaxErrorOffset } from './json-locate';
-import { failAt, positionOfOffset } from './text';
+import { failAt, positionOfOffset, refuseUnderflow } from './text';
 
 /** The `format` field of a dataset file written by `co2e-engine datasets build`. */
 export const DATASETS_FILE_FORMAT = 'co2e-engine-datasets/1';
@@ -49,6 +49,7 @@ export function parseDatasetsFile<B extends Datasets>(
       `not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+  refuseUnderflow(text, file);
   const record = parsed as Partial<DatasetsFile> | null;
   if (record === null || typeof record !== 'object' || record.format !== DATASETS_FILE_FORMAT) {
     throw new DatasetError(

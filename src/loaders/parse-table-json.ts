@@ -2,7 +2,7 @@ import { checkDuplicates } from './duplicates';
 import { jsonSyntaxErrorOffset, locateJson } from './json-locate';
 import { Problems } from './problems';
 import { assertTableKind, type TableKind, type TableOf } from './table-kinds';
-import { failAt, positionOfOffset, withoutBom } from './text';
+import { failAt, positionOfOffset, refuseUnderflow, withoutBom } from './text';
 import { validateTable } from './validate';
 
 /** Options of {@link parseTableJson}. */
@@ -46,6 +46,7 @@ export function parseTableJson<K extends TableKind>(
       `not valid JSON: ${message}`,
     );
   }
+  refuseUnderflow(json, file);
   const problems = new Problems(file);
   const locate = (path: readonly PropertyKey[]) => {
     for (let length = path.length; length >= 0; length--) {

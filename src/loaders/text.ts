@@ -42,7 +42,48 @@ export function readNumber(text: string): { value: number } | { problem: string 
   }
   const value = Number(trimmed);
   if (!Number.isFinite(value)) return { problem: `${trimmed} is out of range` };
+  if (underflows(trimmed, value)) return { problem: tooSmall(trimmed) };
   return { value };
+}
+
+/** True when decimal text that is not zero reads as the double 0 (`1e-400`). */
+export const underflows = (text: string, value: number): boolean =>
+  value === 0 && /[1-9]/.test(text.replace(/[eE].*$/, ''));
+
+/** The problem of a number below the double range. */
+export const tooSmall = (text: string): string =>
+  `${text} is too small to be read as a number (it would be 0); write 0 or a value of at least 5e-324`;
+
+/**
+ * The first number in JSON text that is not zero but reads as 0 (`1e-400`), with its offset; undefined when
+ * there is none. Only text with an exponent of three digits below zero is scanned, so this costs nothing on
+ * ordinary files.
+ */
+export function underflowingJsonNumber(json: string): { offset: number; text: string } | undefined {
+  if (!/[eE]-0*[1-9]\d\d|0{300}/.test(json)) return undefined;
+  const number = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+  for (let index = 0; index < json.length; index++) {
+    const code = json.charCodeAt(index);
+    if (code === 34) {
+      // A string: skip to its closing quote.
+      for (index++; index < json.length && json.charCodeAt(index) !== 34; index++) {
+        if (json.charCodeAt(index) === 92) index++;
+      }
+    } else if (code === 45 || (code >= 48 && code <= 57)) {
+      number.lastIndex = index;
+      const match = number.exec(json);
+      if (match === null) continue;
+      if (underflows(match[0], Number(match[0]))) return { offset: index, text: match[0] };
+      index += match[0].length - 1;
+    }
+  }
+  return undefined;
+}
+
+/** Throws at the first number of parsed JSON text that read as 0 though it is not zero. */
+export function refuseUnderflow(json: string, file: string): void {
+  const found = underflowingJsonNumber(json);
+  if (found !== undefined) failAt(file, positionOfOffset(json, found.offset), tooSmall(found.text));
 }
 
 /** Text split into lines (LF or CRLF), without a trailing empty line. */

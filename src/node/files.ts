@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { DatasetError } from '../datasets/errors';
+import { failAt, positionOfOffset } from '../loaders/text';
 
 /** File access shared by the Node loaders. */
 
@@ -12,10 +13,11 @@ export function statOf(path: string): Stats | undefined {
   }
 }
 
-/** A UTF-8 text file. @throws {DatasetError} when it cannot be read. */
+/** A UTF-8 text file. @throws {DatasetError} when it cannot be read or is not UTF-8 (naming the first bad byte). */
 export function readText(path: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     throw new DatasetError(
       path,
@@ -23,6 +25,29 @@ export function readText(path: string): string {
       `cannot read the file: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return notUtf8(bytes, path);
+  }
+}
+
+/** Throws for bytes that are not UTF-8, at the line and column of the first byte that is not. */
+function notUtf8(bytes: Buffer, path: string): never {
+  const lossy = bytes.toString('utf8');
+  // Every character before the first replacement character decoded from valid bytes, so re-encodes to them.
+  for (let index = lossy.indexOf('\uFFFD'); index !== -1; index = lossy.indexOf('\uFFFD', index + 1)) {
+    const offset = Buffer.byteLength(lossy.slice(0, index));
+    // A replacement character the file itself holds (EF BF BD) is text.
+    if (bytes[offset] === 0xef && bytes[offset + 1] === 0xbf && bytes[offset + 2] === 0xbd) continue;
+    const byte = (bytes[offset] ?? 0).toString(16).padStart(2, '0');
+    failAt(
+      path,
+      positionOfOffset(lossy, index),
+      `not UTF-8 text (byte 0x${byte} at offset ${offset}); save the file as UTF-8`,
+    );
+  }
+  throw new DatasetError(path, '', 'not UTF-8 text; save the file as UTF-8');
 }
 
 /** UTF-8 bytes as text, refusing bytes that are not UTF-8 rather than replacing them. */

@@ -14,6 +14,7 @@ export {
 } from './load-ccf-coefficients';
 export { loadMarginsCsv, type LoadMarginsCsvOptions } from './load-margins-csv';
 export { loadDatasetsFile } from './load-datasets-file';
+export { loadDatasets } from './load-datasets';
 export { loadNaioMargins, readEurostatText, type LoadNaioMarginsOptions } from './load-naio-margins';
 export { loadExiobaseMargins, type LoadExiobaseMarginsOptions } from './load-exiobase-margins';
 export {

@@ -13,7 +13,9 @@ import {
 import { EmissionsError, listForMessage } from '../core/errors';
 import type { SpendDatasets, SpendFactor } from '../datasets/types';
 import { notice, type Notice } from './notices';
+import { resolveSpendRegion } from './regions';
 import type { ParsedSpendRequest } from './spend.schema';
+import { codeSuggestion } from './suggestions';
 
 /** One model product behind a spend factor, with its share of the mean. */
 export interface ProductShare {
@@ -38,6 +40,8 @@ export interface SelectedFactor {
   /** The exact weights behind `shares` (same order), or null for a single product or a plain mean. */
   weights: readonly Decimal[] | null;
   notices: Notice[];
+  /** The factor region: `spend_region` itself, or the EXIOBASE region it belongs to (`VN` → `WA`). */
+  region: string;
 }
 
 /** Canonical spelling of a classification code: section letters upper-case, NACE dotted (`4711` → `47.11`). */
@@ -77,10 +81,11 @@ function resolveProducts(activity: ParsedSpendRequest['activity'], datasets: Spe
   const code = normaliseCode(type, activity.classification_code);
   const products = datasets.classifications.products(type, code);
   if (products === undefined) {
+    const { hint, suggestions } = codeSuggestion(type, code, datasets.classifications, normaliseCode);
     throw new EmissionsError(
       'unknown_classification_code',
-      `'${activity.classification_code}' is not a known ${type} code with a mapping to ${datasets.classifications.productClassification} products.`,
-      { path: 'activity.classification_code' },
+      `'${activity.classification_code}' is not a known ${type} code with a mapping to ${datasets.classifications.productClassification} products.${hint}`,
+      { path: 'activity.classification_code', ...(suggestions.length > 0 && { valid_values: suggestions }) },
     );
   }
   return { type, code, products };
@@ -97,21 +102,15 @@ function resolveProducts(activity: ParsedSpendRequest['activity'], datasets: Spe
  * @throws {EmissionsError} `unknown_classification_code`, `no_emission_factors_found`, `invalid_request`.
  */
 export function selectFactor(request: ParsedSpendRequest, datasets: SpendDatasets): SelectedFactor {
-  const region = request.spend_region;
   const { type, code, products } = resolveProducts(request.activity, datasets);
   const factors = datasets.spendFactors;
-  if (!factors.regions.includes(region)) {
-    throw new EmissionsError(
-      'no_emission_factors_found',
-      `No emission factors for region '${region}' in ${factors.info.source_dataset}. Regions with factors: ${listForMessage(factors.regions, 60)}.`,
-      { path: 'spend_region', valid_values: [...factors.regions] },
-    );
-  }
+  // The country's own factors, else its EXIOBASE region's (VN → WA), else an error naming what would answer.
+  const { region, notices: regionNotices } = resolveSpendRegion(request.spend_region, factors);
   const rows = products.flatMap((product) => factors.get(product, region) ?? []);
   if (rows.length === 0) throw noFactorInRegion(code, products, region, datasets);
 
   const weightOf = productWeights(type, code, region, datasets);
-  const notices: Notice[] = [];
+  const notices: Notice[] = [...regionNotices];
   const missing = products.filter((product) => !rows.some((row) => row.product === product));
   if (missing.length > 0) {
     const coverage = coveredShare(products, missing, weightOf);
@@ -135,6 +134,7 @@ export function selectFactor(request: ParsedSpendRequest, datasets: SpendDataset
     shares: [{ product: row.product, name: name(row), factor: row.kgco2e, weight: null }],
     weights: null,
     notices,
+    region,
   });
   if (rows.length === 1) return single(rows[0] as SpendFactor);
 
@@ -161,6 +161,7 @@ export function selectFactor(request: ParsedSpendRequest, datasets: SpendDataset
       shares,
       weights: weights as Decimal[],
       notices,
+      region,
     };
   }
   notices.push(
@@ -177,7 +178,7 @@ export function selectFactor(request: ParsedSpendRequest, datasets: SpendDataset
     weight: null,
   }));
   const factor = div(sum(rows.map((row) => decimal(row.kgco2e))), decimal(rows.length));
-  return { code, products, rows, factor, shares, weights: null, notices };
+  return { code, products, rows, factor, shares, weights: null, notices, region };
 }
 
 /**

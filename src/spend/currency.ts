@@ -2,6 +2,7 @@ import { type Decimal, decimal, div, ONE } from '../core/decimal';
 import { EmissionsError } from '../core/errors';
 import type { FxProvider } from '../datasets/types';
 import { notice, type Notice } from './notices';
+import { currencySuggestion } from './suggestions';
 
 export interface ExchangeRate {
   /** Units of the factor currency per unit of the spend currency. */
@@ -37,7 +38,7 @@ export function exchangeRate(from: string, to: string, year: number, fx: FxProvi
       throw new EmissionsError(
         'unsupported_currency',
         currency === from
-          ? `Currency '${currency}' is not supported by ${fx.info.source_dataset}.`
+          ? `Currency '${currency}' is not supported by ${fx.info.source_dataset}.${currencySuggestion(currency, fx.currencies)}`
           : `The factor currency '${currency}' has no exchange rates in ${fx.info.source_dataset}.`,
         { path, valid_values: [...fx.currencies] },
       );
@@ -64,5 +65,16 @@ export function exchangeRate(from: string, to: string, year: number, fx: FxProvi
             `No ${year} exchange rate between ${from} and ${to} in ${fx.info.source_dataset}; the ${used} annual average was used.`,
           ),
         ];
+  for (const currency of [from, to]) {
+    const months = fx.partialYear?.(currency, used);
+    if (months !== undefined)
+      notices.push(
+        notice(
+          'fx_partial_year',
+          'warning',
+          `The ${used} rate of ${currency} averages only ${months}, not the whole year: no full-year ${used} average of ${currency} is available.`,
+        ),
+      );
+  }
   return { rate, rateYear: used, notices };
 }

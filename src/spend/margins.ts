@@ -23,10 +23,10 @@ export interface AppliedMargins {
  */
 export function applyMargins(
   request: ParsedSpendRequest,
-  selected: Pick<SelectedFactor, 'shares' | 'weights'>,
+  selected: Pick<SelectedFactor, 'shares' | 'weights' | 'region'>,
   datasets: SpendDatasets,
 ): AppliedMargins {
-  const { shares } = selected;
+  const { shares, region } = selected;
   const values = {} as Record<MarginName, Decimal>;
   const origins = {} as Record<MarginName, 'supplied' | 'default' | 'none'>;
   const notices: Notice[] = [];
@@ -41,7 +41,7 @@ export function applyMargins(
       values[margin] = ZERO;
       origins[margin] = 'none';
     } else {
-      const fromDefaults = defaultMargin(margin, request.spend_region, selected, datasets);
+      const fromDefaults = defaultMargin(margin, region, selected, datasets);
       values[margin] = fromDefaults ?? ZERO;
       origins[margin] = fromDefaults === undefined ? 'none' : 'default';
       if (fromDefaults === undefined) missingDefaults.push(margin);
@@ -67,11 +67,14 @@ export function applyMargins(
     );
   }
   if (missingDefaults.length > 0) {
+    // A record that gives the other margins but not this one: its source has no such margin (BEA has no taxes).
+    const withRecords = shares.every((share) => datasets.margins.get(region, share.product));
+    const why = withRecords ? ' (its source has none)' : '';
     notices.push(
       notice(
         'default_margins_unavailable',
         'warning',
-        `The margins dataset (${datasets.margins.info.id}) has no default ${missingDefaults.join(', ')} for ${request.spend_region} and ${shares.map((share) => share.product).join(', ')}, so 0 was used; the basic price, and so the emissions, are likely overstated. Supply the margins to correct this.`,
+        `The margins dataset (${datasets.margins.info.id}) has no default ${missingDefaults.join(', ')}${why} for ${region} and ${shares.map((share) => share.product).join(', ')}, so 0 was used; the basic price, and so the emissions, are likely overstated. Supply the margins to correct this.`,
       ),
     );
   }
@@ -79,7 +82,7 @@ export function applyMargins(
   return {
     values,
     origins,
-    datasets: usedDefaults ? marginDatasets(request.spend_region, selected, datasets) : [],
+    datasets: usedDefaults ? marginDatasets(region, selected, datasets) : [],
     notices,
   };
 }
@@ -105,9 +108,9 @@ function defaultMargin(
   { shares, weights }: Pick<SelectedFactor, 'shares' | 'weights'>,
   datasets: SpendDatasets,
 ): Decimal | undefined {
-  const records = shares.map((share) => datasets.margins.get(region, share.product));
-  if (records.some((record) => record === undefined)) return undefined;
-  const values = records.map((record) => decimal((record as NonNullable<typeof record>)[margin]));
+  const numbers = shares.map((share) => datasets.margins.get(region, share.product)?.[margin]);
+  if (numbers.some((value) => value === undefined)) return undefined;
+  const values = numbers.map((value) => decimal(value as number));
   if (values.length === 1) return values[0];
   if (weights === null) return div(sum(values), decimal(values.length));
   let weighted = ZERO;

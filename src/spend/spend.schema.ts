@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import type { AnyCase } from '../core/any-case';
 import { auditTrail, MAX_QUANTITY, nonEmptyString, quantity, withInput, year } from '../core/validate';
+import { REGION_ALIASES } from './exiobase-regions';
+import { canonicalCurrency } from './suggestions';
 
 /** The classification types of the embedded spend datasets. */
 export type ClassificationType = 'isic4' | 'nace2' | 'naics2017';
@@ -17,11 +19,11 @@ export type ClassificationType = 'isic4' | 'nace2' | 'naics2017';
  */
 export type ClassificationTypeSpelling = AnyCase<ClassificationType>;
 
-const ClassifiedActivity = z.strictObject({
+export const ClassifiedActivity = z.strictObject({
   classification_code: nonEmptyString(),
   classification_type: withInput<ClassificationTypeSpelling>()(nonEmptyString()),
 });
-const IdentifiedActivity = z.strictObject({ activity_id: nonEmptyString() });
+export const IdentifiedActivity = z.strictObject({ activity_id: nonEmptyString() });
 
 type Activity = z.output<typeof ClassifiedActivity> | z.output<typeof IdentifiedActivity>;
 
@@ -72,14 +74,18 @@ export const SpendRequest = z.strictObject(
       z
         .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
         .check(z.regex(/^[A-Za-z]{2}$/, 'must be a two-letter region code (ISO 3166-1 alpha-2)')),
-      z.transform((region: string) => region.toUpperCase()),
+      // Upper case; the spellings ledgers use for two EXIOBASE countries are read as ISO (UK → GB, EL → GR).
+      z.transform((region: string) => {
+        const upper = region.toUpperCase();
+        return REGION_ALIASES[upper] ?? upper;
+      }),
     ),
     money: quantity(),
     money_unit: z.pipe(
       z
         .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
         .check(z.regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code (ISO 4217)')),
-      z.transform((currency: string) => currency.toLowerCase()),
+      z.transform(canonicalCurrency), // lower case; `rmb` → `cny`
     ),
     /** Fraction of the purchaser's price; may be negative (subsidies). */
     tax_margin: z.optional(fraction()),

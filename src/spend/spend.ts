@@ -235,7 +235,7 @@ function spendMetadata(
   // A row's own dataset (set by mergeDatasets) wins, so a user's overriding factor reports its own source and id.
   const infos = distinctDatasets(selected.rows.map((row) => row.dataset ?? datasets.spendFactors.info));
   const identity = infos.flatMap((info) => [info.id, info.version]);
-  const region = input.spend_region;
+  const region = selected.region;
   const base = {
     access_type: 'public',
     source: [...new Set(infos.map((info) => info.source))].join('; '),

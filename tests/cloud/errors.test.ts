@@ -616,9 +616,12 @@ describe('regions and types the datasets list as unsupported: the error gives th
   });
 
   it('a type neither in the table nor listed keeps the did-you-mean message', () => {
+    // 'zz9large' is 2 edits from 'z1dlarge' (of 8 characters, 2 are allowed) and 3 or more from every other type.
     const error = thrown(() =>
       calculateEmbodied('aws', { instance: 'zz9.large', instance_count: 1, duration: 1 }, ds),
     );
-    expect(error.message).toBe("Instance type 'zz9.large' is not a known aws instance type.");
+    expect(error.message).toBe(
+      "Instance type 'zz9.large' is not a known aws instance type. Did you mean: z1d.large?",
+    );
   });
 });

@@ -89,7 +89,11 @@ describe('short division (divisors of at most 9 significant digits)', () => {
   it('gives the digits, exponent and sign of big.js long division, for any dividend and divisor', () => {
     fc.assert(
       fc.property(fc.oneof(decimalText(60), decimalText(8)), divisorText, (dividend, divisor) => {
-        const expected = new Reference(dividend).div(new Reference(divisor));
+        const [a, b] = [new Reference(dividend), new Reference(divisor)];
+        // 40 places, or as many as keep 25 significant digits of a smaller quotient.
+        Reference.DP = Math.max(40, 25 - (a.e - b.e) + 1);
+        const expected = a.div(b);
+        Reference.DP = 40;
         expect(parts(div(decimal(dividend), decimal(divisor)))).toEqual(parts(expected));
       }),
       { numRuns: 20_000 },
@@ -107,14 +111,13 @@ describe('short division (divisors of at most 9 significant digits)', () => {
     expect(hours(`9.${'9'.repeat(45)}`, 1)).toBe('10');
   });
 
-  it('leaves zero dividends, zero divisors and quotients that round to zero to big.js', () => {
+  it('leaves zero dividends and zero divisors to big.js; a tiny quotient keeps 25 digits, never rounds to zero', () => {
     expect(toPlainString(div(decimal(0), decimal(60)))).toBe('0');
     expect(() => div(decimal(1), decimal(0))).toThrow(/Division by zero/);
-    expect(toPlainString(div(decimal('1e-42'), decimal(3)))).toBe('0');
-    // The guard digit decides a quotient just at the 40th place.
-    expect(toPlainString(div(decimal('1.5e-40'), decimal(3)))).toBe(
-      '0.0000000000000000000000000000000000000001',
-    );
+    expect(div(decimal('1e-42'), decimal(3)).toExponential()).toBe(`3.${'3'.repeat(25)}e-43`);
+    expect(div(decimal('1.5e-40'), decimal(3)).toExponential()).toBe('5e-41');
+    // The guard digit decides the last kept place.
+    expect(div(decimal('2e-20'), decimal(3)).toExponential()).toBe(`6.${'6'.repeat(24)}7e-21`);
   });
 });
 
@@ -125,7 +128,11 @@ describe('long division (divisors of more than 9 significant digits, in whole nu
         fc.oneof(decimalText(1), decimalText(8), decimalText(60), decimalText(120)),
         fc.oneof(decimalText(12), decimalText(40), decimalText(110)),
         (dividend, divisor) => {
-          const expected = new Reference(dividend).div(new Reference(divisor));
+          const [a, b] = [new Reference(dividend), new Reference(divisor)];
+          // 40 places, or as many as keep 25 significant digits of a smaller quotient.
+          Reference.DP = Math.max(40, 25 - (a.e - b.e) + 1);
+          const expected = a.div(b);
+          Reference.DP = 40;
           expect(parts(div(decimal(dividend), decimal(divisor)))).toEqual(parts(expected));
         },
       ),
@@ -154,14 +161,17 @@ describe('long division (divisors of more than 9 significant digits, in whole nu
     }
     const text = level.toFixed();
     expect(parts(div(decimal(1), decimal(text)))).toEqual(parts(new Reference(1).div(level)));
-    // Exactly halfway at the 41st place rounds up; just below it rounds down.
-    expect(toPlainString(div(decimal('1.5e-40'), decimal('1.00000000000')))).toBe(
-      toPlainString(decimal('2e-40')),
+    // Exactly halfway at the 41st place rounds up (a quotient this large keeps 40 places).
+    expect(toPlainString(div(decimal('1.5'), decimal('1.00000000000e40')))).toBe(
+      toPlainString(decimal('1.5e-40')),
     );
+    expect(toPlainString(div(decimal('3'), decimal('2.00000000000')))).toBe('1.5');
+    expect(toPlainString(div(decimal('1'), decimal('6.0000000000')))).toBe(`0.1${'6'.repeat(38)}7`);
     expect(toPlainString(div(decimal('1'), decimal('3.0000000000')))).toBe(`0.${'3'.repeat(40)}`);
     expect(toPlainString(div(decimal('2'), decimal('3.0000000000')))).toBe(`0.${'6'.repeat(39)}7`);
     expect(toPlainString(div(decimal('-2'), decimal('3.0000000000')))).toBe(`-0.${'6'.repeat(39)}7`);
-    expect(toPlainString(div(decimal('1e-60'), decimal('3.0000000000')))).toBe('0');
+    // A tiny quotient keeps 25 significant digits instead of rounding to 0.
+    expect(div(decimal('1e-60'), decimal('3.0000000000')).toExponential()).toBe(`3.${'3'.repeat(25)}e-61`);
   });
 });
 

@@ -205,15 +205,16 @@ describe('margins', () => {
       (row) =>
         row.trade_margin < 0 ||
         row.transport_margin < 0 ||
-        row.tax_margin + row.trade_margin + row.transport_margin >= 1,
+        (row.tax_margin ?? 0) + row.trade_margin + row.transport_margin >= 1,
     );
     expect(bad).toEqual([]);
   });
 
-  it('the embedded EXIOBASE margins table is empty (no open default margins), and says so', () => {
-    // If a real default table is added, docs/spend.md and the default_margins_unavailable tests must change with it.
-    expect(margins.margins).toEqual([]);
-    expect(margins.dataset.version).toBe('none-available');
+  it('the embedded margins are BEA trade and transport margins for the US only, without a tax margin', () => {
+    expect(margins.dataset.id).toBe('bea-us-margins-2017');
+    expect(new Set(margins.margins.map((row) => row.region))).toEqual(new Set(['US']));
+    expect(margins.margins.length).toBe(172);
+    expect(margins.margins.filter((row) => row.tax_margin !== undefined)).toEqual([]);
   });
 });
 

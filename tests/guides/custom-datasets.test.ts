@@ -57,9 +57,10 @@ function guideCommands(markdown: string): string[][] {
 /** What each example prints, worked out by hand (see the comments). */
 const EXPECTED_OUTPUT: Record<string, string[]> = {
   'replace-fx.ts': [
-    // IMF 2019: eur 0.8932762570674088, gbp 0.783445110011929 per USD → 1000 GBP = 1140.1899707483112… EUR
-    // (0.8932762570674088 / 0.783445110011929 = 1.14018997074831122992…), × 0.0272 kg/EUR (DE retail) = 31.01316720435406545…
-    'imf-ifs-fx 1.1401899707483112 31.013167204354065',
+    // 2019: eur 0.8933 (Federal Reserve H.10 annual), gbp 0.783317 (mean of the 12 H.10 monthly figures) per USD →
+    // 1000 GBP = 1140.40675741749508… EUR (0.8933 / 0.783317 = 1.14040675741749508819…), × 0.0272 kg/EUR (DE retail)
+    // = 31.0190638017558663989… (as the nearest JS numbers: 1.1404067574174952, 31.019063801755866)
+    'fed-h10-imf-fx 1.1404067574174952 31.019063801755866',
     // Treasury 2019: 0.9 / 0.8 = 1.125 → 1125 EUR × 0.0272 = 30.6 kg
     'acme-treasury-fx 1.125 30.6',
   ],

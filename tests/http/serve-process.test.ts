@@ -154,13 +154,35 @@ describe('serve: timeouts and connection cap (issue 12 item 8)', () => {
   it('connections beyond --max-connections are dropped', async () => {
     const served = await startServe(['--max-connections', '1']);
     const first = await rawSocket(served.port);
+    // Counted once it has sent something: half its request.
+    first.socket.write('POST /compute/aws/cpu HTTP/1.1\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 200));
     const second = await rawSocket(served.port);
+    second.socket.write(head('/compute/aws/cpu', Buffer.byteLength(CPU)) + CPU);
     await second.closed;
     expect(second.received()).toBe('');
-    first.socket.write(head('/compute/aws/cpu', Buffer.byteLength(CPU)) + CPU);
+    first.socket.write(
+      `Host: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(CPU)}\r\n\r\n${CPU}`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(first.received()).toMatch(/^HTTP\/1\.1 200 OK/);
     first.socket.destroy();
+  });
+
+  // Issue 23 item 8: 1,000 sockets that never sent a byte held the cap and locked every client out.
+  it('silent connections do not count toward --max-connections and are closed after 2 s', async () => {
+    const served = await startServe(['--max-connections', '3']);
+    const idle = await Promise.all(Array.from({ length: 10 }, () => rawSocket(served.port)));
+    const client = await rawSocket(served.port);
+    client.socket.write(head('/compute/aws/cpu', Buffer.byteLength(CPU)) + CPU);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(client.received()).toMatch(/^HTTP\/1\.1 200 OK/);
+    client.socket.destroy();
+    // The silent ones (at most 3 wait at a time: the oldest made room for newer ones) are closed, unanswered.
+    const started = performance.now();
+    await Promise.all(idle.map((socket) => socket.closed));
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(idle.map((socket) => socket.received())).toEqual(Array(10).fill(''));
   });
 
   it('--headers-timeout above --request-timeout is refused', async () => {

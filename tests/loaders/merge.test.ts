@@ -207,7 +207,7 @@ describe('mergeDatasets keys and settings', () => {
     expect(result.rate('eur', 2019)).toBe(defaultDatasets.fx.rate('eur', 2019));
     expect(result.years('gbp')).toEqual([...defaultDatasets.fx.years('gbp'), 2031]);
     expect(result.currencies).toEqual([...defaultDatasets.fx.currencies, 'xts'].sort());
-    // 100 GBP in 2019 → EUR at eur per USD / gbp per USD = 0.8932762570674088 / 0.8 = 0.8932762570674088 × 1.25
+    // 100 GBP in 2019 → EUR at eur per USD / gbp per USD = 0.8933 (H.10) / 0.8 = 0.8933 × 1.25
     const converted = calculateSpend(
       {
         ...spend({ classification_type: 'isic4', classification_code: '4711' }),
@@ -216,7 +216,7 @@ describe('mergeDatasets keys and settings', () => {
       },
       mergeDatasets(defaultDatasets, { fx }),
     );
-    expect(converted.calculation_details.exchange_rate).toBe(1.116595321334261);
+    expect(converted.calculation_details.exchange_rate).toBe(1.116625);
   });
 
   it('inflation per (region, year), margins per (region, product)', () => {

@@ -40,7 +40,7 @@ const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
 const NAME = packageJson.name;
 /** Every import specifier the exports map offers (`co2e-engine`, `co2e-engine/datasets`, …). */
 const SPECIFIERS = Object.keys(packageJson.exports)
-  .filter((subpath) => subpath !== './package.json')
+  .filter((subpath) => !subpath.endsWith('.json')) // package.json, openapi.json: data, not modules
   .map((subpath) => (subpath === '.' ? NAME : `${NAME}/${subpath.slice(2)}`));
 
 if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
@@ -109,6 +109,7 @@ describe('the tarball', () => {
       'dist/index.d.cts',
       'dist/datasets.js',
       'dist/datasets.cjs',
+      'openapi.json',
     ]) {
       expect(packedFiles).toContain(file);
     }
@@ -117,6 +118,15 @@ describe('the tarball', () => {
       packedFiles.filter((file) => /^(src|tests|scripts|bench)\//.test(file) || file.endsWith('.tgz')),
     ).toEqual([]);
     expect(packedFiles.filter((file) => /^datasets\/.*\.json$/.test(file))).toEqual([]);
+  });
+
+  it('ships the OpenAPI document as co2e-engine/openapi.json', () => {
+    const resolved = JSON.parse(
+      readFileSync(join(project, 'node_modules', NAME, 'openapi.json'), 'utf8'),
+    ) as {
+      openapi: string;
+    };
+    expect(resolved.openapi).toBe('3.1.0');
   });
 
   it('installs with zod and big.js as its only dependencies', () => {

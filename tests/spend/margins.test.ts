@@ -14,7 +14,7 @@ import { RETAIL_DE } from '../fixtures/requests';
 
 /**
  * SPEC.md's margin rules: all supplied (used and echoed), some supplied (the rest from the dataset's defaults for
- * the factor's region and products), none supplied (all defaults). The embedded EXIOBASE margins table is empty, so
+ * the factor's region and products), none supplied (all defaults). The embedded margins table has US (BEA) rows only, so
  * the default path is tested on a small custom table next to the embedded spend tables.
  */
 

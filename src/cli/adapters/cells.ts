@@ -19,11 +19,12 @@ export const NUMERIC_FIELDS: ReadonlySet<string> = new Set([
   'duration',
   'data',
   'instance_count',
+  'replication_factor',
   'year',
 ]);
 
 /** A plain decimal number: optional sign, digits with an optional point, optional exponent. No `1,000`, no `0x10`. */
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+export const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
  * The number a cell spells, strictly.
@@ -73,4 +74,39 @@ export function pickFields(
     if (value !== undefined) request[field] = value;
   }
   return request;
+}
+
+/**
+ * The number a request field's value stands for when it is a plain number in any form a file may hold it: a number,
+ * a JSON Lines number kept as text, or a text cell spelling a plain decimal; undefined otherwise (empty, not a
+ * number, or not a numeric field). Parquet's writer types request columns with it, and Parquet input decodes text
+ * cells of numeric fields with it, so CSV → Parquet → CSV gives the same requests.
+ */
+export function numericCell(raw: unknown, field: string): number | undefined {
+  if (!NUMERIC_FIELDS.has(field)) return undefined;
+  if (typeof raw === 'number') return Number.isFinite(raw) ? raw : undefined;
+  if (typeof raw === 'bigint') return Number(raw);
+  if (isLosslessNumber(raw)) return Number((raw as { value: string }).value);
+  if (typeof raw === 'string' && DECIMAL.test(raw)) {
+    const value = Number(raw);
+    return Number.isFinite(value) ? value : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A Parquet input row's values with the text cells of numeric request fields read as CSV reads them (a plain
+ * decimal becomes its number, an empty cell is not supplied), for files whose numbers were written as text.
+ */
+export function parquetRowValues(values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const decoded: Record<string, unknown> = { ...values };
+  for (const [field, raw] of Object.entries(values)) {
+    if (typeof raw !== 'string' || !NUMERIC_FIELDS.has(field)) continue;
+    if (raw === '') decoded[field] = null;
+    else {
+      const value = numericCell(raw, field);
+      if (value !== undefined) decoded[field] = value;
+    }
+  }
+  return decoded;
 }

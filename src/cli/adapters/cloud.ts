@@ -17,6 +17,7 @@ import type { CloudDatasets } from '../../datasets/types';
 import { cellValue, pickFields } from './cells';
 import type { RowAdapter, RowOutcome } from '../pipeline/row-adapter';
 import { estimateOutcome } from './outcome';
+import { add, decimal, div, toNumber } from '../../core/decimal';
 
 type Calculator = (provider: string, request: never, datasets: CloudDatasets) => Estimate | InstanceEstimate;
 
@@ -73,7 +74,37 @@ function instanceOutcome(result: InstanceEstimate): Omit<RowOutcome, 'notices'> 
     factor_id: join((factor) => factor.id),
     factor_name: join((factor) => factor.name),
     factor_source: join((factor) => factor.source),
+    factor_region: result.cpu_estimate.emission_factor?.region ?? null,
+    factor_year: result.cpu_estimate.emission_factor?.year ?? null,
+    // CPU, memory and, where the instance has a GPU part, GPU electricity.
+    energy_kwh: toNumber(
+      add(
+        add(
+          decimal(result.calculation_details.energy_used_cpu),
+          decimal(result.calculation_details.energy_used_memory),
+        ),
+        decimal(result.calculation_details.energy_used_gpu ?? 0),
+      ),
+    ),
   };
+}
+
+/**
+ * The electricity behind a use-phase estimate: co2e over the grid factor of its region and year (the estimate is
+ * kWh × grid, so the quotient is the kWh with PUE); null for embodied rows and where the grid factor is unknown.
+ */
+function useEnergy(
+  calculator: CloudCalculatorName,
+  provider: string,
+  request: Record<string, unknown>,
+  estimate: Estimate,
+  datasets: CloudDatasets,
+): number | null {
+  if (calculator === 'embodied' || estimate.emission_factor === null) return null;
+  const region = datasets.cloudRegions.get(provider.toLowerCase() as never, String(request.region));
+  const grid = region?.grid_factors[String(estimate.emission_factor.year)];
+  if (grid === undefined || grid === 0) return null;
+  return toNumber(div(decimal(estimate.co2e), decimal(grid)));
 }
 
 /**
@@ -102,7 +133,10 @@ export function cloudRows(datasets: CloudDatasets): RowAdapter {
       const outcome =
         calculator === 'instance'
           ? instanceOutcome(result as InstanceEstimate)
-          : estimateOutcome(result as Estimate);
+          : {
+              ...estimateOutcome(result as Estimate),
+              energy_kwh: useEnergy(calculator, provider, request, result as Estimate, datasets),
+            };
       // An instance estimate says what it leaves out (GPUs without figures); the notices go to the row's column.
       const notices = calculator === 'instance' ? ((result as InstanceEstimate).notices ?? []) : [];
       return {

@@ -1,5 +1,6 @@
 import type { CloudDatasets, SpendDatasets } from '../../datasets/types';
 import type { RowAdapter } from '../pipeline/row-adapter';
+import { billingRows } from './billing';
 import { cloudRows } from './cloud';
 import { spendRows } from './spend';
 
@@ -13,6 +14,7 @@ export type CliDatasets = SpendDatasets & CloudDatasets;
 export const ROW_ADAPTERS = {
   spend: spendRows,
   cloud: cloudRows,
+  billing: (datasets: CliDatasets) => billingRows(datasets),
 } as const satisfies Readonly<Record<string, (datasets: CliDatasets) => RowAdapter>>;
 
 export type RowAdapterName = keyof typeof ROW_ADAPTERS;

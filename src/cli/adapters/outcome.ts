@@ -19,5 +19,7 @@ export function estimateOutcome(estimate: Estimate): Omit<RowOutcome, 'notices'>
     factor_id: estimate.emission_factor?.id ?? null,
     factor_name: estimate.emission_factor?.name ?? null,
     factor_source: estimate.emission_factor?.source ?? null,
+    factor_region: estimate.emission_factor?.region ?? null,
+    factor_year: estimate.emission_factor?.year ?? null,
   };
 }

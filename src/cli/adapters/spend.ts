@@ -1,7 +1,7 @@
 import { EmissionsError } from '../../core/errors';
 import type { SpendDatasets } from '../../datasets/types';
 import { normaliseCode } from '../../spend/classification';
-import { calculateSpend } from '../../spend/spend';
+import { calculateSpend, type SpendEstimate } from '../../spend/spend';
 import { SpendRequest } from '../../spend/spend.schema';
 import { cellValue, pickFields } from './cells';
 import type { RowAdapter } from '../pipeline/row-adapter';
@@ -13,6 +13,21 @@ export const SPEND_ACTIVITY_COLUMNS = ['classification_type', 'classification_co
 export const SPEND_REQUEST_COLUMNS: readonly string[] = Object.keys(SpendRequest.shape).filter(
   (key) => key !== 'activity',
 );
+
+/** The money steps of a spend result, for an auditor: exchange rate and its year, each margin and its source, inflation. */
+function moneySteps({ calculation_details: details }: SpendEstimate) {
+  return {
+    exchange_rate: details.exchange_rate,
+    exchange_rate_year: details.exchange_rate_year,
+    tax_margin_applied: details.tax_margin,
+    tax_margin_source: details.margin_sources.tax_margin,
+    trade_margin_applied: details.trade_margin,
+    trade_margin_source: details.margin_sources.trade_margin,
+    transport_margin_applied: details.transport_margin,
+    transport_margin_source: details.margin_sources.transport_margin,
+    inflation_applied: details.inflation_applied,
+  };
+}
 
 function categoryOf(activity: Record<string, unknown>): string {
   if (typeof activity.activity_id === 'string') return `activity_id ${activity.activity_id}`;
@@ -43,7 +58,7 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
       if (activity !== undefined) request.activity = activity;
       const result = calculateSpend(request as SpendRequest, datasets);
       return {
-        outcome: { ...estimateOutcome(result.estimate), notices: result.notices },
+        outcome: { ...estimateOutcome(result.estimate), ...moneySteps(result), notices: result.notices },
         groups: { category: categoryOf(activity as Record<string, unknown>) },
       };
     },

@@ -4,6 +4,7 @@ import type { ParquetAwareFormat } from '../formats/records';
 import type { CliIo } from '../io';
 import { type FileCommandOptions, runFileCommand } from '../pipeline/run-file';
 import type { RowAdapter } from '../pipeline/row-adapter';
+import { billingCommand } from './billing';
 import { cliDatasets } from './datasets-flag';
 import { datasetsOption, integer } from './options';
 
@@ -15,7 +16,7 @@ import { datasetsOption, integer } from './options';
 
 const FORMATS: ParquetAwareFormat[] = ['csv', 'jsonl', 'parquet'];
 
-interface FileFlags {
+export interface FileFlags {
   out?: string;
   format?: ParquetAwareFormat;
   inputFormat?: ParquetAwareFormat;
@@ -24,6 +25,8 @@ interface FileFlags {
   jobs?: number;
   allowFormulas?: boolean;
   datasets: string[];
+  /** Flags a command adds with {@link FileCommandSpec.configure}. */
+  [extra: string]: unknown;
 }
 
 const FILE_HELP = {
@@ -40,7 +43,9 @@ instance, instance_count, average_vcpu_utilization, year). Empty cells are omitt
 const TRAILER = `
 Formats: CSV (.csv), JSON Lines (.jsonl, .ndjson) and Parquet (.parquet; a file, not stdin, for input).
 Output: the input columns, then co2e, co2e_unit, activity_value, activity_unit, factor_id, factor_name,
-factor_source, notices, error_code, error_message. A summary goes to stderr.
+factor_source, factor_region, factor_year, exchange_rate, exchange_rate_year, tax_margin_applied,
+tax_margin_source, trade_margin_applied, trade_margin_source, transport_margin_applied, transport_margin_source,
+inflation_applied, energy_kwh, notices, error_code, error_message. A summary goes to stderr.
 --out is written atomically (a partial file beside it, renamed when complete); an interrupted run leaves
 --out untouched and can be continued with --resume. CSV cells starting with = + - @ tab or CR (other than plain
 numbers) get a leading ' so spreadsheets do not run them; --allow-formulas turns that off.
@@ -53,9 +58,21 @@ export interface FileCommandSpec {
   /** The columns the rows take, shown after the options in `--help`. */
   help: string;
   adapter: RowAdapterName;
+  /** Adds the command's own options (billing: `--export-format`, `--unknown`, `--summary`). */
+  configure?: (command: Command) => void;
+  /**
+   * Runs before the file: may replace the adapter (one built with the command's options, computed in the main
+   * thread) and return `after`, run once the file is done with its exit code (billing's `--summary`).
+   */
+  prepare?: (
+    file: string,
+    flags: FileFlags,
+    options: FileCommandOptions,
+    io: CliIo,
+  ) => Promise<{ adapter?: RowAdapter; after?: (code: number) => Promise<number> }>;
 }
 
-export const FILE_COMMANDS: readonly FileCommandSpec[] = [
+export const FILE_COMMANDS: FileCommandSpec[] = [
   {
     name: 'spend',
     description: 'Estimate procurement spend rows of a CSV, JSON Lines or Parquet file (- for stdin).',
@@ -68,6 +85,7 @@ export const FILE_COMMANDS: readonly FileCommandSpec[] = [
     help: FILE_HELP.cloud,
     adapter: 'cloud',
   },
+  billingCommand,
 ];
 
 /** The adapter over the embedded data merged with `datasetFiles`; workers rebuild it from the same name and files. */
@@ -89,7 +107,7 @@ export function addFileCommand(
   io: CliIo,
   setExitCode: (code: number) => void,
 ): void {
-  program
+  const command = program
     .command(`${spec.name} <file>`)
     .description(spec.description)
     .option('-o, --out <file>', 'write results here instead of stdout')
@@ -112,17 +130,21 @@ export function addFileCommand(
     )
     .option('--allow-formulas', 'CSV output: leave formula-like pass-through cells as they are')
     .addOption(datasetsOption())
-    .addHelpText('after', spec.help + TRAILER)
-    .action(async (file: string, flags: FileFlags) => {
-      const options: FileCommandOptions = {
-        force: flags.force === true,
-        resume: flags.resume === true,
-        neutraliseFormulas: flags.allowFormulas !== true,
-      };
-      if (flags.out !== undefined) options.out = flags.out;
-      if (flags.format !== undefined) options.format = flags.format;
-      if (flags.inputFormat !== undefined) options.inputFormat = flags.inputFormat;
-      if (flags.jobs !== undefined) options.jobs = flags.jobs;
-      setExitCode(await runFileCommand(fileAdapter(spec.adapter, flags.datasets), file, options, io));
-    });
+    .addHelpText('after', spec.help + (spec.configure === undefined ? TRAILER : ''));
+  spec.configure?.(command);
+  command.action(async (file: string, flags: FileFlags) => {
+    const options: FileCommandOptions = {
+      force: flags.force === true,
+      resume: flags.resume === true,
+      neutraliseFormulas: flags.allowFormulas !== true,
+    };
+    if (flags.out !== undefined) options.out = flags.out;
+    if (flags.format !== undefined) options.format = flags.format;
+    if (flags.inputFormat !== undefined) options.inputFormat = flags.inputFormat;
+    if (flags.jobs !== undefined) options.jobs = flags.jobs;
+    const prepared = (await spec.prepare?.(file, flags, options, io)) ?? {};
+    const adapter = prepared.adapter ?? fileAdapter(spec.adapter, flags.datasets);
+    const code = await runFileCommand(adapter, file, options, io);
+    setExitCode(prepared.after === undefined ? code : await prepared.after(code));
+  });
 }

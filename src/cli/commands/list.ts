@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { type Capabilities, listCapabilities } from '../../capabilities';
 import type { Datasets } from '../../datasets/types';
+import { coverageRows } from '../../spend/coverage';
 import { type CliIo, EXIT, UsageError } from '../io';
 
-/** `list regions|instances|currencies|codes [filter] [--json]`: what the datasets support. */
+/** `list regions|instances|currencies|codes|coverage [filter] [--json]`: what the datasets support. */
 
-export const LIST_SUBJECTS = ['regions', 'instances', 'currencies', 'codes'] as const;
+export const LIST_SUBJECTS = ['regions', 'instances', 'currencies', 'codes', 'coverage'] as const;
 type Subject = (typeof LIST_SUBJECTS)[number];
 type Row = Record<string, string>;
 
@@ -41,6 +42,8 @@ function rowsOf(subject: Subject, capabilities: Capabilities, filter: string | u
             products: code.products.map((p) => (p.name ? `${p.product} ${p.name}` : p.product)).join('; '),
           })),
         );
+    case 'coverage': // per spend region; the filter is a region
+      return coverageRows(capabilities.spend?.coverage ?? [], filter);
   }
 }
 
@@ -82,7 +85,9 @@ export function runList(
     const valid =
       subject === 'codes'
         ? (capabilities.spend?.classifications ?? []).map((c) => c.type)
-        : (capabilities.cloud?.providers ?? []).map((p) => p.provider);
+        : subject === 'coverage'
+          ? (capabilities.spend?.regions ?? [])
+          : (capabilities.cloud?.providers ?? []).map((p) => p.provider);
     throw new UsageError(`no ${subject} for '${filter}'; valid: ${valid.join(', ')}.`);
   }
   io.stdout.write(json ? `${JSON.stringify(rows, null, 2)}\n` : table(rows));
@@ -99,7 +104,7 @@ export function addListCommand(
   program
     .command('list <subject> [filter]')
     .description(
-      'List what is supported: regions [provider], instances [provider], currencies, codes [classification type].',
+      'List what is supported: regions [provider], instances [provider], currencies, codes [classification type], coverage [spend region].',
     )
     .option('--json', 'print a JSON array instead of a table')
     .action((subject: string, filter: string | undefined, flags: { json?: boolean }) => {

@@ -23,11 +23,11 @@ export function integer(name: string, min: number, max: number) {
 /** A repeatable option's values, in order. */
 export const collect = (value: string, previous: string[]) => [...previous, value];
 
-/** `--datasets <file>`, repeatable, on serve, spend and cloud. */
+/** `--datasets <preset|file>`, repeatable, on serve, spend and cloud. */
 export const datasetsOption = () =>
   new Option(
-    '--datasets <file>',
-    'dataset file (co2e-engine datasets build) merged over the embedded data; repeatable, a later file wins',
+    '--datasets <preset|file>',
+    'preset (default, hosted-api-2021, ccf-grid, electricitymaps-grid, useeio) or dataset file (datasets build) over the embedded data; repeatable, in order',
   )
     .argParser(collect)
     .default([]);

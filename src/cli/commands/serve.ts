@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { InvalidArgumentError, Option } from 'commander';
 import type { Datasets } from '../../datasets/types';
 import { HANDLER_CEILINGS } from '../../http/create-handler';
@@ -179,6 +179,10 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
       ),
     },
     (request, response) => {
+      if (!sockets.admit(request.socket)) {
+        request.socket.destroy();
+        return;
+      }
       inFlight.add(response);
       response.once('close', () => {
         inFlight.delete(response);
@@ -188,7 +192,11 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
       listener(request, response);
     },
   );
-  server.maxConnections = timeouts.maxConnections;
+  const sockets = connectionCap(
+    server,
+    timeouts.maxConnections,
+    Math.min(FIRST_BYTE_TIMEOUT_MS, timeouts.headersTimeout),
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -223,6 +231,7 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
   // Graceful: stop accepting, let in-flight requests finish (their connections close after the response), and
   // cut whatever is still open when the grace period ends.
   stopping = true;
+  sockets.stop();
   for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
@@ -237,4 +246,56 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
   clearTimeout(cut);
   io.stderr.write('co2e-engine serve: stopped\n');
   return EXIT.ok;
+}
+
+/** How long a new connection may stay silent before it is closed (or the headers timeout, if shorter). */
+const FIRST_BYTE_TIMEOUT_MS = 2_000;
+/** How often silent connections are looked at. */
+const SWEEP_MS = 50;
+
+/**
+ * The connection cap, counting only connections that have sent something. A connection that sends nothing (an
+ * idle socket held open to exhaust the cap) waits outside the count and is closed after `firstByteMs`; when more
+ * than `max` of them wait, the oldest is closed to make room, so silent sockets can neither lock clients out nor
+ * pile up. A connection that speaks when `max` others are counted is closed, as before.
+ */
+function connectionCap(server: Server, max: number, firstByteMs: number) {
+  const counted = new Set<Socket>();
+  const silent = new Map<Socket, number>();
+  const count = (socket: Socket): boolean => {
+    silent.delete(socket);
+    if (counted.has(socket)) return true;
+    if (counted.size >= max) return false;
+    counted.add(socket);
+    socket.once('close', () => counted.delete(socket));
+    return true;
+  };
+  const sweep = setInterval(() => {
+    const now = performance.now();
+    for (const [socket, since] of silent) {
+      if (socket.bytesRead > 0) {
+        if (!count(socket)) socket.destroy();
+      } else if (now - since >= firstByteMs) {
+        silent.delete(socket);
+        socket.destroy();
+      }
+    }
+  }, SWEEP_MS);
+  sweep.unref();
+  server.on('connection', (socket: Socket) => {
+    if (silent.size >= max) {
+      const [oldest] = silent.keys();
+      if (oldest !== undefined) {
+        silent.delete(oldest);
+        oldest.destroy();
+      }
+    }
+    silent.set(socket, performance.now());
+    socket.once('close', () => silent.delete(socket));
+  });
+  return {
+    /** Counts a connection that sent a request; false when the cap is full. */
+    admit: count,
+    stop: () => clearInterval(sweep),
+  };
 }

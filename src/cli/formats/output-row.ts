@@ -15,6 +15,23 @@ export interface RowOutcome {
   factor_id: string | null;
   factor_name: string | null;
   factor_source: string | null;
+  /** The factor's region (location code) and year, for an auditor to look the factor up; null without audit trail. */
+  factor_region?: string | null;
+  factor_year?: number | null;
+  /** Spend: units of the factor currency per unit of `money_unit`, and the year of the rates (null: no conversion). */
+  exchange_rate?: number | null;
+  exchange_rate_year?: number | null;
+  /** Spend: each margin applied and where it came from (`supplied`, `default`, `none`). */
+  tax_margin_applied?: number | null;
+  tax_margin_source?: string | null;
+  trade_margin_applied?: number | null;
+  trade_margin_source?: string | null;
+  transport_margin_applied?: number | null;
+  transport_margin_source?: string | null;
+  /** Spend: the inflation applied (price level of the spend year over the factor year, minus 1). */
+  inflation_applied?: number | null;
+  /** Cloud: the electricity (kWh, PUE included) behind a use-phase estimate; null for embodied rows. */
+  energy_kwh?: number | null;
   notices: Notice[];
 }
 
@@ -27,13 +44,28 @@ export const RESULT_COLUMNS = [
   'factor_id',
   'factor_name',
   'factor_source',
+  'factor_region',
+  'factor_year',
+  'exchange_rate',
+  'exchange_rate_year',
+  'tax_margin_applied',
+  'tax_margin_source',
+  'trade_margin_applied',
+  'trade_margin_source',
+  'transport_margin_applied',
+  'transport_margin_source',
+  'inflation_applied',
+  'energy_kwh',
   'notices',
   'error_code',
   'error_message',
 ] as const;
 
-/** The result columns of a row: an outcome, or an error. */
-export type ResultFields = { [K in (typeof RESULT_COLUMNS)[number]]: unknown };
+/**
+ * The result columns of a row: an outcome, or an error. A row adapter may declare columns of its own
+ * (`RowAdapter.resultColumns`, e.g. billing's `co2e_*`): then its rows carry those fields instead.
+ */
+export type ResultFields = Readonly<Record<string, unknown>>;
 
 export function resultFields(
   outcome: RowOutcome | undefined,
@@ -47,6 +79,18 @@ export function resultFields(
     factor_id: outcome?.factor_id ?? null,
     factor_name: outcome?.factor_name ?? null,
     factor_source: outcome?.factor_source ?? null,
+    factor_region: outcome?.factor_region ?? null,
+    factor_year: outcome?.factor_year ?? null,
+    exchange_rate: outcome?.exchange_rate ?? null,
+    exchange_rate_year: outcome?.exchange_rate_year ?? null,
+    tax_margin_applied: outcome?.tax_margin_applied ?? null,
+    tax_margin_source: outcome?.tax_margin_source ?? null,
+    trade_margin_applied: outcome?.trade_margin_applied ?? null,
+    trade_margin_source: outcome?.trade_margin_source ?? null,
+    transport_margin_applied: outcome?.transport_margin_applied ?? null,
+    transport_margin_source: outcome?.transport_margin_source ?? null,
+    inflation_applied: outcome?.inflation_applied ?? null,
+    energy_kwh: outcome?.energy_kwh ?? null,
     notices: outcome?.notices ?? [],
     error_code: error?.code ?? null,
     error_message: error?.message ?? null,
@@ -62,6 +106,8 @@ export interface OutputRow {
 export interface EncoderOptions {
   /** The input columns the output keeps, in order (CSV needs them up front; JSON Lines keeps each row's keys). */
   columns: readonly string[];
+  /** The result columns, in order, when the row adapter declares its own; default {@link RESULT_COLUMNS}. */
+  resultColumns?: readonly string[];
   /** CSV: prefix pass-through cells that a spreadsheet would run as a formula with `'` (the default). */
   neutraliseFormulas: boolean;
 }
@@ -75,5 +121,10 @@ export interface RowEncoder {
 const RESULT_NAMES: ReadonlySet<string> = new Set(RESULT_COLUMNS);
 
 /** The input columns an output keeps: those not named like a result column (which the result replaces). */
-export const passThroughColumns = (columns: readonly string[]): string[] =>
-  columns.filter((name) => !RESULT_NAMES.has(name));
+export const passThroughColumns = (
+  columns: readonly string[],
+  resultColumns?: readonly string[],
+): string[] => {
+  const names = resultColumns === undefined ? RESULT_NAMES : new Set(resultColumns);
+  return columns.filter((name) => !names.has(name));
+};

@@ -20,6 +20,8 @@ export interface ChunkContext {
   /** The input columns the output keeps. */
   columns: readonly string[];
   neutraliseFormulas: boolean;
+  /** The row adapter's own result columns, when it has them. */
+  resultColumns?: readonly string[];
 }
 
 export interface ChunkResult {
@@ -40,7 +42,8 @@ export type DecodedRow = { values: Record<string, unknown>; error?: string };
 
 /** The header's leading columns filled from `fields`, for a row that could not be read whole. */
 function byHeader(header: readonly string[], fields: readonly string[]): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
+  // No prototype: a column named `__proto__` (or `constructor`) is a column like any other.
+  const values: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (let index = 0; index < Math.min(header.length, fields.length); index++)
     values[header[index] as string] = fields[index];
   return values;
@@ -90,6 +93,8 @@ export function chunkProcessor(
   context: ChunkContext,
 ): (records: readonly RecordText[]) => ChunkResult {
   const encoder = ENCODERS[context.format](context);
+  const failed = (code: string, message: string) =>
+    kind.errorFields?.(code, message) ?? resultFields(undefined, { code, message });
   return (records) => {
     const summary = new RunSummary(kind.groupings);
     const rows: OutputRow[] = [];
@@ -106,18 +111,18 @@ export function chunkProcessor(
         summary.failure(record.line, 'invalid_request', error);
         rows.push({
           input: values,
-          result: resultFields(undefined, { code: 'invalid_request', message: error }),
+          result: failed('invalid_request', error),
         });
         continue;
       }
       try {
-        const { outcome, groups } = kind.compute(values, context.inputFormat);
+        const { outcome, groups, fields } = kind.compute(values, context.inputFormat);
         summary.success(outcome.co2e, groups);
-        rows.push({ input: values, result: resultFields(outcome) });
+        rows.push({ input: values, result: fields ?? resultFields(outcome) });
       } catch (thrown) {
         const { code, message } = describeError(thrown);
         summary.failure(record.line, code, message);
-        rows.push({ input: values, result: resultFields(undefined, { code, message }) });
+        rows.push({ input: values, result: failed(code, message) });
       }
     }
     return { text: encoder.encode(rows), summary: summary.toState() };

@@ -15,7 +15,8 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../io';
 import { errorCode } from './streams';
 import type { SummaryState } from './summary';
@@ -32,13 +33,31 @@ import type { SummaryState } from './summary';
  *   hold, so `--resume` truncates the partial to that length and carries on from the next row.
  */
 
-/** What must be the same for a partial output to be continued: the input file, the command and its options. */
+/**
+ * What must be the same for a partial output to be continued: the input file, the command and its options, the
+ * `--datasets` files (by content) and the package version that computed the rows.
+ */
 export interface RunIdentity {
   command: string;
   input: { path: string; device: number; inode: number; size: number; modified: number };
   inputFormat: string;
   format: string;
   neutraliseFormulas: boolean;
+  datasets: Array<{ path: string; sha256: string }>;
+  version: string;
+}
+
+/** The `--datasets` files of a run, by path and content digest (a file edited in place is another dataset). */
+export function datasetIdentities(files: readonly string[]): RunIdentity['datasets'] {
+  return files.map((path) => {
+    let sha256 = 'unreadable';
+    try {
+      sha256 = createHash('sha256').update(readFileSync(path)).digest('hex');
+    } catch {
+      // the run itself reports an unreadable file
+    }
+    return { path: resolve(path), sha256 };
+  });
 }
 
 /** A partial output's state: rows of the input it holds, its length in bytes, and their summary. */
@@ -114,10 +133,111 @@ export function refuseSameFile(input: Stats | undefined, out: string | undefined
     throw new UsageError('stdout is redirected into the input file; write elsewhere.');
 }
 
-/** The partial output and its state file, beside the target (same directory, so the rename is atomic). */
-export function partialPaths(target: string): { partial: string; state: string } {
+/**
+ * The partial output, its state file and the lock, beside the target (same directory, so the rename is atomic).
+ */
+export function partialPaths(target: string): { partial: string; state: string; lock: string } {
   const partial = join(dirname(target), `.${basename(target)}.co2e-partial`);
-  return { partial, state: `${partial}.json` };
+  return { partial, state: `${partial}.json`, lock: join(dirname(target), `.${basename(target)}.co2e-lock`) };
+}
+
+/** Names of the files co2e-engine keeps beside an output: never an input. */
+const RESERVED_NAME = /\.co2e-(partial(\.json(\.tmp)?)?|lock)$/;
+
+/**
+ * Refuses an input that is, or is named like, one of the files kept beside an output (partial, state, lock): a
+ * run would truncate or delete it while reading it.
+ *
+ * @throws {UsageError} for such an input.
+ *
+ * @example
+ * ```ts
+ * refuseReservedInput('.out.csv.co2e-partial', 'out.csv'); // throws UsageError
+ * ```
+ */
+export function refuseReservedInput(file: string, out: string | undefined): void {
+  if (file === '-') return;
+  if (RESERVED_NAME.test(basename(file)))
+    throw new UsageError(
+      `${file} is named like a file co2e-engine keeps beside an output (.NAME.co2e-partial, .co2e-partial.json, .co2e-lock), which a run may truncate or delete; rename it to use it as input.`,
+    );
+  if (out === undefined) return;
+  const input = statOrUndefined(file);
+  if (input === undefined) return;
+  let target = out;
+  try {
+    target = realpathSync(out);
+  } catch {
+    // no target yet: its files sit beside the name given
+  }
+  const paths = partialPaths(target);
+  for (const path of [paths.partial, paths.state, `${paths.state}.tmp`, paths.lock]) {
+    const other = statOrUndefined(path);
+    if (other !== undefined && sameFile(input, other))
+      throw new UsageError(
+        `${file} is ${path}, a file this run would truncate or delete; use another input.`,
+      );
+  }
+}
+
+/** Whether a process is running (a lock whose process is gone was left by a killed run). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the lock beside the target: a file created exclusively, holding this process's id. A lock held by a
+ * running process refuses at once, naming it; one left by a process that is gone (SIGKILL) is taken over.
+ * Returns its release.
+ */
+function takeLock(lock: string, out: string): () => void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(lock, 'wx');
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new UsageError(`cannot write ${out}: ${errorCode(error)}`);
+      }
+      let holder = Number.NaN;
+      try {
+        holder = Number.parseInt(readFileSync(lock, 'utf8'), 10);
+      } catch {
+        // removed meanwhile: try again
+      }
+      if (Number.isInteger(holder) && holder > 0 && running(holder))
+        throw new UsageError(
+          `${out} is being written by another run (pid ${holder}; lock ${lock}); wait for it to finish or stop it.`,
+        );
+      if (attempt > 2)
+        throw new UsageError(`cannot take the lock ${lock}; remove it if no run is writing ${out}.`);
+      try {
+        unlinkSync(lock); // left by a run that is gone
+      } catch {
+        // taken over by another run meanwhile: the next attempt sees its lock
+      }
+    }
+  }
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    process.off('exit', release);
+    try {
+      unlinkSync(lock);
+    } catch {
+      // already gone
+    }
+  };
+  process.on('exit', release);
+  return release;
 }
 
 function readState(path: string): ResumeState | undefined {
@@ -162,16 +282,28 @@ export function openOutputFile(out: string, options: OpenOutputOptions): OutputF
   // Replace what a symlink points to, not the link itself.
   const target = existing !== undefined ? realpathSync(out) : out;
   const paths = partialPaths(target);
+  const release = takeLock(paths.lock, out);
+  try {
+    return openLocked(out, target, existing, paths, options, release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
 
+function openLocked(
+  out: string,
+  target: string,
+  existing: Stats | undefined,
+  paths: ReturnType<typeof partialPaths>,
+  options: OpenOutputOptions,
+  release: () => void,
+): OutputFile {
   let resumed: ResumeState | undefined;
   if (options.resume && options.run !== undefined) {
     resumed = readState(paths.state);
     const partial = statOrUndefined(paths.partial);
-    if (resumed !== undefined && JSON.stringify(resumed.run) !== JSON.stringify(options.run)) {
-      throw new UsageError(
-        `the partial output ${paths.partial} is from another input or other options; run without --resume to start over.`,
-      );
-    }
+    if (resumed !== undefined) refuseOtherRun(resumed.run, options.run, paths.partial);
     if (resumed !== undefined && (partial === undefined || partial.size < resumed.bytes)) resumed = undefined;
     if (resumed === undefined)
       options.notice(`no partial output of ${out} to resume; starting from the first row`);
@@ -221,9 +353,31 @@ export function openOutputFile(out: string, options: OpenOutputOptions): OutputF
       if (existing !== undefined) chmodSync(paths.partial, existing.mode & 0o7777);
       renameSync(paths.partial, target);
       if (existsSync(paths.state)) unlinkSync(paths.state);
+      release();
     },
     keepPartial() {
       close();
+      release();
     },
   };
+}
+
+/** Refuses to continue a partial that another input, other options, datasets or version made. */
+function refuseOtherRun(saved: RunIdentity, now: RunIdentity, partial: string): void {
+  const { datasets: savedDatasets, version: savedVersion, ...savedRest } = saved;
+  const { datasets, version, ...rest } = now;
+  const again = 'run without --resume to start over';
+  if (JSON.stringify(savedRest) !== JSON.stringify(rest))
+    throw new UsageError(`the partial output ${partial} is from another input or other options; ${again}.`);
+  if (JSON.stringify(savedDatasets ?? []) !== JSON.stringify(datasets)) {
+    const names = (list: RunIdentity['datasets'] | undefined) =>
+      list === undefined || list.length === 0 ? 'none' : list.map((file) => file.path).join(', ');
+    throw new UsageError(
+      `the partial output ${partial} was computed with other datasets (--datasets ${names(savedDatasets)} then, ${names(datasets)} now, compared by content); ${again}.`,
+    );
+  }
+  if (savedVersion !== version)
+    throw new UsageError(
+      `the partial output ${partial} was computed by co2e-engine ${savedVersion ?? 'of an unknown version'}, this is ${version}; ${again}.`,
+    );
 }

@@ -36,7 +36,17 @@ export interface RowAdapter {
   compute(
     values: Record<string, unknown>,
     source: FileFormat,
-  ): { outcome: RowOutcome; groups: Record<string, string> };
+  ): { outcome: RowOutcome; groups: Record<string, string>; fields?: Readonly<Record<string, unknown>> };
+  /**
+   * Result columns of this adapter's own, written instead of the generic ones (billing's `co2e_*`): `compute`
+   * then returns `fields` for them (`outcome` still feeds the summary), and {@link RowAdapter.errorFields} fills
+   * them for a row that failed.
+   */
+  readonly resultColumns?: readonly string[];
+  /** Parquet types of {@link RowAdapter.resultColumns} (`DOUBLE` or `STRING`; default `STRING`). */
+  readonly resultTypes?: Readonly<Record<string, 'DOUBLE' | 'STRING'>>;
+  /** The result fields of a failed row, for an adapter with {@link RowAdapter.resultColumns}. */
+  errorFields?(code: string, message: string): Readonly<Record<string, unknown>>;
   /** Summary groupings: group key → heading, e.g. `{ provider: 'by provider' }`; `groups` gives each row's. */
   readonly groupings: Readonly<Record<string, string>>;
   /**

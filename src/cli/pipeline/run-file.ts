@@ -1,3 +1,4 @@
+import { createGunzip } from 'node:zlib';
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { type ChunkContext, type ChunkResult, chunkProcessor } from './chunk';
@@ -5,7 +6,16 @@ import { type CliIo, EXIT, UsageError } from '../io';
 import { parseJsonLine } from '../formats/jsonl/reader';
 import type { RowAdapter } from './row-adapter';
 import { ENCODERS, passThroughColumns } from '../formats/index';
-import { inputStats, type OutputFile, openOutputFile, refuseSameFile, type RunIdentity } from './output-file';
+import packageJson from '../../../package.json';
+import {
+  datasetIdentities,
+  inputStats,
+  type OutputFile,
+  openOutputFile,
+  refuseReservedInput,
+  refuseSameFile,
+  type RunIdentity,
+} from './output-file';
 import { type ChunkPool, defaultJobs, workerPool } from './pool';
 import { runParquetFileCommand } from './run-parquet';
 import { createProgress } from './progress';
@@ -52,8 +62,10 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, ParquetAwareFormat>> = {
   '.ndjson': 'jsonl',
   '.parquet': 'parquet',
 };
+/** A gzipped input (`.csv.gz`, `.jsonl.gz`) is read through gunzip; its format is the extension before `.gz`. */
+const isGzip = (path: string): boolean => path.toLowerCase().endsWith('.gz');
 const formatOf = (path: string): ParquetAwareFormat | undefined =>
-  FORMAT_BY_EXTENSION[extname(path).toLowerCase()];
+  FORMAT_BY_EXTENSION[extname(isGzip(path) ? path.slice(0, -3) : path).toLowerCase()];
 
 async function openInput(
   file: string,
@@ -61,22 +73,35 @@ async function openInput(
 ): Promise<{ source: AsyncIterable<Uint8Array | string>; bytes?: number }> {
   if (file === '-') return { source: io.stdin };
   const size = await inputFileSize(file);
-  return { source: createReadStream(file, { highWaterMark: 64 * 1024 }), bytes: size };
+  const stream = createReadStream(file, { highWaterMark: 64 * 1024 });
+  // Progress counts decompressed bytes, so a gzipped file's size is no measure of them.
+  if (isGzip(file)) return { source: stream.pipe(createGunzip()) };
+  return { source: stream, bytes: size };
 }
 
 /** The input columns the output keeps: the CSV header, or the keys of the first JSON object in the first chunk. */
-function outputColumns(header: readonly string[], first: readonly RecordText[], inputFormat: FileFormat) {
-  if (inputFormat === 'csv') return passThroughColumns(header);
+function outputColumns(
+  header: readonly string[],
+  first: readonly RecordText[],
+  inputFormat: FileFormat,
+  resultColumns: readonly string[] | undefined,
+) {
+  if (inputFormat === 'csv') return passThroughColumns(header, resultColumns);
   for (const record of first) {
     if (record.text === undefined) continue;
     const parsed = parseJsonLine(record.text, record.line);
-    if ('values' in parsed) return passThroughColumns(Object.keys(parsed.values));
+    if ('values' in parsed) return passThroughColumns(Object.keys(parsed.values), resultColumns);
   }
   return [];
 }
 
 /** What a resumed run must match; undefined for a pipe, which cannot be read again. */
-function runIdentity(command: string, file: string, context: ChunkContext): RunIdentity | undefined {
+function runIdentity(
+  command: string,
+  file: string,
+  context: ChunkContext,
+  datasetFiles: readonly string[],
+): RunIdentity | undefined {
   const info = inputStats(file);
   if (info === undefined || !info.isFile()) return undefined;
   return {
@@ -85,6 +110,8 @@ function runIdentity(command: string, file: string, context: ChunkContext): RunI
     inputFormat: context.inputFormat,
     format: context.format,
     neutraliseFormulas: context.neutraliseFormulas,
+    datasets: datasetIdentities(datasetFiles),
+    version: packageJson.version,
   };
 }
 
@@ -97,9 +124,12 @@ function runIdentity(command: string, file: string, context: ChunkContext): RunI
 export async function runFileCommand(
   kind: RowAdapter,
   file: string,
-  options: FileCommandOptions,
+  given: FileCommandOptions,
   io: CliIo,
 ): Promise<number> {
+  // `--out -` is stdout, as `-` is stdin for the input: never a file named `-`.
+  const { out: givenOut, ...rest } = given;
+  const options: FileCommandOptions = givenOut === '-' || givenOut === undefined ? rest : given;
   const inputFormat = options.inputFormat ?? (file === '-' ? 'csv' : formatOf(file));
   if (inputFormat === undefined) {
     throw new UsageError(
@@ -110,6 +140,7 @@ export async function runFileCommand(
     options.format ?? (options.out !== undefined ? formatOf(options.out) : undefined) ?? inputFormat;
   if (options.resume === true && options.out === undefined) throw new UsageError('--resume needs --out.');
   refuseSameFile(inputStats(file), options.out);
+  refuseReservedInput(file, options.out);
   if (inputFormat === 'parquet' || format === 'parquet') {
     return runParquetFileCommand(kind, file, { ...options, inputFormat, format }, io);
   }
@@ -138,15 +169,16 @@ export async function runFileCommand(
     inputFormat,
     format,
     header,
-    columns: outputColumns(header, first, inputFormat),
+    columns: outputColumns(header, first, inputFormat, kind.resultColumns),
     neutraliseFormulas: options.neutraliseFormulas ?? true,
+    ...(kind.resultColumns !== undefined && { resultColumns: kind.resultColumns }),
   };
 
   const summary = new RunSummary(kind.groupings);
   let output: OutputFile | undefined;
   let write: (text: string) => Promise<void>;
   if (options.out !== undefined) {
-    const run = runIdentity(kind.name, file, context);
+    const run = runIdentity(kind.name, file, context, kind.workerDatasets ?? []);
     if (run === undefined && options.resume === true)
       throw new UsageError(
         '--resume needs an input file (stdin redirected from a file is fine, a pipe is not).',

@@ -12,6 +12,7 @@ import { errorCode, inputFileSize, streamWriter } from './streams';
 import { type FileFormat, InputFileError, type ParquetAwareFormat, readRecords } from '../formats/records';
 import { RunSummary } from './summary';
 import { EmissionsError } from '../../core/errors';
+import { parquetRowValues } from '../adapters/cells';
 
 /**
  * `spend FILE` and `cloud FILE` when Parquet is the input or the output format. Rows go through the calculator in
@@ -134,10 +135,20 @@ export async function runParquetFileCommand(
       notice: (message) => io.stderr.write(`co2e-engine ${kind.name}: ${message}\n`),
     });
   }
-  const emit =
+  const send =
     output !== undefined
       ? async (chunk: string | Uint8Array) => output?.write(chunk)
       : streamWriter(io.stdout);
+  /** Set when writing the output failed (a full disk): the error is then about the output, not the rows. */
+  let writeFailed = false;
+  const emit = async (chunk: string | Uint8Array) => {
+    try {
+      await send(chunk);
+    } catch (error) {
+      writeFailed = true;
+      throw error;
+    }
+  };
   /** A run that does not complete leaves no partial: without its footer a Parquet file is unreadable. */
   const discard = () => {
     if (output === undefined) return;
@@ -152,6 +163,8 @@ export async function runParquetFileCommand(
   };
 
   const source = inputFormat === 'csv' ? 'csv' : 'jsonl';
+  const failed = (code: string, message: string) =>
+    kind.errorFields?.(code, message) ?? resultFields(undefined, { code, message });
   const summary = new RunSummary(kind.groupings);
   const progress = createProgress(io.stderr, input.bytes);
   const started = performance.now();
@@ -161,7 +174,15 @@ export async function runParquetFileCommand(
   let finish: () => Promise<void>;
   if (format === 'parquet') {
     const sink: ByteSink = { write: (bytes) => emit(bytes), close: async () => undefined };
-    const writer = parquetWriter(sink, input.columns, input.columnTypes);
+    const writer = parquetWriter(
+      sink,
+      input.columns,
+      input.columnTypes,
+      undefined,
+      kind.resultColumns === undefined
+        ? undefined
+        : { columns: kind.resultColumns, types: kind.resultTypes ?? {} },
+    );
     write = (row) => writer.write(row.input as Record<string, unknown>, row.result);
     finish = () => writer.close();
   } else {
@@ -170,8 +191,9 @@ export async function runParquetFileCommand(
     const start = async () => {
       if (encoder !== undefined) return encoder;
       encoder = ENCODERS[format]({
-        columns: passThroughColumns(input.columns()),
+        columns: passThroughColumns(input.columns(), kind.resultColumns),
         neutraliseFormulas: options.neutraliseFormulas ?? true,
+        ...(kind.resultColumns !== undefined && { resultColumns: kind.resultColumns }),
       });
       await emit(encoder.header);
       return encoder;
@@ -197,19 +219,17 @@ export async function runParquetFileCommand(
       }
       if (row.error !== undefined) {
         summary.failure(row.line, 'invalid_request', row.error);
-        await write({
-          input: row.values,
-          result: resultFields(undefined, { code: 'invalid_request', message: row.error }),
-        });
+        await write({ input: row.values, result: failed('invalid_request', row.error) });
       } else {
         try {
-          const { outcome, groups } = kind.compute(row.values, source);
+          const values = inputFormat === 'parquet' ? parquetRowValues(row.values) : row.values;
+          const { outcome, groups, fields } = kind.compute(values, source);
           summary.success(outcome.co2e, groups);
-          await write({ input: row.values, result: resultFields(outcome) });
+          await write({ input: row.values, result: fields ?? resultFields(outcome) });
         } catch (error) {
           const { code, message } = describeError(error);
           summary.failure(row.line, code, message);
-          await write({ input: row.values, result: resultFields(undefined, { code, message }) });
+          await write({ input: row.values, result: failed(code, message) });
         }
       }
       progress.tick(summary.rows, bytesRead);
@@ -224,6 +244,16 @@ export async function runParquetFileCommand(
     discard();
     if (error instanceof InputFileError) throw new UsageError(`${file}: ${error.message}.`);
     if (error instanceof UsageError) throw error;
+    if (writeFailed) {
+      // Rows are computed before their row group (or text batch) is written, so the rows computed are not the rows
+      // written: say what the output holds instead.
+      throw new UsageError(
+        `writing the output failed (${errorCode(error)}) after ${summary.rows} rows were computed; ` +
+          (out !== undefined
+            ? `${out} was not written (a partial Parquet file is unreadable, so none is kept).`
+            : 'the output on stdout is incomplete; do not use it.'),
+      );
+    }
     throw new UsageError(`stopped after ${summary.rows} rows: ${errorCode(error)}`);
   }
   progress.stop();

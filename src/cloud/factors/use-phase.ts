@@ -4,7 +4,12 @@ import type { FactorMetadata } from '../../core/estimate';
 import { factorId } from '../../core/factor-id';
 import { createMemo, type MemoPart } from '../../core/memo';
 import type { CloudProvider } from '../../datasets/tables';
-import type { CloudCoefficients, CloudDatasets, CloudRegion } from '../../datasets/types';
+import type {
+  CloudCoefficients,
+  CloudDatasets,
+  CloudRegion,
+  PublishedCloudFactor,
+} from '../../datasets/types';
 import { CLOUD_DATA_QUALITY_FLAGS, coefficientsDataset, gridDataset, hostedRegionNaming } from './provenance';
 import { pueAt } from '../pue';
 
@@ -144,9 +149,11 @@ export function publishedFactor(
   year: number,
   datasets: CloudDatasets,
 ): CloudFactor | undefined {
-  const stated = region.published_factors?.[resource];
+  const stated: PublishedCloudFactor | undefined = region.published_by_year
+    ? region.published_by_year[String(year)]?.[resource]
+    : region.published_factors?.[resource];
   if (stated === undefined || stated.year !== year) return undefined;
-  const dataset = gridDataset(region, year, datasets);
+  const dataset = stated.dataset ?? gridDataset(region, year, datasets);
   const kind: UsePhaseKind = resource === 'storage_ssd' || resource === 'storage_hdd' ? 'storage' : resource;
   return {
     factor: decimal(stated.factor),

@@ -49,10 +49,14 @@ function inputCell(value: unknown): string {
   return stringifyJson(value) ?? '';
 }
 
+/**
+ * A result cell. Its text comes from data (factor names and sources from a dataset file, units, messages that
+ * quote the input), so it is always neutralised, whatever `--allow-formulas` says about pass-through cells.
+ */
 function resultCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return plainDecimal(value);
-  return String(value);
+  return neutraliseFormula(String(value));
 }
 
 /** CSV: the notices column holds the notice codes, `;`-separated (JSON Lines has the full notices). */
@@ -76,16 +80,21 @@ export function csvField(text: string): string {
 
 const csvLine = (cells: readonly string[]) => `${cells.map(csvField).join(',')}\n`;
 
-export function csvEncoder({ columns, neutraliseFormulas }: EncoderOptions): RowEncoder {
+export function csvEncoder({ columns, neutraliseFormulas, resultColumns }: EncoderOptions): RowEncoder {
   const guard = neutraliseFormulas ? neutraliseFormula : (text: string) => text;
+  const results = resultColumns ?? RESULT_COLUMNS;
   return {
-    header: csvLine([...columns.map(guard), ...RESULT_COLUMNS]),
+    header: csvLine([...columns.map(guard), ...results]),
     encode(rows) {
       let text = '';
       for (const { input, result } of rows) {
         const cells = columns.map((name) => guard(inputCell(input[name])));
-        for (const name of RESULT_COLUMNS)
-          cells.push(name === 'notices' ? noticeCodes(result.notices) : resultCell(result[name]));
+        for (const name of results)
+          cells.push(
+            name === 'notices' && resultColumns === undefined
+              ? neutraliseFormula(noticeCodes(result.notices))
+              : resultCell(result[name]),
+          );
         text += csvLine(cells);
       }
       return text;

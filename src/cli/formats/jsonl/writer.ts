@@ -8,15 +8,17 @@ const RESULT_NAMES: ReadonlySet<string> = new Set(RESULT_COLUMNS);
  * JSON Lines: each input object (result-named keys replaced) with the result fields after it. Numbers that JSON
  * would change (`1e999`, `1.0`, 20-digit ids) were read as their text and are written as that text.
  */
-export function jsonlEncoder(_options: EncoderOptions): RowEncoder {
+export function jsonlEncoder({ resultColumns }: EncoderOptions): RowEncoder {
+  const names = resultColumns === undefined ? RESULT_NAMES : new Set(resultColumns);
   return {
     header: '',
     encode(rows) {
       let text = '';
       for (const { input, result } of rows) {
-        const row: Record<string, unknown> = {};
-        for (const [key, value] of Object.entries(input)) if (!RESULT_NAMES.has(key)) row[key] = value;
-        const output = { ...row, ...result };
+        // No prototype: a key named `__proto__` is written like any other.
+        const output: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+        for (const [key, value] of Object.entries(input)) if (!names.has(key)) output[key] = value;
+        for (const [key, value] of Object.entries(result)) output[key] = value;
         text += `${HAS_NUMBER_TEXT in input ? stringifyJson(output) : JSON.stringify(output)}\n`;
       }
       return text;

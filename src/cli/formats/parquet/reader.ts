@@ -2,7 +2,7 @@ import {
   asyncBufferFromFile,
   type FileMetaData,
   parquetMetadataAsync,
-  parquetReadObjects,
+  parquetRead,
   type SchemaElement,
 } from 'hyparquet';
 import { InputFileError } from '../records';
@@ -144,7 +144,17 @@ export async function readParquetRows(
     }
   }
   const columns = top.map((element) => element.name);
-  const types = Object.fromEntries(top.map((element) => [element.name, columnType(element)]));
+  // Rows are read into one object per row, by name: a second column of one name would silently replace the first.
+  const twice = columns.find((name, index) => columns.indexOf(name) !== index);
+  if (twice !== undefined)
+    throw new InputFileError(
+      `the column ${JSON.stringify(twice)} appears twice; give each column its own name`,
+    );
+  const types: Record<string, ReturnType<typeof columnType>> = Object.create(null) as Record<
+    string,
+    ReturnType<typeof columnType>
+  >;
+  for (const element of top) types[element.name] = columnType(element);
   const decimalScales = new Map(
     top
       .filter((element) => element.converted_type === 'DECIMAL' || element.logical_type?.type === 'DECIMAL')
@@ -155,20 +165,32 @@ export async function readParquetRows(
     let rowStart = 0;
     for (const group of metadata.row_groups) {
       const rowEnd = rowStart + Number(group.num_rows);
-      let objects: Array<Record<string, unknown>>;
+      let objects: unknown[][];
       try {
-        objects = await parquetReadObjects({ file: buffer, metadata, rowStart, rowEnd });
+        // Rows as arrays in `columns` order: hyparquet's row objects would drop a column named `__proto__`.
+        objects = await new Promise<unknown[][]>((resolve, reject) => {
+          parquetRead({
+            file: buffer,
+            metadata,
+            rowStart,
+            rowEnd,
+            columns,
+            rowFormat: 'array',
+            onComplete: (rows) => resolve(rows as unknown[][]),
+          }).catch(reject);
+        });
       } catch (error) {
         throw new InputFileError(
           `rows ${rowStart + 1}–${rowEnd} cannot be read (${(error as Error).message})`,
         );
       }
       for (const [offset, object] of objects.entries()) {
-        const values: Record<string, unknown> = {};
-        for (const name of columns) {
+        // No prototype: a column named `__proto__` (or `constructor`) is a column like any other.
+        const values: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+        columns.forEach((name, index) => {
           const scale = decimalScales.get(name);
-          values[name] = plainValue(scale === undefined ? object[name] : exactDecimal(object[name], scale));
-        }
+          values[name] = plainValue(scale === undefined ? object[index] : exactDecimal(object[index], scale));
+        });
         yield { line: rowStart + offset + 1, values };
       }
       options.onChunk?.(Number(group.total_compressed_size ?? group.total_byte_size));

@@ -1,5 +1,6 @@
 import { ByteWriter, ParquetWriter, type ColumnSource } from 'hyparquet-writer';
 import type { SchemaElement } from 'hyparquet';
+import { NUMERIC_FIELDS, numericCell } from '../../adapters/cells';
 import { RESULT_COLUMNS, type ResultFields } from '../output-row';
 import type { ParquetColumnType } from './reader';
 
@@ -7,8 +8,10 @@ import type { ParquetColumnType } from './reader';
  * Parquet output: the input columns, then the result columns, one row group per {@link PARQUET_ROW_GROUP} rows,
  * each flushed to the byte sink as soon as it is encoded (memory stays at one row group). Result columns: `co2e`
  * and `activity_value` DOUBLE, `notices` JSON (the full notices, as in JSON Lines), the others STRING; all
- * nullable. Pass-through columns keep a plain Parquet input type (BOOLEAN, INT32, INT64, DOUBLE) and are STRING
- * otherwise: CSV cells as they are, other JSON values as JSON text.
+ * nullable. Pass-through columns keep a plain Parquet input type (BOOLEAN, INT32, INT64, DOUBLE). Otherwise a
+ * numeric request field (`money`, `spend_year`, `duration`, …) is DOUBLE when every value of the first row group
+ * is a plain number (a CSV cell such as `2019`, a JSON number), so spend → Parquet → spend gives the same results;
+ * every other column is STRING: CSV cells as they are, other JSON values as JSON text.
  */
 
 export const PARQUET_ROW_GROUP = 10_000;
@@ -27,6 +30,18 @@ const RESULT_TYPES: Readonly<Record<(typeof RESULT_COLUMNS)[number], 'DOUBLE' | 
   factor_id: 'STRING',
   factor_name: 'STRING',
   factor_source: 'STRING',
+  factor_region: 'STRING',
+  factor_year: 'DOUBLE',
+  exchange_rate: 'DOUBLE',
+  exchange_rate_year: 'DOUBLE',
+  tax_margin_applied: 'DOUBLE',
+  tax_margin_source: 'STRING',
+  trade_margin_applied: 'DOUBLE',
+  trade_margin_source: 'STRING',
+  transport_margin_applied: 'DOUBLE',
+  transport_margin_source: 'STRING',
+  inflation_applied: 'DOUBLE',
+  energy_kwh: 'DOUBLE',
   notices: 'JSON',
   error_code: 'STRING',
   error_message: 'STRING',
@@ -51,7 +66,10 @@ class SinkWriter extends ByteWriter {
   }
 }
 
-function passThroughValue(value: unknown, type: ParquetColumnType): unknown {
+/** A pass-through column's type: a Parquet input's, or `NUMBER` (DOUBLE from any number form) for request numbers. */
+type OutputColumnType = ParquetColumnType | 'NUMBER';
+
+function passThroughValue(value: unknown, type: OutputColumnType, field: string): unknown {
   if (value === null || value === undefined) return null;
   switch (type) {
     case 'BOOLEAN':
@@ -62,6 +80,8 @@ function passThroughValue(value: unknown, type: ParquetColumnType): unknown {
       return typeof value === 'number' ? BigInt(value) : typeof value === 'string' ? BigInt(value) : null;
     case 'DOUBLE':
       return typeof value === 'number' ? value : null;
+    case 'NUMBER':
+      return value === '' ? null : (numericCell(value, field) ?? null);
     default:
       return typeof value === 'string' ? value : JSON.stringify(value);
   }
@@ -88,21 +108,46 @@ export function parquetWriter(
   inputColumns: () => readonly string[],
   inputTypes: () => Readonly<Record<string, ParquetColumnType>> = () => ({}),
   createdBy = 'co2e-engine',
+  /** A row adapter's own result columns and their types (default: the generic result columns). */
+  results?: { columns: readonly string[]; types: Readonly<Record<string, 'DOUBLE' | 'STRING'>> },
 ): ParquetRowWriter {
-  let columns: Array<{ name: string; type: ParquetColumnType }> | undefined;
+  const resultColumns = results?.columns ?? RESULT_COLUMNS;
+  const resultNames: ReadonlySet<string> = results === undefined ? RESULT_NAMES : new Set(results.columns);
+  const resultType = (name: string) =>
+    results === undefined
+      ? RESULT_TYPES[name as (typeof RESULT_COLUMNS)[number]]
+      : (results.types[name] ?? 'STRING');
+  let names: string[] | undefined;
+  let columns: Array<{ name: string; type: OutputColumnType }> | undefined;
   let writer: ParquetWriter | undefined;
   let pending: Array<{ input: Record<string, unknown>; result: ResultFields }> = [];
 
+  /** The columns are named at the first row (what the input has then). */
+  const name = () => {
+    names ??= inputColumns().filter((column) => !resultNames.has(column));
+  };
+  /** Their types and the writer at the first row group, whose values type the request numbers. */
   const start = () => {
+    name();
     if (columns !== undefined) return;
     const types = inputTypes();
-    columns = inputColumns()
-      .filter((name) => !RESULT_NAMES.has(name))
-      .map((name) => ({ name, type: types[name] ?? 'STRING' }));
+    const typeOf = (column: string): OutputColumnType => {
+      const stated = Object.hasOwn(types, column) ? types[column] : undefined;
+      if (stated !== undefined) return stated;
+      if (!NUMERIC_FIELDS.has(column)) return 'STRING';
+      const numeric = pending.every(({ input }) => {
+        const value = input[column];
+        return (
+          value === null || value === undefined || value === '' || numericCell(value, column) !== undefined
+        );
+      });
+      return numeric ? 'NUMBER' : 'STRING';
+    };
+    columns = (names ?? []).map((column) => ({ name: column, type: typeOf(column) }));
     const schema: SchemaElement[] = [
-      { name: 'root', num_children: columns.length + RESULT_COLUMNS.length },
-      ...columns.map(({ name, type }) => element(name, type)),
-      ...RESULT_COLUMNS.map((name) => element(name, RESULT_TYPES[name])),
+      { name: 'root', num_children: columns.length + resultColumns.length },
+      ...columns.map(({ name: column, type }) => element(column, type === 'NUMBER' ? 'DOUBLE' : type)),
+      ...resultColumns.map((column) => element(column, resultType(column))),
     ];
     writer = new ParquetWriter({ writer: new SinkWriter(sink), schema, createdBy });
   };
@@ -115,11 +160,13 @@ export function parquetWriter(
     const columnData: ColumnSource[] = [
       ...(columns ?? []).map(({ name, type }) => ({
         name,
-        data: rows.map((row) => passThroughValue(row.input[name], type)),
+        data: rows.map((row) => passThroughValue(row.input[name], type, name)),
       })),
-      ...RESULT_COLUMNS.map((name) => ({
+      ...resultColumns.map((name) => ({
         name,
-        data: rows.map((row) => (name === 'notices' ? row.result.notices : (row.result[name] ?? null))),
+        data: rows.map((row) =>
+          name === 'notices' && results === undefined ? row.result.notices : (row.result[name] ?? null),
+        ),
       })),
     ];
     await writer?.write({ columnData, rowGroupSize: rows.length });
@@ -127,7 +174,7 @@ export function parquetWriter(
 
   return {
     async write(input, result) {
-      start();
+      name();
       pending.push({ input, result });
       if (pending.length >= PARQUET_ROW_GROUP) await flush();
     },

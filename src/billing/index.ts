@@ -1,0 +1,100 @@
+/**
+ * `co2e-engine/billing`: cloud billing exports (FOCUS 1.0–1.2, AWS CUR legacy and 2.0, the GCP BigQuery billing
+ * export, Azure cost details) in, the same rows with carbon estimates out. Pure: no file system, no CLI code, and no
+ * embedded factor data (pass the datasets, e.g. `cloudDatasets` from `co2e-engine/datasets/cloud`). The
+ * classification table and CCF's replication factors are this entry's own data (datasets/billing/).
+ */
+import type { CloudDatasets } from '../datasets/types';
+import {
+  addToRatios,
+  applyCostRatio,
+  type BilledRow,
+  type BillingOptions,
+  createBillingEstimator,
+  type LineFacts,
+  newCostRatios,
+  rowHeader,
+} from './estimate';
+import type { BillingFormat } from './formats';
+import { type BillingSummary, createBillingSummary } from './summary';
+
+export {
+  BILLING_COLUMNS,
+  COST_RATIO_REASONS,
+  addToRatios,
+  applyCostRatio,
+  createBillingEstimator,
+  newCostRatios,
+  rowHeader,
+  type BilledRow,
+  type BillingColumns,
+  type BillingEstimator,
+  type BillingOptions,
+  type CostRatios,
+  type LineFacts,
+} from './estimate';
+export {
+  BILLING_FORMATS,
+  detectBillingFormat,
+  FORMATS,
+  type BillingFormat,
+  type FormatSpec,
+} from './formats';
+export {
+  compileRules,
+  REASON_CODES,
+  RULE_KINDS,
+  type BillingRule,
+  type BillingRulesTable,
+  type ReasonCode,
+  type ReplicationFactorsTable,
+} from './rules';
+export {
+  createBillingSummary,
+  type BillingSummary,
+  type BillingSummaryBuilder,
+  type GroupTotal,
+} from './summary';
+export { parseUsageUnit, type UsageUnit } from './units';
+
+/** Result of {@link estimateBilling}. */
+export interface BillingResult {
+  format: BillingFormat;
+  /** One per input row, in order: the input's columns unchanged, then the `co2e_*` columns. */
+  rows: BilledRow[];
+  summary: BillingSummary;
+}
+
+/**
+ * Estimates every row of a billing export: the same rows, in order, each with `co2e_status`, `co2e_reason`,
+ * `co2e_kg`, `co2e_kwh`, `co2e_calculator`, `co2e_activity_value`, `co2e_activity_unit`, `co2e_factor_id`
+ * appended, and a summary whose totals are the sums of the rows. The format is `options.format`, else detected from
+ * the first row's columns.
+ *
+ * @example
+ * ```ts
+ * import { estimateBilling } from 'co2e-engine/billing';
+ * import { cloudDatasets } from 'co2e-engine/datasets/cloud';
+ * const { rows, summary } = estimateBilling(focusRows, cloudDatasets);
+ * summary.total_kg; // = the sum of rows[i].co2e_kg
+ * ```
+ * @throws {EmissionsError} `invalid_request` when the format cannot be detected or the rules are not valid; a row
+ *   never throws (it becomes `not_estimated` with a reason).
+ */
+export function estimateBilling(
+  rows: readonly Record<string, unknown>[],
+  datasets: CloudDatasets,
+  options?: BillingOptions & { header?: readonly string[] },
+): BillingResult {
+  const header = options?.header ?? (rows[0] === undefined ? [] : rowHeader(rows[0]));
+  const estimator = createBillingEstimator(datasets, header, options);
+  const estimated: { row: BilledRow; facts: LineFacts }[] = rows.map((row) => estimator.estimate(row));
+  if (options?.unknown === 'cost-ratio') {
+    const ratios = newCostRatios();
+    for (const { row, facts } of estimated) addToRatios(ratios, row, facts);
+    for (const entry of estimated) entry.row = applyCostRatio(entry.row, entry.facts, ratios);
+  }
+  const summary = createBillingSummary(estimator.format);
+  for (const { row, facts } of estimated) summary.add(row, facts);
+  return { format: estimator.format, rows: estimated.map(({ row }) => row), summary: summary.result() };
+}

@@ -1,0 +1,126 @@
+import { add, type Decimal, decimal, div, isZero, toNumber } from '../core/decimal';
+import type { BillingColumns, LineFacts } from './estimate';
+
+/** kg CO2e and rows of one group. */
+export interface GroupTotal {
+  kg: number;
+  rows: number;
+}
+
+/** The summary of a bill: totals equal the sums of the rows' columns, exactly (summed as the decimals shown). */
+export interface BillingSummary {
+  format: string;
+  rows: number;
+  estimated_rows: number;
+  not_estimated_rows: number;
+  /** Sum of `co2e_kg` over the rows. */
+  total_kg: number;
+  /** Sum of `co2e_kwh` over the rows that have one. */
+  total_kwh: number;
+  by_provider: Record<string, GroupTotal>;
+  by_service: Record<string, GroupTotal>;
+  by_region: Record<string, GroupTotal>;
+  by_account: Record<string, GroupTotal>;
+  by_calculator: Record<string, GroupTotal>;
+  /** Cost (the export's effective cost, else billed cost) of all rows and of the estimated ones. */
+  cost: { total: number; estimated: number; share_estimated: number | null };
+  /** Reasons rows were not estimated, most cost first (then most rows, then name). */
+  not_estimated: { reason: string; rows: number; cost: number }[];
+  /** Rows estimated by `--unknown cost-ratio`, and their kg (included in the totals). */
+  cost_ratio: { rows: number; kg: number };
+}
+
+interface Group {
+  kg: Decimal;
+  rows: number;
+}
+
+/**
+ * Accumulates rows into a {@link BillingSummary}, one at a time (the CLI streams), in exact decimals.
+ *
+ * @example
+ * ```ts
+ * const summary = createBillingSummary('focus');
+ * for (const { row, facts } of estimated) summary.add(row, facts);
+ * summary.result().total_kg;
+ * ```
+ */
+export function createBillingSummary(format: string) {
+  let rows = 0;
+  let estimated = 0;
+  let totalKg = decimal(0);
+  let totalKwh = decimal(0);
+  let costTotal = decimal(0);
+  let costEstimated = decimal(0);
+  let ratioRows = 0;
+  let ratioKg = decimal(0);
+  const groups = {
+    provider: new Map<string, Group>(),
+    service: new Map<string, Group>(),
+    region: new Map<string, Group>(),
+    account: new Map<string, Group>(),
+    calculator: new Map<string, Group>(),
+  };
+  const reasons = new Map<string, { rows: number; cost: Decimal }>();
+  const bump = (map: Map<string, Group>, key: string, kg: Decimal) => {
+    const group = map.get(key) ?? { kg: decimal(0), rows: 0 };
+    map.set(key, { kg: add(group.kg, kg), rows: group.rows + 1 });
+  };
+  const out = (map: Map<string, Group>): Record<string, GroupTotal> =>
+    Object.fromEntries(
+      [...map]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([key, group]) => [key, { kg: toNumber(group.kg), rows: group.rows }]),
+    );
+  return {
+    add(row: BillingColumns, facts: LineFacts): void {
+      rows += 1;
+      const cost = facts.cost ?? decimal(0);
+      costTotal = add(costTotal, cost);
+      if (row.co2e_status === 'estimated' && row.co2e_kg !== null) {
+        estimated += 1;
+        const kg = decimal(row.co2e_kg);
+        totalKg = add(totalKg, kg);
+        if (row.co2e_kwh !== null) totalKwh = add(totalKwh, decimal(row.co2e_kwh));
+        costEstimated = add(costEstimated, cost);
+        if (row.co2e_calculator === 'cost-ratio') {
+          ratioRows += 1;
+          ratioKg = add(ratioKg, kg);
+        }
+        bump(groups.provider, facts.provider, kg);
+        bump(groups.service, facts.service || '(none)', kg);
+        bump(groups.region, facts.region || '(none)', kg);
+        bump(groups.account, facts.account || '(none)', kg);
+        bump(groups.calculator, row.co2e_calculator ?? '(none)', kg);
+      } else {
+        const entry = reasons.get(row.co2e_reason) ?? { rows: 0, cost: decimal(0) };
+        reasons.set(row.co2e_reason, { rows: entry.rows + 1, cost: add(entry.cost, cost) });
+      }
+    },
+    result(): BillingSummary {
+      return {
+        format,
+        rows,
+        estimated_rows: estimated,
+        not_estimated_rows: rows - estimated,
+        total_kg: toNumber(totalKg),
+        total_kwh: toNumber(totalKwh),
+        by_provider: out(groups.provider),
+        by_service: out(groups.service),
+        by_region: out(groups.region),
+        by_account: out(groups.account),
+        by_calculator: out(groups.calculator),
+        cost: {
+          total: toNumber(costTotal),
+          estimated: toNumber(costEstimated),
+          share_estimated: isZero(costTotal) ? null : toNumber(div(costEstimated, costTotal)),
+        },
+        not_estimated: [...reasons]
+          .map(([reason, entry]) => ({ reason, rows: entry.rows, cost: toNumber(entry.cost) }))
+          .sort((a, b) => b.cost - a.cost || b.rows - a.rows || (a.reason < b.reason ? -1 : 1)),
+        cost_ratio: { rows: ratioRows, kg: toNumber(ratioKg) },
+      };
+    },
+  };
+}
+export type BillingSummaryBuilder = ReturnType<typeof createBillingSummary>;

@@ -1,0 +1,225 @@
+import { createReadStream, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { createGunzip } from 'node:zlib';
+import { type Command, Option } from 'commander';
+import {
+  addToRatios,
+  BILLING_FORMATS,
+  type BillingEstimator,
+  type BillingFormat,
+  type BilledRow,
+  createBillingEstimator,
+  createBillingSummary,
+  newCostRatios,
+  rowHeader,
+} from '../../billing/index';
+import { EmissionsError } from '../../core/errors';
+import { billingRows } from '../adapters/billing';
+import { readCsvRecords } from '../formats/csv/reader';
+import { readJsonlRecords } from '../formats/jsonl/reader';
+import { MAX_LINE_CHARS, readLines } from '../formats/lines';
+import { readParquetRows } from '../formats/parquet/reader';
+import { type CliIo, EXIT, UsageError } from '../io';
+import type { FileCommandOptions } from '../pipeline/run-file';
+import { cliDatasets } from './datasets-flag';
+
+/**
+ * `co2e-engine billing FILE`: a cloud bill (FOCUS, AWS CUR, GCP or Azure export) through the row pipeline with the
+ * billing adapter (adapters/billing.ts). Its own options: `--export-format` (else detected from the header),
+ * `--unknown cost-ratio` (a first pass over the file finds the kg per cost of the estimated rows; then the rows are
+ * computed in the main thread) and `--summary FILE` (the summary as JSON, read back from `--out` when the run ends).
+ */
+
+interface BillingFlags {
+  out?: string;
+  format?: string;
+  inputFormat?: string;
+  datasets: string[];
+  exportFormat?: BillingFormat;
+  unknown?: 'off' | 'cost-ratio';
+  summary?: string;
+}
+
+const HELP = `
+Input: a billing export, detected from its header (or --export-format): FOCUS 1.0-1.2 (AWS, Azure, Google Cloud,
+Oracle), AWS CUR (legacy lineItem/... and CUR 2.0 line_item_...), the GCP BigQuery billing export (CSV with dotted
+or underscored names, or JSON Lines), Azure cost details. CSV may be gzipped (.csv.gz, input only).
+Output: every input column unchanged, then co2e_status (estimated | not_estimated), co2e_reason (the reason code,
+or the conversions applied), co2e_kg, co2e_kwh, co2e_calculator, co2e_activity_value, co2e_activity_unit,
+co2e_factor_id. One output row per input row. A summary goes to stderr; --summary writes it as JSON.
+--out is written atomically and can be continued with --resume, as for spend and cloud. See docs/billing.md.
+Exit code: 0 when every record was read (rows not estimated are not failures), 1 when a record could not be
+read, 2 on usage errors, 130 when interrupted.`;
+
+/** The export's records as row objects, for the passes before and after the pipeline. */
+async function* readRows(file: string, format: string): AsyncGenerator<Record<string, unknown>> {
+  if (format === 'parquet') {
+    const source = await readParquetRows(file);
+    for await (const row of source.rows) if (row.error === undefined) yield row.values;
+    return;
+  }
+  const stream = createReadStream(file);
+  const bytes = file.toLowerCase().endsWith('.gz') ? stream.pipe(createGunzip()) : stream;
+  const lines = readLines(bytes, MAX_LINE_CHARS);
+  if (format === 'jsonl') {
+    for await (const record of readJsonlRecords(lines, MAX_LINE_CHARS))
+      if ('values' in record) yield record.values;
+    return;
+  }
+  let header: string[] | undefined;
+  for await (const record of readCsvRecords(lines, MAX_LINE_CHARS)) {
+    if ('error' in record) continue;
+    if (header === undefined) {
+      header = record.fields;
+      continue;
+    }
+    if (record.fields.length !== header.length) continue;
+    const values: Record<string, unknown> = {};
+    header.forEach((name, index) => (values[name] = record.fields[index]));
+    yield values;
+  }
+}
+
+const formatOfPath = (path: string): string => {
+  const extension = extname(path.toLowerCase().replace(/\.gz$/, ''));
+  return extension === '.jsonl' || extension === '.ndjson'
+    ? 'jsonl'
+    : extension === '.parquet'
+      ? 'parquet'
+      : 'csv';
+};
+
+/** The estimator of a file's header, or a usage error naming the formats. */
+function estimatorFor(
+  datasets: ReturnType<typeof cliDatasets>,
+  values: Record<string, unknown>,
+  exportFormat: BillingFormat | undefined,
+): BillingEstimator {
+  try {
+    return createBillingEstimator(
+      datasets,
+      rowHeader(values),
+      exportFormat === undefined ? {} : { format: exportFormat },
+    );
+  } catch (error) {
+    if (error instanceof EmissionsError)
+      throw new UsageError(`${error.message} (--export-format ${BILLING_FORMATS.join('|')})`);
+    throw error;
+  }
+}
+
+const number = (value: unknown): number | null =>
+  value === null || value === undefined || value === '' ? null : Number(String(value));
+
+/** The summary, read back from the output file the run wrote (its co2e columns and its input columns). */
+async function summaryOf(
+  out: string,
+  format: string,
+  datasets: ReturnType<typeof cliDatasets>,
+  exportFormat: BillingFormat | undefined,
+) {
+  let estimator: BillingEstimator | undefined;
+  let summary: ReturnType<typeof createBillingSummary> | undefined;
+  for await (const values of readRows(out, format)) {
+    estimator ??= estimatorFor(datasets, values, exportFormat);
+    summary ??= createBillingSummary(estimator.format);
+    const row = {
+      ...values,
+      co2e_status: values.co2e_status === 'estimated' ? 'estimated' : 'not_estimated',
+      co2e_reason: String(values.co2e_reason ?? ''),
+      co2e_kg: number(values.co2e_kg),
+      co2e_kwh: number(values.co2e_kwh),
+      co2e_calculator:
+        values.co2e_calculator === '' || values.co2e_calculator == null
+          ? null
+          : String(values.co2e_calculator),
+      co2e_activity_value: number(values.co2e_activity_value),
+      co2e_activity_unit: values.co2e_activity_unit == null ? null : String(values.co2e_activity_unit),
+      co2e_factor_id: values.co2e_factor_id == null ? null : String(values.co2e_factor_id),
+    } as BilledRow;
+    summary.add(row, estimator.factsOf(row));
+  }
+  return (summary ?? createBillingSummary(exportFormat ?? 'unknown')).result();
+}
+
+/** The `billing` entry of FILE_COMMANDS (commands/file.ts). */
+export const billingCommand = {
+  name: 'billing',
+  description:
+    'Estimate every line of a cloud bill: FOCUS, AWS CUR (legacy, 2.0), GCP or Azure export (CSV, CSV.gz, JSON Lines, Parquet).',
+  help: HELP,
+  adapter: 'billing' as const,
+  configure(command: Command) {
+    command
+      .addOption(
+        new Option(
+          '--export-format <format>',
+          'the billing export format (default: detected from the header)',
+        ).choices(BILLING_FORMATS),
+      )
+      .addOption(
+        new Option(
+          '--unknown <mode>',
+          'cost-ratio: estimate unknown usage from the kg per cost of the estimated rows of its category (CCF); labelled per row',
+        )
+          .choices(['off', 'cost-ratio'])
+          .default('off'),
+      )
+      .option(
+        '--summary <file>',
+        'write the summary (kg by provider, service, region, account; cost share; reasons) as JSON',
+      );
+  },
+  async prepare(file: string, rawFlags: Record<string, unknown>, options: FileCommandOptions, io: CliIo) {
+    const flags = rawFlags as unknown as BillingFlags;
+    if (flags.summary !== undefined && flags.out === undefined)
+      throw new UsageError('--summary needs --out (the summary is read back from the output file).');
+    const inputFormat = options.inputFormat ?? formatOfPath(file);
+    if (flags.unknown === 'cost-ratio' && file === '-')
+      throw new UsageError('--unknown cost-ratio reads the file twice: give a file, not stdin.');
+    const datasets = cliDatasets(flags.datasets);
+    let adapter;
+    if (flags.unknown === 'cost-ratio') {
+      const ratios = newCostRatios();
+      let estimator: BillingEstimator | undefined;
+      for await (const values of readRows(file, inputFormat)) {
+        estimator ??= estimatorFor(datasets, values, flags.exportFormat);
+        const { row, facts } = estimator.estimate(values);
+        addToRatios(ratios, row, facts);
+      }
+      adapter = billingRows(datasets, {
+        ratios,
+        ...(flags.exportFormat !== undefined && { exportFormat: flags.exportFormat }),
+      });
+    } else if (flags.exportFormat !== undefined) {
+      adapter = billingRows(datasets, { exportFormat: flags.exportFormat });
+    }
+    const after =
+      flags.summary === undefined
+        ? undefined
+        : async (code: number) => {
+            if (code === EXIT.interrupted || flags.out === undefined) return code;
+            const summary = await summaryOf(
+              flags.out,
+              options.format ?? formatOfPath(flags.out),
+              datasets,
+              flags.exportFormat,
+            );
+            const target = flags.summary!;
+            const partial = `${target}.partial-${process.pid}`;
+            try {
+              writeFileSync(partial, `${JSON.stringify(summary, null, 2)}\n`);
+              renameSync(partial, target);
+            } catch (error) {
+              rmSync(partial, { force: true });
+              throw new UsageError(`cannot write --summary ${target}: ${(error as Error).message}`);
+            }
+            const share = summary.cost.share_estimated;
+            io.stderr.write(
+              `co2e-engine billing: ${share === null ? 'no cost' : `${(share * 100).toFixed(1)} % of cost`} estimated; summary in ${target}\n`,
+            );
+            return code;
+          };
+    return { ...(adapter !== undefined && { adapter }), ...(after !== undefined && { after }) };
+  },
+};

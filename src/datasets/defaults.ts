@@ -1,0 +1,66 @@
+/**
+ * The embedded default datasets and their variants, apart from the `co2e-engine/datasets` entry so that the presets
+ * (presets.ts) can name them without an import circle.
+ */
+import { ccfGridRegionsTable, cloudTables } from './cloud';
+import { lazyTableDatasets } from './lazy';
+import { spendTables, useeioTables } from './spend';
+import { spendSupplements } from './spend-supplements';
+import type { DatasetTables } from './create';
+import type { CloudInstanceDatasets, SpendDatasets } from './types';
+
+/** The embedded tables, for inspection or for building variants with `createTableDatasets`. */
+export const defaultTables = { ...cloudTables, ...spendTables } satisfies Required<DatasetTables>;
+
+/** Alternative embedded tables: CCF's own grid factors (one 2024 vintage) and US EPA USEEIO v1.3 spend factors. */
+export const alternativeTables = {
+  ccfGridRegions: ccfGridRegionsTable,
+  useeioFactors: useeioTables.spendFactors,
+  useeioClassifications: useeioTables.classifications,
+} as const;
+
+/**
+ * The default datasets: CCF coefficients and instances, Electricity Maps yearly grid factors (2021–2025, default
+ * 2022), EXIOBASE 3 spend factors (2019, EUR, via OEFDB: the released table and the 20-region working file) with their concordances, World Bank CPI inflation and IMF
+ * annual exchange rates.
+ *
+ * @example
+ * ```ts
+ * import { calculateCpu } from 'co2e-engine';
+ * import { defaultDatasets } from 'co2e-engine/datasets';
+ * calculateCpu('aws', { cpu_count: 2, region: 'us_east_1', duration: 1 }, defaultDatasets);
+ * ```
+ */
+export const defaultDatasets = /* @__PURE__ */ lazyTableDatasets(
+  defaultTables,
+  spendSupplements,
+) as CloudInstanceDatasets & SpendDatasets;
+
+/**
+ * The defaults with CCF's own grid emission factors (trunk 2024-03 vintage, year 2024 only) in place of
+ * Electricity Maps'.
+ *
+ * @example
+ * ```ts
+ * calculateCpu('aws', { cpu_count: 2, region: 'us_east_1', duration: 1, year: 2024 }, ccfGridDatasets);
+ * ```
+ */
+export const ccfGridDatasets = /* @__PURE__ */ lazyTableDatasets(
+  { ...defaultTables, cloudRegions: ccfGridRegionsTable },
+  spendSupplements,
+) as CloudInstanceDatasets & SpendDatasets;
+
+/**
+ * The defaults with US EPA USEEIO v1.3 spend factors (US only, 2022 USD, purchaser's price, NAICS 2017) in place
+ * of EXIOBASE's.
+ *
+ * @example
+ * ```ts
+ * calculateSpend({ activity: { classification_type: 'naics2017', classification_code: '445110' },
+ *   spend_year: 2022, spend_region: 'US', money: 100, money_unit: 'usd' }, useeioDatasets);
+ * ```
+ */
+export const useeioDatasets = /* @__PURE__ */ lazyTableDatasets({
+  ...defaultTables,
+  ...useeioTables,
+}) as CloudInstanceDatasets & SpendDatasets;

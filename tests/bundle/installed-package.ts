@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+/**
+ * The package as an app gets it: `npm pack` of the built package, installed with its dependencies into a scratch
+ * project, as `npm install co2e-engine` would. Packed and installed once per build: the project is kept in the
+ * temporary directory under a hash of the packed inputs (package.json, dist/, openapi.json), so later runs and other
+ * test files reuse it (a second or two instead of the pack and install).
+ */
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const run = promisify(execFile);
+
+function hashTree(hash: ReturnType<typeof createHash>, path: string): void {
+  if (statSync(path).isDirectory()) {
+    for (const name of readdirSync(path).sort()) hashTree(hash, join(path, name));
+  } else {
+    hash.update(path.slice(ROOT.length)).update(readFileSync(path));
+  }
+}
+
+/** A hash of what `npm pack` puts in the tarball that a build changes. */
+function buildHash(): string {
+  const hash = createHash('sha256');
+  for (const path of ['package.json', 'openapi.json', 'dist'])
+    if (existsSync(join(ROOT, path))) hashTree(hash, join(ROOT, path));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The directory of a scratch project with the packed package installed in `node_modules/co2e-engine`.
+ *
+ * @throws Error when the package is not built (`npm run build` first) or npm fails.
+ */
+export async function installedPackage(): Promise<string> {
+  if (!existsSync(join(ROOT, 'dist', 'index.js')))
+    throw new Error('The budgets are measured on the packed package; run `npm run build` first.');
+  const project = join(tmpdir(), `co2e-engine-installed-${buildHash()}`);
+  if (existsSync(join(project, 'node_modules', 'co2e-engine', 'package.json'))) return project;
+
+  // Built beside, then renamed into place, so a run cut short never leaves a half-installed project to reuse.
+  const scratch = `${project}.${process.pid}.partial`;
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch, { recursive: true });
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', scratch], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string }>;
+  if (packed === undefined) throw new Error(`npm pack printed no package: ${stdout}`);
+  writeFileSync(
+    join(scratch, 'package.json'),
+    JSON.stringify({ name: 'budget-app', private: true, type: 'module' }),
+  );
+  await run(
+    'npm',
+    [
+      'install',
+      join(scratch, packed.filename),
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--package-lock=false',
+    ],
+    { cwd: scratch, maxBuffer: 64 * 1024 * 1024 },
+  );
+  try {
+    renameSync(scratch, project);
+  } catch {
+    rmSync(scratch, { recursive: true, force: true }); // another run got there first: use its project
+  }
+  return project;
+}

@@ -1,0 +1,150 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { BILLING_COLUMNS, estimateBilling } from '../../src/billing/index';
+import { defaultDatasets } from '../../src/datasets/index';
+import { FIXTURES, readFixture } from '../billing/fixtures';
+import { cli, parseCsv, tempFile, tempPath } from './harness';
+
+/**
+ * `co2e-engine billing FILE`: the billing rows through the file pipeline. Every row must equal what the library
+ * gives for it (tests/billing has the hand-checked values).
+ */
+
+const fixture = (name: string) => join(FIXTURES, name);
+const cell = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+
+describe('billing FILE', () => {
+  it.each([
+    'focus-aws.csv',
+    'focus-azure.csv',
+    'focus-gcp.csv',
+    'focus-oracle.csv',
+    'aws-cur.csv',
+    'aws-cur2.csv',
+    'gcp-export.csv',
+    'azure-export.csv',
+  ])('%s --out out.csv: input columns, then the co2e columns equal to the library', async (name) => {
+    const out = tempFile(`${name}.out.csv`, '');
+    const { code, stderr } = await cli(['billing', fixture(name), '--out', out, '--force']);
+    expect(stderr).not.toContain('failed:');
+    expect(code).toBe(0);
+    const rows = parseCsv(readFileSync(out, 'utf8'));
+    const input = readFixture(name);
+    const expected = estimateBilling(input, defaultDatasets).rows;
+    expect(rows).toHaveLength(input.length);
+    expect(Object.keys(rows[0]!)).toEqual([...Object.keys(input[0]!), ...BILLING_COLUMNS]);
+    rows.forEach((row, index) => {
+      for (const column of BILLING_COLUMNS) expect(row[column]).toBe(cell(expected[index]![column]));
+      for (const [key, value] of Object.entries(input[index]!)) expect(row[key]).toBe(value);
+    });
+  });
+
+  it('JSON Lines of a nested GCP export, and a gzipped CSV', async () => {
+    const jsonl = await cli(['billing', fixture('gcp-export.jsonl')]);
+    expect(jsonl.code).toBe(0);
+    const lines = jsonl.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines[0].sku.description).toBe('N1 Predefined Instance Core running in Americas');
+    expect(lines[0].co2e_calculator).toBe('cpu');
+    const gz = tempFile('aws-cur.csv.gz', '');
+    writeFileSync(gz, gzipSync(readFileSync(fixture('aws-cur.csv'))));
+    const zipped = await cli(['billing', gz]);
+    expect(zipped.code).toBe(0);
+    expect(parseCsv(zipped.stdout)).toHaveLength(readFixture('aws-cur.csv').length);
+  });
+
+  it('--summary FILE: the library summary; stderr groups by provider and lists the reasons', async () => {
+    const out = tempFile('summary-out.csv', '');
+    const summaryFile = tempFile('summary.json', '');
+    const { code, stderr } = await cli([
+      'billing',
+      fixture('aws-cur.csv'),
+      '--out',
+      out,
+      '--force',
+      '--summary',
+      summaryFile,
+    ]);
+    expect(code).toBe(0);
+    const expected = estimateBilling(readFixture('aws-cur.csv'), defaultDatasets).summary;
+    expect(JSON.parse(readFileSync(summaryFile, 'utf8'))).toEqual(expected);
+    expect(stderr).toContain('by provider:');
+    expect(stderr).toContain('not estimated, by reason (rows):');
+    expect(stderr).toMatch(/\d+\.\d % of cost estimated; summary in /);
+  });
+
+  it('--unknown cost-ratio labels the rows it estimates; --export-format forces a format', async () => {
+    const ratio = await cli(['billing', fixture('aws-cur.csv'), '--unknown', 'cost-ratio']);
+    expect(ratio.code).toBe(0);
+    const rows = parseCsv(ratio.stdout);
+    const expected = estimateBilling(readFixture('aws-cur.csv'), defaultDatasets, {
+      unknown: 'cost-ratio',
+    }).rows;
+    expect(rows.map((row) => row.co2e_calculator)).toEqual(expected.map((row) => cell(row.co2e_calculator)));
+    expect(rows.map((row) => row.co2e_kg)).toEqual(expected.map((row) => cell(row.co2e_kg)));
+    expect(rows.filter((row) => row.co2e_calculator === 'cost-ratio')).toHaveLength(3);
+
+    const forced = await cli(['billing', fixture('azure-export.csv'), '--export-format', 'aws-cur']);
+    expect(forced.code).toBe(0);
+    expect(new Set(parseCsv(forced.stdout).map((row) => row.co2e_reason))).toEqual(
+      new Set(['unknown_usage_type']),
+    );
+  });
+
+  it('usage errors: an unknown header, --summary without --out, a bad --export-format', async () => {
+    const unknown = await cli(['billing', tempFile('plain.csv', 'a,b\n1,2\n'), '--unknown', 'cost-ratio']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('matches no billing export format');
+    const noOut = await cli(['billing', fixture('aws-cur.csv'), '--summary', tempFile('s.json', '')]);
+    expect(noOut.code).toBe(2);
+    expect(noOut.stderr).toContain('--summary needs --out');
+    const bad = await cli(['billing', fixture('aws-cur.csv'), '--export-format', 'oracle']);
+    expect(bad.code).toBe(2);
+  });
+
+  it('a header of no known format: every row says so, the run goes on', async () => {
+    const { code, stdout } = await cli(['billing', tempFile('plain2.csv', 'a,b\n1,2\n')]);
+    expect(code).toBe(1);
+    expect(parseCsv(stdout)[0]?.co2e_reason).toMatch(
+      /^invalid_request: The header matches no billing export format/,
+    );
+  });
+
+  it('on worker threads (--jobs 2, 2,500 rows) the output equals one thread', async () => {
+    const text = readFileSync(fixture('aws-cur.csv'), 'utf8').trim().split('\n');
+    const body = text.slice(1);
+    const big = tempFile(
+      'big-cur.csv',
+      [text[0], ...Array.from({ length: 2500 }, (_, i) => body[i % body.length])].join('\n') + '\n',
+    );
+    const one = tempPath('one.csv');
+    const two = tempPath('two.csv');
+    expect((await cli(['billing', big, '--out', one, '--jobs', '1'])).code).toBe(0);
+    expect((await cli(['billing', big, '--out', two, '--jobs', '2'])).code).toBe(0);
+    expect(readFileSync(two, 'utf8')).toBe(readFileSync(one, 'utf8'));
+    expect(parseCsv(readFileSync(one, 'utf8'))).toHaveLength(2500);
+  });
+
+  it('Parquet out: the co2e columns typed (kg, kWh and activity as DOUBLE)', async () => {
+    const out = tempPath('bill.parquet');
+    expect((await cli(['billing', fixture('aws-cur.csv'), '--out', out])).code).toBe(0);
+    const file = await asyncBufferFromFile(out);
+    const rows = (await parquetReadObjects({ file, metadata: await parquetMetadataAsync(file) })) as Array<
+      Record<string, unknown>
+    >;
+    const expected = estimateBilling(readFixture('aws-cur.csv'), defaultDatasets).rows;
+    expect(rows.map((row) => row.co2e_kg)).toEqual(expected.map((row) => row.co2e_kg));
+    expect(rows.map((row) => row.co2e_reason)).toEqual(expected.map((row) => row.co2e_reason));
+    // and back in: a Parquet bill is read like any other
+    const again = await cli(['billing', out, '--format', 'csv']);
+    expect(again.code).toBe(0);
+    expect(parseCsv(again.stdout).map((row) => row.co2e_kg)).toEqual(
+      expected.map((row) => cell(row.co2e_kg)),
+    );
+  });
+});

@@ -1,0 +1,137 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  DATASET_PRESET_NAMES,
+  DATASET_PRESETS,
+  defaultDatasets,
+  hostedApi2021RegionsTable,
+  isDatasetPresetName,
+  withDatasetPreset,
+} from '../../src/datasets/index';
+import { calculateCpu, calculateNetworking, calculateSpend, DatasetError } from '../../src/index';
+import { loadDatasets } from '../../src/node/index';
+
+/**
+ * Factor sets by name: `loadDatasets` (the library side of `--datasets`) takes preset names and files, in order. A
+ * preset replaces the tables it holds whole; a file merges over what came before. Values worked out by hand from
+ * the tables: CPU at 50 % on AWS is (0.74 + 0.5 × (3.5 − 0.74)) W = 2.12 W, × PUE 1.135.
+ */
+
+const CPU = { cpu_count: 1, region: 'us_east_1', duration: 1 } as const;
+const NAICS = {
+  activity: { classification_type: 'naics2017', classification_code: '445110' },
+  spend_year: 2022,
+  spend_region: 'US',
+  money: 100,
+  money_unit: 'usd',
+} as const;
+const EAST_ASIA = { region: 'east_asia', data: 1000, data_unit: 'GB' } as const;
+
+const file = (name: string, content: unknown) => {
+  const path = join(tmpdir(), `co2e-presets-${process.pid}-${name}`);
+  writeFileSync(path, JSON.stringify(content));
+  return path;
+};
+/** The hosted 2021 table (AR4) wrapped in a dataset file, as the issue's user did. */
+const hostedFile = () =>
+  file('hosted.json', {
+    format: 'co2e-engine-datasets/1',
+    layers: [{ cloudRegions: hostedApi2021RegionsTable }],
+  });
+
+describe('presets', () => {
+  it('has the five names, each with its parts', () => {
+    expect(DATASET_PRESET_NAMES).toEqual([
+      'default',
+      'hosted-api-2021',
+      'ccf-grid',
+      'electricitymaps-grid',
+      'useeio',
+    ]);
+    expect(DATASET_PRESETS['hosted-api-2021'].parts).toEqual(['cloudRegions']);
+    expect(DATASET_PRESETS.useeio.parts).toEqual(['spendFactors', 'classifications']);
+    expect(isDatasetPresetName('ccf-grid')).toBe(true);
+    expect(isDatasetPresetName('CCF-grid')).toBe(false);
+    expect(isDatasetPresetName('toString')).toBe(false);
+    expect(() => withDatasetPreset(defaultDatasets, 'nope' as never)).toThrow(RangeError);
+  });
+
+  it('an empty list and `default` are the embedded defaults', () => {
+    // Electricity Maps 2022 for us-east-1 (0.434): 0.00212 kWh × 1.135 × 0.434 = 0.0010442908
+    expect(calculateCpu('aws', CPU, loadDatasets([])).co2e).toBe(0.0010442908);
+    expect(calculateCpu('aws', CPU, loadDatasets(['default'])).co2e).toBe(0.0010442908);
+    expect(loadDatasets([])).toBe(defaultDatasets);
+  });
+
+  it('hosted-api-2021: the hosted 2021 factors, default year 2021, AR4', () => {
+    const hosted = loadDatasets(['hosted-api-2021']);
+    // 1000 GB × 0.00091125 kg/GB (0.001 kWh/GB × PUE 1.125 × CCF 2021 HK grid 0.81) = 0.91125
+    const networking = calculateNetworking('azure', EAST_ASIA, hosted);
+    expect(networking.co2e).toBe(0.91125);
+    expect(networking.co2e_calculation_method).toBe('ar4');
+    // The defaults give Electricity Maps' HK 2021 grid instead: 1000 × 0.001 × PUE 1.185 × 0.609 = 0.721665
+    expect(calculateNetworking('azure', { ...EAST_ASIA, year: 2021 }, defaultDatasets).co2e).toBe(0.721665);
+    // Spend parts stay the defaults: 1000 EUR of ISIC 4711 in DE, 2019, margins 0 → 1000 × 0.0272 = 27.2
+    const spend = calculateSpend(
+      {
+        activity: { classification_type: 'isic4', classification_code: '4711' },
+        spend_year: 2019,
+        spend_region: 'DE',
+        money: 1000,
+        money_unit: 'eur',
+        tax_margin: 0,
+        trade_margin: 0,
+        transport_margin: 0,
+      },
+      hosted,
+    );
+    expect(spend.estimate.co2e).toBe(27.2);
+  });
+
+  it('ccf-grid: CCF’s 2024 grid (us-east-1 0.379069) in place of Electricity Maps', () => {
+    // 0.00212 × 1.135 × 0.379069 = 0.000912142...: 0.0024062 × 0.379069 = 0.0009121158278
+    const result = calculateCpu('aws', CPU, loadDatasets(['ccf-grid']));
+    expect(result.co2e).toBe(0.0009121158278);
+    expect(result.emission_factor?.year).toBe(2024);
+  });
+
+  it('presets combine in order: useeio then hosted-api-2021; a later grid preset replaces an earlier one', () => {
+    const both = loadDatasets(['useeio', 'hosted-api-2021']);
+    // USEEIO 445110: 0.186 kg per 2022 USD at purchaser's price → 100 × 0.186 = 18.6
+    expect(calculateSpend(NAICS, both).estimate.co2e).toBe(18.6);
+    expect(calculateNetworking('azure', EAST_ASIA, both).co2e).toBe(0.91125);
+    const back = loadDatasets(['hosted-api-2021', 'electricitymaps-grid']);
+    expect(calculateCpu('aws', CPU, back).co2e).toBe(0.0010442908);
+    expect(
+      calculateSpend(NAICS, loadDatasets(['useeio', 'default'])).estimate.emission_factor?.source,
+    ).not.toBe('U.S. Environmental Protection Agency');
+  });
+
+  it('a file wrapping the hosted table: refused over the defaults (AR5), with the way out; merged after the preset', () => {
+    const wrapped = hostedFile();
+    const refuse = () => loadDatasets([wrapped]);
+    expect(refuse).toThrow(DatasetError);
+    expect(refuse).toThrow('gwp "ar4" differs from "ar5"');
+    expect(refuse).toThrow('name a preset with the file');
+    const merged = loadDatasets(['hosted-api-2021', wrapped]);
+    expect(calculateNetworking('azure', EAST_ASIA, merged).co2e).toBe(0.91125);
+  });
+
+  it('a name that is neither a preset nor a file says so and lists the presets', () => {
+    const run = () => loadDatasets(['hosted-api-2012']);
+    expect(run).toThrow(DatasetError);
+    expect(run).toThrow(
+      'hosted-api-2012: no such file, and not a preset (presets: default, hosted-api-2021, ccf-grid, electricitymaps-grid, useeio)',
+    );
+  });
+
+  it('a preset view reads its parts lazily and is frozen', () => {
+    const view = withDatasetPreset(defaultDatasets, 'hosted-api-2021');
+    expect(Object.isFrozen(view)).toBe(true);
+    expect(view.cloudInstances).toBe(defaultDatasets.cloudInstances);
+    expect(view.cloudRegions).not.toBe(defaultDatasets.cloudRegions);
+    expect(view.cloudRegions.defaultYear).toBe(2021);
+  });
+});

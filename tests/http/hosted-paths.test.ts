@@ -1,0 +1,154 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultDatasets } from '../../src/datasets/index';
+import { createNodeListener } from '../../src/http/index';
+import { startServer, type TestServer } from './server';
+
+/**
+ * The hosted API's own request paths (`/compute/v1/{provider}/…`, `/procurement/v1/spend`, their batch forms and
+ * `/…/v1/metadata`), a trailing slash, and a JSON body sent without a Content-Type, replayed over real HTTP on
+ * loopback against both edges (createHandler through toNodeListener, and createNodeListener): every one gets the
+ * same status and body, byte for byte, as the unversioned route.
+ */
+
+const CPU = { cpu_count: 4, region: 'us_east_1', duration: 30, duration_unit: 'min' };
+const SPEND = {
+  activity: { classification_type: 'isic4', classification_code: '4711' },
+  spend_year: 2019,
+  spend_region: 'DE',
+  money: 1000,
+  money_unit: 'eur',
+  tax_margin: 0.19,
+  trade_margin: 0.1,
+  transport_margin: 0.02,
+};
+const CALLS: readonly (readonly [string, unknown])[] = [
+  ['/compute/aws/instance', { instance: 't2.micro', region: 'us_east_1', duration: 1, duration_unit: 'h' }],
+  ['/compute/aws/instance/batch', [{ instance: 't2.micro', region: 'us_east_1', duration: 1 }]],
+  ['/compute/aws/cpu', CPU],
+  ['/compute/aws/cpu/batch', [CPU, { ...CPU, cpu_count: -1 }]],
+  ['/compute/gcp/memory', { region: 'europe_west1', data: 16, duration: 2 }],
+  ['/compute/gcp/memory/batch', [{ region: 'europe_west1', data: 16, duration: 2 }]],
+  [
+    '/compute/azure/storage',
+    { region: 'west_europe', storage_type: 'ssd', data: 2, data_unit: 'TB', duration: 1 },
+  ],
+  ['/compute/azure/storage/batch', [{ region: 'west_europe', storage_type: 'hdd', data: 2, duration: 1 }]],
+  ['/compute/azure/networking', { region: 'westeurope', data: 100 }],
+  [
+    '/compute/azure/networking/batch',
+    [
+      { region: 'westeurope', data: 100 },
+      { region: 'mars', data: 1 },
+    ],
+  ],
+  ['/compute/aws/embodied', { instance: 'm5.large', instance_count: 3, duration: 24 }],
+  ['/compute/aws/embodied/batch', [{ instance: 'm5.large', instance_count: 3, duration: 24 }]],
+  ['/compute/aws/cpu', { ...CPU, region: 'nowhere' }], // an error body is the same too
+  ['/procurement/spend', SPEND],
+  ['/procurement/spend/batch', [SPEND, {}]],
+];
+
+/** `/compute/aws/cpu` → `/compute/v1/aws/cpu`, as the hosted API spells it. */
+const hosted = (path: string) => path.replace(/^\/(compute|procurement)\//, '/$1/v1/');
+
+/** A POST over node:http with exactly the given headers (fetch would add a Content-Type for a string body). */
+function rawPost(url: string, path: string, body: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const request = httpRequest(`${url}${path}`, { method: 'POST', headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+let webEdge: TestServer;
+let nodeServer: Server;
+let nodeUrl: string;
+beforeAll(async () => {
+  webEdge = await startServer({ datasets: defaultDatasets });
+  nodeServer = createServer(createNodeListener({ datasets: defaultDatasets }));
+  await new Promise<void>((resolve) => nodeServer.listen(0, '127.0.0.1', resolve));
+  nodeUrl = `http://127.0.0.1:${(nodeServer.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await webEdge.close();
+  await new Promise<void>((resolve) => {
+    nodeServer.close(() => resolve());
+    nodeServer.closeAllConnections();
+  });
+});
+
+const edges = () =>
+  [
+    ['createHandler', webEdge.url],
+    ['createNodeListener', nodeUrl],
+  ] as const;
+
+describe.each(['createHandler', 'createNodeListener'])('%s edge', (edgeName) => {
+  const url = () => edges().find(([name]) => name === edgeName)![1];
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    rawPost(url(), path, JSON.stringify(body), { 'content-type': 'application/json', ...headers });
+
+  it.each(CALLS)(
+    '%s: the /v1/ path, a trailing slash and no Content-Type answer alike',
+    async (path, body) => {
+      const plain = await post(path, body);
+      expect(plain.status).toBe(
+        path === '/compute/aws/cpu' && (body as typeof CPU).region === 'nowhere' ? 400 : 200,
+      );
+      const variants = [
+        await post(hosted(path), body),
+        await post(`${path}/`, body),
+        await post(`${hosted(path)}/`, body),
+        await rawPost(url(), hosted(path), JSON.stringify(body), {}), // no Content-Type at all
+      ];
+      for (const variant of variants) {
+        expect(variant.status).toBe(plain.status);
+        expect(variant.text).toBe(plain.text);
+      }
+    },
+  );
+
+  it('GET /compute/v1/metadata/ and /procurement/v1/metadata answer as the unversioned routes', async () => {
+    for (const family of ['compute', 'procurement']) {
+      const plain = await fetch(`${url()}/${family}/metadata`);
+      const versioned = await fetch(`${url()}/${family}/v1/metadata/`);
+      expect(versioned.status).toBe(200);
+      expect(await versioned.text()).toBe(await plain.text());
+    }
+  });
+
+  it('the hosted CPU path gives the hand-worked figure (see routes.test.ts)', async () => {
+    // 4 vCPU × 0.5 h = 2 CPU-hour × 0.0010442908 kg = 0.0020885816 kg
+    const { status, text } = await post('/compute/v1/aws/cpu', CPU);
+    expect(status).toBe(200);
+    expect(JSON.parse(text).co2e).toBe(0.0020885816);
+  });
+
+  it.each([
+    '/compute/v2/aws/cpu',
+    '/v1/compute/aws/cpu',
+    '/compute/v1/v1/aws/cpu',
+    '/compute/aws/cpu//',
+    '/procurement/v1/spend/extra',
+    '/compute/v1',
+  ])('%s is still 404', async (path) => {
+    expect((await post(path, CPU)).status).toBe(404);
+  });
+
+  it('a body without Content-Type must still be JSON (400 invalid_json); a non-JSON type is still 415', async () => {
+    const bare = await rawPost(url(), '/compute/v1/aws/cpu', 'cpu_count=4', {});
+    expect(bare.status).toBe(400);
+    expect(JSON.parse(bare.text).error_code).toBe('invalid_json');
+    const form = await rawPost(url(), '/compute/v1/aws/cpu', JSON.stringify(CPU), {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect(form.status).toBe(415);
+  });
+});
