@@ -2,7 +2,7 @@ import { CLOUD_PROVIDERS } from './datasets/constants';
 import type { CloudProvider } from './datasets/tables';
 import { regionHostedSpelling, regionRequestSpelling } from './datasets/keys';
 import { requireParts } from './datasets/require';
-import type { CloudDatasets, CloudRegion, Datasets } from './datasets/types';
+import type { CloudCoefficients, CloudDatasets, CloudRegion, Datasets } from './datasets/types';
 import { spendCoverage, type SpendRegionCoverage } from './spend/coverage';
 
 /** A cloud region: its id as the provider writes it, every spelling listed for it, and where its grid factor is from. */
@@ -36,6 +36,11 @@ export interface CloudProviderCapability {
   unsupported_regions?: Array<{ region: string; reason: string }>;
   /** Instance types a source lists that the datasets leave out, with the source and reason; absent when none. */
   excluded_instances?: Array<{ instance: string; source: string; reason: string }>;
+  /**
+   * Instance types whose estimate has a GPU part (GPUs with watts for their model), sorted; absent when none. Other
+   * types with GPUs or accelerators are estimated without them, with a `gpu_power_not_estimated` notice.
+   */
+  gpu_instances?: string[];
 }
 
 /** A classification code and the products it maps to, with their names. */
@@ -98,6 +103,23 @@ export function coverageGaps(
   };
 }
 
+/** The types of a provider that get a GPU part: GPUs counted, with watts for their model. */
+function gpuInstances(
+  coefficients: CloudCoefficients | undefined,
+  cloudInstances: NonNullable<Datasets['cloudInstances']>,
+  provider: CloudProvider,
+): Pick<CloudProviderCapability, 'gpu_instances'> {
+  const watts = coefficients?.gpu_watts;
+  if (watts === undefined) return {};
+  const types = cloudInstances.list(provider).filter((name) => {
+    const row = cloudInstances.get(provider, name);
+    return (
+      row !== undefined && (row.gpu_count ?? 0) > 0 && row.gpu_model !== undefined && row.gpu_model in watts
+    );
+  });
+  return types.length > 0 ? { gpu_instances: types } : {};
+}
+
 /**
  * Everything the datasets support: cloud providers with their regions (aliases, location, grid zone, years) and
  * instance types, factor years; spend regions, currencies and classification types with their codes and the
@@ -141,6 +163,7 @@ export function listCapabilities(datasets: Datasets): Capabilities {
         }),
         instances: [...cloudInstances.list(provider)],
         ...coverageGaps({ cloudRegions, cloudInstances }, provider),
+        ...gpuInstances(cloudCoefficients.get(provider), cloudInstances, provider),
       }),
     );
     capabilities.cloud = {

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { azureHostedSpellings } from './azure-words';
+import { withGpus, withGpuWatts } from './cloud-gpus';
+import { ADDED_REGIONS_2026, CORRECTED_ZONES_2026 } from './cloud-regions-2026';
 import * as z from 'zod';
 import { decimal, div, mul, toNumber } from '../../src/core/decimal';
 import { instanceKey, regionKey } from '../../src/datasets/create';
@@ -278,6 +280,7 @@ export const CORRECTED_ZONES: Record<
   Record<string, { zone: string; location: string; why: string }>
 > = {
   aws: {
+    ...CORRECTED_ZONES_2026.aws,
     'us-west-2': {
       zone: 'US-NW-BPAT',
       location: 'Boardman / Umatilla, Morrow and Umatilla counties, Oregon',
@@ -285,6 +288,7 @@ export const CORRECTED_ZONES: Record<
     },
   },
   azure: {
+    ...CORRECTED_ZONES_2026.azure,
     westus2: {
       zone: 'US-NW-GCPD',
       location: 'Quincy, Grant County, Washington',
@@ -322,6 +326,7 @@ export const CORRECTED_ZONES: Record<
     },
   },
   gcp: {
+    ...CORRECTED_ZONES_2026.gcp,
     'us-west1': {
       zone: 'US-NW-BPAT',
       location: 'The Dalles, Wasco County, Oregon',
@@ -346,6 +351,7 @@ export const ADDED_REGIONS: Record<
   Record<string, { zone: string; location: string; why: string }>
 > = {
   aws: {
+    ...ADDED_REGIONS_2026.aws,
     'ap-east-2': { zone: 'TW', location: 'Taipei, Taiwan', why: 'Taiwan is one Electricity Maps zone' },
     'ap-south-2': {
       zone: 'IN-SO',
@@ -379,6 +385,7 @@ export const ADDED_REGIONS: Record<
     'mx-central-1': { zone: 'MX', location: 'Querétaro, Mexico', why: 'Mexico is one zone' },
   },
   azure: {
+    ...ADDED_REGIONS_2026.azure,
     chilecentral: {
       zone: 'CL-SEN',
       location: 'Santiago, Chile',
@@ -414,6 +421,7 @@ export const ADDED_REGIONS: Record<
     },
   },
   gcp: {
+    ...ADDED_REGIONS_2026.gcp,
     'africa-south1': {
       zone: 'ZA',
       location: 'Johannesburg, South Africa',
@@ -918,10 +926,10 @@ export async function buildCloud(): Promise<void> {
     );
   }
 
-  const coefficients = buildCoefficients();
+  const coefficients = withGpuWatts(buildCoefficients());
   const grid = buildElectricityMapsRegions(refs, await loadElectricityMaps());
   const ccfGrid = buildCcfRegions(regionsFile, refs);
-  const instances = buildInstances();
+  const instances = withGpus(buildInstances());
   spotChecks(grid, ccfGrid, instances);
 
   console.log(`  regions (Electricity Maps): ${countByProvider(grid.regions)}`);

@@ -126,6 +126,13 @@ interface Candidate {
   row: Instance;
   family: string;
   source: string;
+  /**
+   * A family derived from a predecessor (`deriveFromPredecessor`) has been checked against that predecessor, within
+   * {@link FAMILY_BAND}. Its first size is then not held to its class's median family as well: a class spans
+   * generations and platform sizes (the rules test allows 4.5× there), so the family band at the class level
+   * rejected a real family at its edge (c8g: 0.39× against 0.4×, issue 22 item 4).
+   */
+  checkedAgainstPredecessor?: boolean;
 }
 
 /** The table being built: rows by lookup key, with the family index the sibling rules read. */
@@ -162,7 +169,7 @@ export class InstanceTable {
    * Adds a candidate unless it breaks a rule: positive specs, vCPU ≤ platform vCPU, and embodied per platform vCPU
    * within {@link FAMILY_BAND} of the family's rows already in the table.
    */
-  add({ row, family, source }: Candidate): boolean {
+  add({ row, family, source, checkedAgainstPredecessor = false }: Candidate): boolean {
     const { provider, instance } = row;
     const bad = (['vcpu', 'memory_gib', 'platform_vcpu', 'platform_embodied_kgco2e'] as const).filter(
       (field) => !(Number.isFinite(row[field]) && row[field] > 0),
@@ -178,7 +185,7 @@ export class InstanceTable {
     // Siblings: the family's rows; for a family new to the table, the medians of its class's families.
     let siblings = this.family(provider, family).map(perPlatformVcpu);
     let what = `its family ${family}'s median`;
-    if (siblings.length === 0) {
+    if (siblings.length === 0 && !checkedAgainstPredecessor) {
       const cls = classOf(provider, instance);
       const families = new Map<string, number[]>();
       for (const other of this.rows.values()) {
@@ -449,6 +456,7 @@ export function addAws2026Instances(table: InstanceTable, records: readonly Reco
         source: `${SOURCE_AWS_2026} (specs); embodied derived from ${derived.predecessor}`,
         family,
         row: candidate(s, platform, derived.kg),
+        checkedAgainstPredecessor: true,
       });
     }
   }

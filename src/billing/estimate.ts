@@ -533,7 +533,13 @@ function instanceColumns(result: InstanceEstimate, notes: string[]): BillingColu
     co2e_status: 'estimated',
     co2e_reason: notes.join('; '),
     co2e_kg: result.total_co2e,
-    co2e_kwh: toNumber(add(decimal(details.energy_used_cpu), decimal(details.energy_used_memory))),
+    // CPU, memory and, for an instance with a GPU part, GPU electricity.
+    co2e_kwh: toNumber(
+      add(
+        add(decimal(details.energy_used_cpu), decimal(details.energy_used_memory)),
+        decimal(details.energy_used_gpu ?? 0),
+      ),
+    ),
     co2e_calculator: 'instance',
     co2e_activity_value: result.embodied_cpu_estimate.activity_data.activity_value,
     co2e_activity_unit: result.embodied_cpu_estimate.activity_data.activity_unit,

@@ -65,6 +65,7 @@ export function calculateCpu<P extends CloudProviderSpelling>(
           kwhPerVcpuHour(coefficients, decimal(utilization)),
           coefficients,
           gridFactor(region, year),
+          region,
         ),
         metadata: usePhaseMetadata('cpu', id, region, year, datasets, undefined, `u=${utilization}`),
       },

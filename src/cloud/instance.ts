@@ -1,4 +1,4 @@
-import { type Decimal, add, decimal, mul } from '../core/decimal';
+import { type Decimal, add, decimal, mul, ZERO } from '../core/decimal';
 import {
   type CalculationOptions,
   type Estimate,
@@ -18,7 +18,9 @@ import { gridMethod } from './factors/provenance';
 import { gridFactor, gridMetadata, kwhPerVcpuHour } from './factors/use-phase';
 import { embodiedYear, resolveInstance, resolveProvider, resolveRegion } from './resolve';
 import { embodiedCo2e, embodiedFactor } from './factors/embodied';
+import { type CloudNotice, type GpuPower, gpuPower } from './gpu';
 import { InstanceRequest } from './instance.schema';
+import { pueAt } from './pue';
 
 /**
  * What an instance estimate needs besides the duration, each part cached by what it depends on, never per whole
@@ -34,13 +36,26 @@ interface InstanceFigures {
   /** Memory kWh per hour of running, PUE included. */
   memoryKwhPerHour: Decimal;
   memoryGigabytes: Decimal;
+  /** GB charged for memory electricity (CCF's app: only the memory above the processors' baseline). */
+  chargedMemoryGigabytes: Decimal;
+  /** The GPU part, when the instance has GPUs with watts in the coefficients. */
+  gpu: GpuPower | undefined;
+  /** Why a part is left out (GPUs without figures). */
+  notices: CloudNotice[];
 }
+
+/**
+ * GPU utilisation of the GPU part: CCF's constant (`AVG_CPU_UTILIZATION_2020`, 50 %), which CCF applies to GPU hours
+ * as it does to vCPU hours without a measurement.
+ */
+const GPU_UTILIZATION_NUMBER = 0.5;
+const GPU_UTILIZATION = decimal(GPU_UTILIZATION_NUMBER);
 
 /** Grid factor and its metadata per provider, region and year. */
 const grids = createMemo<Grid>();
-/** Per-instance figures per provider and instance type. */
+/** Per-instance figures per provider, instance type and PUE (a region's PUE may differ from the provider's). */
 const instanceFigures = createMemo<InstanceFigures>();
-/** CPU kWh per vCPU-hour at a utilisation, PUE included: one entry per provider and distinct utilisation. */
+/** CPU kWh per vCPU-hour at a utilisation, PUE included: one entry per provider, distinct utilisation and PUE. */
 const vcpuKwhPerHour = createMemo<Decimal>();
 
 /** How the virtual-machine estimate was made. */
@@ -57,18 +72,41 @@ export interface InstanceCalculationDetails {
   energy_used_cpu: number;
   /** Memory electricity, kWh. */
   energy_used_memory: number;
+  /**
+   * Memory the electricity is charged for, GB, where the instance table charges less than the whole memory (the CCF
+   * application's rule in `ccfAppDatasets`: the memory above the processors' baseline). Absent: all of it.
+   */
+  charged_memory?: number;
+  /** GPUs of the instance (present when it has a GPU part). */
+  gpu_count?: number;
+  /** Their model, as the coefficients name it (`Nvidia Tesla V100`). */
+  gpu_model?: string;
+  /** GPU utilisation of the GPU part: 0.5, CCF's constant. */
+  average_gpu_utilization?: number;
+  /** GPU electricity, kWh (present when the instance has a GPU part). */
+  energy_used_gpu?: number;
   energy_unit: 'kWh';
 }
 
 /** Result of {@link calculateInstance}: SPEC.md's "Virtual machine" response. */
 export interface InstanceEstimate {
-  /** Sum of the three estimates' co2e, kg. */
+  /** Sum of the estimates' co2e (CPU, memory, GPU where there is one, embodied), kg. */
   total_co2e: number;
   total_co2e_unit: 'kg';
   memory_estimate: Estimate;
   cpu_estimate: Estimate;
+  /**
+   * GPU electricity (kWh × the grid factor), for instances with GPUs whose model has watts in the coefficients:
+   * GPUs × (Wmin + 0.5 · (Wmax − Wmin)) × PUE per hour, as CCF estimates GPU instances.
+   */
+  gpu_estimate?: Estimate;
   embodied_cpu_estimate: Estimate;
   calculation_details: InstanceCalculationDetails;
+  /**
+   * What the estimate leaves out, when it does: `gpu_power_not_estimated` for an instance with GPUs (or other
+   * accelerators) the datasets have no figures for.
+   */
+  notices?: CloudNotice[];
 }
 
 /** The dataset parts `calculateInstance` reads: coefficients, region grid factors and the instance table. */
@@ -79,7 +117,10 @@ export const INSTANCE_DATASETS = {
 
 /**
  * A whole virtual machine: CPU and memory electricity (kWh, each × the grid factor of the region and year) and
- * embodied CPU emissions (instance-hours), with their sum. Memory is charged in full.
+ * embodied CPU emissions (instance-hours), with their sum; for an instance with GPUs, their electricity too
+ * (`gpu_estimate`), or a notice that it is not included when the datasets have no figures for them. Memory is
+ * charged in full, unless the instance table says how much is charged (`charged_memory_gb`, the CCF application's
+ * rule in `ccfAppDatasets`). The PUE is the region's where the coefficients have one (`pue_by_region`).
  *
  * @example
  * ```ts
@@ -111,23 +152,30 @@ export function calculateInstance<P extends CloudProviderSpelling>(
       gridMetadata: gridMetadata(id, region, electricityYear, datasets),
     }),
   );
+  const pue = pueAt(coefficients, region.region);
   const figures = instanceFigures.get(
     [datasets.cloudCoefficients, datasets.cloudInstances],
-    [id, instance.instance],
+    [id, instance.instance, pue],
     () => {
       const memoryGigabytes = gibibytesToGigabytes(decimal(instance.memory_gib));
+      const chargedMemoryGigabytes =
+        instance.charged_memory_gb === undefined ? memoryGigabytes : decimal(instance.charged_memory_gb);
+      const { power, notice } = gpuPower(instance, coefficients, GPU_UTILIZATION, decimal(pue));
       return {
         vcpu: decimal(instance.vcpu),
         memoryKwhPerHour: mul(
-          mul(memoryGigabytes, decimal(coefficients.memory_kwh_per_gb_hour)),
-          decimal(coefficients.pue),
+          mul(chargedMemoryGigabytes, decimal(coefficients.memory_kwh_per_gb_hour)),
+          decimal(pue),
         ),
         memoryGigabytes,
+        chargedMemoryGigabytes,
+        gpu: power,
+        notices: notice === undefined ? [] : [notice],
       };
     },
   );
-  const perVcpu = vcpuKwhPerHour.get([datasets.cloudCoefficients], [id, utilization], () =>
-    mul(kwhPerVcpuHour(coefficients, decimal(utilization)), decimal(coefficients.pue)),
+  const perVcpu = vcpuKwhPerHour.get([datasets.cloudCoefficients], [id, utilization, pue], () =>
+    mul(kwhPerVcpuHour(coefficients, decimal(utilization)), decimal(pue)),
   );
   const { memoryGigabytes } = figures;
   const embodied = embodiedFactor(id, instance, coefficients, embodiedYear(input.year, datasets), datasets);
@@ -182,12 +230,34 @@ export function calculateInstance<P extends CloudProviderSpelling>(
     options,
   );
 
-  const total = add(add(cpuCo2e, memoryCo2e), embodiedKg);
+  // The GPU part: electricity like the CPU's, at the same grid factor.
+  let gpuEstimate: Estimate | undefined;
+  let gpuCo2e = ZERO;
+  if (figures.gpu !== undefined) {
+    const energyGpu = mul(hours, figures.gpu.kwhPerHour);
+    gpuCo2e = mul(energyGpu, grid);
+    gpuEstimate = estimateFromCo2e(
+      gpuCo2e,
+      {
+        activityValue: energyGpu,
+        activityUnit: 'kWh',
+        factor: grid,
+        metadata: gridFactorMetadata,
+        method,
+        origin: 'co2e-engine',
+        auditTrail: input.audit_trail,
+      },
+      options,
+    );
+  }
+
+  const total = add(add(add(cpuCo2e, memoryCo2e), gpuCo2e), embodiedKg);
   return {
     total_co2e: outputNumber(total, options),
     total_co2e_unit: 'kg',
     memory_estimate: memoryEstimate,
     cpu_estimate: cpuEstimate,
+    ...(gpuEstimate !== undefined && { gpu_estimate: gpuEstimate }),
     embodied_cpu_estimate: embodiedEstimate,
     calculation_details: {
       instance: input.instance,
@@ -195,12 +265,23 @@ export function calculateInstance<P extends CloudProviderSpelling>(
       memory_unit: 'GB',
       vcpu_cores: instance.vcpu,
       average_vcpu_utilization: input.average_vcpu_utilization,
-      power_usage_effectiveness: coefficients.pue,
+      power_usage_effectiveness: pue,
       // The activity values of the electricity estimates: the same decimals, converted once.
       energy_used_cpu: cpuEstimate.activity_data.activity_value,
       energy_used_memory: memoryEstimate.activity_data.activity_value,
+      ...(instance.charged_memory_gb !== undefined && {
+        charged_memory: sharedNumber(figures.chargedMemoryGigabytes, options),
+      }),
+      ...(figures.gpu !== undefined &&
+        gpuEstimate !== undefined && {
+          gpu_count: figures.gpu.count,
+          gpu_model: figures.gpu.model,
+          average_gpu_utilization: GPU_UTILIZATION_NUMBER,
+          energy_used_gpu: gpuEstimate.activity_data.activity_value,
+        }),
       energy_unit: 'kWh',
     },
+    ...(figures.notices.length > 0 && { notices: figures.notices.map((notice) => ({ ...notice })) }),
   };
 }
 

@@ -55,6 +55,7 @@ export function calculateMemory<P extends CloudProviderSpelling>(
           decimal(coefficients.memory_kwh_per_gb_hour),
           coefficients,
           gridFactor(region, year),
+          region,
         ),
         metadata: usePhaseMetadata('memory', id, region, year, datasets),
       },

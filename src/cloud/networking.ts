@@ -54,6 +54,7 @@ export function calculateNetworking<P extends CloudProviderSpelling>(
           decimal(coefficients.networking_kwh_per_gb),
           coefficients,
           gridFactor(region, year),
+          region,
         ),
         metadata: usePhaseMetadata('networking', id, region, year, datasets),
       },

@@ -55,7 +55,12 @@ export function calculateStorage<P extends CloudProviderSpelling>(
     if (published !== undefined) return published;
     const whPerTbHour = type === 'ssd' ? coefficients.ssd_wh_per_tb_hour : coefficients.hdd_wh_per_tb_hour;
     return {
-      factor: usePhaseFactor(mul(decimal(whPerTbHour), KWH_PER_WH), coefficients, gridFactor(region, year)),
+      factor: usePhaseFactor(
+        mul(decimal(whPerTbHour), KWH_PER_WH),
+        coefficients,
+        gridFactor(region, year),
+        region,
+      ),
       metadata: usePhaseMetadata('storage', id, region, year, datasets, {
         label: type.toUpperCase(),
         id: type,

@@ -12,6 +12,7 @@ import { electricityMapsRegionsTable } from './electricitymaps-grid';
 import { lazyTableDatasets } from './lazy';
 import type { CloudInstanceDatasets } from './types';
 
+export { ccfAppCoefficientsTable, ccfAppDatasets, ccfAppInstancesTable } from './ccf-app';
 export { cloudDatasetsWith, type CloudTableChoice } from './cloud-with';
 export { ccfGridRegionsTable, cloudInstancesTable, electricityMapsRegionsTable };
 

@@ -99,6 +99,28 @@ export const CloudCoefficientsTableSchema = z.strictObject({
         networking_kwh_per_gb: nonNegative,
         /** Expected server lifetime in hours, over which embodied emissions are spread. */
         server_lifetime_hours: positive,
+        /**
+         * PUE of particular regions (the provider's region id), used instead of `pue` there (CCF's GCP
+         * trailing-twelve-month figures). Optional.
+         */
+        pue_by_region: z.optional(
+          z.record(nonEmpty, z.number().check(z.gte(1, 'a PUE below 1 is impossible'))),
+        ),
+        /**
+         * Watts per GPU at idle and at 100 % utilisation, by GPU model (the `gpu_model` of instance rows).
+         * Optional; an instance whose GPU model has no entry is estimated without its GPUs, with a notice.
+         */
+        gpu_watts: z.optional(
+          z.record(
+            nonEmpty,
+            z.strictObject({ min_watts: nonNegative, max_watts: nonNegative }).check(
+              z.refine((w) => w.min_watts <= w.max_watts, {
+                message: 'min_watts is greater than max_watts',
+                path: ['min_watts'],
+              }),
+            ),
+          ),
+        ),
       })
       .check(
         z.refine((c) => c.min_watts <= c.max_watts, {
@@ -224,11 +246,25 @@ export const CloudInstancesTableSchema = z.strictObject({
         platform_vcpu: positive,
         /** Embodied emissions of the whole host platform, kg CO2e. */
         platform_embodied_kgco2e: nonNegative,
+        /** GPUs attached to the instance (optional; absent or 0: none). */
+        gpu_count: z.optional(z.number().check(z.int(), z.nonnegative())),
+        /** The GPUs' model, as the coefficients' `gpu_watts` names it (`Nvidia Tesla V100`). */
+        gpu_model: z.optional(nonEmpty),
+        /**
+         * GB of memory whose electricity an instance-hour is charged with, where it is not the whole memory (CCF's
+         * application charges only the memory above its processors' baseline: `ccfAppDatasets`). Optional; absent:
+         * the whole memory, `memory_gib` in GB.
+         */
+        charged_memory_gb: z.optional(nonNegative),
       })
       .check(
         z.refine((i) => i.vcpu <= i.platform_vcpu, {
           message: 'vcpu is greater than platform_vcpu (the instance cannot be larger than its host)',
           path: ['vcpu'],
+        }),
+        z.refine((i) => (i.gpu_count ?? 0) === 0 || i.gpu_model !== undefined, {
+          message: 'gpu_count without gpu_model',
+          path: ['gpu_model'],
         }),
       ),
   ),

@@ -186,8 +186,40 @@ const COEFFICIENT_COLUMNS = [
   'server_lifetime_hours',
 ] as const;
 
+/**
+ * A cell of `key=value` pairs separated by `|` (`us-central1=1.11|us-east4=1.08`; `Nvidia T4=8/71`), each value read
+ * by `value`; a malformed pair is a problem of the cell. Empty: undefined.
+ */
+function pairs<T>(
+  reader: CsvRowReader,
+  column: string,
+  value: (text: string) => T | undefined,
+  shape: string,
+): Record<string, T> | undefined {
+  const text = reader.text(column).trim();
+  if (text === '') return undefined;
+  const result: Record<string, T> = {};
+  for (const pair of text.split('|')) {
+    const at = pair.lastIndexOf('=');
+    const key = at > 0 ? pair.slice(0, at).trim() : '';
+    const parsed = at > 0 ? value(pair.slice(at + 1).trim()) : undefined;
+    if (key === '' || parsed === undefined) {
+      reader.problem(column, `${column}: ${JSON.stringify(pair)} is not ${shape}`);
+      continue;
+    }
+    result[key] = parsed;
+  }
+  return result;
+}
+
+const finite = (text: string): number | undefined => {
+  const value = text === '' ? Number.NaN : Number(text);
+  return Number.isFinite(value) ? value : undefined;
+};
+
 const cloudCoefficients: CsvFormat = {
-  columns: required('provider', ...COEFFICIENT_COLUMNS),
+  // pue_by_region: `region=pue|…`; gpu_watts: `model=min/max|…` (watts per GPU at idle and at 100 %).
+  columns: [...required('provider', ...COEFFICIENT_COLUMNS), ...optional('pue_by_region', 'gpu_watts')],
   build(readers, at, problems) {
     const seen = new FirstLines();
     const providers: Record<string, Record<string, unknown>> = {};
@@ -195,6 +227,22 @@ const cloudCoefficients: CsvFormat = {
       const provider = reader.required('provider');
       const values: Record<string, unknown> = {};
       for (const column of COEFFICIENT_COLUMNS) put(values, column, reader.number(column));
+      put(values, 'pue_by_region', pairs(reader, 'pue_by_region', finite, 'region=PUE'));
+      put(
+        values,
+        'gpu_watts',
+        pairs(
+          reader,
+          'gpu_watts',
+          (text) => {
+            const [min, max, extra] = text.split('/').map((part) => finite(part.trim()));
+            return min === undefined || max === undefined || extra !== undefined
+              ? undefined
+              : { min_watts: min, max_watts: max };
+          },
+          'model=min/max watts',
+        ),
+      );
       if (
         provider === undefined ||
         !seen.first(provider, reader, 'provider', `coefficients for ${provider}`, problems)
@@ -291,14 +339,10 @@ const cloudRegions: CsvFormat = {
 };
 
 const cloudInstances: CsvFormat = {
-  columns: required(
-    'provider',
-    'instance',
-    'vcpu',
-    'memory_gib',
-    'platform_vcpu',
-    'platform_embodied_kgco2e',
-  ),
+  columns: [
+    ...required('provider', 'instance', 'vcpu', 'memory_gib', 'platform_vcpu', 'platform_embodied_kgco2e'),
+    ...optional('gpu_count', 'gpu_model', 'charged_memory_gb'),
+  ],
   build(readers, at, problems) {
     const seen = new FirstLines();
     const instances = readers.map((reader, index) => {
@@ -307,6 +351,9 @@ const cloudInstances: CsvFormat = {
       put(row, 'instance', reader.required('instance'));
       for (const column of ['vcpu', 'memory_gib', 'platform_vcpu', 'platform_embodied_kgco2e'])
         put(row, column, reader.number(column));
+      put(row, 'gpu_count', reader.optionalNumber('gpu_count'));
+      put(row, 'gpu_model', reader.text('gpu_model') || undefined);
+      put(row, 'charged_memory_gb', reader.optionalNumber('charged_memory_gb'));
       locateRow(at, ['instances', index], reader, {
         provider: 'provider',
         instance: 'instance',
@@ -314,6 +361,9 @@ const cloudInstances: CsvFormat = {
         memory_gib: 'memory_gib',
         platform_vcpu: 'platform_vcpu',
         platform_embodied_kgco2e: 'platform_embodied_kgco2e',
+        gpu_count: 'gpu_count',
+        gpu_model: 'gpu_model',
+        charged_memory_gb: 'charged_memory_gb',
       });
       const provider = reader.text('provider') as CloudProvider;
       // Duplicates as the engine looks instances up: case-insensitive, Azure with or without `Standard_`.

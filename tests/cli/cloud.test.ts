@@ -9,6 +9,29 @@ import { cli, parseCsv, tempFile } from './harness';
 const HEADER =
   'resource,calculator,provider,region,instance,instance_count,cpu_count,data,data_unit,storage_type,duration,duration_unit';
 
+describe('cloud CSV: GPU instances (issue 22 item 3, issue 21 item 6)', () => {
+  it('includes the GPU part in co2e, and names what it leaves out in the notices column', async () => {
+    const file = tempFile(
+      'gpus.csv',
+      [
+        HEADER,
+        'train,instance,aws,us_east_1,p3.2xlarge,,,,,,1,h',
+        'infer,instance,aws,us_east_1,g6.xlarge,,,,,,1,h',
+        'web,instance,aws,us_east_1,m5.large,,,,,,1,h',
+      ].join('\n'),
+    );
+    const { code, stdout } = await cli(['cloud', file]);
+    expect(code).toBe(0);
+    const rows = parseCsv(stdout);
+    expect(rows.map((row) => row.notices)).toEqual(['', 'gpu_power_not_estimated', '']);
+    // p3.2xlarge 1 h in us-east-1 (0.434 kg/kWh): CPU 8 · (0.74 + 0.5 · 2.76) W · 1.135 = 0.0192496 kWh → 0.0083543264;
+    // memory 61 GiB = 65.498251264 GB · 0.000392 · 1.135 → 0.01264740316733243392; GPU (35 + 0.5 · 271) W · 1.135 =
+    // 0.1935175 kWh → 0.083986595; embodied 3543.79 · 8 / (72 · 35040) = 0.0112372843734145104…; total
+    // 0.1162256089407469443… kg.
+    expect(rows[0]?.co2e).toBe('0.11622560894074695');
+  });
+});
+
 describe('cloud CSV', () => {
   it('dispatches each row to its calculator, reports bad rows, sums by provider and calculator', async () => {
     const file = tempFile(

@@ -10,6 +10,8 @@ import type { CloudProvider } from '../../src/datasets/tables';
  */
 const CORRECTED: Array<[CloudProvider, string, string, number, string]> = [
   ['aws', 'us-west-2', 'US-NW-BPAT', 88, 'US-NW-PACW'],
+  ['aws', 'us-gov-west-1', 'US-NW-BPAT', 88, 'US-NW-PACW'],
+  ['gcp', 'us-central2', 'US-CENT-SWPP', 487, 'US-MIDW-MISO'],
   ['gcp', 'us-west1', 'US-NW-BPAT', 88, 'US-NW-PACW'],
   ['gcp', 'us-east1', 'US-CAR-SC', 603, 'US-CAR-SCEG'],
   ['azure', 'westus2', 'US-NW-GCPD', 37, 'US-NW-PACE'],
@@ -36,6 +38,15 @@ describe('corrected grid zones', () => {
     expect(estimate.co2e).toBe(0.0002117456);
   });
 
+  it('AWS GovCloud (US-West) moves with us-west-2 to Bonneville (issue 22 item 4): 0.0024062 kWh × 0.088', () => {
+    const estimate = calculateCpu(
+      'aws',
+      { cpu_count: 1, region: 'us-gov-west-1', duration: 1 },
+      defaultDatasets,
+    );
+    expect(estimate.co2e).toBe(0.0002117456);
+  });
+
   it('CCF’s own grid set keeps CCF’s own US figures (by NERC region)', () => {
     expect(ccfGridDatasets.cloudRegions.get('azure', 'westus2')?.grid_zone).toBe('US-NERC-WECC');
     expect(ccfGridDatasets.cloudRegions.get('gcp', 'us-east1')?.grid_zone).toBe('us-east1');
@@ -47,6 +58,12 @@ describe('corrected grid zones', () => {
  * regions"). Expected 2022 figures are Electricity Maps' yearly averages in g/kWh (@tgwf/co2 0.19.0), ÷ 1000.
  */
 const ADDED: Array<[CloudProvider, string, string, number]> = [
+  ['aws', 'eusc-de-east-1', 'DE', 475],
+  ['azure', 'austriaeast', 'AT', 248],
+  ['azure', 'belgiumcentral', 'BE', 197],
+  ['azure', 'denmarkeast', 'DK-DK2', 166],
+  ['azure', 'taiwannorth', 'TW', 535],
+  ['gcp', 'asia-southeast3', 'TH', 497],
   ['aws', 'ap-east-2', 'TW', 535],
   ['aws', 'ap-south-2', 'IN-SO', 487],
   ['aws', 'ap-southeast-4', 'AU-VIC', 535],

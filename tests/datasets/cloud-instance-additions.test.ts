@@ -224,6 +224,25 @@ describe('addAws2026Instances', () => {
     });
   });
 
+  it('holds a derived family to its predecessor, not to the family band at its class level (c8g, issue 22 item 4)', () => {
+    // Class c: c6g 1155.46 / 64 = 18.05 kg per platform vCPU, c5 and c4 3000 / 72 = 41.67; median family 41.67.
+    const table = new InstanceTable([
+      aws('c6g.large', 2, 64, 1155.46, 4),
+      aws('c5.large', 2, 72, 3000, 4),
+      aws('c4.large', 2, 72, 3000, 4),
+    ]);
+    addAws2026Instances(table, [
+      row2026('c6g.large', 2, 4, '0.65'),
+      row2026('c8g.large', 2, 4, '0.79'),
+      row2026('c8g.metal-48xl', 192, 384, '0.79'),
+    ]);
+    // The real figures: 1155.46 × 0.79 / 0.65 = 1404.33 kg over 192 vCPU = 7.31 kg: 0.405× c6g (within 2.5×),
+    // 0.18× the class median (refused before: the family band applied at class level).
+    expect(reasons(table)).toEqual({});
+    expect(table.rows.get(table.key('aws', 'c8g.large'))).toEqual(aws('c8g.large', 2, 192, 1404.33, 4));
+    expect(table.rows.get(table.key('aws', 'c8g.metal-48xl'))?.platform_embodied_kgco2e).toBe(1404.33);
+  });
+
   it('gives new sizes of a family the table has its most common platform and figure, unless split evenly', () => {
     const table = new InstanceTable([
       aws('m6i.large', 2, 128, 1787.9),

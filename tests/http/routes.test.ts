@@ -142,6 +142,27 @@ describe('instance and spend routes send data_quality_flags as a JSON array', ()
     ]);
   });
 
+  it('POST /compute/aws/instance: p3.2xlarge has its GPU part, g6.xlarge a notice (issue 22 item 3, 21 item 6)', async () => {
+    // 1 V100 at 50 %: (35 + 0.5 · 271) W · 1.135 = 0.1935175 kWh in 1 h; · 0.434 kg/kWh = 0.083986595 kg.
+    const p3 = await server.post('/compute/aws/instance', {
+      instance: 'p3.2xlarge',
+      region: 'us_east_1',
+      duration: 1,
+    });
+    expect(p3.status).toBe(200);
+    expect(p3.body.calculation_details.energy_used_gpu).toBe(0.1935175);
+    expect(p3.body.gpu_estimate.co2e).toBe(0.083986595);
+    expect(p3.body.gpu_estimate.emission_factor.data_quality_flags).toEqual([]);
+    const g6 = await server.post('/compute/aws/instance', {
+      instance: 'g6.xlarge',
+      region: 'us_east_1',
+      duration: 1,
+    });
+    expect(g6.status).toBe(200);
+    expect(g6.body.gpu_estimate).toBeUndefined();
+    expect(g6.body.notices[0].code).toBe('gpu_power_not_estimated');
+  });
+
   it('POST /procurement/spend: 1000 EUR retail trade in DE, 2019, margins supplied', async () => {
     // activity = 1000 × (1 − 0.19 − 0.1 − 0.02) / (1 + 0) = 690 EUR (2019 is the factor year: no inflation)
     // co2e = 690 × 0.0272 (EXIOBASE DE, p52 retail trade) = 18.768

@@ -82,8 +82,14 @@ export function toCsv<K extends TableKind>(
       const rows = Object.entries(providers).map(([provider, c]) => [
         provider,
         ...fields.map((field) => c?.[field]),
+        Object.entries(c?.pue_by_region ?? {})
+          .map(([region, pue]) => `${region}=${pue}`)
+          .join('|'),
+        Object.entries(c?.gpu_watts ?? {})
+          .map(([model, w]) => `${model}=${w.min_watts}/${w.max_watts}`)
+          .join('|'),
       ]);
-      return { text: csv(['provider', ...fields], rows), meta };
+      return { text: csv(['provider', ...fields, 'pue_by_region', 'gpu_watts'], rows), meta };
     }
     case 'cloudRegions': {
       const { regions, ...meta } = table as TableOf<'cloudRegions'>;
@@ -125,6 +131,9 @@ export function toCsv<K extends TableKind>(
         'memory_gib',
         'platform_vcpu',
         'platform_embodied_kgco2e',
+        'gpu_count',
+        'gpu_model',
+        'charged_memory_gb',
       ];
       return {
         text: csv(
@@ -136,6 +145,9 @@ export function toCsv<K extends TableKind>(
             i.memory_gib,
             i.platform_vcpu,
             i.platform_embodied_kgco2e,
+            i.gpu_count ?? '',
+            i.gpu_model ?? '',
+            i.charged_memory_gb ?? '',
           ]),
         ),
         meta,

@@ -230,6 +230,28 @@ describe('parseTableCsv errors name the file, line, column and problem', () => {
     expect([error.table, error.line, error.column]).toEqual(['rates.csv', 2, 3]);
   });
 
+  it('regional PUE and GPU watts as key=value pairs (issue 22), and a malformed pair', () => {
+    const header =
+      'provider,min_watts,max_watts,pue,memory_kwh_per_gb_hour,ssd_wh_per_tb_hour,hdd_wh_per_tb_hour,networking_kwh_per_gb,server_lifetime_hours,pue_by_region,gpu_watts\n';
+    const good = parseTableCsv(
+      'cloudCoefficients',
+      `${header}gcp,0.68,4.11,1.1,0.000392,1.2,0.65,0.001,35040,us-central1=1.11|us-east4=1.08,Nvidia T4=8/71\n`,
+      { meta },
+    );
+    expect(good.providers.gcp?.pue_by_region).toEqual({ 'us-central1': 1.11, 'us-east4': 1.08 });
+    expect(good.providers.gcp?.gpu_watts).toEqual({ 'Nvidia T4': { min_watts: 8, max_watts: 71 } });
+    const error = catchError(() =>
+      parseTableCsv(
+        'cloudCoefficients',
+        `${header}gcp,0.68,4.11,1.1,0.000392,1.2,0.65,0.001,35040,,Nvidia T4=8\n`,
+        { file: 'coefficients.csv', meta },
+      ),
+    );
+    expect(error.message).toBe(
+      'coefficients.csv at line 2, column 11 (gpu_watts): gpu_watts: "Nvidia T4=8" is not model=min/max watts',
+    );
+  });
+
   it('a value the schema refuses, with the value found', () => {
     const text =
       'region,product,tax_margin,trade_margin,transport_margin\nDE,p52,0.1,0.2,0.05\nde,p52,0.1,-0.2,0.05\n';

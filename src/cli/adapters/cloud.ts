@@ -76,10 +76,14 @@ function instanceOutcome(result: InstanceEstimate): Omit<RowOutcome, 'notices'> 
     factor_source: join((factor) => factor.source),
     factor_region: result.cpu_estimate.emission_factor?.region ?? null,
     factor_year: result.cpu_estimate.emission_factor?.year ?? null,
+    // CPU, memory and, where the instance has a GPU part, GPU electricity.
     energy_kwh: toNumber(
       add(
-        decimal(result.calculation_details.energy_used_cpu),
-        decimal(result.calculation_details.energy_used_memory),
+        add(
+          decimal(result.calculation_details.energy_used_cpu),
+          decimal(result.calculation_details.energy_used_memory),
+        ),
+        decimal(result.calculation_details.energy_used_gpu ?? 0),
       ),
     ),
   };
@@ -133,8 +137,10 @@ export function cloudRows(datasets: CloudDatasets): RowAdapter {
               ...estimateOutcome(result as Estimate),
               energy_kwh: useEnergy(calculator, provider, request, result as Estimate, datasets),
             };
+      // An instance estimate says what it leaves out (GPUs without figures); the notices go to the row's column.
+      const notices = calculator === 'instance' ? ((result as InstanceEstimate).notices ?? []) : [];
       return {
-        outcome: { ...outcome, notices: [] },
+        outcome: { ...outcome, notices },
         groups: { provider: provider.toLowerCase(), calculator },
       };
     },

@@ -11,6 +11,7 @@ import type {
   PublishedCloudFactor,
 } from '../../datasets/types';
 import { CLOUD_DATA_QUALITY_FLAGS, coefficientsDataset, gridDataset, hostedRegionNaming } from './provenance';
+import { pueAt } from '../pue';
 
 /**
  * Use-phase factors of the Cloud Carbon Footprint method, with their metadata: kg CO2e per activity unit =
@@ -70,9 +71,17 @@ export function wattsPerVcpu(coefficients: CloudCoefficients, utilization: Decim
 export const kwhPerVcpuHour = (coefficients: CloudCoefficients, utilization: Decimal): Decimal =>
   mul(wattsPerVcpu(coefficients, utilization), KILOWATTS_PER_WATT);
 
-/** A use-phase factor (kg per activity unit) = energy per unit × PUE × grid, as CCF does. */
-export function usePhaseFactor(kwhPerUnit: Decimal, coefficients: CloudCoefficients, grid: Decimal): Decimal {
-  return mul(mul(kwhPerUnit, decimal(coefficients.pue)), grid);
+/**
+ * A use-phase factor (kg per activity unit) = energy per unit × PUE × grid, as CCF does. The PUE is the region's
+ * where the coefficients have one (`pue_by_region`: CCF's GCP figures in `ccfAppDatasets`), else the provider's.
+ */
+export function usePhaseFactor(
+  kwhPerUnit: Decimal,
+  coefficients: CloudCoefficients,
+  grid: Decimal,
+  region: CloudRegion,
+): Decimal {
+  return mul(mul(kwhPerUnit, decimal(pueAt(coefficients, region.region))), grid);
 }
 
 export type UsePhaseKind = 'cpu' | 'memory' | 'storage' | 'networking';

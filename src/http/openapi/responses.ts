@@ -67,6 +67,8 @@ export const InstanceEstimateSchema = z.object({
   total_co2e_unit: z.literal('kg'),
   memory_estimate: EstimateSchema,
   cpu_estimate: EstimateSchema,
+  /** Present for an instance with GPUs that have watts in the coefficients (issue 22). */
+  gpu_estimate: z.optional(EstimateSchema),
   embodied_cpu_estimate: EstimateSchema,
   calculation_details: z.object({
     instance: z.string(),
@@ -77,8 +79,17 @@ export const InstanceEstimateSchema = z.object({
     power_usage_effectiveness: z.number(),
     energy_used_cpu: z.number(),
     energy_used_memory: z.number(),
+    charged_memory: z.optional(z.number()),
+    gpu_count: z.optional(z.number()),
+    gpu_model: z.optional(z.string()),
+    average_gpu_utilization: z.optional(z.number()),
+    energy_used_gpu: z.optional(z.number()),
     energy_unit: z.literal('kWh'),
   }),
+  /** What the estimate leaves out (`gpu_power_not_estimated`). */
+  notices: z.optional(
+    z.array(z.object({ code: z.string(), message: z.string(), severity: z.enum(['info', 'warning']) })),
+  ),
 });
 
 const marginSource = () => z.enum(['supplied', 'default', 'none']);
