@@ -46,7 +46,7 @@ export const CCF_INSTANCE_FILES = {
 
 /**
  * Builds the instances table (vCPU, memory, platform vCPU, platform embodied kg CO2e) from ccf-coefficients CSVs,
- * taking the same decisions as the embedded default (`scripts/datasets/build-cloud.ts` calls this):
+ * taking the same decisions as the embedded default (`scripts/datasets/cloud/build-instances.ts` calls this):
  *
  * - AWS: specs from `aws-instances.csv` by instance type, embodied `total` from `coefficients-aws-embodied.csv`.
  * - Azure: the two CSVs row by row; constrained-vCPU sizes (`E16-4s v3`) get the active vCPUs from their name
