@@ -3,7 +3,17 @@ import { calculateInstance, type InstanceEstimate } from '../cloud/instance';
 import { calculateMemory } from '../cloud/memory';
 import { calculateNetworking } from '../cloud/networking';
 import { calculateStorage } from '../cloud/storage';
-import { add, type Decimal, decimal, div, isNegative, isPositive, mul, toNumber } from '../core/decimal';
+import {
+  add,
+  type Decimal,
+  decimal,
+  div,
+  isNegative,
+  isPositive,
+  mul,
+  toNumber,
+  toPlainString,
+} from '../core/decimal';
 import { EmissionsError } from '../core/errors';
 import type { Estimate } from '../core/estimate';
 import type { CloudProvider } from '../datasets/tables';
@@ -64,8 +74,8 @@ export interface LineFacts {
   service: string;
   region: string;
   account: string;
-  /** Effective (or billed) cost, exact; null when the row has none. */
-  cost: Decimal | null;
+  /** Effective (or billed) cost as the export writes it (exact decimal text); null when the row has none. */
+  cost: string | null;
   /** The cost-ratio category: FOCUS `ServiceCategory`, else by calculator or unit (Compute, Storage, …). */
   category: string;
   /** The rule that classified the row, or null. */
@@ -141,6 +151,7 @@ const text = (value: unknown): string =>
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const strictDecimal = (value: string): Decimal | null => (DECIMAL.test(value) ? decimal(value) : null);
+const decimalText = (value: string): string | null => (DECIMAL.test(value) ? value : null);
 
 const monthCache = new Map<string, { hours: number; month: string } | undefined>();
 /** Hours of the calendar month (UTC) that contains the date, or undefined when it is not a date. */
@@ -278,7 +289,7 @@ function readFacts(read: (name: LineField) => string, format: FormatSpec) {
     service: read('service'),
     region: read('region'),
     account: read('account'),
-    cost: strictDecimal(read('cost')) ?? strictDecimal(read('billed_cost')),
+    cost: decimalText(read('cost')) ?? decimalText(read('billed_cost')),
     category: serviceCategory || (unit === undefined ? 'Other' : (UNIT_CATEGORY[unit.dimension] ?? 'Other')),
     rule: null,
   };
@@ -572,9 +583,16 @@ function estimateColumns(
   };
 }
 
-/** kg per unit of cost of the estimated rows, per category and over all (`*`), exactly. */
+/** kg and cost of the estimated rows, per category and over all (`*`), as exact decimal text. */
 export interface CostRatios {
-  byCategory: Map<string, { kg: Decimal; cost: Decimal }>;
+  byCategory: Map<string, { kg: string; cost: string }>;
+}
+
+/** A row's positive cost as a decimal, or undefined. */
+function positiveCost(facts: LineFacts): Decimal | undefined {
+  if (facts.cost === null) return undefined;
+  const cost = decimal(facts.cost);
+  return isPositive(cost) ? cost : undefined;
 }
 
 /**
@@ -588,12 +606,13 @@ export interface CostRatios {
  */
 export function addToRatios(ratios: CostRatios, row: BillingColumns, facts: LineFacts): void {
   if (row.co2e_status !== 'estimated' || row.co2e_calculator === 'cost-ratio' || row.co2e_kg === null) return;
-  if (facts.cost === null || !isPositive(facts.cost)) return;
+  const cost = positiveCost(facts);
+  if (cost === undefined) return;
   for (const key of [facts.category, '*']) {
-    const entry = ratios.byCategory.get(key) ?? { kg: decimal(0), cost: decimal(0) };
+    const entry = ratios.byCategory.get(key) ?? { kg: '0', cost: '0' };
     ratios.byCategory.set(key, {
-      kg: add(entry.kg, decimal(row.co2e_kg)),
-      cost: add(entry.cost, facts.cost),
+      kg: toPlainString(add(decimal(entry.kg), decimal(row.co2e_kg))),
+      cost: toPlainString(add(decimal(entry.cost), cost)),
     });
   }
 }
@@ -609,19 +628,20 @@ export function addToRatios(ratios: CostRatios, row: BillingColumns, facts: Line
  */
 export function applyCostRatio(row: BilledRow, facts: LineFacts, ratios: CostRatios): BilledRow {
   if (row.co2e_status !== 'not_estimated' || !COST_RATIO_REASONS.has(row.co2e_reason)) return row;
-  if (facts.cost === null || !isPositive(facts.cost)) return row;
+  const cost = positiveCost(facts);
+  if (cost === undefined) return row;
   const own = ratios.byCategory.get(facts.category);
   const [category, entry] = own !== undefined ? [facts.category, own] : ['*', ratios.byCategory.get('*')];
-  if (entry === undefined || !isPositive(entry.cost)) return row;
-  const ratio = div(entry.kg, entry.cost);
+  if (entry === undefined || !isPositive(decimal(entry.cost))) return row;
+  const ratio = div(decimal(entry.kg), decimal(entry.cost));
   return {
     ...row,
     co2e_status: 'estimated',
     co2e_reason: `cost_ratio(was ${row.co2e_reason}; ${category === '*' ? 'all categories' : category} ${toNumber(ratio)} kg per cost unit)`,
-    co2e_kg: toNumber(mul(facts.cost, ratio)),
+    co2e_kg: toNumber(mul(cost, ratio)),
     co2e_kwh: null,
     co2e_calculator: 'cost-ratio',
-    co2e_activity_value: toNumber(facts.cost),
+    co2e_activity_value: toNumber(cost),
     co2e_activity_unit: 'cost',
     co2e_factor_id: null,
   };

@@ -75,7 +75,7 @@ export function createBillingSummary(format: string) {
   return {
     add(row: BillingColumns, facts: LineFacts): void {
       rows += 1;
-      const cost = facts.cost ?? decimal(0);
+      const cost = decimal(facts.cost ?? 0);
       costTotal = add(costTotal, cost);
       if (row.co2e_status === 'estimated' && row.co2e_kg !== null) {
         estimated += 1;
