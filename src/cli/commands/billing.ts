@@ -43,7 +43,8 @@ interface BillingFlags {
 const HELP = `
 Input: a billing export, detected from its header (or --export-format): FOCUS 1.0-1.2 (AWS, Azure, Google Cloud,
 Oracle), AWS CUR (legacy lineItem/... and CUR 2.0 line_item_...), the GCP BigQuery billing export (CSV with dotted
-or underscored names, or JSON Lines), Azure cost details. CSV may be gzipped (.csv.gz, input only).
+or underscored names, or JSON Lines), Azure cost details. CSV and JSON Lines may be gzipped
+(.csv.gz, .jsonl.gz; input only).
 Output: every input column unchanged, then co2e_status (estimated | not_estimated), co2e_reason (the reason code,
 or the conversions applied), co2e_kg, co2e_kwh, co2e_calculator, co2e_activity_value, co2e_activity_unit,
 co2e_factor_id. One output row per input row. A summary goes to stderr; --summary writes it as JSON.
