@@ -24,3 +24,14 @@ describe('CLI typos get a suggestion', () => {
     expect(stderr).toContain('regions, instances, currencies, codes, coverage');
   });
 });
+
+describe('list coverage takes the region aliases the spend calculator takes', () => {
+  it.each([
+    ['UK', 'GB'],
+    ['el', 'GR'],
+  ])('list coverage %s lists %s', async (alias, region) => {
+    const { code, stdout } = await cli(['list', 'coverage', alias, '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).map((row: { region: string }) => row.region)).toEqual([region]);
+  });
+});

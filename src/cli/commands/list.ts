@@ -3,6 +3,7 @@ import { type Capabilities, listCapabilities } from '../../capabilities';
 import type { Datasets } from '../../datasets/types';
 import { closestSpellings } from '../../core/spelling';
 import { coverageRows } from '../../spend/coverage';
+import { REGION_ALIASES } from '../../spend/exiobase-regions';
 import { type CliIo, EXIT, UsageError } from '../io';
 
 /** `list regions|instances|currencies|codes|coverage [filter] [--json]`: what the datasets support. */
@@ -50,7 +51,11 @@ function rowsOf(subject: Subject, capabilities: Capabilities, filter: string | u
           })),
         );
     case 'coverage': // per spend region; the filter is a region
-      return coverageRows(capabilities.spend?.coverage ?? [], filter);
+      // UK and EL are GB and GR, as in a spend request
+      return coverageRows(
+        capabilities.spend?.coverage ?? [],
+        filter === undefined ? undefined : (REGION_ALIASES[filter.toUpperCase()] ?? filter),
+      );
   }
 }
 
