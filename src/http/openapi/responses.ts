@@ -147,4 +147,24 @@ export const ProcurementMetadataSchema = z.object({
       ),
     }),
   ),
+  /** Per spend region with factors (src/spend/coverage.ts, `co2e-engine list coverage`). */
+  coverage: z.optional(
+    z.array(
+      z.object({
+        region: z.string(),
+        products: z.int(),
+        margins: z.nullable(
+          z.object({
+            dataset: z.string(),
+            margins: z.array(z.enum(['tax_margin', 'trade_margin', 'transport_margin'])),
+            products: z.int(),
+          }),
+        ),
+        currency: z.nullable(z.string()),
+        fx_latest_year: z.nullable(z.int()),
+        fx_latest_partial: z.optional(z.string()),
+        inflation_latest_year: z.nullable(z.int()),
+      }),
+    ),
+  ),
 });
