@@ -15,11 +15,12 @@ if (!isMainThread && (workerData as Partial<WorkerSetup> | null)?.co2eChunkWorke
   );
 } else {
   // A closed stdout (`co2e-engine list codes | head -1`) ends the command quietly with exit 0, as Unix tools do,
-  // instead of an unhandled `write EPIPE`: the reader has what it wanted. Other write errors (a full disk) belong
-  // to the command writing there, which reports them; with no such listener they stay uncaught, as before.
+  // instead of an unhandled `write EPIPE`: the reader has what it wanted.
+  // Any other write error (a full disk) is reported by the file pipeline's own listener (pipeline/streams.ts) when
+  // it is writing ("the output on stdout is incomplete", exit 2); only without one is it thrown here.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
-    if (process.stdout.listenerCount('error') === 1) throw error;
+    if (process.stdout.listenerCount('error') <= 1) throw error;
   });
   const controller = new AbortController();
   // The first Ctrl+C stops serve, or a file run after the chunks under way with the summary; a second one exits at once.

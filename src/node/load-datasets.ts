@@ -1,3 +1,4 @@
+import { closestSpellings } from '../core/spelling';
 import { DatasetError } from '../datasets/errors';
 import { defaultDatasets } from '../datasets/index';
 import { DATASET_PRESET_NAMES, isDatasetPresetName, withDatasetPreset } from '../datasets/presets';
@@ -31,12 +32,14 @@ export function loadDatasets(
       datasets = withDatasetPreset(datasets, spec);
       continue;
     }
-    if (!statOf(spec)?.isFile())
+    if (!statOf(spec)?.isFile()) {
+      const close = closestSpellings(DATASET_PRESET_NAMES, spec);
       throw new DatasetError(
         spec,
         '',
-        `no such file, and not a preset (presets: ${DATASET_PRESET_NAMES.join(', ')})`,
+        `no such file, and not a preset (presets: ${DATASET_PRESET_NAMES.join(', ')})${close.length === 0 ? '' : `. Did you mean: ${close.join(', ')}?`}`,
       );
+    }
     try {
       datasets = loadDatasetsFile(spec, datasets);
     } catch (error) {

@@ -1,3 +1,4 @@
+import { closestSpellings } from '../core/spelling';
 import {
   type Decimal,
   add,
@@ -16,6 +17,12 @@ import { notice, type Notice } from './notices';
 import { resolveSpendRegion } from './regions';
 import type { ParsedSpendRequest } from './spend.schema';
 import { codeSuggestion } from './suggestions';
+
+/** " Did you mean: x?" for a classification type close to a valid one (a swap, a missing digit), else "". */
+const typeSuggestion = (valid: readonly string[], typed: string): string => {
+  const close = closestSpellings(valid, typed);
+  return close.length === 0 ? '' : ` Did you mean: ${close.join(', ')}?`;
+};
 
 /** One model product behind a spend factor, with its share of the mean. */
 export interface ProductShare {
@@ -74,7 +81,7 @@ function resolveProducts(activity: ParsedSpendRequest['activity'], datasets: Spe
     const valid = datasets.classifications.types;
     throw new EmissionsError(
       'invalid_request',
-      `Classification type '${activity.classification_type}' is not supported. Valid types: ${valid.join(', ')}.`,
+      `Classification type '${activity.classification_type}' is not supported.${typeSuggestion(valid, activity.classification_type)} Valid types: ${valid.join(', ')}.`,
       { path: 'activity.classification_type', valid_values: [...valid] },
     );
   }

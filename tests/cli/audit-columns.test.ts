@@ -71,12 +71,14 @@ describe('spend rows carry the factor and the money steps', () => {
     expect(value(defaults, 'co2e')).toBe(27.2); // 1000 × 0.0272
   });
 
-  it('a conversion shows its rate and year: 1000 USD of 2019 at the Federal Reserve H.10 annual 0.8933 EUR per USD', async () => {
+  // Federal Reserve H.10 comes first since issue 18 item 1: its 2019 annual average is 1.1194 USD per EUR, which
+  // datasets/exchange-rates publishes as 0.8933 EUR per USD (IMF's 0.8932762570674088 is now only a fallback).
+  it('a conversion shows its rate and year: 1000 USD of 2019 at H.10 0.8933 EUR per USD', async () => {
     const run = await cli(['spend', '-', '--format', 'jsonl', '--jobs', '1'], {
       stdin: `${SPEND.split('\n')[0]}\n3,isic4,4711,2019,DE,1000,usd,0,0,0\n`,
     });
     const [row] = parseJsonl(run.stdout);
-    expect(row?.exchange_rate).toBe(0.8933); // fed_h10_annual_units_per_usd.csv: 2019-01-01,Euro,0.8933
+    expect(row?.exchange_rate).toBe(0.8933);
     expect(row?.exchange_rate_year).toBe(2019);
   });
 });

@@ -78,6 +78,31 @@ describe('billing FILE', () => {
     expect(stderr).toMatch(/\d+\.\d % of cost estimated; summary in /);
   });
 
+  it.each(['csv', 'parquet'])(
+    '--summary of a nested GCP JSON Lines export written as %s: the library summary',
+    async (format) => {
+      const out = tempFile(`gcp-summary-out.${format}`, '');
+      const summaryFile = tempFile(`gcp-summary-${format}.json`, '');
+      const { code, stderr } = await cli([
+        'billing',
+        fixture('gcp-export.jsonl'),
+        '--out',
+        out,
+        '--force',
+        '--summary',
+        summaryFile,
+      ]);
+      expect(stderr).not.toContain('matches no billing export format');
+      expect(code).toBe(0);
+      const input = readFileSync(fixture('gcp-export.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const expected = estimateBilling(input, defaultDatasets).summary;
+      expect(JSON.parse(readFileSync(summaryFile, 'utf8'))).toEqual(expected);
+    },
+  );
+
   it('--unknown cost-ratio labels the rows it estimates; --export-format forces a format', async () => {
     const ratio = await cli(['billing', fixture('aws-cur.csv'), '--unknown', 'cost-ratio']);
     expect(ratio.code).toBe(0);

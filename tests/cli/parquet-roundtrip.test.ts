@@ -102,5 +102,7 @@ describe('spend → Parquet → spend', () => {
     expect(after[1]).toEqual(before[1]); // 10 EUR × 0.0272 = 0.272 kg both ways
     expect(after[1]?.co2e).toBe('0.272');
     expect(after[0]?.error_code).toBe('invalid_request');
+    expect(after[0]?.error_message).toBe("'money' must be a number, got 'lots'.");
+    expect(after[0]).toEqual(before[0]);
   });
 });

@@ -97,6 +97,9 @@ export function numericCell(raw: unknown, field: string): number | undefined {
 /**
  * A Parquet input row's values with the text cells of numeric request fields read as CSV reads them (a plain
  * decimal becomes its number, an empty cell is not supplied), for files whose numbers were written as text.
+ *
+ * @throws {EmissionsError} `invalid_request` for a text cell of a numeric field that is no plain decimal, with
+ * CSV's message (`'money' must be a number, got 'lots'.`), so a CSV → Parquet → CSV row fails alike.
  */
 export function parquetRowValues(values: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const decoded: Record<string, unknown> = { ...values };
@@ -104,8 +107,7 @@ export function parquetRowValues(values: Readonly<Record<string, unknown>>): Rec
     if (typeof raw !== 'string' || !NUMERIC_FIELDS.has(field)) continue;
     if (raw === '') decoded[field] = null;
     else {
-      const value = numericCell(raw, field);
-      if (value !== undefined) decoded[field] = value;
+      decoded[field] = numericCell(raw, field) ?? strictNumber(raw, field);
     }
   }
   return decoded;

@@ -43,7 +43,8 @@ interface BillingFlags {
 const HELP = `
 Input: a billing export, detected from its header (or --export-format): FOCUS 1.0-1.2 (AWS, Azure, Google Cloud,
 Oracle), AWS CUR (legacy lineItem/... and CUR 2.0 line_item_...), the GCP BigQuery billing export (CSV with dotted
-or underscored names, or JSON Lines), Azure cost details. CSV may be gzipped (.csv.gz, input only).
+or underscored names, or JSON Lines), Azure cost details. CSV and JSON Lines may be gzipped
+(.csv.gz, .jsonl.gz; input only).
 Output: every input column unchanged, then co2e_status (estimated | not_estimated), co2e_reason (the reason code,
 or the conversions applied), co2e_kg, co2e_kwh, co2e_calculator, co2e_activity_value, co2e_activity_unit,
 co2e_factor_id. One output row per input row. A summary goes to stderr; --summary writes it as JSON.
@@ -111,16 +112,39 @@ function estimatorFor(
 const number = (value: unknown): number | null =>
   value === null || value === undefined || value === '' ? null : Number(String(value));
 
-/** The summary, read back from the output file the run wrote (its co2e columns and its input columns). */
+/** A cell that CSV or Parquet output holds as JSON text (a nested JSON Lines value), as the object again. */
+const unnested = (values: Record<string, unknown>): Record<string, unknown> => {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (typeof value === 'string' && (value.startsWith('{') || value.startsWith('['))) {
+      try {
+        result[key] = JSON.parse(value) as unknown;
+        continue;
+      } catch {
+        // not JSON: the text as it is
+      }
+    }
+    result[key] = value;
+  }
+  return result;
+};
+
+/**
+ * The summary, read back from the output file the run wrote (its co2e columns and its input columns). `nested`:
+ * the input was JSON Lines and the output is not, so nested values (a GCP export's `service`, `location`) are JSON
+ * text in the output and are parsed back.
+ */
 async function summaryOf(
   out: string,
   format: string,
   datasets: ReturnType<typeof cliDatasets>,
   exportFormat: BillingFormat | undefined,
+  nested: boolean,
 ) {
   let estimator: BillingEstimator | undefined;
   let summary: ReturnType<typeof createBillingSummary> | undefined;
-  for await (const values of readRows(out, format)) {
+  for await (const read of readRows(out, format)) {
+    const values = nested ? unnested(read) : read;
     estimator ??= estimatorFor(datasets, values, exportFormat);
     summary ??= createBillingSummary(estimator.format);
     const row = {
@@ -199,11 +223,13 @@ export const billingCommand = {
         ? undefined
         : async (code: number) => {
             if (code === EXIT.interrupted || flags.out === undefined) return code;
+            const outFormat = options.format ?? formatOfPath(flags.out);
             const summary = await summaryOf(
               flags.out,
-              options.format ?? formatOfPath(flags.out),
+              outFormat,
               datasets,
               flags.exportFormat,
+              inputFormat === 'jsonl' && outFormat !== 'jsonl',
             );
             const target = flags.summary!;
             const partial = `${target}.partial-${process.pid}`;

@@ -37,11 +37,13 @@ through. An empty cell means "not supplied".`,
   cloud: `
 Columns: calculator (cpu, memory, storage, networking, embodied, instance), provider (aws, azure, gcp), then
 that calculator's request fields (cpu_count, region, duration, duration_unit, data, data_unit, storage_type,
-instance, instance_count, average_vcpu_utilization, year). Empty cells are omitted; other columns pass through.`,
+instance, instance_count, average_vcpu_utilization, replication_factor (storage, memory), year). Empty cells are
+omitted; other columns pass through.`,
 } as const;
 
 const TRAILER = `
-Formats: CSV (.csv), JSON Lines (.jsonl, .ndjson) and Parquet (.parquet; a file, not stdin, for input).
+Formats: CSV (.csv), JSON Lines (.jsonl, .ndjson) and Parquet (.parquet; a file, not stdin, for input); input
+CSV and JSON Lines may be gzipped (.csv.gz, .jsonl.gz).
 Output: the input columns, then co2e, co2e_unit, activity_value, activity_unit, factor_id, factor_name,
 factor_source, factor_region, factor_year, exchange_rate, exchange_rate_year, tax_margin_applied,
 tax_margin_source, trade_margin_applied, trade_margin_source, transport_margin_applied, transport_margin_source,

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { type Capabilities, listCapabilities } from '../../capabilities';
 import type { Datasets } from '../../datasets/types';
+import { closestSpellings } from '../../core/spelling';
 import { coverageRows } from '../../spend/coverage';
+import { REGION_ALIASES } from '../../spend/exiobase-regions';
 import { type CliIo, EXIT, UsageError } from '../io';
 
 /** `list regions|instances|currencies|codes|coverage [filter] [--json]`: what the datasets support. */
@@ -9,6 +11,12 @@ import { type CliIo, EXIT, UsageError } from '../io';
 export const LIST_SUBJECTS = ['regions', 'instances', 'currencies', 'codes', 'coverage'] as const;
 type Subject = (typeof LIST_SUBJECTS)[number];
 type Row = Record<string, string>;
+
+/** ". Did you mean: x, y?" when a valid name is close to the typed one, else "". */
+const didYouMean = (valid: readonly string[], typed: string): string => {
+  const close = closestSpellings(valid, typed);
+  return close.length === 0 ? '' : `. Did you mean: ${close.join(', ')}?`;
+};
 
 /** The rows of a subject; `filter` is a provider (regions, instances) or a classification type (codes). */
 function rowsOf(subject: Subject, capabilities: Capabilities, filter: string | undefined): Row[] {
@@ -43,7 +51,11 @@ function rowsOf(subject: Subject, capabilities: Capabilities, filter: string | u
           })),
         );
     case 'coverage': // per spend region; the filter is a region
-      return coverageRows(capabilities.spend?.coverage ?? [], filter);
+      // UK and EL are GB and GR, as in a spend request
+      return coverageRows(
+        capabilities.spend?.coverage ?? [],
+        filter === undefined ? undefined : (REGION_ALIASES[filter.toUpperCase()] ?? filter),
+      );
   }
 }
 
@@ -78,7 +90,9 @@ export function runList(
   io: CliIo,
 ): number {
   if (!(LIST_SUBJECTS as readonly string[]).includes(subject))
-    throw new UsageError(`cannot list '${subject}'; choose one of ${LIST_SUBJECTS.join(', ')}.`);
+    throw new UsageError(
+      `cannot list '${subject}'${didYouMean(LIST_SUBJECTS, subject)}; choose one of ${LIST_SUBJECTS.join(', ')}.`,
+    );
   const capabilities = listCapabilities(datasets);
   const rows = rowsOf(subject as Subject, capabilities, filter);
   if (rows.length === 0 && filter !== undefined) {
@@ -88,7 +102,9 @@ export function runList(
         : subject === 'coverage'
           ? (capabilities.spend?.regions ?? [])
           : (capabilities.cloud?.providers ?? []).map((p) => p.provider);
-    throw new UsageError(`no ${subject} for '${filter}'; valid: ${valid.join(', ')}.`);
+    throw new UsageError(
+      `no ${subject} for '${filter}'${didYouMean(valid, filter)}; valid: ${valid.join(', ')}.`,
+    );
   }
   io.stdout.write(json ? `${JSON.stringify(rows, null, 2)}\n` : table(rows));
   return EXIT.ok;

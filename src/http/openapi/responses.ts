@@ -158,6 +158,7 @@ export const ProcurementMetadataSchema = z.object({
       ),
     }),
   ),
+  /** Per spend region with factors (src/spend/coverage.ts, `co2e-engine list coverage`). */
   coverage: z.optional(
     z.array(
       z.object({
