@@ -12,6 +12,7 @@ import { EXIOBASE_ZENODO_RECORDS, type ExiobaseZenodoRelease, ZENODO_API } from 
 import { loadExiobaseRelease } from '../../node/load-exiobase-release';
 import { type CliIo, EXIT, UsageError } from '../io';
 import { proxiedFetch } from './proxy-fetch';
+import { fourDigitYear, fraction, negativeOption } from './options';
 
 /**
  * The build of `datasets build` (`buildDatasetsFile` in ./datasets.ts, which registers this command and passes it
@@ -291,15 +292,7 @@ export function addDatasetsFetchCommand(
       ),
     )
     .option('--record <id>', 'another Zenodo record holding IOT_<year>_pxp.zip files')
-    .option(
-      '--year <year>',
-      'year of the tables',
-      (text) => {
-        if (!/^\d{4}$/.test(text)) throw new InvalidArgumentError('--year must be a four-digit year.');
-        return Number(text);
-      },
-      2019,
-    )
+    .option('--year <year>', 'year of the tables', fourDigitYear('--year'), 2019)
     .option('-o, --out <file>', 'the dataset file to write (default exiobase-<release>-<year>.json)')
     .option('--force', 'replace --out if it exists')
     .option('--from <zip>', 'build from this IOT_<year>_pxp.zip (or folder) instead of downloading it')
@@ -316,19 +309,10 @@ export function addDatasetsFetchCommand(
     .option(
       '--trade-share <fraction>',
       'naio_10_cp15 gives trade and transport margins combined: the part that is trade (0 to 1)',
-      (text) => {
-        const value = Number(text);
-        if (!/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(text) || !(value >= 0 && value <= 1))
-          throw new InvalidArgumentError('--trade-share must be a fraction from 0 to 1.');
-        return value;
-      },
+      fraction('--trade-share'),
     )
     .option('--impact <row>', 'the impacts/M.txt row to read', build.defaultImpact)
-    .addOption(
-      new Option('--negative <what>', 'negative multipliers: refuse the release, or leave them out')
-        .choices(['error', 'omit'])
-        .default('error'),
-    )
+    .addOption(negativeOption())
     .option('--zenodo-api <url>', `Zenodo's API base (default $CO2E_ENGINE_ZENODO_API, else ${ZENODO_API})`)
     .option(
       '--eurostat-api <url>',

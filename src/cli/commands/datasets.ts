@@ -1,4 +1,4 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DatasetTables } from '../../datasets/create';
@@ -15,6 +15,7 @@ import { readEurostatText } from '../../node/load-naio-margins';
 import { readText, statOf } from '../../node/files';
 import { type CliIo, EXIT, UsageError } from '../io';
 import { addDatasetsFetchCommand } from './datasets-fetch';
+import { fourDigitYear, fraction, negativeOption } from './options';
 
 /** The AR5 row, the GWP basis of the embedded EXIOBASE factors, so that the result merges over them. */
 export const BUILD_DEFAULT_IMPACT = 'GHG emissions AR5 (GWP100) | GWP100 (IPCC, 2010)';
@@ -208,7 +209,6 @@ function readMarginsFile(file: string, options: DatasetsBuildOptions, io: CliIo)
   return read.margins;
 }
 
-const negativeChoices = ['error', 'omit'] as const;
 const marginsFormats: MarginsFormat[] = ['csv', 'naio-tsv', 'naio-sdmx-csv'];
 
 /**
@@ -242,23 +242,19 @@ export function addDatasetsCommand(program: Command, io: CliIo, done: (code: num
     .option(
       '--trade-share <fraction>',
       'naio_10_cp15 gives trade and transport margins combined: the part that is trade (0 to 1; 1 puts all in trade)',
-      (text) => {
-        const value = Number(text);
-        if (!/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(text) || !(value >= 0 && value <= 1))
-          throw new InvalidArgumentError('--trade-share must be a fraction from 0 to 1.');
-        return value;
-      },
+      fraction('--trade-share'),
     )
-    .option('--margins-year <year>', 'naio_10_cp15: the year to read (default --year)', (text) => {
-      if (!/^\d{4}$/.test(text)) throw new InvalidArgumentError('--margins-year must be a four-digit year.');
-      return Number(text);
-    })
+    .option(
+      '--margins-year <year>',
+      'naio_10_cp15: the year to read (default --year)',
+      fourDigitYear('--margins-year'),
+    )
     .addOption(
       new Option(
         '--margins-inconsistent <what>',
         'naio_10_cp15 rows where TS_PP is not TS_BP + D21X31 + OTTM: refuse the file, or leave them out',
       )
-        .choices(negativeChoices)
+        .choices(['error', 'omit'])
         .default('error'),
     )
     .option(
@@ -266,22 +262,10 @@ export function addDatasetsCommand(program: Command, io: CliIo, done: (code: num
       'EXIOBASE MR-SUT release with valuation layers (MRSUT_<year>.zip or folder: use.csv, trade_margins.csv, transport_margins.csv, taxes_less_subsidies.csv)',
     )
     .requiredOption('-o, --out <file>', 'the dataset file to write (JSON)')
-    .option(
-      '--year <year>',
-      'year of the release',
-      (text) => {
-        if (!/^\d{4}$/.test(text)) throw new InvalidArgumentError('--year must be a four-digit year.');
-        return Number(text);
-      },
-      2019,
-    )
+    .option('--year <year>', 'year of the release', fourDigitYear('--year'), 2019)
     .option('--exiobase-version <version>', 'EXIOBASE version, part of every factor id (e.g. 3.8.2)')
     .option('--impact <row>', 'the impacts/M.txt row to read', BUILD_DEFAULT_IMPACT)
-    .addOption(
-      new Option('--negative <what>', 'negative multipliers: refuse the release, or leave them out')
-        .choices(negativeChoices)
-        .default('error'),
-    )
+    .addOption(negativeOption())
     .option('--force', 'replace --out if it exists')
     .addHelpText(
       'after',
