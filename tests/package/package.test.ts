@@ -375,6 +375,68 @@ describe('loading the installed package', () => {
     expect(cjs).toStrictEqual(esm);
   });
 
+  it('co2e-engine/node loads no embedded table on import, only on the first loadDatasets call (ESM and CommonJS)', async () => {
+    // ES modules: a load hook logs every module Node loads, in the order it loads them.
+    const log = join(project, 'loaded-modules.log');
+    writeFileSync(
+      join(project, 'log-hooks.mjs'),
+      `import { appendFileSync } from 'node:fs';\n` +
+        `export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`,
+    );
+    writeFileSync(
+      join(project, 'log-register.mjs'),
+      "import { register } from 'node:module';\nregister('./log-hooks.mjs', import.meta.url);\n",
+    );
+    writeFileSync(
+      join(project, 'node-entry.mjs'),
+      `import { appendFileSync } from 'node:fs';\n` +
+        `const node = await import('${NAME}/node');\n` +
+        `appendFileSync(${JSON.stringify(log)}, 'IMPORTED\\n');\n` +
+        `const datasets = node.loadDatasets(['useeio']);\n` +
+        `const { calculateCpu } = await import('${NAME}');\n` +
+        `const { defaultDatasets } = await import('${NAME}/datasets');\n` +
+        `console.log(JSON.stringify({ co2e: calculateCpu('aws', { cpu_count: 1, region: 'us_east_1', duration: 1 }, datasets).co2e,` +
+        ` sameInstance: datasets.cloudRegions === defaultDatasets.cloudRegions }));\n`,
+    );
+    rmSync(log, { force: true });
+    const esm = await exec(process.execPath, ['--import', './log-register.mjs', 'node-entry.mjs'], project);
+    const loaded = readFileSync(log, 'utf8').trim().split('\n');
+    const imported = loaded.indexOf('IMPORTED');
+    const isTable = (url: string) => /\/dist\/data\//.test(url);
+    expect(imported).toBeGreaterThan(0);
+    expect(loaded.slice(0, imported).filter((url) => url.includes(`/${NAME}/dist/node`)).length).toBe(1);
+    expect(loaded.slice(0, imported).filter(isTable)).toEqual([]);
+    // The first call loads them (Node's require of an ES module, which load hooks do not see), as the same module
+    // instances a later import of the datasets entry gets.
+    expect(JSON.parse(esm.stdout)).toEqual({ co2e: 0.0010442908, sameInstance: true });
+    // Control: the hook sees the tables when an entry imports them.
+    writeFileSync(join(project, 'datasets-entry.mjs'), `await import('${NAME}/datasets');\n`);
+    rmSync(log, { force: true });
+    await exec(process.execPath, ['--import', './log-register.mjs', 'datasets-entry.mjs'], project);
+    expect(readFileSync(log, 'utf8').trim().split('\n').filter(isTable).length).toBeGreaterThan(5);
+
+    // CommonJS: require.cache holds every module loaded.
+    const cjs = await exec(
+      process.execPath,
+      [
+        '--input-type=commonjs',
+        '-e',
+        `const tables = () => Object.keys(require.cache).filter((file) => /[\\\\/]dist[\\\\/]data[\\\\/]/.test(file)).length;
+         const node = require('${NAME}/node');
+         const onImport = tables();
+         const datasets = node.loadDatasets([]);
+         const { calculateCpu } = require('${NAME}');
+         console.log(JSON.stringify({ onImport, afterUse: tables(),
+           co2e: calculateCpu('aws', { cpu_count: 1, region: 'us_east_1', duration: 1 }, datasets).co2e }));`,
+      ],
+      project,
+    );
+    const cjsResult = JSON.parse(cjs.stdout) as { onImport: number; afterUse: number; co2e: number };
+    expect(cjsResult.onImport).toBe(0);
+    expect(cjsResult.afterUse).toBeGreaterThan(5);
+    expect(cjsResult.co2e).toBe(0.0010442908);
+  });
+
   it('offers the package.json subpath', async () => {
     const { stdout } = await exec(
       process.execPath,
