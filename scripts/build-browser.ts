@@ -1,5 +1,5 @@
 /**
- * Builds dist/browser/: the ES modules that browser bundlers get (package.json `exports`, condition `browser`), one
+ * Builds dist/browser/: the ES modules that browser bundlers get (package.json `exports`, `import` → `browser`), one
  * module per source module, so an app's bundler drops every module the app does not use (package.json
  * `sideEffects: false`) as it does from the sources. The Node builds (tsup, `import` and `require`) merge modules
  * into shared chunks, which loads fast in Node but cannot be split by a bundler: with them every calculator carried

@@ -437,6 +437,23 @@ describe('loading the installed package', () => {
     expect(cjsResult.co2e).toBe(0.0010442908);
   });
 
+  it('gives ES module imports in browser bundles the per-module build, and keeps require() on CommonJS', () => {
+    // Under `import` only: a browser-condition resolver that requires (Jest's jsdom environment) keeps the .cjs.
+    const exportsMap = packageJson.exports as Record<
+      string,
+      { import?: { browser?: string }; require?: { default?: string } }
+    >;
+    for (const [subpath, target] of Object.entries(exportsMap)) {
+      if (typeof target !== 'object' || subpath === './node') continue;
+      const browserFile = target.import?.browser;
+      expect(browserFile, subpath).toMatch(/^\.\/dist\/browser\/.+\.js$/);
+      expect(packedFiles, subpath).toContain((browserFile as string).slice(2));
+      expect(target.require?.default, subpath).toMatch(/\.cjs$/);
+      expect(Object.keys(target), subpath).not.toContain('browser');
+    }
+    expect(exportsMap['./node']?.import?.browser).toBeUndefined();
+  });
+
   it('offers the package.json subpath', async () => {
     const { stdout } = await exec(
       process.execPath,
