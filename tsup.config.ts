@@ -31,6 +31,48 @@ const fastParseByCondition: Plugin = {
   },
 };
 
+/**
+ * `co2e-engine/node` loads the embedded datasets on first use, not on import (src/node/embedded.ts): in the package
+ * its `./embedded` module becomes one that requires the built `co2e-engine/datasets` entry when first called. The
+ * ES module build requires `./datasets.js` (Node's `require` of an ES module, 20.19 and later; the same instance an
+ * `import` gets) and falls back to `./datasets.cjs` on older Node; the CommonJS build requires `./datasets.cjs`.
+ * Every output sits in dist/, so the path holds from any chunk.
+ */
+const lazyEmbeddedDatasets: Plugin = {
+  name: 'lazy-embedded-datasets',
+  setup(build) {
+    const cjs = build.initialOptions.outExtension?.['.js'] === '.cjs';
+    build.onResolve({ filter: /^\.\/embedded$/ }, ({ importer }) =>
+      /[\\/]src[\\/]node[\\/][^\\/]+\.ts$/.test(importer)
+        ? { path: 'embedded', namespace: 'lazy-embedded-datasets' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-embedded-datasets' }, () => ({
+      loader: 'js',
+      resolveDir: process.cwd(),
+      contents: cjs
+        ? `import { createRequire } from 'node:module';
+let loaded;
+export const embeddedDatasets = () => (loaded ??= createRequire(__filename)('./datasets.cjs'));`
+        : `import { createRequire } from 'node:module';
+let loaded;
+export function embeddedDatasets() {
+  if (loaded === undefined) {
+    const requireFromDist = createRequire(import.meta.url);
+    try {
+      loaded = requireFromDist('./datasets.js');
+    } catch (error) {
+      // Node before 20.19 (or 22.12) cannot require an ES module: take the CommonJS build.
+      if (error?.code !== 'ERR_REQUIRE_ESM') throw error;
+      loaded = requireFromDist('./datasets.cjs');
+    }
+  }
+  return loaded;
+}`,
+    }));
+  },
+};
+
 export default defineConfig([
   {
     entry: {
@@ -58,7 +100,7 @@ export default defineConfig([
     // reference zod/mini's types, so zod stays a dependency.
     noExternal: ['csv-parse', 'fflate', 'fastest-levenshtein', /^zod(\/|$)/],
     // The data plugin first: it claims the dataset tables before jsonAsParse would inline them.
-    esbuildPlugins: [externalDataModules, jsonAsParse, fastParseByCondition],
+    esbuildPlugins: [externalDataModules, jsonAsParse, fastParseByCondition, lazyEmbeddedDatasets],
     // dist/data/: one module per table, with its licence at its head (scripts/data-files.ts).
     onSuccess: async () => {
       await writeDataModules();

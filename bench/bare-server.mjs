@@ -1,11 +1,24 @@
-// The baseline of bench/http.ts: a bare node:http server answering a fixed JSON body of the given size.
+// The baseline of bench/http.ts (issue 24: "a bare node:http server that parses the same JSON"): a node:http server
+// that reads the request body, parses it with JSON.parse, and answers a fixed JSON body of the given size.
 import { createServer } from 'node:http';
 
 const size = Number(process.argv[2] ?? 300);
 const body = JSON.stringify({ padding: 'x'.repeat(Math.max(0, size - 14)) });
 const server = createServer((request, response) => {
-  request.resume();
+  const chunks = [];
+  request.on('data', (chunk) => chunks.push(chunk));
   request.on('end', () => {
+    let parsed;
+    try {
+      parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      response.writeHead(400).end();
+      return;
+    }
+    if (parsed === null || typeof parsed !== 'object') {
+      response.writeHead(400).end();
+      return;
+    }
     response.writeHead(200, {
       'content-type': 'application/json; charset=utf-8',
       'cache-control': 'no-store',

@@ -1,6 +1,7 @@
 /**
  * `co2e-engine/datasets/spend`: only the embedded spend tables (EXIOBASE factors and concordances, inflation, FX,
- * and the USEEIO alternative).
+ * and the USEEIO alternative). The USEEIO tables live in a module of their own (./useeio), so a bundle that uses
+ * `spendDatasets` does not carry them.
  *
  * @packageDocumentation
  */
@@ -9,8 +10,6 @@ import exiobaseFactorsJson from '../../datasets/spend/exiobase-factors.oefdb.jso
 import exiobaseMarginsJson from '../../datasets/spend/exiobase-margins.json';
 import fxJson from '../../datasets/spend/fx-imf.json';
 import inflationJson from '../../datasets/spend/inflation-worldbank.json';
-import useeioClassificationsJson from '../../datasets/spend/useeio-classifications.json';
-import useeioFactorsJson from '../../datasets/spend/useeio-factors.json';
 import { lazyTableDatasets } from './lazy';
 import { spendSupplements } from './spend-supplements';
 import type {
@@ -34,12 +33,6 @@ export const spendTables = {
 
 export { exiobaseRegionsFactorsTable } from './spend-supplements';
 
-/** US EPA USEEIO v1.3 spend factors (US, 2022 USD, purchaser's price) and their NAICS/ISIC concordance. */
-export const useeioTables = {
-  spendFactors: useeioFactorsJson as SpendFactorsTable,
-  classifications: useeioClassificationsJson as ClassificationsTable,
-};
-
 /**
  * The default spend datasets: EXIOBASE 3 factors (2019, EUR, basic prices; 20 regions, all products in DE BR US NO GB) with ISIC/NACE/NAICS
  * concordances, World Bank CPI inflation and IMF annual exchange rates.
@@ -57,16 +50,4 @@ export const spendDatasets = /* @__PURE__ */ lazyTableDatasets(
   spendSupplements,
 ) as SpendDatasets;
 
-/**
- * The spend defaults with USEEIO factors in place of EXIOBASE's (inflation, FX and margins stay).
- *
- * @example
- * ```ts
- * calculateSpend({ activity: { classification_type: 'naics2017', classification_code: '445110' },
- *   spend_year: 2022, spend_region: 'US', money: 100, money_unit: 'usd' }, useeioSpendDatasets);
- * ```
- */
-export const useeioSpendDatasets = /* @__PURE__ */ lazyTableDatasets({
-  ...spendTables,
-  ...useeioTables,
-}) as SpendDatasets;
+export { useeioSpendDatasets, useeioTables } from './useeio';

@@ -1,8 +1,7 @@
 import { closestSpellings } from '../core/spelling';
 import { DatasetError } from '../datasets/errors';
-import { defaultDatasets } from '../datasets/index';
-import { DATASET_PRESET_NAMES, isDatasetPresetName, withDatasetPreset } from '../datasets/presets';
 import type { CloudInstanceDatasets, Datasets, SpendDatasets } from '../datasets/types';
+import { embeddedDatasets } from './embedded';
 import { loadDatasetsFile } from './load-datasets-file';
 import { statOf } from './files';
 
@@ -24,9 +23,12 @@ import { statOf } from './files';
  */
 export function loadDatasets(
   specs: readonly string[],
-  base: Datasets = defaultDatasets,
+  base?: Datasets,
 ): CloudInstanceDatasets & SpendDatasets {
-  let datasets = base;
+  // The embedded tables are loaded here, on the first call, not when `co2e-engine/node` is imported.
+  const { defaultDatasets, DATASET_PRESET_NAMES, isDatasetPresetName, withDatasetPreset } =
+    embeddedDatasets();
+  let datasets = base ?? defaultDatasets;
   for (const spec of specs) {
     if (isDatasetPresetName(spec)) {
       datasets = withDatasetPreset(datasets, spec);

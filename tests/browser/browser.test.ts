@@ -28,18 +28,18 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-type ExportTarget = { import: { default: string } };
+type ExportTarget = { import: { browser?: string; default: string } };
 const packageJson = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
   name: string;
   exports: Record<string, ExportTarget | string>;
 };
 
-/** The ESM file package.json `exports` names for a subpath (`.` or `./datasets`). */
+/** The ESM file package.json `exports` names for a subpath (`.` or `./datasets`): `import`, then `browser` if any. */
 function exportedFile(subpath: string): string {
   const target = packageJson.exports[subpath];
   if (typeof target !== 'object')
     throw new Error(`package.json exports has no conditional entry for '${subpath}'`);
-  return `${ROOT}${target.import.default.replace(/^\.\//, '')}`;
+  return `${ROOT}${(target.import.browser ?? target.import.default).replace(/^\.\//, '')}`;
 }
 
 /** Resolves `co2e-engine` and `co2e-engine/<sub>` through the package's own exports map, as a bundler would. */

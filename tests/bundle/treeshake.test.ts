@@ -77,6 +77,21 @@ describe('the cloud and spend datasets subpaths hold only their own tables', () 
   });
 });
 
+describe('the USEEIO tables (about 55 KB gzip) reach only the bundles that use them', () => {
+  const USEEIO_TEXT = ['epa-useeio-supply-chain', 'useeio-naics-concordance'];
+
+  it.each(USEEIO_TEXT)('datasets/spend with spendDatasets does not contain %j', (text) => {
+    expect(datasetsBundle('co2e-engine/datasets/spend').code).not.toContain(text);
+  });
+
+  it.each(USEEIO_TEXT)('a bundle with useeioSpendDatasets contains %j (control)', async (text) => {
+    const { code } = await bundle(
+      `import { useeioSpendDatasets } from 'co2e-engine/datasets/spend'; export { useeioSpendDatasets };`,
+    );
+    expect(code).toContain(text);
+  });
+});
+
 describe.each(Object.keys(ROOT_ENTRIES))('a bundle of %s from the root entry', (name) => {
   it('includes no dataset JSON module', () => {
     expect(rootBundle(name).contributions['dataset JSON']).toBeUndefined();

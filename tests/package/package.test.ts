@@ -375,6 +375,85 @@ describe('loading the installed package', () => {
     expect(cjs).toStrictEqual(esm);
   });
 
+  it('co2e-engine/node loads no embedded table on import, only on the first loadDatasets call (ESM and CommonJS)', async () => {
+    // ES modules: a load hook logs every module Node loads, in the order it loads them.
+    const log = join(project, 'loaded-modules.log');
+    writeFileSync(
+      join(project, 'log-hooks.mjs'),
+      `import { appendFileSync } from 'node:fs';\n` +
+        `export async function load(url, context, next) { appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`,
+    );
+    writeFileSync(
+      join(project, 'log-register.mjs'),
+      "import { register } from 'node:module';\nregister('./log-hooks.mjs', import.meta.url);\n",
+    );
+    writeFileSync(
+      join(project, 'node-entry.mjs'),
+      `import { appendFileSync } from 'node:fs';\n` +
+        `const node = await import('${NAME}/node');\n` +
+        `appendFileSync(${JSON.stringify(log)}, 'IMPORTED\\n');\n` +
+        `const datasets = node.loadDatasets(['useeio']);\n` +
+        `const { calculateCpu } = await import('${NAME}');\n` +
+        `const { defaultDatasets } = await import('${NAME}/datasets');\n` +
+        `console.log(JSON.stringify({ co2e: calculateCpu('aws', { cpu_count: 1, region: 'us_east_1', duration: 1 }, datasets).co2e,` +
+        ` sameInstance: datasets.cloudRegions === defaultDatasets.cloudRegions }));\n`,
+    );
+    rmSync(log, { force: true });
+    const esm = await exec(process.execPath, ['--import', './log-register.mjs', 'node-entry.mjs'], project);
+    const loaded = readFileSync(log, 'utf8').trim().split('\n');
+    const imported = loaded.indexOf('IMPORTED');
+    const isTable = (url: string) => /\/dist\/data\//.test(url);
+    expect(imported).toBeGreaterThan(0);
+    expect(loaded.slice(0, imported).filter((url) => url.includes(`/${NAME}/dist/node`)).length).toBe(1);
+    expect(loaded.slice(0, imported).filter(isTable)).toEqual([]);
+    // The first call loads them (Node's require of an ES module, which load hooks do not see), as the same module
+    // instances a later import of the datasets entry gets.
+    expect(JSON.parse(esm.stdout)).toEqual({ co2e: 0.0010442908, sameInstance: true });
+    // Control: the hook sees the tables when an entry imports them.
+    writeFileSync(join(project, 'datasets-entry.mjs'), `await import('${NAME}/datasets');\n`);
+    rmSync(log, { force: true });
+    await exec(process.execPath, ['--import', './log-register.mjs', 'datasets-entry.mjs'], project);
+    expect(readFileSync(log, 'utf8').trim().split('\n').filter(isTable).length).toBeGreaterThan(5);
+
+    // CommonJS: require.cache holds every module loaded.
+    const cjs = await exec(
+      process.execPath,
+      [
+        '--input-type=commonjs',
+        '-e',
+        `const tables = () => Object.keys(require.cache).filter((file) => /[\\\\/]dist[\\\\/]data[\\\\/]/.test(file)).length;
+         const node = require('${NAME}/node');
+         const onImport = tables();
+         const datasets = node.loadDatasets([]);
+         const { calculateCpu } = require('${NAME}');
+         console.log(JSON.stringify({ onImport, afterUse: tables(),
+           co2e: calculateCpu('aws', { cpu_count: 1, region: 'us_east_1', duration: 1 }, datasets).co2e }));`,
+      ],
+      project,
+    );
+    const cjsResult = JSON.parse(cjs.stdout) as { onImport: number; afterUse: number; co2e: number };
+    expect(cjsResult.onImport).toBe(0);
+    expect(cjsResult.afterUse).toBeGreaterThan(5);
+    expect(cjsResult.co2e).toBe(0.0010442908);
+  });
+
+  it('gives ES module imports in browser bundles the per-module build, and keeps require() on CommonJS', () => {
+    // Under `import` only: a browser-condition resolver that requires (Jest's jsdom environment) keeps the .cjs.
+    const exportsMap = packageJson.exports as Record<
+      string,
+      { import?: { browser?: string }; require?: { default?: string } }
+    >;
+    for (const [subpath, target] of Object.entries(exportsMap)) {
+      if (typeof target !== 'object' || subpath === './node') continue;
+      const browserFile = target.import?.browser;
+      expect(browserFile, subpath).toMatch(/^\.\/dist\/browser\/.+\.js$/);
+      expect(packedFiles, subpath).toContain((browserFile as string).slice(2));
+      expect(target.require?.default, subpath).toMatch(/\.cjs$/);
+      expect(Object.keys(target), subpath).not.toContain('browser');
+    }
+    expect(exportsMap['./node']?.import?.browser).toBeUndefined();
+  });
+
   it('offers the package.json subpath', async () => {
     const { stdout } = await exec(
       process.execPath,
@@ -411,9 +490,14 @@ describe('loading the installed package', () => {
     };
     const browser = await bundleFor('browser');
     const node = await bundleFor('node');
-    expect(browser.inputs.some((input) => input.endsWith('dist/fast-parse.browser.js'))).toBe(true);
+    // Browsers get dist/browser/ (one module per source module), whose parser is the plain one; Node gets the
+    // `#fast-parse` import of the chunked build, resolved to zod's compiler.
+    expect(browser.inputs.some((input) => input.endsWith('dist/browser/core/fast-parse.browser.js'))).toBe(
+      true,
+    );
+    expect(browser.inputs.some((input) => /dist\/chunk-|dist\/index\.js$/.test(input))).toBe(false);
     expect(node.inputs.some((input) => input.endsWith('dist/fast-parse.js'))).toBe(true);
-    // zod is bundled into dist/; its compiler, named by its error class, reaches only the Node bundle.
+    // zod's compiler, named by its error class, reaches only the Node bundle.
     expect(browser.code).not.toContain('ZodCompileUnsupportedError');
     expect(node.code).toContain('ZodCompileUnsupportedError');
     // Both builds compute the same estimate.
