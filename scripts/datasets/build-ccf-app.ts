@@ -10,6 +10,7 @@ import {
   type CloudProvider,
 } from '../../src/datasets/tables';
 import { azureArmName } from '../../src/loaders/parse-ccf-instances';
+import { CcfAppEc2Record, CcfAppMachineRecord, CcfAppVmRecord } from './cloud/ccf-app-schema';
 import {
   assert,
   byProviderThen,
@@ -72,50 +73,29 @@ const ConstantsFileSchema = z.object({
 });
 
 const processors = z.array(z.string()).nullable();
+const gpus = { gpu_count: z.number().nullable(), gpu_processors: processors };
 const AppFileSchema = z.object({
   aws: z.object({
     ec2_records: z.array(
-      z.object({
-        family: z.string(),
-        instance_type: z.string(),
-        vcpu: z.number(),
-        memory_gb: z.number(),
-        platform_embodied_tco2e: z.number().nullable(),
-        family_largest_vcpu: z.number(),
+      CcfAppEc2Record.extend({
         family_largest_memory_gb: z.number(),
         compute_processors: processors,
-        gpu_count: z.number().nullable(),
-        gpu_processors: processors,
+        ...gpus,
         burstable_baseline_utilization_pct: z.number().nullable(),
       }),
     ),
   }),
   azure: z.object({
     vm_records: z.array(
-      z.object({
-        series: z.string(),
-        vm_size: z.string(),
-        vcpu: z.number(),
-        memory_gb: z.number(),
-        platform_embodied_tco2e: z.number().nullable(),
-        series_largest_vcpu: z.number(),
+      CcfAppVmRecord.extend({
         series_largest_memory_gb: z.number(),
         compute_processors: processors,
-        gpu_count: z.number().nullable(),
-        gpu_processors: processors,
+        ...gpus,
       }),
     ),
   }),
   gcp: z.object({
-    machine_records: z.array(
-      z.object({
-        family: z.string(),
-        machine_type: z.string(),
-        vcpu: z.number(),
-        platform_embodied_tco2e: z.number().nullable(),
-        family_largest_vcpu: z.number(),
-      }),
-    ),
+    machine_records: z.array(CcfAppMachineRecord.extend({ compute_processors: processors })),
     gpu_machine_types: z.array(z.string()),
   }),
 });
