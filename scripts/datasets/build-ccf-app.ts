@@ -35,7 +35,7 @@ import {
  *   `VIRTUAL_MACHINE_TYPE_SERIES_MAPPING`, `MACHINE_TYPE_EMBODIED…`) with the app's platform (the family's last,
  *   largest entry) and platform embodied figure, its GPU counts and models, and the memory the app charges for an
  *   instance (`calculateGigabyteHours`: only the memory above its processors' baseline; none for AWS burstable
- *   types).
+ *   types), and the CPU watts CCF takes for the type's processors (`getMinWatts`/`getMaxWatts`) where it knows them.
  *
  * Deterministic: sorted rows, exact decimal arithmetic, no timestamps.
  */
@@ -95,8 +95,9 @@ const AppFileSchema = z.object({
     ),
   }),
   gcp: z.object({
-    machine_records: z.array(CcfAppMachineRecord.extend({ compute_processors: processors })),
+    machine_records: z.array(CcfAppMachineRecord),
     gpu_machine_types: z.array(z.string()),
+    compute_processors_raw: z.record(z.string(), z.array(z.string())),
   }),
 });
 type AppFile = z.infer<typeof AppFileSchema>;
@@ -231,6 +232,57 @@ type Excluded = NonNullable<CloudInstancesTable['excluded']>[number];
 
 const tonnesToKg = (tonnes: number): number => toNumber(mul(decimal(tonnes), decimal(1000)));
 
+/** Processors whose watts CCF takes the median of, not the mean (`getWattsByAverageOrMedian`: outliers). */
+const MEDIAN_PROCESSORS = new Set(['Sandy Bridge', 'Ivy Bridge']);
+
+function meanOrMedian(figures: readonly number[], median: boolean): Decimal {
+  const values = figures.map((figure) => decimal(figure));
+  if (!median)
+    return div(
+      values.reduce((sum, v) => add(sum, v), decimal(0)),
+      decimal(values.length),
+    );
+  const sorted = [...figures].sort((a, b) => a - b).map((figure) => decimal(figure));
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? sorted[middle]!
+    : div(add(sorted[middle - 1]!, sorted[middle]!), decimal(2));
+}
+
+/**
+ * The CPU watts per vCPU CCF's estimators take for an instance's processors (`getMinWatts`/`getMaxWatts` of each
+ * provider's `…FootprintEstimationConstants.ts`): the mean of the processors' MIN/MAX_WATTS_BY_COMPUTE_PROCESSOR (the
+ * median when Sandy Bridge or Ivy Bridge is among them). None when CCF falls back to the provider's figure (the
+ * profile's `min_watts`/`max_watts`): unknown processors, or one without a figure (CCF's mean is then NaN).
+ */
+export function processorWatts(
+  constants: ProviderConstants,
+  names: readonly string[] | null,
+): { min_watts: number; max_watts: number } | undefined {
+  if (names === null || names.length === 0) return undefined;
+  const min = names.map((name) => constants.MIN_WATTS_BY_COMPUTE_PROCESSOR[name]);
+  const max = names.map((name) => constants.MAX_WATTS_BY_COMPUTE_PROCESSOR[name]);
+  const known = (list: Array<number | undefined>): list is number[] =>
+    list.every((w) => w !== undefined && w > 0);
+  if (!known(min) || !known(max)) return undefined;
+  const median = names.some((name) => MEDIAN_PROCESSORS.has(name));
+  return { min_watts: toNumber(meanOrMedian(min, median)), max_watts: toNumber(meanOrMedian(max, median)) };
+}
+
+/** GCP machine types CCF treats as shared-core (`SHARED_CORE_PROCESSORS`): their own processor entry. */
+const GCP_SHARED_CORE = ['e2-micro', 'e2-small', 'e2-medium', 'f1-micro', 'g1-small'];
+
+/**
+ * The processors CCF's GCP billing estimate takes for a machine type (`BillingExportTable`
+ * `getComputeProcessorsFromMachineType`): a shared-core type's own entry, else the entry of the type's first two
+ * letters (so n2d and c2d take n2's and c2's Cascade Lake, and t2d none), else none.
+ */
+export function gcpBillingProcessors(app: AppFile, machineType: string): readonly string[] | null {
+  const key =
+    GCP_SHARED_CORE.find((core) => machineType.includes(core)) ?? machineType.slice(0, 2).toLowerCase();
+  return app.gcp.compute_processors_raw[key] ?? null;
+}
+
 function gpuFields(count: number | null, models: readonly string[] | null, where: string) {
   if (count === null || count === 0) return {};
   assert(models !== null && models.length === 1, `${where}: ${count} GPUs without one model`);
@@ -271,6 +323,7 @@ export function buildCcfAppInstances(
       memory_gib: r.memory_gb,
       platform_vcpu: r.family_largest_vcpu,
       platform_embodied_kgco2e: tonnesToKg(r.platform_embodied_tco2e),
+      ...processorWatts(constants.aws, r.compute_processors),
       ...gpuFields(r.gpu_count, r.gpu_processors, `aws ${instance}`),
       charged_memory_gb:
         r.burstable_baseline_utilization_pct !== null
@@ -296,6 +349,7 @@ export function buildCcfAppInstances(
       memory_gib: r.memory_gb,
       platform_vcpu: r.series_largest_vcpu,
       platform_embodied_kgco2e: tonnesToKg(r.platform_embodied_tco2e),
+      ...processorWatts(constants.azure, r.compute_processors),
       ...gpuFields(r.gpu_count, r.gpu_processors, `azure ${instance}`),
       charged_memory_gb: chargedMemoryGb(
         physicalChips(r.series_largest_vcpu),
@@ -327,6 +381,7 @@ export function buildCcfAppInstances(
       memory_gib: memory,
       platform_vcpu: r.family_largest_vcpu,
       platform_embodied_kgco2e: tonnesToKg(r.platform_embodied_tco2e),
+      ...processorWatts(constants.gcp, gcpBillingProcessors(app, r.machine_type)),
     });
   }
   const instances = [...rows.values()]
