@@ -215,7 +215,22 @@ const AWS_CASES: Case[] = [
   {
     source: aws(
       'Gets Estimates for ec2, ebs Snapshot, ebs SDD Storage and lambda across multiple days with accumulation',
-      '2020-11-02 and 2020-11-03 AmazonEC2 us-east-2: one t2.micro line of 2 h',
+      '2020-11-02 AmazonEC2 us-east-2: one t2.micro line of 2 h',
+    ),
+    ccfCo2eTonnes: 0.000010969335072481462,
+    ours: () =>
+      instanceLine({
+        instance: 't2.micro',
+        region: 'us-east-2',
+        hours: 2,
+        vcpuHours: burstableVcpuHours(1, 10, 2),
+      }),
+    agreement: 'exact',
+  },
+  {
+    source: aws(
+      'Gets Estimates for ec2, ebs Snapshot, ebs SDD Storage and lambda across multiple days with accumulation',
+      '2020-11-03 AmazonEC2 us-east-2: one t2.micro line of 2 h',
     ),
     ccfCo2eTonnes: 0.000010969335072481462,
     ours: () =>
