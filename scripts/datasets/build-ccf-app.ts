@@ -96,6 +96,8 @@ const AppFileSchema = z.object({
   }),
   gcp: z.object({
     machine_records: z.array(CcfAppMachineRecord),
+    shared_core_records: z.array(CcfAppMachineRecord),
+    n1_shared_core_raw: z.record(z.string(), z.tuple([z.number(), z.number()])),
     gpu_machine_types: z.array(z.string()),
     compute_processors_raw: z.record(z.string(), z.array(z.string())),
   }),
@@ -359,7 +361,23 @@ export function buildCcfAppInstances(
       ),
     });
   }
-  for (const r of app.gcp.machine_records) {
+  // The shared-core types after the machine families (CCF's MACHINE_FAMILY_SHARED_CORE_TO_MACHINE_TYPE_MAPPING: e2-micro,
+  // -small, -medium on the e2 platform; N1_SHARED_CORE_MACHINE_FAMILY_TO_MACHINE_TYPE_MAPPING: f1-micro, g1-small, whose
+  // platform CCF takes as that table's last entry, n1-standard-96, while the embodied figure is the type's own).
+  const n1Shared = Object.entries(app.gcp.n1_shared_core_raw);
+  const [, [n1SharedPlatformVcpu]] = n1Shared[n1Shared.length - 1]!;
+  const gcpRecords = [
+    ...app.gcp.machine_records,
+    ...app.gcp.shared_core_records,
+    ...n1Shared.map(([machineType, [vcpu, tonnes]]) => ({
+      family: 'n1-shared-core',
+      machine_type: machineType,
+      vcpu,
+      platform_embodied_tco2e: tonnes,
+      family_largest_vcpu: n1SharedPlatformVcpu,
+    })),
+  ];
+  for (const r of gcpRecords) {
     const memory = gcpMemory.get(r.machine_type);
     if (r.platform_embodied_tco2e === null || r.platform_embodied_tco2e === 0) {
       exclude('gcp', r.machine_type, 'the CCF app has no embodied figure for it');
