@@ -13,6 +13,8 @@
  * through `ccfAppDatasets` whole. CCF's `replicationFactor` is the request's `replication_factor` (memory and
  * storage); a CPU request has none, so CCF's replicated vCPU-hours are its `cpu_count` (CCF multiplies the usage).
  *
+ * CCF's provider-level (billing) tests are in tests/cloud/ccf-parity-providers.test.ts.
+ *
  * Agreement: "exact" is to every digit of CCF's figure, i.e. our exact decimal result, as a double, has the same 15
  * significant digits as CCF's floating-point one. The one other outcome allowed is a documented unit correction:
  * CCF divides bytes by 2^40 and calls the result TB; we keep decimal TB, so ours is exactly 2^40 / 10^12 =
