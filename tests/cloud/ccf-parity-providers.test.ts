@@ -153,6 +153,15 @@ function instanceLine(line: InstanceLine): number {
 const burstableVcpuHours = (vcpu: number, baselinePercent: number, hours: number): number =>
   toNumber(div(mul(mul(decimal(vcpu), decimal(baselinePercent)), decimal(hours)), decimal(50)));
 
+/** An instance line of a burstable type: CCF's vCPU-hours are vCPUs × baseline / 50 % × hours. */
+const burstableLine = (
+  instance: string,
+  vcpu: number,
+  baselinePercent: number,
+  region: string,
+  hours: number,
+) => instanceLine({ instance, region, hours, vcpuHours: burstableVcpuHours(vcpu, baselinePercent, hours) });
+
 /** vCPU-hours at the provider's watts (CCF's fallback for unknown processors), at CCF's 50 %. */
 const cpuLine = (provider: Provider, region: string, vcpuHours: number): number =>
   calculateCpu(provider, { cpu_count: 1, region, duration: vcpuHours }, app).co2e;
@@ -240,13 +249,7 @@ const AWS_CASES: Case[] = [
     ),
     ccfCo2eTonnes: 0.000021872660910302922,
     ours: () => {
-      const line = () =>
-        instanceLine({
-          instance: 't2.micro',
-          region: 'us-east-1',
-          hours: 2,
-          vcpuHours: burstableVcpuHours(1, 10, 2),
-        });
+      const line = () => burstableLine('t2.micro', 1, 10, 'us-east-1', 2);
       return sum(line(), line());
     },
     agreement: 'exact',
@@ -257,13 +260,7 @@ const AWS_CASES: Case[] = [
       '2020-11-02 AmazonEC2 us-east-2: one t2.micro line of 2 h',
     ),
     ccfCo2eTonnes: 0.000010969335072481462,
-    ours: () =>
-      instanceLine({
-        instance: 't2.micro',
-        region: 'us-east-2',
-        hours: 2,
-        vcpuHours: burstableVcpuHours(1, 10, 2),
-      }),
+    ours: () => burstableLine('t2.micro', 1, 10, 'us-east-2', 2),
     agreement: 'exact',
   },
   {
@@ -272,13 +269,7 @@ const AWS_CASES: Case[] = [
       '2020-11-03 AmazonEC2 us-east-2: one t2.micro line of 2 h',
     ),
     ccfCo2eTonnes: 0.000010969335072481462,
-    ours: () =>
-      instanceLine({
-        instance: 't2.micro',
-        region: 'us-east-2',
-        hours: 2,
-        vcpuHours: burstableVcpuHours(1, 10, 2),
-      }),
+    ours: () => burstableLine('t2.micro', 1, 10, 'us-east-2', 2),
     agreement: 'exact',
   },
   {
@@ -352,13 +343,7 @@ const AWS_CASES: Case[] = [
       'AmazonRDS us-west-2: InstanceUsage:db.t2.micro, 2 h (burstable t2.micro, baseline 10 %)',
     ),
     ccfCo2eTonnes: 0.000010876784219211461,
-    ours: () =>
-      instanceLine({
-        instance: 't2.micro',
-        region: 'us-west-2',
-        hours: 2,
-        vcpuHours: burstableVcpuHours(1, 10, 2),
-      }),
+    ours: () => burstableLine('t2.micro', 1, 10, 'us-west-2', 2),
     agreement: 'exact',
   },
   // --- athenaMockGetQueryResultsWithNetworkingGlueECSDynamoDB (queryResultsDataThree)
@@ -490,13 +475,7 @@ const AWS_CASES: Case[] = [
       'AmazonEC2 us-west-1: APE1-BoxUsage:t3.2xlarge, 88 h, vCpus 8 (burstable, baseline 40 %)',
     ),
     ccfCo2eTonnes: 0.000980231861015034,
-    ours: () =>
-      instanceLine({
-        instance: 't3.2xlarge',
-        region: 'us-west-1',
-        hours: 88,
-        vcpuHours: burstableVcpuHours(8, 40, 88),
-      }),
+    ours: () => burstableLine('t3.2xlarge', 8, 40, 'us-west-1', 88),
     agreement: 'exact',
   },
   // --- athenaMockGetQueryResultsWithEC2ElasticMapWithEmbodiedEmissions (queryResultsDataFifteen)
@@ -506,13 +485,7 @@ const AWS_CASES: Case[] = [
       '2020-10-30 AmazonEC2 us-east-2: USE2-BoxUsage:t2.micro, 2 h',
     ),
     ccfCo2eTonnes: 0.000010969335072481462,
-    ours: () =>
-      instanceLine({
-        instance: 't2.micro',
-        region: 'us-east-2',
-        hours: 2,
-        vcpuHours: burstableVcpuHours(1, 10, 2),
-      }),
+    ours: () => burstableLine('t2.micro', 1, 10, 'us-east-2', 2),
     agreement: 'exact',
   },
   {
@@ -539,13 +512,7 @@ const AWS_CASES: Case[] = [
       '2020-10-31 AmazonEC2 us-west-1: APE1-BoxUsage:t3.2xlarge, 88 h (burstable, baseline 40 %)',
     ),
     ccfCo2eTonnes: 0.000980231861015034,
-    ours: () =>
-      instanceLine({
-        instance: 't3.2xlarge',
-        region: 'us-west-1',
-        hours: 88,
-        vcpuHours: burstableVcpuHours(8, 40, 88),
-      }),
+    ours: () => burstableLine('t3.2xlarge', 8, 40, 'us-west-1', 88),
     agreement: 'exact',
   },
   // --- athenaMockGetQueryResultsNetworking (queryResultsDataEight)
@@ -564,12 +531,7 @@ const AWS_CASES: Case[] = [
     ccfCo2eTonnes: 0.00024514479883738853,
     ours: () =>
       sum(
-        instanceLine({
-          instance: 't3.micro',
-          region: 'us-east-1',
-          hours: 17,
-          vcpuHours: burstableVcpuHours(2, 10, 17),
-        }),
+        burstableLine('t3.micro', 2, 10, 'us-east-1', 17),
         instanceLine({ instance: 'm5.xlarge', region: 'us-east-1', hours: 15, vcpuHours: 30 }),
         instanceLine({ instance: 'c5d.4xlarge', region: 'us-east-1', hours: 13, vcpuHours: 26 }),
       ),
@@ -776,13 +738,7 @@ const AWS_CASES: Case[] = [
       '2021-01-01 AmazonEC2 us-west-1: APE1-BoxUsage:t3.2xlarge, 88 h',
     ),
     ccfCo2eTonnes: 0.000980231861015034,
-    ours: () =>
-      instanceLine({
-        instance: 't3.2xlarge',
-        region: 'us-west-1',
-        hours: 88,
-        vcpuHours: burstableVcpuHours(8, 40, 88),
-      }),
+    ours: () => burstableLine('t3.2xlarge', 8, 40, 'us-west-1', 88),
     agreement: 'exact',
   },
   {
@@ -942,13 +898,7 @@ const AWS_CASES: Case[] = [
       'AmazonMSK ap-south-1: APS3-Kafka.t3.small, 7 h (burstable t3.small, 20 %)',
     ),
     ccfCo2eTonnes: 0.00005058906244549772,
-    ours: () =>
-      instanceLine({
-        instance: 't3.small',
-        region: 'ap-south-1',
-        hours: 7,
-        vcpuHours: burstableVcpuHours(2, 20, 7),
-      }),
+    ours: () => burstableLine('t3.small', 2, 20, 'ap-south-1', 7),
     agreement: 'exact',
   },
   {
@@ -986,13 +936,7 @@ const AWS_CASES: Case[] = [
       'AmazonEC2 us-east-1: USE2-BoxUsage:t2.micro, usage 1 (burstable: the vCpus input 2 is not read)',
     ),
     ccfCo2eTonnes: 0.000005468165227575731,
-    ours: () =>
-      instanceLine({
-        instance: 't2.micro',
-        region: 'us-east-1',
-        hours: 1,
-        vcpuHours: burstableVcpuHours(1, 10, 1),
-      }),
+    ours: () => burstableLine('t2.micro', 1, 10, 'us-east-1', 1),
     agreement: 'exact',
   },
   {
@@ -1001,13 +945,7 @@ const AWS_CASES: Case[] = [
       'AmazonEC2 us-east-2: USE2-BoxUsage:t2.micro, 0 h',
     ),
     ccfCo2eTonnes: 0,
-    ours: () =>
-      instanceLine({
-        instance: 't2.micro',
-        region: 'us-east-2',
-        hours: 0,
-        vcpuHours: burstableVcpuHours(1, 10, 0),
-      }),
+    ours: () => burstableLine('t2.micro', 1, 10, 'us-east-2', 0),
     agreement: 'exact',
   },
 ];
