@@ -93,6 +93,9 @@ const AppFileSchema = z.object({
         ...gpus,
       }),
     ),
+    /** `VIRTUAL_MACHINE_TYPE_CONSTRAINED_VCPU_CAPABLE_MAPPING`: size → [vCPUs, memory GB, platform vCPUs, t CO2e]. */
+    constrained_vcpu_raw: z.record(z.string(), z.tuple([z.number(), z.number(), z.number(), z.number()])),
+    compute_processors_raw: z.record(z.string(), z.array(z.string())),
   }),
   gcp: z.object({
     machine_records: z.array(CcfAppMachineRecord),
@@ -361,6 +364,20 @@ export function buildCcfAppInstances(
       ),
     });
   }
+  // Constrained-vCPU sizes (DS11-1 v2, E16-4s v3 …), which CCF keeps apart from its series: their vCPUs, platform
+  // vCPUs and embodied figure from that table (ConsumptionManagement.getDataFromSeriesNameAndUsageType), no memory
+  // charged (CCF charges memory only for a size of a series), processors by size.
+  for (const [size, [vcpu, memory, platformVcpu, tonnes]] of Object.entries(app.azure.constrained_vcpu_raw))
+    add({
+      provider: 'azure',
+      instance: azureArmName(size),
+      vcpu,
+      memory_gib: memory,
+      platform_vcpu: platformVcpu,
+      platform_embodied_kgco2e: tonnesToKg(tonnes),
+      ...processorWatts(constants.azure, app.azure.compute_processors_raw[size] ?? null),
+      charged_memory_gb: 0,
+    });
   // The shared-core types after the machine families (CCF's MACHINE_FAMILY_SHARED_CORE_TO_MACHINE_TYPE_MAPPING: e2-micro,
   // -small, -medium on the e2 platform; N1_SHARED_CORE_MACHINE_FAMILY_TO_MACHINE_TYPE_MAPPING: f1-micro, g1-small, whose
   // platform CCF takes as that table's last entry, n1-standard-96, while the embodied figure is the type's own).
