@@ -10,6 +10,7 @@ import {
   type CloudProvider,
 } from '../../src/datasets/tables';
 import { azureArmName } from '../../src/loaders/parse-ccf-instances';
+import { CcfAppEc2Record, CcfAppMachineRecord, CcfAppVmRecord } from './cloud/ccf-app-schema';
 import {
   assert,
   byProviderThen,
@@ -34,7 +35,7 @@ import {
  *   `VIRTUAL_MACHINE_TYPE_SERIES_MAPPING`, `MACHINE_TYPE_EMBODIED…`) with the app's platform (the family's last,
  *   largest entry) and platform embodied figure, its GPU counts and models, and the memory the app charges for an
  *   instance (`calculateGigabyteHours`: only the memory above its processors' baseline; none for AWS burstable
- *   types).
+ *   types), and the CPU watts CCF takes for the type's processors (`getMinWatts`/`getMaxWatts`) where it knows them.
  *
  * Deterministic: sorted rows, exact decimal arithmetic, no timestamps.
  */
@@ -72,51 +73,36 @@ const ConstantsFileSchema = z.object({
 });
 
 const processors = z.array(z.string()).nullable();
+const gpus = { gpu_count: z.number().nullable(), gpu_processors: processors };
 const AppFileSchema = z.object({
   aws: z.object({
     ec2_records: z.array(
-      z.object({
-        family: z.string(),
-        instance_type: z.string(),
-        vcpu: z.number(),
-        memory_gb: z.number(),
-        platform_embodied_tco2e: z.number().nullable(),
-        family_largest_vcpu: z.number(),
+      CcfAppEc2Record.extend({
         family_largest_memory_gb: z.number(),
         compute_processors: processors,
-        gpu_count: z.number().nullable(),
-        gpu_processors: processors,
+        ...gpus,
         burstable_baseline_utilization_pct: z.number().nullable(),
       }),
     ),
   }),
   azure: z.object({
     vm_records: z.array(
-      z.object({
-        series: z.string(),
-        vm_size: z.string(),
-        vcpu: z.number(),
-        memory_gb: z.number(),
-        platform_embodied_tco2e: z.number().nullable(),
-        series_largest_vcpu: z.number(),
+      CcfAppVmRecord.extend({
         series_largest_memory_gb: z.number(),
         compute_processors: processors,
-        gpu_count: z.number().nullable(),
-        gpu_processors: processors,
+        ...gpus,
       }),
     ),
+    /** `VIRTUAL_MACHINE_TYPE_CONSTRAINED_VCPU_CAPABLE_MAPPING`: size → [vCPUs, memory GB, platform vCPUs, t CO2e]. */
+    constrained_vcpu_raw: z.record(z.string(), z.tuple([z.number(), z.number(), z.number(), z.number()])),
+    compute_processors_raw: z.record(z.string(), z.array(z.string())),
   }),
   gcp: z.object({
-    machine_records: z.array(
-      z.object({
-        family: z.string(),
-        machine_type: z.string(),
-        vcpu: z.number(),
-        platform_embodied_tco2e: z.number().nullable(),
-        family_largest_vcpu: z.number(),
-      }),
-    ),
+    machine_records: z.array(CcfAppMachineRecord),
+    shared_core_records: z.array(CcfAppMachineRecord),
+    n1_shared_core_raw: z.record(z.string(), z.tuple([z.number(), z.number()])),
     gpu_machine_types: z.array(z.string()),
+    compute_processors_raw: z.record(z.string(), z.array(z.string())),
   }),
 });
 type AppFile = z.infer<typeof AppFileSchema>;
@@ -251,6 +237,57 @@ type Excluded = NonNullable<CloudInstancesTable['excluded']>[number];
 
 const tonnesToKg = (tonnes: number): number => toNumber(mul(decimal(tonnes), decimal(1000)));
 
+/** Processors whose watts CCF takes the median of, not the mean (`getWattsByAverageOrMedian`: outliers). */
+const MEDIAN_PROCESSORS = new Set(['Sandy Bridge', 'Ivy Bridge']);
+
+function meanOrMedian(figures: readonly number[], median: boolean): Decimal {
+  const values = figures.map((figure) => decimal(figure));
+  if (!median)
+    return div(
+      values.reduce((sum, v) => add(sum, v), decimal(0)),
+      decimal(values.length),
+    );
+  const sorted = [...figures].sort((a, b) => a - b).map((figure) => decimal(figure));
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? sorted[middle]!
+    : div(add(sorted[middle - 1]!, sorted[middle]!), decimal(2));
+}
+
+/**
+ * The CPU watts per vCPU CCF's estimators take for an instance's processors (`getMinWatts`/`getMaxWatts` of each
+ * provider's `…FootprintEstimationConstants.ts`): the mean of the processors' MIN/MAX_WATTS_BY_COMPUTE_PROCESSOR (the
+ * median when Sandy Bridge or Ivy Bridge is among them). None when CCF falls back to the provider's figure (the
+ * profile's `min_watts`/`max_watts`): unknown processors, or one without a figure (CCF's mean is then NaN).
+ */
+export function processorWatts(
+  constants: ProviderConstants,
+  names: readonly string[] | null,
+): { min_watts: number; max_watts: number } | undefined {
+  if (names === null || names.length === 0) return undefined;
+  const min = names.map((name) => constants.MIN_WATTS_BY_COMPUTE_PROCESSOR[name]);
+  const max = names.map((name) => constants.MAX_WATTS_BY_COMPUTE_PROCESSOR[name]);
+  const known = (list: Array<number | undefined>): list is number[] =>
+    list.every((w) => w !== undefined && w > 0);
+  if (!known(min) || !known(max)) return undefined;
+  const median = names.some((name) => MEDIAN_PROCESSORS.has(name));
+  return { min_watts: toNumber(meanOrMedian(min, median)), max_watts: toNumber(meanOrMedian(max, median)) };
+}
+
+/** GCP machine types CCF treats as shared-core (`SHARED_CORE_PROCESSORS`): their own processor entry. */
+const GCP_SHARED_CORE = ['e2-micro', 'e2-small', 'e2-medium', 'f1-micro', 'g1-small'];
+
+/**
+ * The processors CCF's GCP billing estimate takes for a machine type (`BillingExportTable`
+ * `getComputeProcessorsFromMachineType`): a shared-core type's own entry, else the entry of the type's first two
+ * letters (so n2d and c2d take n2's and c2's Cascade Lake, and t2d none), else none.
+ */
+export function gcpBillingProcessors(app: AppFile, machineType: string): readonly string[] | null {
+  const key =
+    GCP_SHARED_CORE.find((core) => machineType.includes(core)) ?? machineType.slice(0, 2).toLowerCase();
+  return app.gcp.compute_processors_raw[key] ?? null;
+}
+
 function gpuFields(count: number | null, models: readonly string[] | null, where: string) {
   if (count === null || count === 0) return {};
   assert(models !== null && models.length === 1, `${where}: ${count} GPUs without one model`);
@@ -291,6 +328,7 @@ export function buildCcfAppInstances(
       memory_gib: r.memory_gb,
       platform_vcpu: r.family_largest_vcpu,
       platform_embodied_kgco2e: tonnesToKg(r.platform_embodied_tco2e),
+      ...processorWatts(constants.aws, r.compute_processors),
       ...gpuFields(r.gpu_count, r.gpu_processors, `aws ${instance}`),
       charged_memory_gb:
         r.burstable_baseline_utilization_pct !== null
@@ -316,6 +354,7 @@ export function buildCcfAppInstances(
       memory_gib: r.memory_gb,
       platform_vcpu: r.series_largest_vcpu,
       platform_embodied_kgco2e: tonnesToKg(r.platform_embodied_tco2e),
+      ...processorWatts(constants.azure, r.compute_processors),
       ...gpuFields(r.gpu_count, r.gpu_processors, `azure ${instance}`),
       charged_memory_gb: chargedMemoryGb(
         physicalChips(r.series_largest_vcpu),
@@ -325,7 +364,37 @@ export function buildCcfAppInstances(
       ),
     });
   }
-  for (const r of app.gcp.machine_records) {
+  // Constrained-vCPU sizes (DS11-1 v2, E16-4s v3 …), which CCF keeps apart from its series: their vCPUs, platform
+  // vCPUs and embodied figure from that table (ConsumptionManagement.getDataFromSeriesNameAndUsageType), no memory
+  // charged (CCF charges memory only for a size of a series), processors by size.
+  for (const [size, [vcpu, memory, platformVcpu, tonnes]] of Object.entries(app.azure.constrained_vcpu_raw))
+    add({
+      provider: 'azure',
+      instance: azureArmName(size),
+      vcpu,
+      memory_gib: memory,
+      platform_vcpu: platformVcpu,
+      platform_embodied_kgco2e: tonnesToKg(tonnes),
+      ...processorWatts(constants.azure, app.azure.compute_processors_raw[size] ?? null),
+      charged_memory_gb: 0,
+    });
+  // The shared-core types after the machine families (CCF's MACHINE_FAMILY_SHARED_CORE_TO_MACHINE_TYPE_MAPPING: e2-micro,
+  // -small, -medium on the e2 platform; N1_SHARED_CORE_MACHINE_FAMILY_TO_MACHINE_TYPE_MAPPING: f1-micro, g1-small, whose
+  // platform CCF takes as that table's last entry, n1-standard-96, while the embodied figure is the type's own).
+  const n1Shared = Object.entries(app.gcp.n1_shared_core_raw);
+  const [, [n1SharedPlatformVcpu]] = n1Shared[n1Shared.length - 1]!;
+  const gcpRecords = [
+    ...app.gcp.machine_records,
+    ...app.gcp.shared_core_records,
+    ...n1Shared.map(([machineType, [vcpu, tonnes]]) => ({
+      family: 'n1-shared-core',
+      machine_type: machineType,
+      vcpu,
+      platform_embodied_tco2e: tonnes,
+      family_largest_vcpu: n1SharedPlatformVcpu,
+    })),
+  ];
+  for (const r of gcpRecords) {
     const memory = gcpMemory.get(r.machine_type);
     if (r.platform_embodied_tco2e === null || r.platform_embodied_tco2e === 0) {
       exclude('gcp', r.machine_type, 'the CCF app has no embodied figure for it');
@@ -347,6 +416,7 @@ export function buildCcfAppInstances(
       memory_gib: memory,
       platform_vcpu: r.family_largest_vcpu,
       platform_embodied_kgco2e: tonnesToKg(r.platform_embodied_tco2e),
+      ...processorWatts(constants.gcp, gcpBillingProcessors(app, r.machine_type)),
     });
   }
   const instances = [...rows.values()]

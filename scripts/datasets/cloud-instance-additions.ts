@@ -4,6 +4,7 @@ import { instanceKey } from '../../src/datasets/keys';
 import type { CloudInstancesTable, CloudProvider } from '../../src/datasets/tables';
 import { azureArmName } from '../../src/loaders/parse-ccf-instances';
 import { assert, compareStrings, parseDecimal } from './lib';
+import { CcfAppFileSchema } from './cloud/ccf-app-schema';
 
 /**
  * Instance types beyond ccf-coefficients' embodied files (issue 11 item 2), from two more CCF sources:
@@ -83,42 +84,9 @@ const tonnesToKg = (tonnes: number): number => toNumber(mul(decimal(tonnes), dec
 // ---------------------------------------------------------------------------------------------------------------
 // Source shapes (only the fields read here)
 
-const AppFileSchema = z.object({
-  aws: z.object({
-    ec2_records: z.array(
-      z.object({
-        family: z.string(),
-        instance_type: z.string(),
-        vcpu: z.number(),
-        memory_gb: z.number(),
-        platform_embodied_tco2e: z.number().nullable(),
-        family_largest_vcpu: z.number(),
-      }),
-    ),
+const AppFileSchema = CcfAppFileSchema.extend({
+  aws: CcfAppFileSchema.shape.aws.extend({
     u_tb1_records: z.array(z.object({ instance_type: z.string() })),
-  }),
-  azure: z.object({
-    vm_records: z.array(
-      z.object({
-        series: z.string(),
-        vm_size: z.string(),
-        vcpu: z.number(),
-        memory_gb: z.number(),
-        platform_embodied_tco2e: z.number().nullable(),
-        series_largest_vcpu: z.number(),
-      }),
-    ),
-  }),
-  gcp: z.object({
-    machine_records: z.array(
-      z.object({
-        family: z.string(),
-        machine_type: z.string(),
-        vcpu: z.number(),
-        platform_embodied_tco2e: z.number().nullable(),
-        family_largest_vcpu: z.number(),
-      }),
-    ),
   }),
 });
 

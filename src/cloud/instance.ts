@@ -120,7 +120,9 @@ export const INSTANCE_DATASETS = {
  * embodied CPU emissions (instance-hours), with their sum; for an instance with GPUs, their electricity too
  * (`gpu_estimate`), or a notice that it is not included when the datasets have no figures for them. Memory is
  * charged in full, unless the instance table says how much is charged (`charged_memory_gb`, the CCF application's
- * rule in `ccfAppDatasets`). The PUE is the region's where the coefficients have one (`pue_by_region`).
+ * rule in `ccfAppDatasets`). The PUE is the region's where the coefficients have one (`pue_by_region`); the CPU watts
+ * are the type's where the instance table has them (`min_watts`/`max_watts`: CCF's per-processor figures in
+ * `ccfAppDatasets`), else the provider's.
  *
  * @example
  * ```ts
@@ -174,8 +176,18 @@ export function calculateInstance<P extends CloudProviderSpelling>(
       };
     },
   );
-  const perVcpu = vcpuKwhPerHour.get([datasets.cloudCoefficients], [id, utilization, pue], () =>
-    mul(kwhPerVcpuHour(coefficients, decimal(utilization)), decimal(pue)),
+  // The type's own CPU watts where the instance table has them (ccfAppDatasets), else the provider's.
+  const { min_watts: minWatts, max_watts: maxWatts } = instance;
+  const perVcpu = vcpuKwhPerHour.get(
+    [datasets.cloudCoefficients],
+    [id, utilization, pue, minWatts, maxWatts],
+    () => {
+      const watts =
+        maxWatts === undefined
+          ? coefficients
+          : { ...coefficients, min_watts: minWatts!, max_watts: maxWatts };
+      return mul(kwhPerVcpuHour(watts, decimal(utilization)), decimal(pue));
+    },
   );
   const { memoryGigabytes } = figures;
   const embodied = embodiedFactor(id, instance, coefficients, embodiedYear(input.year, datasets), datasets);

@@ -14,9 +14,9 @@ export const ccfAppInstancesTable = ccfAppInstancesJson as CloudInstancesTable;
 /**
  * Cloud datasets with the Cloud Carbon Footprint application's own constants (its code at trunk b7a049c7): watts per
  * vCPU of the code (Azure 0.74/3.54, GCP 0.68/4.11), GCP's per-region PUE, CCF's grid factors (year 2024), and the
- * app's instance tables, which charge only the memory above the processors' baseline. For comparing with CCF or
- * reproducing its figures; `cloudDatasets` stays the default. Storage "TB" here is 10^12 bytes, where CCF divides
- * bytes by 2^40.
+ * app's instance tables, which charge only the memory above the processors' baseline and give each type the CPU watts
+ * of its processors where CCF knows them (`min_watts`/`max_watts`). For comparing with CCF or reproducing its
+ * figures; `cloudDatasets` stays the default. Storage "TB" here is 10^12 bytes, where CCF divides bytes by 2^40.
  *
  * @example
  * ```ts

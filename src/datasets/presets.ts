@@ -1,3 +1,4 @@
+import { ccfAppDatasets } from './ccf-app';
 import { hostedApi2021Datasets } from './hosted-api-2021';
 import { ccfGridDatasets, defaultDatasets, useeioDatasets } from './defaults';
 import type { CloudInstanceDatasets, Datasets, SpendDatasets } from './types';
@@ -12,6 +13,7 @@ export const DATASET_PRESET_NAMES = [
   'default',
   'hosted-api-2021',
   'ccf-grid',
+  'ccf-app',
   'electricitymaps-grid',
   'useeio',
 ] as const;
@@ -34,7 +36,8 @@ const SPEND_PARTS = ['spendFactors', 'classifications', 'margins', 'inflation', 
 
 /**
  * The presets. `default` is every embedded default table; the others replace only what distinguishes them, so they
- * combine: `useeio` then `hosted-api-2021` is USEEIO spend factors with the hosted API's 2021 cloud factors.
+ * combine: `useeio` then `hosted-api-2021` is USEEIO spend factors with the hosted API's 2021 cloud factors, and
+ * `useeio` then `ccf-app` is USEEIO spend factors with the CCF application's cloud profile (`ccfAppDatasets`).
  *
  * @example
  * ```ts
@@ -67,6 +70,16 @@ export const DATASET_PRESETS: Readonly<Record<DatasetPresetName, DatasetPreset>>
     parts: ['cloudRegions'],
     get datasets() {
       return ccfGridDatasets;
+    },
+  },
+  'ccf-app': {
+    name: 'ccf-app',
+    description:
+      "the CCF application's own constants and instance tables (code watts, GCP per-region PUE, memory above the " +
+      "processors' baseline) with CCF's grid (year 2024, AR4), in place of every cloud table",
+    parts: [...CLOUD_PARTS],
+    get datasets() {
+      return ccfAppDatasets;
     },
   },
   'electricitymaps-grid': {

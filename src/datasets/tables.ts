@@ -256,6 +256,13 @@ export const CloudInstancesTableSchema = z.strictObject({
          * the whole memory, `memory_gib` in GB.
          */
         charged_memory_gb: z.optional(nonNegative),
+        /**
+         * Watts per vCPU at idle and at 100 % utilisation for this type's processors, where the table has them
+         * (`ccfAppDatasets`: CCF's per-processor figures averaged over the processors CCF maps to the type). Both or
+         * neither; absent: the coefficients' `min_watts` and `max_watts`.
+         */
+        min_watts: z.optional(nonNegative),
+        max_watts: z.optional(nonNegative),
       })
       .check(
         z.refine((i) => i.vcpu <= i.platform_vcpu, {
@@ -266,6 +273,17 @@ export const CloudInstancesTableSchema = z.strictObject({
           message: 'gpu_count without gpu_model',
           path: ['gpu_model'],
         }),
+        z.refine((i) => (i.min_watts === undefined) === (i.max_watts === undefined), {
+          message: 'min_watts and max_watts go together',
+          path: ['max_watts'],
+        }),
+        z.refine(
+          (i) => i.min_watts === undefined || i.max_watts === undefined || i.min_watts <= i.max_watts,
+          {
+            message: 'min_watts is greater than max_watts',
+            path: ['min_watts'],
+          },
+        ),
       ),
   ),
   /**

@@ -8,9 +8,9 @@ import { statOf } from './files';
 /**
  * The datasets named by a list of presets and files, applied in order over `base` (default: the embedded
  * defaults), as the CLI's repeated `--datasets` does: a preset name (`default`, `hosted-api-2021`, `ccf-grid`,
- * `electricitymaps-grid`, `useeio`; see `DATASET_PRESETS`) replaces the parts it holds whole; a file (written by
- * `co2e-engine datasets build`) merges over what came before, a later one winning per key. A preset name wins
- * over a file of that name; write `./default` for the file.
+ * `ccf-app`, `electricitymaps-grid`, `useeio`; see `DATASET_PRESETS`) replaces the parts it holds whole; a file
+ * (written by `co2e-engine datasets build`) merges over what came before, a later one winning per key. A preset
+ * name wins over a file of that name; write `./default` for the file.
  *
  * @example
  * ```ts

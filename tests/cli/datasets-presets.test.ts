@@ -35,4 +35,25 @@ describe('--datasets takes preset names', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--datasets ccf_grid: no such file, and not a preset (presets: default,');
   });
+
+  it('cloud and serve --datasets ccf-app use the CCF application profile (ccfAppDatasets)', async () => {
+    // GCP us-central1, 1 vCPU-hour at 50 %: CCF's code watts (0.68 + 0.5 × 3.43) = 2.395 Wh × its us-central1 PUE
+    // 1.11 × CCF's 2024 grid 0.456 = 0.0012122532 kg (ccf-grid, with the default watts and PUE: 0.001246476)
+    const input = 'calculator,provider,cpu_count,region,duration\ncpu,gcp,1,us-central1,1\n';
+    const run = await cli(['cloud', '-', '--datasets', 'ccf-app', '--format', 'jsonl'], { stdin: input });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout.trim().split('\n')[0] as string).co2e).toBe(0.0012122532);
+    const { url, stop } = await serveCli(['--datasets', 'ccf-app']);
+    try {
+      const response = await fetch(`${url}/compute/v1/gcp/cpu`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ cpu_count: 1, region: 'us-central1', duration: 1 }),
+      });
+      expect(response.status).toBe(200);
+      expect((await response.json()).co2e).toBe(0.0012122532);
+    } finally {
+      expect((await stop()).code).toBe(0);
+    }
+  });
 });

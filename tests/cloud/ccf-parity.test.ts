@@ -10,8 +10,10 @@
  * whose per-region PUE the calculators read) wherever the CCF test uses CCF's constants; a test that passes constants
  * of its own (watts 0.71/3.46, a PUE, an average wattage) gets them as a table of its own, said per case. Grid
  * factors are each test's own (mostly 2021 figures, not CCF's current grid), except the last two cases, which run
- * through `ccfAppDatasets` whole. CCF's `replicationFactor` multiplies the usage; until requests take
- * `replication_factor` (issue 22 item 2, another branch) the usage is multiplied here.
+ * through `ccfAppDatasets` whole. CCF's `replicationFactor` is the request's `replication_factor` (memory and
+ * storage); a CPU request has none, so CCF's replicated vCPU-hours are its `cpu_count` (CCF multiplies the usage).
+ *
+ * CCF's provider-level (billing) tests are in tests/cloud/ccf-parity-providers.test.ts.
  *
  * Agreement: "exact" is to every digit of CCF's figure, i.e. our exact decimal result, as a double, has the same 15
  * significant digits as CCF's floating-point one. The one other outcome allowed is a documented unit correction:
@@ -163,7 +165,7 @@ const CASES: Case[] = [
     ours: () =>
       calculateMemory(
         'gcp',
-        { region: 'us-central1', data: 180, data_unit: 'GB', duration: 1 },
+        { region: 'us-central1', data: 90, data_unit: 'GB', duration: 1, replication_factor: 2 },
         caseDatasets('gcp', 'us-central1', '0.000479'),
       ).co2e,
     agreement: 'exact',
@@ -206,21 +208,28 @@ const CASES: Case[] = [
   // --- StorageEstimator: SSD 1.2, HDD 0.65 Wh/TB-h (CCF's), AWS PUE 1.135.
   ...(
     [
-      ['estimating a single SSD result', 'ssd', 1, 5.6625831e-7],
-      ['estimating a single HDD result', 'hdd', 1, 3.0672325125e-7],
-      ['estimating multiple results: SSD, 1 TB-h', 'ssd', 1, 5.6625831e-7],
-      ['estimating multiple results: SSD, 2 TB-h', 'ssd', 2, 0.00000113251662],
+      ['estimating a single SSD result', 'ssd', 1, 1, 5.6625831e-7],
+      ['estimating a single HDD result', 'hdd', 1, 1, 3.0672325125e-7],
+      ['estimating multiple results: SSD, 1 TB-h', 'ssd', 1, 1, 5.6625831e-7],
+      ['estimating multiple results: SSD, 2 TB-h', 'ssd', 2, 1, 0.00000113251662],
       // replicationFactor 2 from here on in the test.
-      ['estimating multiple results: HDD, 1 TB-h, replication 2', 'hdd', 2, 0.0000006134465025],
-      ['estimating multiple results: HDD, 2 TB-h, replication 2', 'hdd', 4, 0.000001226893005],
+      ['estimating multiple results: HDD, 1 TB-h, replication 2', 'hdd', 1, 2, 0.0000006134465025],
+      ['estimating multiple results: HDD, 2 TB-h, replication 2', 'hdd', 2, 2, 0.000001226893005],
     ] as const
-  ).map(([name, type, terabyteHours, co2e]): Case => ({
+  ).map(([name, type, terabyteHours, replication, co2e]): Case => ({
     source: `${CORE}/storage/__tests__/StorageEstimator.test.ts: ${name}`,
     ccfCo2eTonnes: co2e,
     ours: () =>
       calculateStorage(
         'aws',
-        { region: 'us-east-1', storage_type: type, data: terabyteHours, data_unit: 'TB', duration: 1 },
+        {
+          region: 'us-east-1',
+          storage_type: type,
+          data: terabyteHours,
+          data_unit: 'TB',
+          duration: 1,
+          replication_factor: replication,
+        },
         caseDatasets('aws', 'us-east-1', US_EAST_1_2021),
       ).co2e,
     agreement: 'exact',
@@ -264,7 +273,8 @@ const CASES: Case[] = [
         {
           region: 'us-central1',
           storage_type: 'hdd',
-          data: 2 * 94997.8046398464,
+          data: 94997.8046398464,
+          replication_factor: 2,
           data_unit: 'TB',
           duration: 1,
           duration_unit: 's',
@@ -286,7 +296,8 @@ const CASES: Case[] = [
         {
           region: 'us-east4',
           storage_type: 'hdd',
-          data: 2 * 657.129996288,
+          data: 657.129996288,
+          replication_factor: 2,
           data_unit: 'TB',
           duration: 1,
           duration_unit: 's',
@@ -308,7 +319,8 @@ const CASES: Case[] = [
         {
           region: 'us-central1',
           storage_type: 'hdd',
-          data: 2 * 94997.8046398464,
+          data: 94997.8046398464,
+          replication_factor: 2,
           data_unit: 'TB',
           duration: 1,
           duration_unit: 's',
@@ -328,7 +340,8 @@ const CASES: Case[] = [
         {
           region: 'us-east4',
           storage_type: 'hdd',
-          data: 2 * 657.129996288,
+          data: 657.129996288,
+          replication_factor: 2,
           data_unit: 'TB',
           duration: 1,
           duration_unit: 's',

@@ -9,9 +9,17 @@ import coefficientsJson from '../../datasets/cloud/coefficients-ccf-app.json';
 import instancesJson from '../../datasets/cloud/instances-ccf-app.json';
 import { CloudCoefficientsTableSchema, CloudInstancesTableSchema } from '../../src/index';
 import { decimal } from '../../src/core/decimal';
-import { chargedMemoryGb } from '../../scripts/datasets/build-ccf-app';
+import { chargedMemoryGb, processorWatts } from '../../scripts/datasets/build-ccf-app';
+import { ccfAppDatasets } from '../../src/datasets/cloud';
+import { defaultDatasets } from '../../src/datasets/index';
+import { calculateInstance } from '../../src/index';
 
 const coefficients = CloudCoefficientsTableSchema.parse(coefficientsJson);
+/** The two tables `processorWatts` reads (CCF's Skylake figures). */
+const CONSTANTS = {
+  MIN_WATTS_BY_COMPUTE_PROCESSOR: { Skylake: 0.65, 'Sandy Bridge': 2.17 },
+  MAX_WATTS_BY_COMPUTE_PROCESSOR: { Skylake: 4.26, 'Sandy Bridge': 8.58 },
+} as unknown as Parameters<typeof processorWatts>[0];
 const instances = CloudInstancesTableSchema.parse(instancesJson);
 const row = (provider: string, instance: string) =>
   instances.instances.find((r) => r.provider === provider && r.instance === instance);
@@ -106,5 +114,58 @@ describe('instances-ccf-app.json', () => {
     for (const r of instances.instances)
       if ((r.gpu_count ?? 0) > 0)
         expect(coefficients.providers[r.provider]?.gpu_watts?.[r.gpu_model!], `${r.instance}`).toBeDefined();
+  });
+
+  it("carries the CPU watts CCF takes for the type's processors (getMinWatts/getMaxWatts), where they are known", () => {
+    // AWS m5.large: Skylake 0.65/4.26. c5.18xlarge: Skylake and Cascade Lake, the mean (0.65 + 0.64) / 2.
+    expect(row('aws', 'm5.large')).toMatchObject({ min_watts: 0.65, max_watts: 4.26 });
+    expect(row('aws', 'c5.18xlarge')).toMatchObject({ min_watts: 0.645, max_watts: 4.115 });
+    // Azure D2s v3: Cascade Lake, Skylake, Broadwell, Haswell: (0.64 + 0.65 + 0.71 + 1) / 4 = 0.75.
+    expect(row('azure', 'Standard_D2s_v3')).toMatchObject({ min_watts: 0.75, max_watts: 4.165 });
+    // GCP n1: Sandy Bridge and Ivy Bridge among five: the median (1 W, 4.74 W), not the mean.
+    expect(row('gcp', 'n1-standard-1')).toMatchObject({ min_watts: 1, max_watts: 4.74 });
+    // GCP n2d: the billing estimate looks processors up by the first two letters, 'n2': Cascade Lake.
+    expect(row('gcp', 'n2d-standard-2')).toMatchObject({ min_watts: 0.64, max_watts: 3.97 });
+    // AWS Graviton (a1) has no watts in CCF: the provider's average stands (no per-type figure).
+    expect(row('aws', 'a1.medium')?.min_watts).toBeUndefined();
+    expect(processorWatts(CONSTANTS, ['Skylake', 'Nope'])).toBeUndefined();
+    expect(processorWatts(CONSTANTS, null)).toBeUndefined();
+    // Two values, one Sandy Bridge: the median is their mean.
+    expect(processorWatts(CONSTANTS, ['Skylake', 'Sandy Bridge'])).toEqual({
+      min_watts: 1.41,
+      max_watts: 6.42,
+    });
+  });
+
+  it('calculateInstance reads them for the CPU part under ccfAppDatasets; the default table has none', () => {
+    // m5.large, 1 h at 50 %: 2 vCPU × (0.65 + 0.5 × 3.61) W × PUE 1.135 = 5.57285 Wh (provider watts: 4.8124 Wh).
+    const vm = calculateInstance(
+      'aws',
+      { instance: 'm5.large', region: 'us-east-1', duration: 1 },
+      ccfAppDatasets,
+    );
+    expect(vm.calculation_details.energy_used_cpu).toBe(0.00557285);
+    expect(defaultDatasets.cloudInstances.get('aws', 'm5.large')?.min_watts).toBeUndefined();
+    const ours = calculateInstance(
+      'aws',
+      { instance: 'm5.large', region: 'us-east-1', duration: 1 },
+      defaultDatasets,
+    );
+    expect(ours.calculation_details.energy_used_cpu).toBe(0.0048124);
+  });
+
+  it('refuses one of min_watts and max_watts alone, and min above max', () => {
+    const base = {
+      provider: 'aws',
+      instance: 'x.large',
+      vcpu: 1,
+      memory_gib: 1,
+      platform_vcpu: 2,
+      platform_embodied_kgco2e: 1,
+    };
+    const table = (extra: object) => ({ ...instancesJson, instances: [{ ...base, ...extra }] });
+    expect(CloudInstancesTableSchema.safeParse(table({ min_watts: 1, max_watts: 2 })).success).toBe(true);
+    expect(CloudInstancesTableSchema.safeParse(table({ min_watts: 1 })).success).toBe(false);
+    expect(CloudInstancesTableSchema.safeParse(table({ min_watts: 3, max_watts: 2 })).success).toBe(false);
   });
 });

@@ -18,6 +18,7 @@ import {
   SOURCE_AWS_2026,
   SOURCE_GCP_2026,
 } from '../../scripts/datasets/cloud-instance-additions';
+import { SOURCE_AZURE_SIZES } from '../../scripts/datasets/cloud/azure-unlisted-sizes';
 
 const table = instancesJson as CloudInstancesTable;
 const PROVIDERS = ['aws', 'azure', 'gcp'] as const;
@@ -126,7 +127,7 @@ describe('counts and goldens', () => {
     expect(count(table.instances)).toEqual({ aws: 878, azure: 512, gcp: 133 });
     expect(count(table.excluded ?? [], (g: { instances: string[] }) => g.instances.length)).toEqual({
       aws: 547,
-      azure: 9,
+      azure: 289,
       gcp: 207,
     });
   });
@@ -188,7 +189,7 @@ describe('exclusions', () => {
   const excluded = (table.excluded ?? []).flatMap((g) => g.instances.map((instance) => ({ ...g, instance })));
 
   it('name a known source and a reason, and none is in the table', () => {
-    const sources = [SOURCE_APP, SOURCE_AWS_2026, SOURCE_GCP_2026];
+    const sources = [SOURCE_APP, SOURCE_AWS_2026, SOURCE_GCP_2026, SOURCE_AZURE_SIZES];
     for (const row of excluded) {
       expect(
         sources.some((s) => row.source.startsWith(s)),
@@ -213,6 +214,12 @@ describe('exclusions', () => {
     expect(reason('aws', 'c2.8xlarge')).toMatch(/misspelling of cc2\.8xlarge/);
     expect(reason('aws', 'u-3tb1.56xlarge')).toMatch(/memory position/);
     expect(reason('azure', 'Standard_A0')).toBe('missing or zero platform_embodied_kgco2e');
+    // Azure Dv6/Ev6 and the Arm sizes (Ampere Altra v5, Cobalt 100 v6): in no instance source (issue 22 item 4).
+    expect(reason('azure', 'Standard_D2s_v6')).toMatch(/^in no instance source: .* end at v5/);
+    expect(reason('azure', 'Standard_E128-32ds_v6')).toMatch(/^in no instance source/);
+    expect(reason('azure', 'Standard_D4ps_v6')).toMatch(/^Arm \(Ampere Altra v5, Azure Cobalt 100 v6\)/);
+    expect(reason('azure', 'Standard_E20pds_v5')).toMatch(/^Arm/);
+    expect(reason('azure', 'Standard_D2s_v5')).toBeUndefined();
     expect(reason('gcp', 'c3-standard-4')).toMatch(
       /^its embodied figure \(220000 kg\) is on no consistent unit/,
     );

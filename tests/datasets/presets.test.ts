@@ -10,7 +10,14 @@ import {
   isDatasetPresetName,
   withDatasetPreset,
 } from '../../src/datasets/index';
-import { calculateCpu, calculateNetworking, calculateSpend, DatasetError } from '../../src/index';
+import { ccfAppDatasets } from '../../src/datasets/cloud';
+import {
+  calculateCpu,
+  calculateInstance,
+  calculateNetworking,
+  calculateSpend,
+  DatasetError,
+} from '../../src/index';
 import { loadDatasets } from '../../src/node/index';
 
 /**
@@ -42,16 +49,18 @@ const hostedFile = () =>
   });
 
 describe('presets', () => {
-  it('has the five names, each with its parts', () => {
+  it('has the six names, each with its parts', () => {
     expect(DATASET_PRESET_NAMES).toEqual([
       'default',
       'hosted-api-2021',
       'ccf-grid',
+      'ccf-app',
       'electricitymaps-grid',
       'useeio',
     ]);
     expect(DATASET_PRESETS['hosted-api-2021'].parts).toEqual(['cloudRegions']);
     expect(DATASET_PRESETS.useeio.parts).toEqual(['spendFactors', 'classifications']);
+    expect(DATASET_PRESETS['ccf-app'].parts).toEqual(['cloudCoefficients', 'cloudRegions', 'cloudInstances']);
     expect(isDatasetPresetName('ccf-grid')).toBe(true);
     expect(isDatasetPresetName('CCF-grid')).toBe(false);
     expect(isDatasetPresetName('toString')).toBe(false);
@@ -97,6 +106,28 @@ describe('presets', () => {
     expect(result.emission_factor?.year).toBe(2024);
   });
 
+  it('ccf-app: ccfAppDatasets (code watts, GCP per-region PUE, CCF grid, charged memory) for every cloud table', () => {
+    const app = loadDatasets(['ccf-app']);
+    // GCP us-central1, 1 vCPU-hour at 50 %: (0.68 + 0.5 × (4.11 − 0.68)) W = 2.395 Wh × PUE 1.11 × 0.456 = 0.0012122532
+    const cpu = calculateCpu('gcp', { cpu_count: 1, region: 'us-central1', duration: 1 }, app);
+    expect(cpu.co2e).toBe(0.0012122532);
+    expect(cpu.co2e).toBe(
+      calculateCpu('gcp', { cpu_count: 1, region: 'us-central1', duration: 1 }, ccfAppDatasets).co2e,
+    );
+    expect(cpu.emission_factor?.year).toBe(2024);
+    // ccf-grid keeps the default coefficients (docs watts 0.71/4.26, PUE 1.1): 2.485 Wh × 1.1 × 0.456 = 0.001246476
+    expect(
+      calculateCpu('gcp', { cpu_count: 1, region: 'us-central1', duration: 1 }, loadDatasets(['ccf-grid']))
+        .co2e,
+    ).toBe(0.001246476);
+    // The app's instance table: m5.large is charged for the memory above its processors' baseline only.
+    const vm = calculateInstance('aws', { instance: 'm5.large', region: 'us-east-1', duration: 1 }, app);
+    expect(vm.calculation_details.charged_memory).toBe(6.305833333333333);
+    // Spend parts stay as they were: useeio then ccf-app keeps USEEIO.
+    expect(calculateSpend(NAICS, loadDatasets(['useeio', 'ccf-app'])).estimate.co2e).toBe(18.6);
+    expect(withDatasetPreset(defaultDatasets, 'ccf-app').cloudInstances).toBe(ccfAppDatasets.cloudInstances);
+  });
+
   it('presets combine in order: useeio then hosted-api-2021; a later grid preset replaces an earlier one', () => {
     const both = loadDatasets(['useeio', 'hosted-api-2021']);
     // USEEIO 445110: 0.186 kg per 2022 USD at purchaser's price → 100 × 0.186 = 18.6
@@ -123,7 +154,7 @@ describe('presets', () => {
     const run = () => loadDatasets(['hosted-api-2012']);
     expect(run).toThrow(DatasetError);
     expect(run).toThrow(
-      'hosted-api-2012: no such file, and not a preset (presets: default, hosted-api-2021, ccf-grid, electricitymaps-grid, useeio)',
+      'hosted-api-2012: no such file, and not a preset (presets: default, hosted-api-2021, ccf-grid, ccf-app, electricitymaps-grid, useeio)',
     );
   });
 

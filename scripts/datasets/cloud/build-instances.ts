@@ -14,6 +14,7 @@ import {
 } from '../../../src/datasets/tables';
 import { CCF_INSTANCE_FILES, parseCcfInstances } from '../../../src/loaders/parse-ccf-instances';
 import { withGpus } from '../cloud-gpus';
+import { excludeAzureUnlisted } from './azure-unlisted-sizes';
 import {
   addAws2026Instances,
   addCcfAppInstances,
@@ -91,6 +92,7 @@ function buildCcfInstances(): CloudInstancesTable {
   addCcfAppInstances(table, readJson(sharedPath(SOURCE_APP)), gcp2026Specs(gcp2026));
   addAws2026Instances(table, readCsv(sharedPath(SOURCE_AWS_2026)));
   excludeGcp2026(table, gcp2026);
+  excludeAzureUnlisted(table);
   const instances = [...table.rows.values()].sort(byProviderThen('instance'));
   // A type one source could not supply but another did is in the table, not excluded; one reason per type.
   const excluded = new Map<string, ExcludedInstance>();
