@@ -2,21 +2,44 @@
  * The embedded default datasets and their variants, apart from the `co2e-engine/datasets` entry so that the presets
  * (presets.ts) can name them without an import circle.
  */
-import { ccfGridRegionsTable, cloudTables } from './cloud';
+import { ccfGridRegionsTable } from './ccf-grid';
+import { cloudInstancesTable } from './cloud-instances';
+import { cloudCoefficientsTable } from './cloud-with';
+import { electricityMapsRegionsTable } from './electricitymaps-grid';
 import { lazyTableDatasets } from './lazy';
-import { spendTables, useeioTables } from './spend';
 import { spendSupplements } from './spend-supplements';
+import {
+  exiobaseClassificationsTable,
+  exiobaseFactorsTable,
+  exiobaseMarginsTable,
+  fxTable,
+  inflationTable,
+} from './spend-tables';
+import { useeioClassificationsTable, useeioFactorsTable } from './useeio';
 import type { DatasetTables } from './create';
 import type { CloudInstanceDatasets, SpendDatasets } from './types';
 
+// Every table below is named by its own binding, never spread from another object or read as a property of one:
+// a bundler keeps an object spread or a property read (either may run a getter) even where its result is unused,
+// and with it the tables, so an app importing `defaultDatasets` alone would ship the CCF grid and USEEIO too.
+
 /** The embedded tables, for inspection or for building variants with `createTableDatasets`. */
-export const defaultTables = { ...cloudTables, ...spendTables } satisfies Required<DatasetTables>;
+export const defaultTables = {
+  cloudCoefficients: cloudCoefficientsTable,
+  cloudRegions: electricityMapsRegionsTable,
+  cloudInstances: cloudInstancesTable,
+  spendFactors: exiobaseFactorsTable,
+  classifications: exiobaseClassificationsTable,
+  margins: exiobaseMarginsTable,
+  inflation: inflationTable,
+  fx: fxTable,
+} satisfies Required<DatasetTables>;
 
 /** Alternative embedded tables: CCF's own grid factors (one 2024 vintage) and US EPA USEEIO v1.3 spend factors. */
 export const alternativeTables = {
   ccfGridRegions: ccfGridRegionsTable,
-  useeioFactors: useeioTables.spendFactors,
-  useeioClassifications: useeioTables.classifications,
+  useeioFactors: useeioFactorsTable,
+  useeioClassifications: useeioClassificationsTable,
 } as const;
 
 /**
@@ -46,7 +69,16 @@ export const defaultDatasets = /* @__PURE__ */ lazyTableDatasets(
  * ```
  */
 export const ccfGridDatasets = /* @__PURE__ */ lazyTableDatasets(
-  { ...defaultTables, cloudRegions: ccfGridRegionsTable },
+  {
+    cloudCoefficients: cloudCoefficientsTable,
+    cloudRegions: ccfGridRegionsTable,
+    cloudInstances: cloudInstancesTable,
+    spendFactors: exiobaseFactorsTable,
+    classifications: exiobaseClassificationsTable,
+    margins: exiobaseMarginsTable,
+    inflation: inflationTable,
+    fx: fxTable,
+  },
   spendSupplements,
 ) as CloudInstanceDatasets & SpendDatasets;
 
@@ -61,6 +93,12 @@ export const ccfGridDatasets = /* @__PURE__ */ lazyTableDatasets(
  * ```
  */
 export const useeioDatasets = /* @__PURE__ */ lazyTableDatasets({
-  ...defaultTables,
-  ...useeioTables,
+  cloudCoefficients: cloudCoefficientsTable,
+  cloudRegions: electricityMapsRegionsTable,
+  cloudInstances: cloudInstancesTable,
+  spendFactors: useeioFactorsTable,
+  classifications: useeioClassificationsTable,
+  margins: exiobaseMarginsTable,
+  inflation: inflationTable,
+  fx: fxTable,
 }) as CloudInstanceDatasets & SpendDatasets;

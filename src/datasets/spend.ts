@@ -5,30 +5,24 @@
  *
  * @packageDocumentation
  */
-import exiobaseClassificationsJson from '../../datasets/spend/exiobase-classifications.json';
-import exiobaseFactorsJson from '../../datasets/spend/exiobase-factors.oefdb.json';
-import exiobaseMarginsJson from '../../datasets/spend/exiobase-margins.json';
-import fxJson from '../../datasets/spend/fx-imf.json';
-import inflationJson from '../../datasets/spend/inflation-worldbank.json';
 import { lazyTableDatasets } from './lazy';
 import { spendSupplements } from './spend-supplements';
-import type {
-  ClassificationsTable,
-  FxTable,
-  InflationTable,
-  MarginsTable,
-  SpendFactorsTable,
-} from './tables';
+import {
+  exiobaseClassificationsTable,
+  exiobaseFactorsTable,
+  exiobaseMarginsTable,
+  fxTable,
+  inflationTable,
+} from './spend-tables';
 import type { SpendDatasets } from './types';
 
-// JSON imports widen literal types; the tables are validated against their schemas in tests/datasets.
 /** The embedded spend tables: EXIOBASE 3 factors via OEFDB, concordances, margins, World Bank CPI, IMF FX. */
 export const spendTables = {
-  spendFactors: exiobaseFactorsJson as SpendFactorsTable,
-  classifications: exiobaseClassificationsJson as ClassificationsTable,
-  margins: exiobaseMarginsJson as MarginsTable,
-  inflation: inflationJson as InflationTable,
-  fx: fxJson as FxTable,
+  spendFactors: exiobaseFactorsTable,
+  classifications: exiobaseClassificationsTable,
+  margins: exiobaseMarginsTable,
+  inflation: inflationTable,
+  fx: fxTable,
 };
 
 export { exiobaseRegionsFactorsTable } from './spend-supplements';
@@ -46,7 +40,13 @@ export { exiobaseRegionsFactorsTable } from './spend-supplements';
  * ```
  */
 export const spendDatasets = /* @__PURE__ */ lazyTableDatasets(
-  spendTables,
+  {
+    spendFactors: exiobaseFactorsTable,
+    classifications: exiobaseClassificationsTable,
+    margins: exiobaseMarginsTable,
+    inflation: inflationTable,
+    fx: fxTable,
+  },
   spendSupplements,
 ) as SpendDatasets;
 

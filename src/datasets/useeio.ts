@@ -5,25 +5,22 @@
  *
  * @packageDocumentation
  */
-import exiobaseMarginsJson from '../../datasets/spend/exiobase-margins.json';
-import fxJson from '../../datasets/spend/fx-imf.json';
-import inflationJson from '../../datasets/spend/inflation-worldbank.json';
 import useeioClassificationsJson from '../../datasets/spend/useeio-classifications.json';
 import useeioFactorsJson from '../../datasets/spend/useeio-factors.json';
 import { lazyTableDatasets } from './lazy';
-import type {
-  ClassificationsTable,
-  FxTable,
-  InflationTable,
-  MarginsTable,
-  SpendFactorsTable,
-} from './tables';
+import { exiobaseMarginsTable, fxTable, inflationTable } from './spend-tables';
+import type { ClassificationsTable, SpendFactorsTable } from './tables';
 import type { SpendDatasets } from './types';
+
+/** US EPA USEEIO v1.3 spend factors (US, 2022 USD, purchaser's price, NAICS 2017). */
+export const useeioFactorsTable = useeioFactorsJson as SpendFactorsTable;
+/** The NAICS 2017 / ISIC concordance of the USEEIO factors. */
+export const useeioClassificationsTable = useeioClassificationsJson as ClassificationsTable;
 
 /** US EPA USEEIO v1.3 spend factors (US, 2022 USD, purchaser's price) and their NAICS/ISIC concordance. */
 export const useeioTables = {
-  spendFactors: useeioFactorsJson as SpendFactorsTable,
-  classifications: useeioClassificationsJson as ClassificationsTable,
+  spendFactors: useeioFactorsTable,
+  classifications: useeioClassificationsTable,
 };
 
 /**
@@ -40,9 +37,9 @@ export const useeioTables = {
 // The tables are named one by one (no spread of `spendTables` and `useeioTables`): a bundler keeps an object
 // spread, which may run getters, even in an unused `@__PURE__` call, and with it both objects and their tables.
 export const useeioSpendDatasets = /* @__PURE__ */ lazyTableDatasets({
-  spendFactors: useeioFactorsJson as SpendFactorsTable,
-  classifications: useeioClassificationsJson as ClassificationsTable,
-  margins: exiobaseMarginsJson as MarginsTable,
-  inflation: inflationJson as InflationTable,
-  fx: fxJson as FxTable,
+  spendFactors: useeioFactorsTable,
+  classifications: useeioClassificationsTable,
+  margins: exiobaseMarginsTable,
+  inflation: inflationTable,
+  fx: fxTable,
 }) as SpendDatasets;

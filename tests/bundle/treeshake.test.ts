@@ -92,6 +92,22 @@ describe('the USEEIO tables (about 55 KB gzip) reach only the bundles that use t
   });
 });
 
+describe('defaultDatasets alone carries no alternative table (CCF grid, USEEIO)', () => {
+  // Dataset ids that only the alternative tables hold (datasets/cloud/regions-ccf.json, datasets/spend/useeio-*.json).
+  const ALTERNATIVE_TEXT = ['ccf-grid-2024', 'epa-useeio-supply-chain', 'useeio-naics-concordance'];
+
+  it.each(ALTERNATIVE_TEXT)('datasets with defaultDatasets does not contain %j', (text) => {
+    expect(datasetsBundle('co2e-engine/datasets').code).not.toContain(text);
+  });
+
+  it.each(ALTERNATIVE_TEXT)('a bundle with alternativeTables contains %j (control)', async (text) => {
+    const { code } = await bundle(
+      `import { alternativeTables } from 'co2e-engine/datasets'; export { alternativeTables };`,
+    );
+    expect(code).toContain(text);
+  });
+});
+
 describe.each(Object.keys(ROOT_ENTRIES))('a bundle of %s from the root entry', (name) => {
   it('includes no dataset JSON module', () => {
     expect(rootBundle(name).contributions['dataset JSON']).toBeUndefined();

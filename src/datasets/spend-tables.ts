@@ -1,0 +1,25 @@
+/**
+ * The embedded spend tables, one binding each (internal: `co2e-engine/datasets/spend` exports them as
+ * `spendTables`). Modules that compose datasets name these bindings rather than spreading or reading properties of
+ * `spendTables`: a bundler keeps a spread or a property read even where the result is unused, and with it every
+ * table the object holds.
+ */
+import exiobaseClassificationsJson from '../../datasets/spend/exiobase-classifications.json';
+import exiobaseFactorsJson from '../../datasets/spend/exiobase-factors.oefdb.json';
+import exiobaseMarginsJson from '../../datasets/spend/exiobase-margins.json';
+import fxJson from '../../datasets/spend/fx-imf.json';
+import inflationJson from '../../datasets/spend/inflation-worldbank.json';
+import type {
+  ClassificationsTable,
+  FxTable,
+  InflationTable,
+  MarginsTable,
+  SpendFactorsTable,
+} from './tables';
+
+// JSON imports widen literal types; the tables are validated against their schemas in tests/datasets.
+export const exiobaseFactorsTable = exiobaseFactorsJson as SpendFactorsTable;
+export const exiobaseClassificationsTable = exiobaseClassificationsJson as ClassificationsTable;
+export const exiobaseMarginsTable = exiobaseMarginsJson as MarginsTable;
+export const inflationTable = inflationJson as InflationTable;
+export const fxTable = fxJson as FxTable;
