@@ -13,6 +13,11 @@ Big.DP = 40;
 /** Round half up. */
 Big.RM = 1;
 
+/** Exact powers of ten as doubles: 10^22 is the largest that a double holds exactly. */
+const EXACT_POWERS_OF_TEN = Array.from({ length: 23 }, (_, power) => Number(`1e${power}`));
+/** Coefficients of at most this many digits are below 2^53, so exact as doubles. */
+const EXACT_COEFFICIENT_DIGITS = 15;
+
 /** An exact decimal value. Opaque: create it with {@link decimal}, read it with {@link toNumber}. */
 export type Decimal = BigJs.Big & { readonly __decimal: unique symbol };
 
@@ -26,6 +31,155 @@ function fromParts(sign: number, exponent: number, digits: number[]): BigJs.Big 
   value.c = digits;
   value.constructor = Big;
   return value as unknown as BigJs.Big;
+}
+
+const HAS_BIGINT = typeof BigInt === 'function';
+
+/**
+ * Decimals the engine computes itself carry their coefficient as one whole number (a BigInt, `n`, with `d` digits,
+ * possibly with trailing zeros) instead of big.js's array of digits: a product is then one BigInt multiplication,
+ * a quotient one BigInt division and a conversion to a double a few BigInt operations, without building the digit
+ * array of each intermediate (a 40-place hour figure times a factor has about 55 digits). They are big.js values all
+ * the same (`instanceof`, the same `s` and `e`, every big.js method): their digit array `c` is made from `n` the first
+ * time something reads it. The value is what matters; the operations below give the same values as big.js.
+ */
+interface Whole {
+  s: number;
+  e: number;
+  /** The coefficient: the value is ±n × 10^(e − d + 1). */
+  n: bigint;
+  /** Decimal digits of n. */
+  d: number;
+  /** The digit array, once made. */
+  k: number[] | undefined;
+}
+
+/** `10^power` as a BigInt, built on first use. */
+const BIG_POWERS_OF_TEN: bigint[] = [];
+const bigPowerOfTen = (power: number): bigint => {
+  let value = BIG_POWERS_OF_TEN[power];
+  if (value === undefined) {
+    value = BigInt(`1${'0'.repeat(power)}`);
+    BIG_POWERS_OF_TEN[power] = value;
+  }
+  return value;
+};
+
+/** The digit array of a whole coefficient, trailing zeros dropped (as big.js keeps it). */
+function digitsOfWhole(n: bigint): number[] {
+  if (n === 0n) return [0];
+  const text = n.toString();
+  let end = text.length;
+  while (text.charCodeAt(end - 1) === 48 /* 0 */) end--;
+  const digits = new Array<number>(end);
+  for (let index = 0; index < end; index++) digits[index] = text.charCodeAt(index) - 48;
+  return digits;
+}
+
+// Decimals with a whole coefficient: big.js values whose `c` is made on first read.
+const WholeDecimal = function (this: Whole, s: number, e: number, n: bigint, d: number) {
+  this.s = s;
+  this.e = e;
+  this.n = n;
+  this.d = d;
+  this.k = undefined;
+} as unknown as new (s: number, e: number, n: bigint, d: number) => Whole;
+WholeDecimal.prototype = Object.create(Big.prototype, {
+  constructor: { value: Big, writable: true, configurable: true },
+  c: {
+    get(this: Whole): number[] {
+      let digits = this.k;
+      if (digits === undefined) {
+        digits = digitsOfWhole(this.n);
+        this.k = digits;
+      }
+      return digits;
+    },
+    // big.js writes `c` only on values it has just made, never on its operands; should anything write it, the
+    // digits written are the value from then on (the coefficient is dropped, so no operation reads a stale one).
+    set(this: Whole, digits: number[]) {
+      this.k = digits;
+      (this as { n: bigint | undefined }).n = undefined;
+    },
+    configurable: true,
+  },
+});
+
+const MAX_SAFE_BIG = HAS_BIGINT ? BigInt(Number.MAX_SAFE_INTEGER) : (0 as unknown as bigint);
+
+/** Decimal digits of a positive safe integer. */
+function safeDigitCount(value: number): number {
+  let count = 1;
+  while (count < 16 && value >= (EXACT_POWERS_OF_TEN[count] as number)) count++;
+  return count;
+}
+
+/** Decimal digits of n > 0. */
+function digitCount(n: bigint): number {
+  if (n <= MAX_SAFE_BIG) return safeDigitCount(Number(n));
+  const approximate = Number(n);
+  if (approximate === Infinity) return n.toString().length;
+  let count = Math.floor(Math.log10(approximate)) + 1;
+  // log10 of the rounded double may be one off next to a power of ten.
+  if (n >= bigPowerOfTen(count)) count++;
+  else if (n < bigPowerOfTen(count - 1)) count--;
+  return count;
+}
+
+/** A decimal ±n × 10^scale (n > 0, d its digits). */
+const whole = (sign: number, n: bigint, d: number, scale: number): Decimal =>
+  new WholeDecimal(sign, d - 1 + scale, n, d) as unknown as Decimal;
+
+/** The whole coefficient of a nonzero decimal, from its digits when it has none yet. */
+function coefficientOf(value: BigJs.Big): bigint {
+  const n = (value as unknown as Partial<Whole>).n;
+  if (n !== undefined) return n;
+  const digits = value.c;
+  if (digits.length <= EXACT_COEFFICIENT_DIGITS) {
+    let number = 0;
+    for (const digit of digits) number = number * 10 + digit;
+    return BigInt(number);
+  }
+  return BigInt(digits.join(''));
+}
+
+/** Digits of the coefficient `coefficientOf` gives. */
+const coefficientDigits = (value: BigJs.Big): number => {
+  const d = (value as unknown as Partial<Whole>).d;
+  return d !== undefined && (value as unknown as Partial<Whole>).n !== undefined ? d : value.c.length;
+};
+
+/** The power of ten of the coefficient's last digit: the value is ±coefficient × 10^scale. */
+const scaleOf = (value: BigJs.Big): number => value.e - coefficientDigits(value) + 1;
+
+/** Whether a decimal is nonzero, without making its digits. */
+function nonzero(value: BigJs.Big): boolean {
+  const n = (value as unknown as Partial<Whole>).n;
+  return n !== undefined ? n !== 0n : value.c[0] !== 0;
+}
+
+/** Largest coefficient the number reading takes in doubles: far enough below 2^53 that the search below is exact. */
+const MAX_READ_COEFFICIENT = 2 ** 50;
+
+/**
+ * The decimal of a finite nonzero number as `String(number)` reads it, without the string: the fewest decimal places
+ * k ≤ 22 at which a whole m < 2^50 gives the number back (m / 10^k, one correctly rounded division of exact doubles,
+ * is the number). That is the shortest decimal of the number, the one `String` prints: a decimal with fewer digits
+ * that gives the number back would have fewer places, and at k places only one whole number below 2^52 lies within
+ * the number's rounding interval. Undefined when there is none (more digits, or very small or large numbers).
+ */
+function readNumber(value: number): Decimal | undefined {
+  const magnitude = value < 0 ? -value : value;
+  for (let places = 0; places <= 22; places++) {
+    const power = EXACT_POWERS_OF_TEN[places] as number;
+    const m = Math.round(magnitude * power);
+    if (m > MAX_READ_COEFFICIENT) return undefined;
+    if (m !== 0 && m / power === magnitude) {
+      const d = safeDigitCount(m);
+      return whole(value < 0 ? -1 : 1, BigInt(m), d, -places);
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -68,7 +222,8 @@ export function decimal(value: number | string): Decimal {
   if (typeof value === 'number' && !Number.isFinite(value)) {
     throw new RangeError(`not a finite number: ${value}`);
   }
-  if (typeof value === 'number') return wrap(fromNumber(value));
+  if (typeof value === 'number')
+    return (HAS_BIGINT ? readNumber(value) : undefined) ?? wrap(fromNumber(value));
   try {
     return wrap(new Big(value));
   } catch {
@@ -136,18 +291,6 @@ function shortDivision(a: BigJs.Big, b: BigJs.Big, places: number): BigJs.Big | 
   );
 }
 
-const HAS_BIGINT = typeof BigInt === 'function';
-/** 10^k as BigInts, built on first use. */
-const BIG_POWERS_OF_TEN: bigint[] = [];
-const bigPowerOfTen = (power: number): bigint => {
-  let value = BIG_POWERS_OF_TEN[power];
-  if (value === undefined) {
-    value = BigInt(`1${'0'.repeat(power)}`);
-    BIG_POWERS_OF_TEN[power] = value;
-  }
-  return value;
-};
-
 /**
  * `a / b` for divisors of more than 9 significant digits (a price level compounded over a dozen years has about
  * 100), with the digits big.js's long division gives at the engine's settings: the exact quotient rounded half up at
@@ -176,6 +319,28 @@ function longDivision(a: BigJs.Big, b: BigJs.Big, places: number): BigJs.Big | u
   const digits = new Array<number>(end);
   for (let index = 0; index < end; index++) digits[index] = text.charCodeAt(index) - 48;
   return fromParts(a.s === b.s ? 1 : -1, text.length - 1 - places, digits);
+}
+
+/**
+ * `a / b` rounded half up at `places` places, as {@link longDivision}, on whole coefficients and returning one: for
+ * operands that have them (the engine's own results), so that no digit array is made either way. Undefined where
+ * long division leaves the work to big.js (zero operands, a quotient that rounds to zero) and for big.js values.
+ */
+function wholeQuotient(a: BigJs.Big, b: BigJs.Big, places: number): Decimal | undefined {
+  if ((a as unknown as Partial<Whole>).n === undefined || (b as unknown as Partial<Whole>).n === undefined) {
+    return undefined;
+  }
+  if (!nonzero(a) || !nonzero(b)) return undefined;
+  const shift = scaleOf(a) - scaleOf(b) + places;
+  let numerator = coefficientOf(a);
+  let denominator = coefficientOf(b);
+  if (shift >= 0) numerator *= bigPowerOfTen(shift);
+  else denominator *= bigPowerOfTen(-shift);
+  let quotient = numerator / denominator;
+  const remainder = numerator - quotient * denominator;
+  if (remainder + remainder >= denominator) quotient += 1n;
+  if (quotient === 0n) return undefined;
+  return whole(a.s === b.s ? 1 : -1, quotient, digitCount(quotient), -places);
 }
 
 /** Digits per limb of the long multiplication: a limb product plus carries stays below 2^53. */
@@ -258,9 +423,46 @@ function digitsOf(value: number): number[] {
   return digits.reverse();
 }
 
-export const add = (a: Decimal, b: Decimal): Decimal => wrap(a.plus(b));
-export const sub = (a: Decimal, b: Decimal): Decimal => wrap(a.minus(b));
-export const mul = (a: Decimal, b: Decimal): Decimal => wrap(product(a, b) ?? a.times(b));
+export const add = (a: Decimal, b: Decimal): Decimal =>
+  (HAS_BIGINT ? wholeSum(a, b, 1) : undefined) ?? wrap(a.plus(b));
+export const sub = (a: Decimal, b: Decimal): Decimal =>
+  (HAS_BIGINT ? wholeSum(a, b, -1) : undefined) ?? wrap(a.minus(b));
+export const mul = (a: Decimal, b: Decimal): Decimal =>
+  (HAS_BIGINT ? wholeProduct(a, b) : undefined) ?? wrap(product(a, b) ?? a.times(b));
+
+/** `a × b` in one BigInt multiplication; undefined for a zero factor (big.js makes its signed zero). */
+function wholeProduct(a: BigJs.Big, b: BigJs.Big): Decimal | undefined {
+  if (!nonzero(a) || !nonzero(b)) return undefined;
+  const x = coefficientOf(a);
+  const y = coefficientOf(b);
+  const n = x * y;
+  // The product of a p-digit and a q-digit whole number has p + q − 1 or p + q digits.
+  const most = coefficientDigits(a) + coefficientDigits(b);
+  const d = n >= bigPowerOfTen(most - 1) ? most : most - 1;
+  return whole(a.s === b.s ? 1 : -1, n, d, scaleOf(a) + scaleOf(b));
+}
+
+/**
+ * `a ± b` (`sign` 1 or −1) on the whole coefficients, scaled to the smaller scale; undefined for a zero operand or a
+ * zero result (big.js decides the sign of zero) and for scales far apart.
+ */
+function wholeSum(a: BigJs.Big, b: BigJs.Big, sign: number): Decimal | undefined {
+  if (!nonzero(a) || !nonzero(b)) return undefined;
+  const scaleA = scaleOf(a);
+  const scaleB = scaleOf(b);
+  const scale = scaleA < scaleB ? scaleA : scaleB;
+  if (scaleA - scale > 400 || scaleB - scale > 400) return undefined;
+  let x = coefficientOf(a);
+  let y = coefficientOf(b);
+  if (scaleA > scale) x *= bigPowerOfTen(scaleA - scale);
+  if (scaleB > scale) y *= bigPowerOfTen(scaleB - scale);
+  if (a.s < 0) x = -x;
+  if (b.s * sign < 0) y = -y;
+  const total = x + y;
+  if (total === 0n) return undefined;
+  const magnitude = total < 0n ? -total : total;
+  return whole(total < 0n ? -1 : 1, magnitude, digitCount(magnitude), scale);
+}
 /** Significant digits a division keeps at least, however small its quotient. */
 const QUOTIENT_DIGITS = 25;
 /** The most decimal places a division keeps (quotients of doubles and table figures need far fewer). */
@@ -282,6 +484,10 @@ function quotientPlaces(a: BigJs.Big, b: BigJs.Big): number {
  */
 export function div(a: Decimal, b: Decimal): Decimal {
   const places = quotientPlaces(a, b);
+  if (HAS_BIGINT) {
+    const quotient = wholeQuotient(a, b, places);
+    if (quotient !== undefined) return quotient;
+  }
   const quotient = shortDivision(a, b, places) ?? longDivision(a, b, places);
   if (quotient !== undefined) return wrap(quotient);
   if (places === Big.DP) return wrap(a.div(b));
@@ -296,21 +502,16 @@ export const pow = (a: Decimal, exponent: number): Decimal => wrap(a.pow(exponen
 
 /** Sum of a list (0 for an empty list). */
 export function sum(values: readonly Decimal[]): Decimal {
-  let total: BigJs.Big = ZERO;
-  for (const value of values) total = total.plus(value);
-  return wrap(total);
+  let total: Decimal = ZERO;
+  for (const value of values) total = add(total, value);
+  return total;
 }
 
 /** -1, 0 or 1 as a is less than, equal to or greater than b. */
 export const compare = (a: Decimal, b: Decimal): -1 | 0 | 1 => a.cmp(b) as -1 | 0 | 1;
-export const isNegative = (a: Decimal): boolean => a.s === -1 && !a.eq(0);
-export const isPositive = (a: Decimal): boolean => a.s === 1 && !a.eq(0);
-export const isZero = (a: Decimal): boolean => a.eq(0);
-
-/** Exact powers of ten as doubles: 10^22 is the largest that a double holds exactly. */
-const EXACT_POWERS_OF_TEN = Array.from({ length: 23 }, (_, power) => Number(`1e${power}`));
-/** Coefficients of at most this many digits are below 2^53, so exact as doubles. */
-const EXACT_COEFFICIENT_DIGITS = 15;
+export const isNegative = (a: Decimal): boolean => a.s === -1 && nonzero(a);
+export const isPositive = (a: Decimal): boolean => a.s === 1 && nonzero(a);
+export const isZero = (a: Decimal): boolean => !nonzero(a);
 
 /**
  * The nearest JS number (round half to even, as `Number(string)` reads a decimal).
@@ -326,6 +527,10 @@ const EXACT_COEFFICIENT_DIGITS = 15;
  * ```
  */
 export function toNumber(a: Decimal): number {
+  if ((a as unknown as Partial<Whole>).n !== undefined) {
+    const number = wholeToNumber(a as unknown as Whole);
+    if (number !== undefined) return number;
+  }
   const digits = a.c;
   const count = digits.length;
   const scale = a.e - count + 1; // a = ±coefficient × 10^scale
@@ -357,6 +562,71 @@ export function toNumber(a: Decimal): number {
   return Number(`${text}e${scale}`);
 }
 
+/** 2^k as exact doubles for −1074 ≤ k ≤ 1023, by halving and doubling 1 (each step exact). */
+const POWERS_OF_TWO = new Map<number, number>();
+const powerOfTwo = (exponent: number): number => {
+  let value = POWERS_OF_TWO.get(exponent);
+  if (value === undefined) {
+    value = 1;
+    for (let k = 0; k < exponent; k++) value *= 2;
+    for (let k = 0; k > exponent; k--) value /= 2;
+    POWERS_OF_TWO.set(exponent, value);
+  }
+  return value;
+};
+const TWO_TO_55 = HAS_BIGINT ? 2n ** 55n : (0 as unknown as bigint);
+const LOG2_10 = Math.log2(10);
+const MIN_NORMAL = 2 ** -1022;
+
+/**
+ * The nearest double to ±n × 10^scale (round half to even), from the whole coefficient: Clinger's fast path when n
+ * and 10^|scale| are exact doubles; `Number(bigint)` (correctly rounded) of n × 10^scale for scale ≥ 0; else the
+ * integer quotient q = ⌊n · 2^k / 10^−scale⌋ with k chosen so that q has about 57 bits, its lowest bit set when the
+ * division leaves a remainder (a sticky bit below the rounding position, so `Number(q)` rounds as the exact value
+ * would), then scaled back by 2^−k, which is exact for a normal result. Undefined where the result would be
+ * subnormal or the coefficient beyond the doubles, for the string path to handle.
+ */
+function wholeToNumber(a: Whole): number | undefined {
+  const n = a.n;
+  if (n === 0n) return 0;
+  const scale = a.e - a.d + 1;
+  let magnitude: number;
+  if (n <= MAX_SAFE_BIG && scale >= -22 && scale <= 22) {
+    const coefficient = Number(n);
+    magnitude =
+      scale >= 0
+        ? coefficient * (EXACT_POWERS_OF_TEN[scale] as number)
+        : coefficient / (EXACT_POWERS_OF_TEN[-scale] as number);
+  } else if (scale >= 0) {
+    if (scale > 400) return undefined;
+    magnitude = Number(n * bigPowerOfTen(scale));
+  } else {
+    if (-scale > 1_000) return undefined;
+    const approximate = Number(n);
+    if (approximate === Infinity) return undefined;
+    // log2 of the quotient, to well within one: the shift that brings it to about 2^57.
+    const shift = Math.ceil(57 - (Math.log2(approximate) + scale * LOG2_10));
+    if (shift < -1000 || shift > 1_074) return undefined;
+    const divisor = bigPowerOfTen(-scale);
+    let quotient: bigint;
+    let exact: boolean;
+    if (shift >= 0) {
+      const numerator = n << BigInt(shift);
+      quotient = numerator / divisor;
+      exact = quotient * divisor === numerator;
+    } else {
+      const scaled = divisor << BigInt(-shift);
+      quotient = n / scaled;
+      exact = quotient * scaled === n;
+    }
+    if (quotient < TWO_TO_55) return undefined;
+    if (!exact) quotient |= 1n;
+    magnitude = Number(quotient) * powerOfTwo(-shift);
+    if (magnitude < MIN_NORMAL || magnitude === Infinity) return undefined;
+  }
+  return a.s < 0 ? -magnitude : magnitude;
+}
+
 /** The decimal rounded half-up to `places` decimal places, as a plain string (`12.3`). */
 export const toFixed = (a: Decimal, places: number): string => a.toFixed(places, 1);
 
@@ -379,6 +649,7 @@ export function roundSignificant(a: Decimal, digits: number): Decimal {
       `significant digits must be a whole number from 1 to ${MAX_SIGNIFICANT_DIGITS}, got ${digits}`,
     );
   }
+  if ((a as unknown as Partial<Whole>).n !== undefined) return wholeRound(a, a as unknown as Whole, digits);
   const coefficient = a.c;
   if (coefficient[0] === 0) return a;
   // The digits kept: the whole integer part when it has at least `digits` digits (a.e + 1 of them, as big.js's
@@ -405,4 +676,20 @@ export function roundSignificant(a: Decimal, digits: number): Decimal {
   while (end > 1 && kept[end - 1] === 0) end--;
   kept.length = end;
   return wrap(fromParts(a.s, exponent, kept));
+}
+
+/** {@link roundSignificant} on a whole coefficient: one division by a power of ten, half up on the remainder. */
+function wholeRound(value: Decimal, a: Whole, digits: number): Decimal {
+  const n = a.n;
+  if (n === 0n) return value;
+  const keep = a.e + 1 >= digits ? a.e + 1 : digits;
+  const drop = a.d - keep;
+  if (drop <= 0) return value;
+  const power = bigPowerOfTen(drop);
+  let kept = n / power;
+  const remainder = n - kept * power;
+  // Nothing but zeros dropped: the value is already that short.
+  if (remainder === 0n) return value;
+  if (remainder + remainder >= power) kept += 1n;
+  return whole(a.s, kept, digitCount(kept), a.e - a.d + 1 + drop);
 }
