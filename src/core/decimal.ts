@@ -443,11 +443,17 @@ function wholeProduct(a: BigJs.Big, b: BigJs.Big): Decimal | undefined {
 }
 
 /**
- * `a ± b` (`sign` 1 or −1) on the whole coefficients, scaled to the smaller scale; undefined for a zero operand or a
- * zero result (big.js decides the sign of zero) and for scales far apart.
+ * `a ± b` (`sign` 1 or −1) on the whole coefficients, scaled to the smaller scale; the other operand itself (or its
+ * negation) when one is zero. Undefined where big.js decides the sign of a zero result (both zero, or a difference
+ * of equals) and for scales far apart.
  */
 function wholeSum(a: BigJs.Big, b: BigJs.Big, sign: number): Decimal | undefined {
-  if (!nonzero(a) || !nonzero(b)) return undefined;
+  if (!nonzero(b)) return nonzero(a) ? (a as Decimal) : undefined;
+  if (!nonzero(a)) {
+    if (sign > 0) return b as Decimal;
+    const n = (b as unknown as Partial<Whole>).n;
+    return n === undefined ? undefined : whole(-b.s, n, (b as unknown as Whole).d, scaleOf(b));
+  }
   const scaleA = scaleOf(a);
   const scaleB = scaleOf(b);
   const scale = scaleA < scaleB ? scaleA : scaleB;
