@@ -568,18 +568,15 @@ export function toNumber(a: Decimal): number {
   return Number(`${text}e${scale}`);
 }
 
-/** 2^k as exact doubles for −1074 ≤ k ≤ 1023, by halving and doubling 1 (each step exact). */
-const POWERS_OF_TWO = new Map<number, number>();
-const powerOfTwo = (exponent: number): number => {
-  let value = POWERS_OF_TWO.get(exponent);
-  if (value === undefined) {
-    value = 1;
-    for (let k = 0; k < exponent; k++) value *= 2;
-    for (let k = 0; k > exponent; k--) value /= 2;
-    POWERS_OF_TWO.set(exponent, value);
-  }
-  return value;
-};
+/** 2^k as exact doubles for −1074 ≤ k ≤ 1023, at index k + 1074: halvings and doublings of 1, each exact. */
+const POWERS_OF_TWO: readonly number[] = (() => {
+  const powers = new Array<number>(2098);
+  powers[1074] = 1;
+  for (let k = 1; k <= 1023; k++) powers[1074 + k] = (powers[1073 + k] as number) * 2;
+  for (let k = 1; k <= 1074; k++) powers[1074 - k] = (powers[1075 - k] as number) / 2;
+  return powers;
+})();
+const powerOfTwo = (exponent: number): number => POWERS_OF_TWO[exponent + 1074] as number;
 const TWO_TO_55 = HAS_BIGINT ? 2n ** 55n : (0 as unknown as bigint);
 const LOG2_10 = Math.log2(10);
 const MIN_NORMAL = 2 ** -1022;
