@@ -172,6 +172,10 @@ function regionOf(datasets: Datasets, provider: string, region: string) {
     datasets.cloudRegions.get(provider as 'aws', region) ?? fail('unknown_region', 'region', 'unknown region')
   );
 }
+/** The region's PUE where the coefficients have one, else the provider's (src/cloud/pue.ts). */
+function pueOf(coefficients: ReturnType<typeof cloudContext>, region: CloudRegion): number {
+  return coefficients.pue_by_region?.[region.region] ?? coefficients.pue;
+}
 function gridOf(record: { grid_factors: Record<string, number> }, year: number): number {
   const value = record.grid_factors[year];
   return value === undefined ? fail('no_emission_factors_found', 'year', 'no factor') : value;
@@ -211,7 +215,8 @@ export function referenceCpu(provider: string, request: unknown, datasets: Datas
   const activity = cpuCount * hours(quantity(body.duration, 'duration'), body.duration_unit);
   const year = optionalYear(body.year) ?? datasets.cloudRegions.defaultYear;
   const factor =
-    (((coefficients.min_watts + u * (coefficients.max_watts - coefficients.min_watts)) * coefficients.pue) /
+    (((coefficients.min_watts + u * (coefficients.max_watts - coefficients.min_watts)) *
+      pueOf(coefficients, region)) /
       1000) *
     gridOf(region, year);
   const meta = useMetadata(datasets, 'cpu', provider, region, year, undefined, `u=${u}`);
@@ -244,7 +249,7 @@ export function referenceMemory(provider: string, request: unknown, datasets: Da
     gigabytes(quantity(body.data, 'data'), body.data_unit) *
     hours(quantity(body.duration, 'duration'), body.duration_unit);
   const year = optionalYear(body.year) ?? datasets.cloudRegions.defaultYear;
-  const factor = coefficients.memory_kwh_per_gb_hour * coefficients.pue * gridOf(region, year);
+  const factor = coefficients.memory_kwh_per_gb_hour * pueOf(coefficients, region) * gridOf(region, year);
   const meta = useMetadata(datasets, 'memory', provider, region, year);
   return estimate(
     activity * factor,
@@ -269,7 +274,7 @@ export function referenceStorage(provider: string, request: unknown, datasets: D
   const activity = terabytes * hours(quantity(body.duration, 'duration'), body.duration_unit);
   const year = optionalYear(body.year) ?? datasets.cloudRegions.defaultYear;
   const wh = type === 'ssd' ? coefficients.ssd_wh_per_tb_hour : coefficients.hdd_wh_per_tb_hour;
-  const factor = (wh / 1000) * coefficients.pue * gridOf(region, year);
+  const factor = (wh / 1000) * pueOf(coefficients, region) * gridOf(region, year);
   const meta = useMetadata(datasets, 'storage', provider, region, year, {
     label: type.toUpperCase(),
     id: type,
@@ -293,7 +298,7 @@ export function referenceNetworking(provider: string, request: unknown, datasets
   const region = regionOf(datasets, provider, text(body.region, 'region'));
   const activity = gigabytes(quantity(body.data, 'data'), body.data_unit);
   const year = optionalYear(body.year) ?? datasets.cloudRegions.defaultYear;
-  const factor = coefficients.networking_kwh_per_gb * coefficients.pue * gridOf(region, year);
+  const factor = coefficients.networking_kwh_per_gb * pueOf(coefficients, region) * gridOf(region, year);
   const meta = useMetadata(datasets, 'networking', provider, region, year);
   return estimate(
     activity * factor,
@@ -373,6 +378,35 @@ const INSTANCE_KEYS = new Set([
   'year',
   'audit_trail',
 ]);
+/** The engine's GPU rule (src/cloud/gpu.ts): watts at CCF's 50 % GPU utilisation, or a notice when there are none. */
+function gpuPart(
+  instance: ReturnType<typeof instanceOf>,
+  coefficients: ReturnType<typeof cloudContext>,
+  pue: number,
+): { count: number; model: string; kwhPerHour: number } | { notice: Notice } | undefined {
+  const model = instance.gpu_model;
+  if (model === undefined) return undefined;
+  const gpus = instance.gpu_count ?? 0;
+  const watts = coefficients.gpu_watts?.[model];
+  if (gpus > 0 && watts !== undefined) {
+    const perGpu = watts.min_watts + GPU_UTILIZATION * (watts.max_watts - watts.min_watts);
+    return { count: gpus, model, kwhPerHour: ((gpus * perGpu) / 1000) * pue };
+  }
+  return {
+    notice: {
+      code: 'gpu_power_not_estimated',
+      severity: 'warning',
+      message: `${instance.instance}: GPU power is not in the estimate`,
+    },
+  };
+}
+const GPU_UTILIZATION = 0.5;
+interface Notice {
+  code: string;
+  message: string;
+  severity: string;
+}
+
 export function referenceInstance(provider: string, request: unknown, datasets: Datasets) {
   const coefficients = cloudContext(datasets, provider);
   const body = object(request, INSTANCE_KEYS);
@@ -384,14 +418,17 @@ export function referenceInstance(provider: string, request: unknown, datasets: 
   const electricityYear = year ?? datasets.cloudRegions.defaultYear;
   const grid = gridOf(region, electricityYear);
   const audit = auditTrail(body.audit_trail);
+  // The region's PUE where the coefficients have one (src/cloud/pue.ts).
+  const pue = pueOf(coefficients, region);
   const energyCpu =
     ((instance.vcpu *
       time *
       (coefficients.min_watts + u * (coefficients.max_watts - coefficients.min_watts))) /
       1000) *
-    coefficients.pue;
+    pue;
   const memoryGigabytes = instance.memory_gib * 1.073741824;
-  const energyMemory = memoryGigabytes * time * coefficients.memory_kwh_per_gb_hour * coefficients.pue;
+  const chargedGigabytes = instance.charged_memory_gb ?? memoryGigabytes;
+  const energyMemory = chargedGigabytes * time * coefficients.memory_kwh_per_gb_hour * pue;
   const gridMeta = cachedMetadata(`grid\u0000${provider}\u0000${region.region}\u0000${electricityYear}`, () =>
     gridMetadata(provider as 'aws', region, electricityYear, datasets),
   );
@@ -423,6 +460,12 @@ export function referenceInstance(provider: string, request: unknown, datasets: 
     'co2e-engine',
     audit,
   );
+  const gpu = gpuPart(instance, coefficients, pue);
+  const energyGpu = gpu !== undefined && 'kwhPerHour' in gpu ? time * gpu.kwhPerHour : undefined;
+  const gpuEstimate =
+    energyGpu === undefined
+      ? undefined
+      : estimate(energyGpu * grid, energyGpu, 'kWh', grid, gridMeta, method, 'co2e-engine', audit);
   const embodiedEstimate = estimate(
     time * embodied.factor,
     time,
@@ -434,10 +477,15 @@ export function referenceInstance(provider: string, request: unknown, datasets: 
     audit,
   );
   return {
-    total_co2e: cpuEstimate.co2e + memoryEstimate.co2e + embodiedEstimate.co2e,
+    total_co2e:
+      cpuEstimate.co2e +
+      memoryEstimate.co2e +
+      (gpuEstimate === undefined ? 0 : gpuEstimate.co2e) +
+      embodiedEstimate.co2e,
     total_co2e_unit: 'kg',
     memory_estimate: memoryEstimate,
     cpu_estimate: cpuEstimate,
+    ...(gpuEstimate !== undefined && { gpu_estimate: gpuEstimate }),
     embodied_cpu_estimate: embodiedEstimate,
     calculation_details: {
       instance: body.instance,
@@ -445,11 +493,20 @@ export function referenceInstance(provider: string, request: unknown, datasets: 
       memory_unit: 'GB',
       vcpu_cores: instance.vcpu,
       average_vcpu_utilization: u,
-      power_usage_effectiveness: coefficients.pue,
+      power_usage_effectiveness: pue,
       energy_used_cpu: energyCpu,
       energy_used_memory: energyMemory,
+      ...(instance.charged_memory_gb !== undefined && { charged_memory: instance.charged_memory_gb }),
+      ...(gpu !== undefined &&
+        'kwhPerHour' in gpu && {
+          gpu_count: gpu.count,
+          gpu_model: gpu.model,
+          average_gpu_utilization: GPU_UTILIZATION,
+          energy_used_gpu: energyGpu,
+        }),
       energy_unit: 'kWh',
     },
+    ...(gpu !== undefined && 'notice' in gpu && { notices: [{ ...gpu.notice }] }),
   };
 }
 
@@ -480,8 +537,8 @@ function fxRate(
   from: string,
   to: string,
   year: number,
-): { rate: number; year: number | null } {
-  if (from === to) return { rate: 1, year: null };
+): { rate: number; year: number | null; partial: string[] } {
+  if (from === to) return { rate: 1, year: null, partial: [] };
   const years = datasets.fx.years(from).filter((candidate) => datasets.fx.rate(to, candidate) !== undefined);
   if (years.length === 0) fail('unsupported_currency', 'money_unit', 'no rates');
   let used = years.includes(year) ? year : undefined;
@@ -493,6 +550,8 @@ function fxRate(
   return {
     rate: (datasets.fx.rate(to, chosen) as number) / (datasets.fx.rate(from, chosen) as number),
     year: chosen,
+    // A rate year averaging only part of the year (src/spend/currency.ts), for either currency.
+    partial: [from, to].filter((currency) => datasets.fx.partialYear?.(currency, chosen) !== undefined),
   };
 }
 
@@ -570,6 +629,12 @@ export function referenceSpend(request: unknown, datasets: Datasets) {
     notices.push({
       code: 'fx_year_fallback',
       message: `No ${spendYear} rate; ${fx.year} used.`,
+      severity: 'warning',
+    });
+  for (const partial of fx.partial)
+    notices.push({
+      code: 'fx_partial_year',
+      message: `The ${fx.year} rate of ${partial} is a partial year.`,
       severity: 'warning',
     });
   const origins: Record<string, 'supplied' | 'default' | 'none'> = {};

@@ -36,6 +36,11 @@ const data = (await import(pathToFileURL(join(root, 'dist', 'datasets.js')).href
 const datasets = data.defaultDatasets;
 const collect = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const maxRssMb = () => process.resourceUsage().maxRSS / 1024;
+/** CPU time of this process (user and system, all threads) in ms. */
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
@@ -214,6 +219,8 @@ function varied(name: CalculatorName, size: number, rounds: number) {
   const measure = (requests: unknown[], round: number, check: boolean) => {
     let engineMs = 0;
     let referenceMs = 0;
+    let engineCpuMs = 0;
+    let referenceCpuMs = 0;
     let ccfMs = 0;
     let engineResults: unknown[] | undefined;
     let referenceResults: unknown[] | undefined;
@@ -221,6 +228,7 @@ function varied(name: CalculatorName, size: number, rounds: number) {
     const order = round % 2 === 0 ? sides : [...sides].reverse();
     for (const which of order) {
       collect();
+      const cpuStarted = cpuMs();
       const started = performance.now();
       if (which === 'engine') engineResults = engine.batch(requests);
       else if (which === 'reference') referenceResults = reference.batch(requests);
@@ -238,23 +246,30 @@ function varied(name: CalculatorName, size: number, rounds: number) {
         continue;
       }
       const elapsed = performance.now() - started;
-      if (which === 'engine') engineMs = elapsed;
-      else referenceMs = elapsed;
+      const cpuElapsed = cpuMs() - cpuStarted;
+      if (which === 'engine') {
+        engineMs = elapsed;
+        engineCpuMs = cpuElapsed;
+      } else {
+        referenceMs = elapsed;
+        referenceCpuMs = cpuElapsed;
+      }
       if (!check) {
         engineResults = undefined;
         referenceResults = undefined;
       }
     }
     const comparison = check ? compareBatches(engineResults ?? [], referenceResults ?? []) : undefined;
-    return { engineMs, referenceMs, ccfMs, comparison };
+    return { engineMs, referenceMs, engineCpuMs, referenceCpuMs, ccfMs, comparison };
   };
-  const variedRounds: Array<{ engineMs: number; referenceMs: number; ccfMs: number }> = [];
+  type Round = { engineMs: number; referenceMs: number; engineCpuMs: number; referenceCpuMs: number };
+  const variedRounds: Array<Round & { ccfMs: number }> = [];
   let comparison: ReturnType<typeof compareBatches> | undefined;
   for (let round = 0; round < rounds; round++) {
     const requests = variedBatch(datasets, data.defaultTables, name, size, round + 1, accept);
     const result = measure(requests, round, round === 0);
     comparison ??= result.comparison;
-    variedRounds.push({ engineMs: result.engineMs, referenceMs: result.referenceMs, ccfMs: result.ccfMs });
+    variedRounds.push(result);
   }
   const ccfSummary =
     ccf === undefined
@@ -268,14 +283,14 @@ function varied(name: CalculatorName, size: number, rounds: number) {
         };
   const pool = requestPool(lib, datasets, data.defaultTables, name);
   const pooled = batchOf(pool, size);
-  const pooledRounds: Array<{ engineMs: number; referenceMs: number }> = [];
+  const pooledRounds: Round[] = [];
   let pooledComparison: ReturnType<typeof compareBatches> | undefined;
   for (let round = 0; round < 2; round++) {
     const result = measure(pooled, round, round === 0);
     pooledComparison ??= result.comparison;
-    pooledRounds.push({ engineMs: result.engineMs, referenceMs: result.referenceMs });
+    pooledRounds.push(result);
   }
-  const summary = (list: Array<{ engineMs: number; referenceMs: number }>) => {
+  const summary = (list: Round[]) => {
     const engineMs = median(list.map((row) => row.engineMs));
     const referenceMs = median(list.map((row) => row.referenceMs));
     return {
@@ -286,6 +301,9 @@ function varied(name: CalculatorName, size: number, rounds: number) {
       // The ratio of each round, then their median: the two sides of one round share the machine's load.
       ratio: median(list.map((row) => row.engineMs / row.referenceMs)),
       firstRoundRatio: (list[0]?.engineMs ?? 0) / (list[0]?.referenceMs ?? 1),
+      // The same by the process's CPU time (all its threads, the collector's included), which other processes on a
+      // shared machine do not inflate as they inflate wall time.
+      cpuRatio: median(list.map((row) => row.engineCpuMs / row.referenceCpuMs)),
       rounds: list.length,
     };
   };

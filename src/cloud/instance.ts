@@ -264,37 +264,39 @@ export function calculateInstance<P extends CloudProviderSpelling>(
   }
 
   const total = add(add(add(cpuCo2e, memoryCo2e), gpuCo2e), embodiedKg);
-  return {
+  // Built field by field in the response's order, without spreading optional parts into copies.
+  const details = {
+    instance: input.instance,
+    instance_memory: sharedNumber(memoryGigabytes, options),
+    memory_unit: 'GB',
+    vcpu_cores: instance.vcpu,
+    average_vcpu_utilization: input.average_vcpu_utilization,
+    power_usage_effectiveness: pue,
+    // The activity values of the electricity estimates: the same decimals, converted once.
+    energy_used_cpu: cpuEstimate.activity_data.activity_value,
+    energy_used_memory: memoryEstimate.activity_data.activity_value,
+  } as InstanceCalculationDetails;
+  if (instance.charged_memory_gb !== undefined) {
+    details.charged_memory = sharedNumber(figures.chargedMemoryGigabytes, options);
+  }
+  if (figures.gpu !== undefined && gpuEstimate !== undefined) {
+    details.gpu_count = figures.gpu.count;
+    details.gpu_model = figures.gpu.model;
+    details.average_gpu_utilization = GPU_UTILIZATION_NUMBER;
+    details.energy_used_gpu = gpuEstimate.activity_data.activity_value;
+  }
+  details.energy_unit = 'kWh';
+  const result = {
     total_co2e: outputNumber(total, options),
     total_co2e_unit: 'kg',
     memory_estimate: memoryEstimate,
     cpu_estimate: cpuEstimate,
-    ...(gpuEstimate !== undefined && { gpu_estimate: gpuEstimate }),
-    embodied_cpu_estimate: embodiedEstimate,
-    calculation_details: {
-      instance: input.instance,
-      instance_memory: sharedNumber(memoryGigabytes, options),
-      memory_unit: 'GB',
-      vcpu_cores: instance.vcpu,
-      average_vcpu_utilization: input.average_vcpu_utilization,
-      power_usage_effectiveness: pue,
-      // The activity values of the electricity estimates: the same decimals, converted once.
-      energy_used_cpu: cpuEstimate.activity_data.activity_value,
-      energy_used_memory: memoryEstimate.activity_data.activity_value,
-      ...(instance.charged_memory_gb !== undefined && {
-        charged_memory: sharedNumber(figures.chargedMemoryGigabytes, options),
-      }),
-      ...(figures.gpu !== undefined &&
-        gpuEstimate !== undefined && {
-          gpu_count: figures.gpu.count,
-          gpu_model: figures.gpu.model,
-          average_gpu_utilization: GPU_UTILIZATION_NUMBER,
-          energy_used_gpu: gpuEstimate.activity_data.activity_value,
-        }),
-      energy_unit: 'kWh',
-    },
-    ...(figures.notices.length > 0 && { notices: figures.notices.map((notice) => ({ ...notice })) }),
-  };
+  } as InstanceEstimate;
+  if (gpuEstimate !== undefined) result.gpu_estimate = gpuEstimate;
+  result.embodied_cpu_estimate = embodiedEstimate;
+  result.calculation_details = details;
+  if (figures.notices.length > 0) result.notices = figures.notices.map((notice) => ({ ...notice }));
+  return result;
 }
 
 /**

@@ -69,9 +69,49 @@ export function resolveUsePhaseRequest<
   return { provider: id, coefficients, input, region, year: input.year ?? datasets.cloudRegions.defaultYear };
 }
 
+/**
+ * Records by the spelling a request gave, per provider table object (held weakly, as the factor caches are): a
+ * ledger spells its few regions and instance types the same way on every row, so the table's key normalisation
+ * (lowercasing, a regular expression) runs once per spelling instead of once per row. Only found records are kept,
+ * at most {@link MAX_SPELLINGS} per table (past it the map starts again), so unknown spellings cannot grow it.
+ */
+const MAX_SPELLINGS = 4096;
+type Spellings<R> = Map<CloudProvider, Map<string, R>>;
+const regionSpellings = new WeakMap<object, Spellings<CloudRegion>>();
+const instanceSpellings = new WeakMap<object, Spellings<CloudInstance>>();
+
+function bySpelling<R>(
+  cache: WeakMap<object, Spellings<R>>,
+  table: object,
+  provider: CloudProvider,
+  spelling: string,
+  find: () => R | undefined,
+): R | undefined {
+  let providers = cache.get(table);
+  if (providers === undefined) {
+    providers = new Map();
+    cache.set(table, providers);
+  }
+  let records = providers.get(provider);
+  if (records === undefined) {
+    records = new Map();
+    providers.set(provider, records);
+  }
+  let record = records.get(spelling);
+  if (record === undefined) {
+    record = find();
+    if (record !== undefined) {
+      if (records.size >= MAX_SPELLINGS) records.clear();
+      records.set(spelling, record);
+    }
+  }
+  return record;
+}
+
 /** The region record, or `unknown_region` with the datasets' reason when they list it as unsupported, else the provider's regions. */
 export function resolveRegion(provider: CloudProvider, region: string, datasets: CloudDatasets): CloudRegion {
-  const record = datasets.cloudRegions.get(provider, region);
+  const regions = datasets.cloudRegions;
+  const record = bySpelling(regionSpellings, regions, provider, region, () => regions.get(provider, region));
   if (record === undefined) {
     const valid = datasets.cloudRegions.list(provider);
     const listed = datasets.cloudRegions
@@ -99,7 +139,10 @@ export function resolveInstance(
   instance: string,
   datasets: CloudInstanceDatasets,
 ): CloudInstance {
-  const record = datasets.cloudInstances.get(provider, instance);
+  const instances = datasets.cloudInstances;
+  const record = bySpelling(instanceSpellings, instances, provider, instance, () =>
+    instances.get(provider, instance),
+  );
   if (record === undefined) {
     const listed = datasets.cloudInstances
       .excluded?.(provider)

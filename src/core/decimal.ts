@@ -13,6 +13,11 @@ Big.DP = 40;
 /** Round half up. */
 Big.RM = 1;
 
+/** Exact powers of ten as doubles: 10^22 is the largest that a double holds exactly. */
+const EXACT_POWERS_OF_TEN = Array.from({ length: 23 }, (_, power) => Number(`1e${power}`));
+/** Coefficients of at most this many digits are below 2^53, so exact as doubles. */
+const EXACT_COEFFICIENT_DIGITS = 15;
+
 /** An exact decimal value. Opaque: create it with {@link decimal}, read it with {@link toNumber}. */
 export type Decimal = BigJs.Big & { readonly __decimal: unique symbol };
 
@@ -26,6 +31,153 @@ function fromParts(sign: number, exponent: number, digits: number[]): BigJs.Big 
   value.c = digits;
   value.constructor = Big;
   return value as unknown as BigJs.Big;
+}
+
+/**
+ * Decimals the engine computes itself carry their coefficient as one whole number (a BigInt, `n`, with `d` digits,
+ * possibly with trailing zeros) instead of big.js's array of digits: a product is then one BigInt multiplication,
+ * a quotient one BigInt division and a conversion to a double a few BigInt operations, without building the digit
+ * array of each intermediate (a 40-place hour figure times a factor has about 55 digits). They are big.js values all
+ * the same (`instanceof`, the same `s` and `e`, every big.js method): their digit array `c` is made from `n` the first
+ * time something reads it. The value is what matters; the operations below give the same values as big.js.
+ */
+interface Whole {
+  s: number;
+  e: number;
+  /** The coefficient: the value is ±n × 10^(e − d + 1). */
+  n: bigint;
+  /** Decimal digits of n. */
+  d: number;
+  /** The digit array, once made. */
+  k: number[] | undefined;
+}
+
+/** `10^power` as a BigInt, built on first use. */
+const BIG_POWERS_OF_TEN: bigint[] = [];
+const bigPowerOfTen = (power: number): bigint => {
+  let value = BIG_POWERS_OF_TEN[power];
+  if (value === undefined) {
+    value = BigInt(`1${'0'.repeat(power)}`);
+    BIG_POWERS_OF_TEN[power] = value;
+  }
+  return value;
+};
+
+/** The digit array of a whole coefficient, trailing zeros dropped (as big.js keeps it). */
+function digitsOfWhole(n: bigint): number[] {
+  if (n === 0n) return [0];
+  const text = n.toString();
+  let end = text.length;
+  while (text.charCodeAt(end - 1) === 48 /* 0 */) end--;
+  const digits = new Array<number>(end);
+  for (let index = 0; index < end; index++) digits[index] = text.charCodeAt(index) - 48;
+  return digits;
+}
+
+// Decimals with a whole coefficient: big.js values whose `c` is made on first read.
+const WholeDecimal = function (this: Whole, s: number, e: number, n: bigint, d: number) {
+  this.s = s;
+  this.e = e;
+  this.n = n;
+  this.d = d;
+  this.k = undefined;
+} as unknown as new (s: number, e: number, n: bigint, d: number) => Whole;
+WholeDecimal.prototype = Object.create(Big.prototype, {
+  constructor: { value: Big, writable: true, configurable: true },
+  c: {
+    get(this: Whole): number[] {
+      let digits = this.k;
+      if (digits === undefined) {
+        digits = digitsOfWhole(this.n);
+        this.k = digits;
+      }
+      return digits;
+    },
+    // big.js writes `c` only on values it has just made, never on its operands; should anything write it, the
+    // digits written are the value from then on (the coefficient is dropped, so no operation reads a stale one).
+    set(this: Whole, digits: number[]) {
+      this.k = digits;
+      (this as { n: bigint | undefined }).n = undefined;
+    },
+    configurable: true,
+  },
+});
+
+const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Decimal digits of a positive safe integer. */
+function safeDigitCount(value: number): number {
+  let count = 1;
+  while (count < 16 && value >= (EXACT_POWERS_OF_TEN[count] as number)) count++;
+  return count;
+}
+
+/** Decimal digits of n > 0. */
+function digitCount(n: bigint): number {
+  if (n <= MAX_SAFE_BIG) return safeDigitCount(Number(n));
+  const approximate = Number(n);
+  if (approximate === Infinity) return n.toString().length;
+  let count = Math.floor(Math.log10(approximate)) + 1;
+  // log10 of the rounded double may be one off next to a power of ten.
+  if (n >= bigPowerOfTen(count)) count++;
+  else if (n < bigPowerOfTen(count - 1)) count--;
+  return count;
+}
+
+/** A decimal ±n × 10^scale (n > 0, d its digits). */
+const whole = (sign: number, n: bigint, d: number, scale: number): Decimal =>
+  new WholeDecimal(sign, d - 1 + scale, n, d) as unknown as Decimal;
+
+/** The whole coefficient of a nonzero decimal, from its digits when it has none yet. */
+function coefficientOf(value: BigJs.Big): bigint {
+  const n = (value as unknown as Partial<Whole>).n;
+  if (n !== undefined) return n;
+  const digits = value.c;
+  if (digits.length <= EXACT_COEFFICIENT_DIGITS) {
+    let number = 0;
+    for (const digit of digits) number = number * 10 + digit;
+    return BigInt(number);
+  }
+  return BigInt(digits.join(''));
+}
+
+/** Digits of the coefficient `coefficientOf` gives. */
+const coefficientDigits = (value: BigJs.Big): number => {
+  const d = (value as unknown as Partial<Whole>).d;
+  return d !== undefined && (value as unknown as Partial<Whole>).n !== undefined ? d : value.c.length;
+};
+
+/** The power of ten of the coefficient's last digit: the value is ±coefficient × 10^scale. */
+const scaleOf = (value: BigJs.Big): number => value.e - coefficientDigits(value) + 1;
+
+/** Whether a decimal is nonzero, without making its digits. */
+function nonzero(value: BigJs.Big): boolean {
+  const n = (value as unknown as Partial<Whole>).n;
+  return n !== undefined ? n !== 0n : value.c[0] !== 0;
+}
+
+/** Largest coefficient the number reading takes in doubles: far enough below 2^53 that the search below is exact. */
+const MAX_READ_COEFFICIENT = 2 ** 50;
+
+/**
+ * The decimal of a finite nonzero number as `String(number)` reads it, without the string: the fewest decimal places
+ * k ≤ 22 at which a whole m < 2^50 gives the number back (m / 10^k, one correctly rounded division of exact doubles,
+ * is the number). That is the shortest decimal of the number, the one `String` prints: a decimal with fewer digits
+ * that gives the number back would have fewer places, and at k places only one whole number below 2^52 lies within
+ * the number's rounding interval. Undefined when there is none (more digits, or very small or large numbers).
+ */
+function readNumber(value: number): Decimal | undefined {
+  const magnitude = value < 0 ? -value : value;
+  for (let places = 0; places <= 22; places++) {
+    const power = EXACT_POWERS_OF_TEN[places] as number;
+    const m = Math.round(magnitude * power);
+    if (m > MAX_READ_COEFFICIENT) return undefined;
+    if (m !== 0 && m / power === magnitude) {
+      const d = safeDigitCount(m);
+      return whole(value < 0 ? -1 : 1, BigInt(m), d, -places);
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -68,7 +220,7 @@ export function decimal(value: number | string): Decimal {
   if (typeof value === 'number' && !Number.isFinite(value)) {
     throw new RangeError(`not a finite number: ${value}`);
   }
-  if (typeof value === 'number') return wrap(fromNumber(value));
+  if (typeof value === 'number') return readNumber(value) ?? wrap(fromNumber(value));
   try {
     return wrap(new Big(value));
   } catch {
@@ -79,188 +231,70 @@ export function decimal(value: number | string): Decimal {
 export const ZERO = decimal(0);
 export const ONE = decimal(1);
 
-/** Divisors with at most this many significant digits take the short division: remainder × 10 + 9 < 10^10. */
-const SHORT_DIVISOR_DIGITS = 9;
-
 /**
- * `a / b` by short division when b has at most 9 significant digits (60, 3600, 3600000, a vCPU count × 35040):
- * the same digits big.js's long division gives (exact where the quotient terminates within `places` places, else
- * rounded half up there, trailing zeros dropped), in one pass of double arithmetic per quotient digit. Returns
- * undefined for what it leaves to big.js: a divisor of more digits, a zero dividend or divisor, or a quotient that
- * rounds to zero.
+ * `a / b` rounded half up at `places` places, with the digits big.js's long division gives at the engine's settings
+ * (the exact quotient rounded half up there), in one whole-number division of the coefficients scaled to that place,
+ * rounded by comparing twice the remainder with the divisor. Undefined for what it leaves to big.js: a zero dividend
+ * or divisor (big.js's signed zero, its error) and a quotient that rounds to zero.
  */
-function shortDivision(a: BigJs.Big, b: BigJs.Big, places: number): BigJs.Big | undefined {
-  const divisorDigits = b.c;
-  const dividendDigits = a.c;
-  if (divisorDigits.length > SHORT_DIVISOR_DIGITS || divisorDigits[0] === 0 || dividendDigits[0] === 0) {
-    return undefined;
-  }
-  let divisor = 0;
-  for (const digit of divisorDigits) divisor = divisor * 10 + digit;
-  // b = divisor × 10^shift, so a / b = (a / 10^shift) / divisor: the dividend's first digit is at 10^first.
-  const first = a.e - (b.e - divisorDigits.length + 1);
-  // The quotient's digits at 10^first … 10^-DP, and one guard digit at 10^-(DP + 1) for the rounding.
-  const last = -places - 1;
-  if (first < last) return undefined;
-  // quotient[0] is a spare leading digit (10^(first + 1)) for a carry out of the rounding.
-  const quotient: number[] = [0];
-  let remainder = 0;
-  let position = first;
-  for (let index = 0; ; index++, position--) {
-    const current = remainder * 10 + (index < dividendDigits.length ? (dividendDigits[index] as number) : 0);
-    const digit = Math.floor(current / divisor);
-    remainder = current - digit * divisor;
-    quotient.push(digit);
-    if (position === last) {
-      // Round half up on the guard digit, as big.js's ROUND_HALF_UP does.
-      quotient.pop();
-      if (digit >= 5) {
-        let carry = quotient.length - 1;
-        while (quotient[carry] === 9) quotient[carry--] = 0;
-        quotient[carry] = (quotient[carry] as number) + 1;
-      }
-      break;
-    }
-    // Exact: no dividend digits left and nothing remains.
-    if (remainder === 0 && index >= dividendDigits.length - 1) break;
-  }
-  let start = 0;
-  while (start < quotient.length && quotient[start] === 0) start++;
-  if (start === quotient.length) return undefined;
-  let end = quotient.length;
-  while (quotient[end - 1] === 0) end--;
-  return fromParts(
-    a.s === b.s ? 1 : -1,
-    first + 1 - start,
-    start === 0 && end === quotient.length ? quotient : quotient.slice(start, end),
-  );
-}
-
-const HAS_BIGINT = typeof BigInt === 'function';
-/** 10^k as BigInts, built on first use. */
-const BIG_POWERS_OF_TEN: bigint[] = [];
-const bigPowerOfTen = (power: number): bigint => {
-  let value = BIG_POWERS_OF_TEN[power];
-  if (value === undefined) {
-    value = BigInt(`1${'0'.repeat(power)}`);
-    BIG_POWERS_OF_TEN[power] = value;
-  }
-  return value;
-};
-
-/**
- * `a / b` for divisors of more than 9 significant digits (a price level compounded over a dozen years has about
- * 100), with the digits big.js's long division gives at the engine's settings: the exact quotient rounded half up at
- * `places` places, trailing zeros dropped. One whole-number division of the coefficients scaled to that place,
- * rounded by comparing twice the remainder with the divisor: exact, and far cheaper than big.js's digit-by-digit
- * division with a 100-digit divisor. Returns undefined for what it leaves to big.js: no BigInt (an older embedded
- * engine), a zero dividend or divisor, or a quotient that rounds to zero.
- */
-function longDivision(a: BigJs.Big, b: BigJs.Big, places: number): BigJs.Big | undefined {
-  const x = a.c;
-  const y = b.c;
-  if (!HAS_BIGINT || x[0] === 0 || y[0] === 0) return undefined;
-  // a = X × 10^sa and b = Y × 10^sb with whole X and Y, so a / b × 10^places = X × 10^(sa − sb + places) / Y.
-  const shift = a.e - x.length + 1 - (b.e - y.length + 1) + places;
-  let numerator = BigInt(x.join(''));
-  let denominator = BigInt(y.join(''));
+function wholeQuotient(a: BigJs.Big, b: BigJs.Big, places: number): Decimal | undefined {
+  if (!nonzero(a) || !nonzero(b)) return undefined;
+  const shift = scaleOf(a) - scaleOf(b) + places;
+  let numerator = coefficientOf(a);
+  let denominator = coefficientOf(b);
   if (shift >= 0) numerator *= bigPowerOfTen(shift);
   else denominator *= bigPowerOfTen(-shift);
   let quotient = numerator / denominator;
   const remainder = numerator - quotient * denominator;
-  if (remainder * 2n >= denominator) quotient += 1n;
+  if (remainder + remainder >= denominator) quotient += 1n;
   if (quotient === 0n) return undefined;
-  const text = quotient.toString();
-  let end = text.length;
-  while (text.charCodeAt(end - 1) === 48 /* 0 */) end--;
-  const digits = new Array<number>(end);
-  for (let index = 0; index < end; index++) digits[index] = text.charCodeAt(index) - 48;
-  return fromParts(a.s === b.s ? 1 : -1, text.length - 1 - places, digits);
+  return whole(a.s === b.s ? 1 : -1, quotient, digitCount(quotient), -places);
 }
 
-/** Digits per limb of the long multiplication: a limb product plus carries stays below 2^53. */
-const LIMB_DIGITS = 7;
-const LIMB = 10 ** LIMB_DIGITS;
+export const add = (a: Decimal, b: Decimal): Decimal => wholeSum(a, b, 1) ?? wrap(a.plus(b));
+export const sub = (a: Decimal, b: Decimal): Decimal => wholeSum(a, b, -1) ?? wrap(a.minus(b));
+/** `a × b`, exact (a product has one exact form: big.js's digits). */
+export const mul = (a: Decimal, b: Decimal): Decimal => wholeProduct(a, b) ?? wrap(a.times(b));
 
-/** The limbs (base 10^7, least significant first) of a coefficient's digits. */
-function limbsOf(digits: readonly number[]): number[] {
-  const limbs: number[] = [];
-  for (let end = digits.length; end > 0; end -= LIMB_DIGITS) {
-    let limb = 0;
-    for (let index = Math.max(0, end - LIMB_DIGITS); index < end; index++)
-      limb = limb * 10 + (digits[index] as number);
-    limbs.push(limb);
-  }
-  return limbs;
+/** `a × b` in one BigInt multiplication; undefined for a zero factor (big.js makes its signed zero). */
+function wholeProduct(a: BigJs.Big, b: BigJs.Big): Decimal | undefined {
+  if (!nonzero(a) || !nonzero(b)) return undefined;
+  const x = coefficientOf(a);
+  const y = coefficientOf(b);
+  const n = x * y;
+  // The product of a p-digit and a q-digit whole number has p + q − 1 or p + q digits.
+  const most = coefficientDigits(a) + coefficientDigits(b);
+  const d = n >= bigPowerOfTen(most - 1) ? most : most - 1;
+  return whole(a.s === b.s ? 1 : -1, n, d, scaleOf(a) + scaleOf(b));
 }
 
 /**
- * `a × b`, exact like big.js's `times` and with the same digits (a product has one exact form), but from whole
- * numbers: both coefficients as doubles when the product has at most 15 digits, else in limbs of 7 digits instead
- * of big.js's digit by digit. Returns undefined for a zero factor, whose signed zero big.js makes.
+ * `a ± b` (`sign` 1 or −1) on the whole coefficients, scaled to the smaller scale; the other operand itself (or its
+ * negation) when one is zero. Undefined where big.js decides the sign of a zero result (both zero, or a difference
+ * of equals) and for scales far apart.
  */
-function product(a: BigJs.Big, b: BigJs.Big): BigJs.Big | undefined {
-  const x = a.c;
-  const y = b.c;
-  if (x[0] === 0 || y[0] === 0) return undefined;
-  const sign = a.s === b.s ? 1 : -1;
-  // a × b = X·Y × 10^(a.e − |X| + 1 + b.e − |Y| + 1), with X and Y the coefficients as whole numbers.
-  const scale = a.e - x.length + 1 + b.e - y.length + 1;
-  let digits: number[];
-  if (x.length + y.length <= EXACT_COEFFICIENT_DIGITS) {
-    let coefficient = 0;
-    for (const digit of x) coefficient = coefficient * 10 + digit;
-    let other = 0;
-    for (const digit of y) other = other * 10 + digit;
-    digits = digitsOf(coefficient * other); // below 10^15, so exact
-  } else {
-    const xl = limbsOf(x);
-    const yl = limbsOf(y);
-    const limbs = new Array<number>(xl.length + yl.length).fill(0);
-    for (let i = 0; i < xl.length; i++) {
-      let carry = 0;
-      const xi = xl[i] as number;
-      for (let j = 0; j < yl.length; j++) {
-        // Below 10^7 + (10^7 − 1)² + 10^7 ≈ 10^14: exact, and far enough below 2^53 that the floor is exact too.
-        const sum = (limbs[i + j] as number) + xi * (yl[j] as number) + carry;
-        carry = Math.floor(sum / LIMB);
-        limbs[i + j] = sum - carry * LIMB;
-      }
-      limbs[i + yl.length] = carry;
-    }
-    let top = limbs.length - 1;
-    while (limbs[top] === 0) top--;
-    let topDigits = 1;
-    while (topDigits < LIMB_DIGITS && (limbs[top] as number) >= 10 ** topDigits) topDigits++;
-    // Filled from the least significant digit up, 7 per limb and only the significant ones of the top limb.
-    digits = new Array<number>(topDigits + top * LIMB_DIGITS);
-    let position = digits.length - 1;
-    for (let index = 0; index <= top; index++) {
-      let limb = limbs[index] as number;
-      for (let place = index === top ? topDigits : LIMB_DIGITS; place > 0; place--) {
-        const digit = limb % 10;
-        digits[position--] = digit;
-        limb = (limb - digit) / 10;
-      }
-    }
+function wholeSum(a: BigJs.Big, b: BigJs.Big, sign: number): Decimal | undefined {
+  if (!nonzero(b)) return nonzero(a) ? (a as Decimal) : undefined;
+  if (!nonzero(a)) {
+    if (sign > 0) return b as Decimal;
+    const n = (b as unknown as Partial<Whole>).n;
+    return n === undefined ? undefined : whole(-b.s, n, (b as unknown as Whole).d, scaleOf(b));
   }
-  let end = digits.length;
-  while (digits[end - 1] === 0) end--;
-  const exponent = scale + digits.length - 1;
-  if (end < digits.length) digits.length = end;
-  return fromParts(sign, exponent, digits);
+  const scaleA = scaleOf(a);
+  const scaleB = scaleOf(b);
+  const scale = scaleA < scaleB ? scaleA : scaleB;
+  if (scaleA - scale > 400 || scaleB - scale > 400) return undefined;
+  let x = coefficientOf(a);
+  let y = coefficientOf(b);
+  if (scaleA > scale) x *= bigPowerOfTen(scaleA - scale);
+  if (scaleB > scale) y *= bigPowerOfTen(scaleB - scale);
+  if (a.s < 0) x = -x;
+  if (b.s * sign < 0) y = -y;
+  const total = x + y;
+  if (total === 0n) return undefined;
+  const magnitude = total < 0n ? -total : total;
+  return whole(total < 0n ? -1 : 1, magnitude, digitCount(magnitude), scale);
 }
-
-/** The decimal digits of a positive safe integer, most significant first. */
-function digitsOf(value: number): number[] {
-  const digits: number[] = [];
-  for (let rest = value; rest > 0; rest = Math.floor(rest / 10)) digits.push(rest % 10);
-  return digits.reverse();
-}
-
-export const add = (a: Decimal, b: Decimal): Decimal => wrap(a.plus(b));
-export const sub = (a: Decimal, b: Decimal): Decimal => wrap(a.minus(b));
-export const mul = (a: Decimal, b: Decimal): Decimal => wrap(product(a, b) ?? a.times(b));
 /** Significant digits a division keeps at least, however small its quotient. */
 const QUOTIENT_DIGITS = 25;
 /** The most decimal places a division keeps (quotients of doubles and table figures need far fewer). */
@@ -282,8 +316,8 @@ function quotientPlaces(a: BigJs.Big, b: BigJs.Big): number {
  */
 export function div(a: Decimal, b: Decimal): Decimal {
   const places = quotientPlaces(a, b);
-  const quotient = shortDivision(a, b, places) ?? longDivision(a, b, places);
-  if (quotient !== undefined) return wrap(quotient);
+  const quotient = wholeQuotient(a, b, places);
+  if (quotient !== undefined) return quotient;
   if (places === Big.DP) return wrap(a.div(b));
   Big.DP = places;
   try {
@@ -296,29 +330,20 @@ export const pow = (a: Decimal, exponent: number): Decimal => wrap(a.pow(exponen
 
 /** Sum of a list (0 for an empty list). */
 export function sum(values: readonly Decimal[]): Decimal {
-  let total: BigJs.Big = ZERO;
-  for (const value of values) total = total.plus(value);
-  return wrap(total);
+  let total: Decimal = ZERO;
+  for (const value of values) total = add(total, value);
+  return total;
 }
 
 /** -1, 0 or 1 as a is less than, equal to or greater than b. */
 export const compare = (a: Decimal, b: Decimal): -1 | 0 | 1 => a.cmp(b) as -1 | 0 | 1;
-export const isNegative = (a: Decimal): boolean => a.s === -1 && !a.eq(0);
-export const isPositive = (a: Decimal): boolean => a.s === 1 && !a.eq(0);
-export const isZero = (a: Decimal): boolean => a.eq(0);
-
-/** Exact powers of ten as doubles: 10^22 is the largest that a double holds exactly. */
-const EXACT_POWERS_OF_TEN = Array.from({ length: 23 }, (_, power) => Number(`1e${power}`));
-/** Coefficients of at most this many digits are below 2^53, so exact as doubles. */
-const EXACT_COEFFICIENT_DIGITS = 15;
+export const isNegative = (a: Decimal): boolean => a.s === -1 && nonzero(a);
+export const isPositive = (a: Decimal): boolean => a.s === 1 && nonzero(a);
+export const isZero = (a: Decimal): boolean => !nonzero(a);
 
 /**
- * The nearest JS number (round half to even, as `Number(string)` reads a decimal).
- *
- * Fast path (Clinger's): a coefficient of at most 15 digits and a power of ten up to 10^22 are both exact doubles,
- * and one IEEE multiplication or division of exact operands is correctly rounded, so `coefficient × 10^scale`
- * is the same number `Number(string)` gives without building a string. Anything else is read from the exponent
- * form of its digits.
+ * The nearest JS number (round half to even, as `Number(string)` reads a decimal), from the whole coefficient
+ * (`numberOf`); where that leaves it (a subnormal or out-of-range result), read from the exponent form of the digits.
  *
  * @example
  * ```ts
@@ -326,27 +351,18 @@ const EXACT_COEFFICIENT_DIGITS = 15;
  * ```
  */
 export function toNumber(a: Decimal): number {
-  const digits = a.c;
-  const count = digits.length;
-  const scale = a.e - count + 1; // a = ±coefficient × 10^scale
-  if (count <= EXACT_COEFFICIENT_DIGITS && scale >= -22 && scale <= 22) {
-    let coefficient = 0;
-    for (let index = 0; index < count; index++) coefficient = coefficient * 10 + (digits[index] as number);
-    // Zero is +0 whatever big.js's sign says, as Number(a.toString()) reads it.
-    if (coefficient === 0) return 0;
-    const magnitude =
-      scale >= 0
-        ? coefficient * (EXACT_POWERS_OF_TEN[scale] as number)
-        : coefficient / (EXACT_POWERS_OF_TEN[-scale] as number);
-    return a.s < 0 ? -magnitude : magnitude;
-  }
+  // Zero is +0 whatever big.js's sign says, as Number(a.toString()) reads it.
+  if (!nonzero(a)) return 0;
+  const number = numberOf(a.s, coefficientOf(a), scaleOf(a));
+  if (number !== undefined) return number;
   // The exponent form, its digits gathered 15 at a time into whole numbers (half the cost of joining them one by
   // one); Number() reads it correctly rounded.
+  const digits = a.c;
   let text = a.s < 0 ? '-' : '';
   let chunk = 0;
   let chunkDigits = 0;
-  for (let index = 0; index < count; index++) {
-    chunk = chunk * 10 + (digits[index] as number);
+  for (const digit of digits) {
+    chunk = chunk * 10 + digit;
     if (++chunkDigits === EXACT_COEFFICIENT_DIGITS) {
       text += String(chunk).padStart(EXACT_COEFFICIENT_DIGITS, '0');
       chunk = 0;
@@ -354,7 +370,66 @@ export function toNumber(a: Decimal): number {
     }
   }
   if (chunkDigits > 0) text += String(chunk).padStart(chunkDigits, '0');
-  return Number(`${text}e${scale}`);
+  return Number(`${text}e${a.e - digits.length + 1}`);
+}
+
+/** 2^k as exact doubles for −1074 ≤ k ≤ 1023, at index k + 1074: halvings and doublings of 1, each exact. */
+const POWERS_OF_TWO: readonly number[] = (() => {
+  const powers = new Array<number>(2098);
+  powers[1074] = 1;
+  for (let k = 1; k <= 1023; k++) powers[1074 + k] = (powers[1073 + k] as number) * 2;
+  for (let k = 1; k <= 1074; k++) powers[1074 - k] = (powers[1075 - k] as number) / 2;
+  return powers;
+})();
+const powerOfTwo = (exponent: number): number => POWERS_OF_TWO[exponent + 1074] as number;
+const TWO_TO_55 = 2n ** 55n;
+const LOG2_10 = Math.log2(10);
+const MIN_NORMAL = 2 ** -1022;
+
+/**
+ * The nearest double to ±n × 10^scale (n > 0; round half to even). Clinger's fast path when n and 10^|scale| are
+ * exact doubles (one IEEE multiplication or division of exact operands is correctly rounded); `Number(bigint)` (correctly rounded) of n × 10^scale for scale ≥ 0; else the
+ * integer quotient q = ⌊n · 2^k / 10^−scale⌋ with k chosen so that q has about 57 bits, its lowest bit set when the
+ * division leaves a remainder (a sticky bit below the rounding position, so `Number(q)` rounds as the exact value
+ * would), then scaled back by 2^−k, which is exact for a normal result. Undefined where the result would be
+ * subnormal or the coefficient beyond the doubles, for the string path to handle.
+ */
+function numberOf(sign: number, n: bigint, scale: number): number | undefined {
+  let magnitude: number;
+  if (n <= MAX_SAFE_BIG && scale >= -22 && scale <= 22) {
+    const coefficient = Number(n);
+    magnitude =
+      scale >= 0
+        ? coefficient * (EXACT_POWERS_OF_TEN[scale] as number)
+        : coefficient / (EXACT_POWERS_OF_TEN[-scale] as number);
+  } else if (scale >= 0) {
+    if (scale > 400) return undefined;
+    magnitude = Number(n * bigPowerOfTen(scale));
+  } else {
+    if (-scale > 1_000) return undefined;
+    const approximate = Number(n);
+    if (approximate === Infinity) return undefined;
+    // log2 of the quotient, to well within one: the shift that brings it to about 2^57.
+    const shift = Math.ceil(57 - (Math.log2(approximate) + scale * LOG2_10));
+    if (shift < -1000 || shift > 1_074) return undefined;
+    const divisor = bigPowerOfTen(-scale);
+    let quotient: bigint;
+    let exact: boolean;
+    if (shift >= 0) {
+      const numerator = n << BigInt(shift);
+      quotient = numerator / divisor;
+      exact = quotient * divisor === numerator;
+    } else {
+      const scaled = divisor << BigInt(-shift);
+      quotient = n / scaled;
+      exact = quotient * scaled === n;
+    }
+    if (quotient < TWO_TO_55) return undefined;
+    if (!exact) quotient |= 1n;
+    magnitude = Number(quotient) * powerOfTwo(-shift);
+    if (magnitude < MIN_NORMAL || magnitude === Infinity) return undefined;
+  }
+  return sign < 0 ? -magnitude : magnitude;
 }
 
 /** The decimal rounded half-up to `places` decimal places, as a plain string (`12.3`). */
@@ -379,30 +454,18 @@ export function roundSignificant(a: Decimal, digits: number): Decimal {
       `significant digits must be a whole number from 1 to ${MAX_SIGNIFICANT_DIGITS}, got ${digits}`,
     );
   }
-  const coefficient = a.c;
-  if (coefficient[0] === 0) return a;
+  if (!nonzero(a)) return a;
   // The digits kept: the whole integer part when it has at least `digits` digits (a.e + 1 of them, as big.js's
-  // round(0) keeps), else `digits` significant ones (its prec). Then half up on the first digit dropped, as big.js
-  // rounds, on the coefficient's digits directly instead of through big.js's string conversions.
+  // round(0) keeps), else `digits` significant ones (its prec); half up on what is dropped, as big.js rounds.
   const keep = a.e + 1 >= digits ? a.e + 1 : digits;
-  if (coefficient.length <= keep) return a;
-  let exponent = a.e;
-  let end = keep;
-  const kept = coefficient.slice(0, keep);
-  if ((coefficient[keep] as number) >= 5) {
-    let index = keep - 1;
-    while (index >= 0 && kept[index] === 9) index--;
-    if (index < 0) {
-      kept.length = 1;
-      kept[0] = 1;
-      exponent++;
-      end = 1;
-    } else {
-      kept[index] = (kept[index] as number) + 1;
-      end = index + 1;
-    }
-  }
-  while (end > 1 && kept[end - 1] === 0) end--;
-  kept.length = end;
-  return wrap(fromParts(a.s, exponent, kept));
+  const drop = coefficientDigits(a) - keep;
+  if (drop <= 0) return a;
+  const n = coefficientOf(a);
+  const power = bigPowerOfTen(drop);
+  let kept = n / power;
+  const remainder = n - kept * power;
+  // Nothing but zeros dropped: the value is already that short.
+  if (remainder === 0n) return a;
+  if (remainder + remainder >= power) kept += 1n;
+  return whole(a.s, kept, digitCount(kept), scaleOf(a) + drop);
 }

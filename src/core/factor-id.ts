@@ -4,14 +4,19 @@
  */
 
 const SEEDS = [0x811c9dc5, 0x01000193, 0x9e3779b9, 0x85ebca6b] as const;
+const SEPARATOR = '\u001f';
 
-/** FNV-1a over UTF-16 code units with a per-lane seed, finished with a murmur3-style avalanche. */
-function lane(text: string, seed: number): string {
-  let hash = seed >>> 0;
+/** FNV-1a over UTF-16 code units, continuing from `hash`. */
+function fnv(text: string, hash: number): number {
   for (let index = 0; index < text.length; index++) {
     hash ^= text.charCodeAt(index);
     hash = Math.imul(hash, 0x01000193);
   }
+  return hash;
+}
+
+/** The murmur3-style avalanche that finishes a lane, as 8 hex characters. */
+function finish(hash: number): string {
   hash ^= hash >>> 16;
   hash = Math.imul(hash, 0x85ebca6b);
   hash ^= hash >>> 13;
@@ -29,6 +34,26 @@ function lane(text: string, seed: number): string {
  * ```
  */
 export function factorId(parts: ReadonlyArray<string | number>): string {
-  const text = parts.join('\u001f');
-  return SEEDS.map((seed) => lane(text, seed)).join('');
+  const text = parts.join(SEPARATOR);
+  return SEEDS.map((seed) => finish(fnv(text, seed >>> 0))).join('');
+}
+
+/**
+ * {@link factorId} of `[...parts, last]` for many values of `last` (factors that differ in one part, such as the CPU
+ * utilisation): the shared parts are hashed once, each id then hashes only its last part.
+ *
+ * @example
+ * ```ts
+ * const idAt = factorIdWithLast(['ccf', '2024.03', 'cpu']);
+ * idAt('u=0.5') === factorId(['ccf', '2024.03', 'cpu', 'u=0.5']); // true
+ * ```
+ */
+export function factorIdWithLast(parts: ReadonlyArray<string | number>): (last: string | number) => string {
+  // An empty prefix joins to nothing: the last part is then the whole text, with no separator before it.
+  const prefix = parts.length === 0 ? '' : `${parts.join(SEPARATOR)}${SEPARATOR}`;
+  const [a, b, c, d] = SEEDS.map((seed) => fnv(prefix, seed >>> 0)) as [number, number, number, number];
+  return (last) => {
+    const text = String(last);
+    return finish(fnv(text, a)) + finish(fnv(text, b)) + finish(fnv(text, c)) + finish(fnv(text, d));
+  };
 }

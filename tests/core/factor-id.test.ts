@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { factorId } from '../../src/core/factor-id';
+import fc from 'fast-check';
+import { factorId, factorIdWithLast } from '../../src/core/factor-id';
 
 const HEX_ID = /^[0-9a-f]{32}$/;
 
@@ -40,5 +41,23 @@ describe('factorId', () => {
       for (let year = 2015; year < 2030; year++) ids.add(factorId(['ds', 'v1', `region_${region}`, year]));
     }
     expect(ids.size).toBe(200 * 15);
+  });
+});
+
+describe('factorIdWithLast', () => {
+  it('is factorId of the parts and the last part, for any parts', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.string({ unit: 'binary' }), fc.integer()), { maxLength: 6 }),
+        fc.oneof(fc.string({ unit: 'binary' }), fc.integer(), fc.double({ noNaN: true })),
+        (parts, last) => {
+          expect(factorIdWithLast(parts)(last)).toBe(factorId([...parts, last]));
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+    expect(factorIdWithLast(['ccf', '2024.03', 'cpu', 'aws', 'us_east_1'])('2022')).toBe(
+      '9dd15211e8db8b9b9e9d3b1801a3d834',
+    );
   });
 });

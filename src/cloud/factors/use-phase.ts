@@ -1,7 +1,7 @@
 import { type Decimal, add, decimal, mul, sub } from '../../core/decimal';
 import { EmissionsError, messages } from '../../core/errors';
 import type { FactorMetadata } from '../../core/estimate';
-import { factorId } from '../../core/factor-id';
+import { factorId, factorIdWithLast } from '../../core/factor-id';
 import { createMemo, type MemoPart } from '../../core/memo';
 import type { CloudProvider } from '../../datasets/tables';
 import type {
@@ -116,24 +116,48 @@ export function usePhaseMetadata(
   /** What else determines the factor's value (the CPU utilisation), so that its id differs. */
   identity = '',
 ): FactorMetadata {
-  const coefficients = coefficientsDataset(provider, datasets);
-  const grid = gridDataset(region, year, datasets);
-  const naming = hostedRegionNaming(provider, region);
-  const activityId = `${kind}-provider_${provider}-region_${naming.id}${variant ? `-type_${variant.id}` : ''}`;
-  return {
-    name: `${naming.label} ${variant ? `${variant.label} ` : ''}${HOSTED_RESOURCE_NAME[kind]}`,
-    id: factorId([coefficients.id, coefficients.version, grid.id, grid.version, activityId, year, identity]),
-    activity_id: activityId,
-    access_type: 'public',
-    source: coefficients.source,
-    source_dataset: `${coefficients.source_dataset}; grid: ${grid.source_dataset}`,
-    year,
-    region: region.location,
-    category: `Cloud Computing - ${USE_PHASE_LABEL[kind]}`,
-    source_lca_activity: 'use_phase',
-    data_quality_flags: [...CLOUD_DATA_QUALITY_FLAGS],
-  };
+  // Everything but the id is the same for every identity (utilisation) of a kind, region and year: built once.
+  const shared = usePhaseMetadataParts.get(
+    [datasets.cloudCoefficients, datasets.cloudRegions],
+    [kind, provider, region.region, year, variant?.id, variant?.label],
+    () => {
+      const coefficients = coefficientsDataset(provider, datasets);
+      const grid = gridDataset(region, year, datasets);
+      const naming = hostedRegionNaming(provider, region);
+      const activityId = `${kind}-provider_${provider}-region_${naming.id}${variant ? `-type_${variant.id}` : ''}`;
+      return {
+        metadata: {
+          name: `${naming.label} ${variant ? `${variant.label} ` : ''}${HOSTED_RESOURCE_NAME[kind]}`,
+          id: '',
+          activity_id: activityId,
+          access_type: 'public',
+          source: coefficients.source,
+          source_dataset: `${coefficients.source_dataset}; grid: ${grid.source_dataset}`,
+          year,
+          region: region.location,
+          category: `Cloud Computing - ${USE_PHASE_LABEL[kind]}`,
+          source_lca_activity: 'use_phase',
+          data_quality_flags: [],
+        },
+        idOf: factorIdWithLast([
+          coefficients.id,
+          coefficients.version,
+          grid.id,
+          grid.version,
+          activityId,
+          year,
+        ]),
+      };
+    },
+  );
+  return { ...shared.metadata, id: shared.idOf(identity), data_quality_flags: [...CLOUD_DATA_QUALITY_FLAGS] };
 }
+
+/** A use-phase factor's metadata without its id, and the id for each identity, per kind, region and year. */
+const usePhaseMetadataParts = createMemo<{
+  metadata: FactorMetadata;
+  idOf: (identity: string) => string;
+}>();
 
 /** The resources a regions table may state its own factors for (`published_factors`). */
 export type PublishedResource = keyof NonNullable<CloudRegion['published_factors']>;
