@@ -40,12 +40,20 @@ function describeError(error: unknown): { code: string; message: string } {
 
 export type DecodedRow = { values: Record<string, unknown>; error?: string };
 
+/**
+ * Row objects without `Object.prototype` in their chain: a column named `__proto__` (or `constructor`) is a column
+ * like any other, and no absent column reads as an inherited member. Built with `new`, unlike
+ * `Object.create(null)` (a dictionary from the start), so rows of one header share a hidden class and stay fast to
+ * fill and read.
+ */
+const Values = function (this: object) {} as unknown as new () => Record<string, unknown>;
+Values.prototype = Object.create(null) as object;
+
 /** The header's leading columns filled from `fields`, for a row that could not be read whole. */
 function byHeader(header: readonly string[], fields: readonly string[]): Record<string, unknown> {
-  // No prototype: a column named `__proto__` (or `constructor`) is a column like any other.
-  const values: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (let index = 0; index < Math.min(header.length, fields.length); index++)
-    values[header[index] as string] = fields[index];
+  const values = new Values();
+  const count = header.length < fields.length ? header.length : fields.length;
+  for (let index = 0; index < count; index++) values[header[index] as string] = fields[index];
   return values;
 }
 
@@ -97,34 +105,38 @@ export function chunkProcessor(
     kind.errorFields?.(code, message) ?? resultFields(undefined, { code, message });
   return (records) => {
     const summary = new RunSummary(kind.groupings);
-    const rows: OutputRow[] = [];
-    const parsed = new Map<RecordText, CsvRecord>();
+    const rows: OutputRow[] = new Array(records.length);
+    let parsed: ReadonlyArray<CsvRecord | undefined> = [];
     if (context.inputFormat === 'csv') {
-      const texts = records.filter(
-        (record): record is RecordText & { text: string } => record.text !== undefined,
-      );
-      parseRecords(texts).forEach((result, index) => parsed.set(texts[index] as RecordText, result));
+      const texts: Array<{ line: number; text: string }> = [];
+      const at: number[] = [];
+      records.forEach((record, index) => {
+        if (record.text === undefined) return;
+        texts.push(record as { line: number; text: string });
+        at.push(index);
+      });
+      const results = parseRecords(texts);
+      const byIndex: Array<CsvRecord | undefined> = new Array(records.length);
+      at.forEach((index, position) => (byIndex[index] = results[position]));
+      parsed = byIndex;
     }
-    for (const record of records) {
-      const { values, error } = decode(record, context, parsed.get(record));
+    records.forEach((record, index) => {
+      const { values, error } = decode(record, context, parsed[index]);
       if (error !== undefined) {
         summary.failure(record.line, 'invalid_request', error);
-        rows.push({
-          input: values,
-          result: failed('invalid_request', error),
-        });
-        continue;
+        rows[index] = { input: values, result: failed('invalid_request', error) };
+        return;
       }
       try {
         const { outcome, groups, fields } = kind.compute(values, context.inputFormat);
         summary.success(outcome.co2e, groups);
-        rows.push({ input: values, result: fields ?? resultFields(outcome) });
+        rows[index] = { input: values, result: fields ?? resultFields(outcome) };
       } catch (thrown) {
         const { code, message } = describeError(thrown);
         summary.failure(record.line, code, message);
-        rows.push({ input: values, result: failed(code, message) });
+        rows[index] = { input: values, result: failed(code, message) };
       }
-    }
+    });
     return { text: encoder.encode(rows), summary: summary.toState() };
   };
 }

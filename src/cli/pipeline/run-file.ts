@@ -154,16 +154,24 @@ export async function runFileCommand(
     if (error instanceof InputFileError) throw new UsageError(`${file}: ${error.message}.`);
     throw new UsageError(`cannot read ${file}: ${errorCode(error)}`);
   }
-  const { header, records } = source;
+  const { header, batches } = source;
 
   // The first chunk is read before anything is written: JSON Lines written as CSV takes its columns from it.
-  const first: RecordText[] = [];
-  const nextRecord = async () => {
-    const next = await records.next();
+  // Records come a source chunk (64 KB) at a time, so reading awaits once per batch, not once per record.
+  const nextBatch = async () => {
+    const next = await batches.next();
     return next.done === true ? undefined : next.value;
   };
-  for (let record; first.length < CHUNK_ROWS && (record = await nextRecord()) !== undefined;)
-    first.push(record);
+  const first: RecordText[] = [];
+  let ended = false;
+  while (first.length < CHUNK_ROWS) {
+    const batch = await nextBatch();
+    if (batch === undefined) {
+      ended = true;
+      break;
+    }
+    for (const record of batch) first.push(record);
+  }
   const context: ChunkContext = {
     inputFormat,
     format,
@@ -242,26 +250,31 @@ export async function runFileCommand(
     let seen = 0;
     let chunk: RecordText[] = [];
     let chunkChars = 0;
-    const take = async (record: RecordText) => {
-      seen += 1;
-      if (seen <= skip) return; // already in the resumed output
-      if (chunk.length >= CHUNK_ROWS || chunkChars >= CHUNK_CHARS) {
-        // A full chunk is sent once a record follows it, so a file of one chunk never starts workers.
-        dispatch(chunk, false);
-        chunk = [];
-        chunkChars = 0;
-        while (inFlight.length >= maxInFlight) await writeHead();
+    const take = async (records: readonly RecordText[]) => {
+      for (const record of records) {
+        seen += 1;
+        if (seen <= skip) continue; // already in the resumed output
+        if (chunk.length >= CHUNK_ROWS || chunkChars >= CHUNK_CHARS) {
+          // A full chunk is sent once a record follows it, so a file of one chunk never starts workers.
+          dispatch(chunk, false);
+          chunk = [];
+          chunkChars = 0;
+          while (inFlight.length >= maxInFlight) await writeHead();
+        }
+        chunk.push(record);
+        chunkChars += record.text?.length ?? 0;
       }
-      chunk.push(record);
-      chunkChars += record.text?.length ?? 0;
     };
-    for (const record of first) await take(record);
-    for (let record; (record = await nextRecord()) !== undefined;) {
-      if (io.signal?.aborted === true) {
-        interrupted = true;
-        break;
+    await take(first);
+    first.length = 0;
+    if (!ended) {
+      for (let batch; (batch = await nextBatch()) !== undefined;) {
+        if (io.signal?.aborted === true) {
+          interrupted = true;
+          break;
+        }
+        await take(batch);
       }
-      await take(record);
     }
     if (io.signal?.aborted === true) interrupted = true;
     if (!interrupted && chunk.length > 0) dispatch(chunk, true);

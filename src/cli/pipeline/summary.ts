@@ -1,4 +1,5 @@
-import { add, compare, type Decimal, decimal, toPlainString, ZERO } from '../../core/decimal';
+import { compare, toPlainString } from '../../core/decimal';
+import { DecimalSum } from '../../core/decimal-sum';
 
 /** Totals of a run, summed exactly, for the summary printed at the end. */
 
@@ -16,7 +17,8 @@ export interface SummaryState {
 }
 
 interface Group {
-  co2e: Decimal;
+  /** Summed as scaled integers (exact, and a fraction of the cost of a decimal addition per row). */
+  co2e: DecimalSum;
   rows: number;
 }
 
@@ -26,7 +28,7 @@ const MAX_FAILURES_SHOWN = 5;
 export class RunSummary {
   rows = 0;
   failures = 0;
-  private total: Decimal = ZERO;
+  private readonly total = new DecimalSum();
   private readonly groups = new Map<string, Map<string, Group>>();
   private readonly errorCodes = new Map<string, number>();
   private readonly firstFailures: string[] = [];
@@ -37,13 +39,20 @@ export class RunSummary {
 
   success(co2e: number, groups: Record<string, string>): void {
     this.rows += 1;
-    const amount = decimal(co2e);
-    this.total = add(this.total, amount);
-    for (const [name, key] of Object.entries(groups)) {
+    // The number's shortest decimal text: the value decimal(co2e) would hold.
+    const amount = String(co2e);
+    this.total.add(amount);
+    for (const name in groups) {
       const grouping = this.groups.get(name);
       if (grouping === undefined) continue;
-      const group = grouping.get(key) ?? { co2e: ZERO, rows: 0 };
-      grouping.set(key, { co2e: add(group.co2e, amount), rows: group.rows + 1 });
+      const key = groups[name] as string;
+      let group = grouping.get(key);
+      if (group === undefined) {
+        group = { co2e: new DecimalSum(), rows: 0 };
+        grouping.set(key, group);
+      }
+      group.co2e.add(amount);
+      group.rows += 1;
     }
   }
 
@@ -63,12 +72,12 @@ export class RunSummary {
     for (const [name, grouping] of this.groups) {
       groups[name] = {};
       for (const [key, group] of grouping)
-        groups[name][key] = { co2e: toPlainString(group.co2e), rows: group.rows };
+        groups[name][key] = { co2e: toPlainString(group.co2e.total()), rows: group.rows };
     }
     return {
       rows: this.rows,
       failures: this.failures,
-      total: toPlainString(this.total),
+      total: toPlainString(this.total.total()),
       groups,
       errorCodes: Object.fromEntries(this.errorCodes),
       firstFailures: [...this.firstFailures],
@@ -79,13 +88,18 @@ export class RunSummary {
   merge(state: SummaryState): void {
     this.rows += state.rows;
     this.failures += state.failures;
-    this.total = add(this.total, decimal(state.total));
+    this.total.add(state.total);
     for (const [name, keys] of Object.entries(state.groups)) {
       const grouping = this.groups.get(name);
       if (grouping === undefined) continue;
       for (const [key, part] of Object.entries(keys)) {
-        const group = grouping.get(key) ?? { co2e: ZERO, rows: 0 };
-        grouping.set(key, { co2e: add(group.co2e, decimal(part.co2e)), rows: group.rows + part.rows });
+        let group = grouping.get(key);
+        if (group === undefined) {
+          group = { co2e: new DecimalSum(), rows: 0 };
+          grouping.set(key, group);
+        }
+        group.co2e.add(part.co2e);
+        group.rows += part.rows;
       }
     }
     for (const [code, count] of Object.entries(state.errorCodes))
@@ -96,7 +110,7 @@ export class RunSummary {
 
   /** Total kg CO2e of the rows that succeeded, as an exact decimal string. */
   totalCo2e(): string {
-    return toPlainString(this.total);
+    return toPlainString(this.total.total());
   }
 
   /** `timedRows`: the rows computed in `seconds` (fewer than `rows` when a run was resumed). */
@@ -107,7 +121,9 @@ export class RunSummary {
       `total co2e: ${this.totalCo2e()} kg (rows that succeeded)`,
     ];
     for (const [name, title] of Object.entries(this.groupings)) {
-      const grouping = [...(this.groups.get(name) ?? new Map<string, Group>()).entries()];
+      const grouping = [...(this.groups.get(name) ?? new Map<string, Group>()).entries()].map(
+        ([key, group]) => [key, { co2e: group.co2e.total(), rows: group.rows }] as const,
+      );
       if (grouping.length === 0) continue;
       grouping.sort(([, a], [, b]) => compare(b.co2e, a.co2e));
       lines.push(`${title}:`);
