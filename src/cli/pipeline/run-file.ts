@@ -183,7 +183,7 @@ export async function runFileCommand(
 
   const summary = new RunSummary(kind.groupings);
   let output: OutputFile | undefined;
-  let write: (text: string) => Promise<void>;
+  let write: (text: string | Uint8Array) => Promise<void>;
   if (options.out !== undefined) {
     const run = runIdentity(kind, file, context);
     if (run === undefined && options.resume === true)
@@ -234,8 +234,8 @@ export async function runFileCommand(
   const writeHead = async () => {
     const head = inFlight.shift();
     if (head === undefined) return;
-    const { text, summary: part } = await head.result;
-    await write(text);
+    const { bytes, summary: part } = await head.result;
+    await write(bytes);
     summary.merge(part);
     rowsWritten += head.rows;
     checkpoint(false);

@@ -92,27 +92,28 @@ export function csvEncoder({ columns, neutraliseFormulas, resultColumns }: Encod
   const results = resultColumns ?? RESULT_COLUMNS;
   // The generic notices column holds the codes; an adapter's own columns are all plain result cells.
   const notices = resultColumns === undefined ? results.indexOf('notices') : -1;
+  const line = (input: Readonly<Record<string, unknown>>, result: Readonly<Record<string, unknown>>) => {
+    // One string per row, appended cell by cell: no array of cells, no join.
+    let text = '';
+    let separator = '';
+    for (let index = 0; index < columns.length; index++) {
+      text += separator + csvField(guard(inputCell(input[columns[index] as string])));
+      separator = ',';
+    }
+    for (let index = 0; index < results.length; index++) {
+      const value = result[results[index] as string];
+      text +=
+        separator + csvField(index === notices ? neutraliseFormula(noticeCodes(value)) : resultCell(value));
+      separator = ',';
+    }
+    return `${text}\n`;
+  };
   return {
     header: csvLine([...columns.map(guard), ...results]),
+    line,
     encode(rows) {
-      // Cells are appended to one string per chunk (V8 keeps it as a rope until it is written): no array of
-      // cells, no joined line per row.
       let text = '';
-      for (const { input, result } of rows) {
-        let separator = '';
-        for (let index = 0; index < columns.length; index++) {
-          text += separator + csvField(guard(inputCell(input[columns[index] as string])));
-          separator = ',';
-        }
-        for (let index = 0; index < results.length; index++) {
-          const value = result[results[index] as string];
-          text +=
-            separator +
-            csvField(index === notices ? neutraliseFormula(noticeCodes(value)) : resultCell(value));
-          separator = ',';
-        }
-        text += '\n';
-      }
+      for (const { input, result } of rows) text += line(input, result);
       return text;
     },
   };
