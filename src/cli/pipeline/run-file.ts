@@ -1,4 +1,4 @@
-import { createGunzip } from 'node:zlib';
+import { createGunzip, gzipSync } from 'node:zlib';
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -213,7 +213,12 @@ export async function runFileCommand(
       notice: (message) => io.stderr.write(`co2e-engine ${kind.name}: ${message}\n`),
     });
     output = file_;
-    write = async (text) => file_.write(text);
+    // `--out x.csv.gz`: each write (the header, then each chunk) is one gzip member. Members one after another are
+    // one gzip file (RFC 1952; gunzip, zcat and our own reader read them through), and a resumed run truncates
+    // the partial at a member's end, so the finished file is the same as an uninterrupted run's.
+    write = isGzip(options.out)
+      ? async (text) => file_.write(gzipSync(text))
+      : async (text) => file_.write(text);
   } else {
     write = streamWriter(io.stdout);
   }
