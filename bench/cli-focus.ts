@@ -269,4 +269,3 @@ export function focusLine(index: number): string {
   ];
   return fields.map((field) => (/[",]/.test(field!) ? `"${field!.replace(/"/g, '""')}"` : field)).join(',');
 }
-

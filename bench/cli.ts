@@ -31,7 +31,8 @@ const JOBS = [1, 2] as const;
 const KINDS = ['spend', 'billing'] as const;
 type Kind = (typeof KINDS)[number];
 const log = (message: string) => process.stderr.write(`${message}\n`);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 /** Targets of issue 24 item 3. */
 const TARGET = { jobs1: 0.8, jobs2: 1.6, rss: 1.3 };
@@ -278,7 +279,8 @@ async function writeSection(text: string) {
   let markdown = existsSync(file)
     ? readFileSync(file, 'utf8')
     : `# The CLI near the engine (\`npm run bench:cli\`)\n\n${start}\n${end}\n`;
-  markdown = markdown.slice(0, markdown.indexOf(start)) + text + markdown.slice(markdown.indexOf(end) + end.length);
+  markdown =
+    markdown.slice(0, markdown.indexOf(start)) + text + markdown.slice(markdown.indexOf(end) + end.length);
   const options = (await resolveConfig(file)) ?? {};
   writeFileSync(file, await format(markdown, { ...options, filepath: file }));
 }
@@ -289,7 +291,8 @@ async function main() {
     await writeSection(section(JSON.parse(readFileSync(saved, 'utf8')) as Results));
     return;
   }
-  if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('Run `npm run build` first (`npm run bench:cli` does).');
+  if (!existsSync(join(ROOT, 'dist', 'cli.js')))
+    throw new Error('Run `npm run build` first (`npm run bench:cli` does).');
   mkdirSync(OUT, { recursive: true });
   const results = await measure();
   writeFileSync(saved, JSON.stringify(results, null, 2));

@@ -127,9 +127,7 @@ export function addListCommand(
     // What a run with the same `--datasets` supports (a preset's regions, a dataset file's codes), as serve,
     // spend, cloud and billing read them.
     .addOption(datasetsOption())
-    .action(
-      (subject: string, filter: string | undefined, flags: { json?: boolean; datasets: string[] }) => {
-        setExitCode(runList(subject, filter, flags.json === true, datasets(flags.datasets), io));
-      },
-    );
+    .action((subject: string, filter: string | undefined, flags: { json?: boolean; datasets: string[] }) => {
+      setExitCode(runList(subject, filter, flags.json === true, datasets(flags.datasets), io));
+    });
 }

@@ -64,7 +64,11 @@ export async function* readLineBatches(
     const batch: PhysicalLine[] = [];
     let start = 0;
     for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-      const piece = partialTooLong ? '' : partial === '' ? text.slice(start, end) : partial + text.slice(start, end);
+      const piece = partialTooLong
+        ? ''
+        : partial === ''
+          ? text.slice(start, end)
+          : partial + text.slice(start, end);
       partial = '';
       batch.push(finish(piece));
       start = end + 1;

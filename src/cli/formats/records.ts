@@ -47,7 +47,10 @@ async function* oneByOne(batches: AsyncIterator<RecordText[]>): AsyncGenerator<R
 }
 
 /** `first` (records already taken from the batches), then the rest of `batches`. */
-async function* after(first: RecordText[], batches: AsyncIterator<RecordText[]>): AsyncGenerator<RecordText[]> {
+async function* after(
+  first: RecordText[],
+  batches: AsyncIterator<RecordText[]>,
+): AsyncGenerator<RecordText[]> {
   if (first.length > 0) yield first;
   for (let next = await batches.next(); next.done !== true; next = await batches.next()) yield next.value;
 }
@@ -103,7 +106,9 @@ export async function readRecords(
   }
   const [first, ...rest] = batch as [RecordText, ...RecordText[]];
   const parsed =
-    first.text === undefined ? { error: first.error ?? 'unreadable record' } : parseRecord(first.text, first.line);
+    first.text === undefined
+      ? { error: first.error ?? 'unreadable record' }
+      : parseRecord(first.text, first.line);
   if ('error' in parsed) throw new InputFileError(`the header is not valid CSV (${parsed.error})`);
   const header = parsed.fields;
   const duplicate = header.find((name, index) => header.indexOf(name) !== index);

@@ -64,7 +64,8 @@ const HEAP_GROWING_PERCENT = 50;
 /** Applies {@link HEAP_GROWING_PERCENT}, unless the user chose their own V8 heap settings (NODE_OPTIONS, flags). */
 function boundHeapGrowth(): void {
   const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
-  if (!/heap-growing-percent/.test(chosen)) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  if (!/heap-growing-percent/.test(chosen))
+    setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
 
 /** State of a resumable output is saved at most this often (and after the last chunk). */

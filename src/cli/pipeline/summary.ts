@@ -132,8 +132,7 @@ export class RunSummary {
     const groups: SummaryState['groups'] = {};
     for (const [name, grouping] of this.groups) {
       groups[name] = {};
-      for (const [key, group] of grouping)
-        groups[name][key] = { co2e: group.co2e.text(), rows: group.rows };
+      for (const [key, group] of grouping) groups[name][key] = { co2e: group.co2e.text(), rows: group.rows };
     }
     return {
       rows: this.rows,

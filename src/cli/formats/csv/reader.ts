@@ -245,7 +245,10 @@ function csvRecordSplitter(maxRecordChars: number): {
         if (line.text.trim() === '') return; // empty lines are skipped
         out.push(
           line.invalidUtf8
-            ? { line: line.line, error: `line ${line.line}: the line is not valid UTF-8; save the file as UTF-8.` }
+            ? {
+                line: line.line,
+                error: `line ${line.line}: the line is not valid UTF-8; save the file as UTF-8.`,
+              }
             : { line: line.line, text: line.text },
         );
         return;
