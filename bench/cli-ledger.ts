@@ -44,3 +44,50 @@ export function ledgerRequest(index: number) {
     transport_margin: 0.02,
   };
 }
+
+/**
+ * A varied ledger, as a real one is: every row draws its code (any ISIC code of the embedded mapping), region,
+ * currency, year, amount and margins independently, so rows rarely repeat and the engine's caches see as many
+ * distinct keys as the tables allow. Codes are drawn with a region they have a factor in, so rows succeed, as
+ * most rows of a real ledger do.
+ */
+export interface VariedLedger {
+  header: string;
+  line(index: number): string;
+}
+
+/** mulberry32 of the row index: row `index` is the same in every run and every file size. */
+function draws(index: number): () => number {
+  let state = (index * 0x9e3779b1) >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+export function variedLedger(tables: {
+  /** ISIC codes with the spend regions they have a factor in. */
+  pairs: ReadonlyArray<readonly [code: string, region: string]>;
+  currencies: readonly string[];
+}): VariedLedger {
+  const pick = <T>(next: () => number, items: readonly T[]): T =>
+    items[Math.floor(next() * items.length)] as T;
+  return {
+    header: LEDGER_HEADER,
+    line(index) {
+      const next = draws(index);
+      const [code, region] = pick(next, tables.pairs);
+      const currency = pick(next, tables.currencies).toLowerCase();
+      const year = 2012 + Math.floor(next() * 14);
+      const money = (next() * 100_000).toFixed(2);
+      const margins =
+        next() < 0.5
+          ? ',,'
+          : `${(next() * 0.2).toFixed(3)},${(next() * 0.2).toFixed(3)},${(next() * 0.05).toFixed(3)}`;
+      return `${index},"Supplier ${index % 4099}, Ltd",isic4,${code},${year},${region},${money},${currency},${margins}`;
+    },
+  };
+}

@@ -1,44 +1,48 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync, closeSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import { CODES, LEDGER_HEADER, ledgerLine, PLACES } from './cli-ledger';
+import { defaultDatasets, defaultTables } from '../src/datasets/index';
+import { calculateSpend } from '../src/index';
+import { HEADER as FOCUS_HEADER, focusLine } from './cli-focus';
+import { variedLedger } from './cli-ledger';
 
 /**
- * `npm run bench:cli` (after the build it runs first): the `co2e-engine spend` command on ledgers of 1k to 1M rows,
- * with `--jobs 1` and `--jobs <cores>`, beside the in-process `calculateSpendBatch` rate on the same requests,
- * measured in the same run and interleaved (in-process, then each CLI run, per repetition), so the ratios hold on
- * a shared machine even when the absolute rates do not. Writes bench/.out/cli-results.json and the CLI section of
- * bench/results.md (inside its kept analysis block, so `npm run bench` keeps it).
+ * `npm run bench:cli` (after the build it runs first): the `spend` and `billing` commands against the in-process
+ * library over the same file, parse included (bench/cli-inprocess.ts: csv-parse's stream, then the built library),
+ * and `--jobs 1` against `--jobs 2`, interleaved per repetition so the ratios hold on a shared machine even when the
+ * absolute rates do not; then peak RSS at 100k and 1M rows per job count. Files: a varied spend ledger (every row
+ * draws its code, region, currency, year, amount and margins) and a generated FOCUS bill. Writes
+ * bench/.out/cli-results.json and the results section of bench/cli.md (its analysis block is kept).
  *
- * Environment: BENCH_QUICK=1 for 1k and 10k rows only (results.md left unchanged). `tsx bench/cli.ts --report`
- * rewrites the section from bench/.out/cli-results.json without measuring.
+ * Environment: BENCH_QUICK=1 for 20k and 100k rows (bench/cli.md left unchanged); BENCH_ROWS=n rows for the ratios; BENCH_REPS=n repetitions of the
+ * ratio runs (default 3). `tsx bench/cli.ts --report` rewrites the section from the last full run's JSON.
  */
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OUT = join(ROOT, 'bench', '.out', 'cli');
 const QUICK = process.env.BENCH_QUICK === '1';
-const SIZES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000];
-const CORES = availableParallelism();
-const JOBS = [...new Set([1, CORES])];
-const repetitions = (rows: number) => (rows >= 1_000_000 ? 1 : 3);
+const RATIO_ROWS = Number(process.env.BENCH_ROWS ?? (QUICK ? 20_000 : 100_000));
+const RSS_ROWS = QUICK ? [20_000, 100_000] : [100_000, 1_000_000];
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+const JOBS = [1, 2] as const;
+const KINDS = ['spend', 'billing'] as const;
+type Kind = (typeof KINDS)[number];
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
-if (!existsSync(join(ROOT, 'dist', 'cli.js')))
-  throw new Error('Run `npm run build` first (`npm run bench:cli` does).');
-mkdirSync(OUT, { recursive: true });
+/** Targets of issue 24 item 3. */
+const TARGET = { jobs1: 0.8, jobs2: 1.6, rss: 1.3 };
 
-function writeLedger(rows: number): string {
-  const path = join(OUT, `ledger-${rows}.csv`);
+function writeLines(path: string, header: string, rows: number, line: (index: number) => string): string {
   if (existsSync(path)) return path;
   const fd = openSync(path, 'w');
-  let text = `${LEDGER_HEADER}\n`;
+  let text = `${header}\n`;
   for (let index = 1; index <= rows; index++) {
-    text += `${ledgerLine(index)}\n`;
+    text += `${line(index)}\n`;
     if (text.length > 1_000_000) {
       writeSync(fd, text);
       text = '';
@@ -49,27 +53,63 @@ function writeLedger(rows: number): string {
   return path;
 }
 
-function inProcess(rows: number): number {
+let ledger: ReturnType<typeof variedLedger> | undefined;
+function spendLedger() {
+  if (ledger !== undefined) return ledger;
+  // (code, region) pairs that have a factor, so rows succeed as most rows of a real ledger do.
+  const codes = Object.keys(defaultTables.classifications.mappings.isic4 ?? {});
+  const pairs: Array<[string, string]> = [];
+  for (const code of codes)
+    for (const region of defaultDatasets.spendFactors.regions) {
+      try {
+        calculateSpend(
+          {
+            activity: { classification_type: 'isic4', classification_code: code },
+            spend_year: 2019,
+            spend_region: region,
+            money: 1,
+            money_unit: 'eur',
+          },
+          defaultDatasets,
+        );
+        pairs.push([code, region]);
+      } catch {
+        // no factor for this code in this region
+      }
+    }
+  ledger = variedLedger({ pairs, currencies: defaultDatasets.fx.currencies });
+  return ledger;
+}
+
+function input(kind: Kind, rows: number): string {
+  if (kind === 'billing')
+    return writeLines(join(OUT, `focus-${rows}.csv`), FOCUS_HEADER.join(','), rows, focusLine);
+  const { header, line } = spendLedger();
+  return writeLines(join(OUT, `ledger-varied-${rows}.csv`), header, rows, line);
+}
+
+function inProcess(kind: Kind, file: string): { rowsPerSec: number; cpuRowsPerSec: number } {
   const stdout = execFileSync(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'bench', 'cli-inprocess.ts'), String(rows)],
-    {
-      cwd: ROOT,
-      encoding: 'utf8',
-    },
+    ['--import', 'tsx', join(ROOT, 'bench', 'cli-inprocess.ts'), kind, file],
+    { cwd: ROOT, encoding: 'utf8' },
   );
-  return (JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { rowsPerSec: number }).rowsPerSec;
+  return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { rowsPerSec: number; cpuRowsPerSec: number };
 }
 
 interface CliRun {
-  wallRowsPerSec: number;
+  /** The rate the CLI's summary prints: first row read to last row written. */
   runRowsPerSec: number;
-  coresUsed: number;
+  wallRowsPerSec: number;
   maxRssMb: number;
+  /** CPU time of all threads ÷ wall time. */
+  coresUsed: number;
+  /** CPU seconds of all threads, start-up included. */
+  cpuSeconds: number;
 }
 
-function cli(ledger: string, rows: number, jobs: number): CliRun {
-  const out = join(OUT, `out-${rows}-${jobs}.csv`);
+function cli(kind: Kind, file: string, rows: number, jobs: number): CliRun {
+  const out = join(OUT, `out-${kind}-${rows}-${jobs}.csv`);
   const started = performance.now();
   const run = spawnSync(
     process.execPath,
@@ -77,8 +117,8 @@ function cli(ledger: string, rows: number, jobs: number): CliRun {
       '--import',
       join(ROOT, 'bench', 'cli-usage.mjs'),
       join(ROOT, 'dist', 'cli.js'),
-      'spend',
-      ledger,
+      kind,
+      file,
       '--out',
       out,
       '--force',
@@ -88,127 +128,181 @@ function cli(ledger: string, rows: number, jobs: number): CliRun {
     { cwd: ROOT, encoding: 'utf8' },
   );
   const wall = (performance.now() - started) / 1000;
-  if (run.status !== 0) throw new Error(`the CLI exited ${run.status}: ${run.stderr}`);
+  if (run.status !== 0 && run.status !== 1) throw new Error(`the CLI exited ${run.status}: ${run.stderr}`);
   const usage = JSON.parse(/bench-usage (\{.*\})/.exec(run.stderr)?.[1] ?? '{}') as {
     maxRssKb: number;
     cpuMicros: number;
   };
-  const summary = /(\d+) rows, 0 failed, ([\d.]+) s \((\d+) rows\/s\)/.exec(run.stderr);
+  const summary = /(\d+) rows, (\d+) failed, ([\d.]+) s \((\d+) rows\/s\)/.exec(run.stderr);
   if (summary === null || Number(summary[1]) !== rows) throw new Error(`unexpected summary: ${run.stderr}`);
   return {
+    runRowsPerSec: Number(summary[4]),
     wallRowsPerSec: rows / wall,
-    runRowsPerSec: Number(summary[3]),
-    coresUsed: usage.cpuMicros / 1e6 / wall,
     maxRssMb: usage.maxRssKb / 1024,
+    coresUsed: usage.cpuMicros / 1e6 / wall,
+    cpuSeconds: usage.cpuMicros / 1e6,
   };
 }
 
-interface SizeResult {
-  rows: number;
-  inProcess: number;
-  cli: Record<number, CliRun>;
+interface Results {
+  date: string;
+  cpu: string;
+  cores: number;
+  load: { before: number[]; after: number[] };
+  seconds: number;
+  ratioRows: number;
+  ratios: Record<
+    Kind,
+    {
+      inProcess: number;
+      /** In-process rows per CPU second, and the CLI's (`--jobs 1`, start-up CPU of a 1-row run taken off). */
+      inProcessCpu: number;
+      cliCpu: number;
+      jobs: Record<number, CliRun>;
+    }
+  >;
+  rss: Record<Kind, Record<number, Record<number, number>>>;
 }
 
-const rate = (value: number) =>
-  value >= 1e6 ? `${(value / 1e6).toFixed(2)}M` : `${(value / 1e3).toFixed(1)}k`;
-const percent = (value: number) => `${Math.round(value * 100)}%`;
+async function measure(): Promise<Results> {
+  const started = Date.now();
+  const before = loadavg();
+  const ratios = {} as Results['ratios'];
+  for (const kind of KINDS) {
+    const file = input(kind, RATIO_ROWS);
+    const startup = median([1, 2, 3].map(() => cli(kind, input(kind, 1), 1, 1).cpuSeconds));
+    const references: number[] = [];
+    const referencesCpu: number[] = [];
+    const runs: Record<number, CliRun[]> = { 1: [], 2: [] };
+    for (let repetition = 0; repetition < REPS; repetition++) {
+      log(`${kind} ${RATIO_ROWS} rows, repetition ${repetition + 1}: in-process, --jobs 1, --jobs 2`);
+      const reference = inProcess(kind, file);
+      references.push(reference.rowsPerSec);
+      referencesCpu.push(reference.cpuRowsPerSec);
+      for (const jobs of JOBS) runs[jobs]?.push(cli(kind, file, RATIO_ROWS, jobs));
+    }
+    const pick = (all: CliRun[]): CliRun => ({
+      runRowsPerSec: median(all.map((run) => run.runRowsPerSec)),
+      wallRowsPerSec: median(all.map((run) => run.wallRowsPerSec)),
+      maxRssMb: Math.max(...all.map((run) => run.maxRssMb)),
+      coresUsed: median(all.map((run) => run.coresUsed)),
+      cpuSeconds: median(all.map((run) => run.cpuSeconds)),
+    });
+    ratios[kind] = {
+      inProcess: median(references),
+      inProcessCpu: median(referencesCpu),
+      cliCpu: median(runs[1]!.map((run) => RATIO_ROWS / (run.cpuSeconds - startup))),
+      jobs: { 1: pick(runs[1]!), 2: pick(runs[2]!) },
+    };
+    log(JSON.stringify(ratios[kind]));
+  }
+  const rss = {} as Results['rss'];
+  for (const kind of KINDS) {
+    rss[kind] = {};
+    for (const rows of RSS_ROWS) {
+      const file = input(kind, rows);
+      rss[kind][rows] = {};
+      for (const jobs of JOBS) {
+        log(`${kind} ${rows} rows, --jobs ${jobs}: peak RSS`);
+        rss[kind][rows]![jobs] = Math.round(cli(kind, file, rows, jobs).maxRssMb);
+      }
+    }
+  }
+  return {
+    date: new Date().toISOString().slice(0, 16).replace('T', ' '),
+    cpu: cpus()[0]?.model ?? 'unknown CPU',
+    cores: availableParallelism(),
+    load: { before, after: loadavg() },
+    seconds: (Date.now() - started) / 1000,
+    ratioRows: RATIO_ROWS,
+    ratios,
+    rss,
+  };
+}
 
-function section(results: SizeResult[], date: string, seconds: number): string {
-  const many = JOBS[JOBS.length - 1] as number;
+const k = (value: number) => `${(value / 1000).toFixed(1)}k`;
+/** "met", or how far short: the figure and the target, and the shortfall as a share of the target. */
+const verdict = (value: number, target: number, higherIsBetter = true) => {
+  const met = higherIsBetter ? value >= target : value <= target;
+  const short = Math.round((Math.abs(value - target) / target) * 100);
+  return met ? 'met' : `missed by ${short < 1 ? '<1' : short} %`;
+};
+const rows = (value: number) => (value >= 1e6 ? `${value / 1e6}M` : `${value / 1e3}k`);
+
+function section(results: Results): string {
+  const load = (values: number[]) => values.map((value) => value.toFixed(1)).join(' / ');
   const lines = [
     '<!-- bench:cli:start -->',
     '',
-    '### The `spend` command on every core (`npm run bench:cli`)',
+    `Generated by \`npm run bench:cli\` (bench/cli.ts) on ${results.date} UTC in ${Math.round(results.seconds)} s, ${results.cpu}, ${results.cores} cores; load average (1 / 5 / 15 min) ${load(results.load.before)} before and ${load(results.load.after)} after: the machine was shared, so read the ratios (measured interleaved in the same run, medians of ${REPS}), not the absolute rates.`,
     '',
-    `Generated by \`npm run bench:cli\` (bench/cli.ts) on ${date} in ${Math.round(seconds)} s: \`node dist/cli.js spend LEDGER --out FILE --jobs J\` on a generated ledger (${CODES.length} ISIC codes, ${PLACES.length} regions and currencies, 5 years), beside \`calculateSpendBatch\` from the built package on the same requests in a fresh process, interleaved, medians of ${repetitions(1)} (one run at 1M). The machine (${CORES} cores) was shared with other busy work while measured: read the ratios, which come from the same run, not the absolute rates.`,
+    `In-process = bench/cli-inprocess.ts: the same file read with csv-parse's stream and computed with the built library in one process (\`calculateSpendBatch\` per 1,000 rows; the billing estimator and summary per row), timed from the first byte to the last row. CLI = \`node dist/cli.js KIND FILE --out FILE --jobs J\`, at the rate its summary prints (first row read to last row written). "Per CPU second": rows per CPU second of all threads (garbage collection helpers included), the CLI's start-up CPU (a 1-row run) taken off; a busy machine disturbs it far less than wall time. ${rows(results.ratioRows)} rows: the varied spend ledger (bench/cli-ledger.ts: every row draws its ISIC code and region, currency, year, amount and margins) and the FOCUS bill (bench/cli-focus.ts).`,
     '',
-    `Per core = CLI rate ÷ (jobs × in-process rate); the target is ≥ 80 % per core with all cores used. "wall" counts the whole process (start-up, dataset import, reading, writing); "run" is the rate the CLI's summary prints (from the first row read to the last row written). Cores used = CPU time of all threads ÷ wall time.`,
-    '',
-    `| rows | in-process /s | --jobs 1 wall /s | --jobs 1 run /s | jobs 1 per core (run) | --jobs ${many} wall /s | --jobs ${many} run /s | jobs ${many} per core (run) | cores used (jobs ${many}) | peak RSS jobs 1 / ${many} |`,
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| command | in-process /s | `--jobs 1` /s | `--jobs 1` ÷ in-process, wall (target ≥ 0.8) | same, per CPU second | `--jobs 2` /s | `--jobs 2` ÷ `--jobs 1` (target ≥ 1.6) | cores used, `--jobs 2` |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
-  for (const { rows, inProcess: reference, cli: runs } of results) {
-    const one = runs[1] as CliRun;
-    const all = runs[many] as CliRun;
+  for (const kind of KINDS) {
+    const { inProcess: reference, inProcessCpu, cliCpu, jobs } = results.ratios[kind];
+    const cpuRatio = cliCpu / inProcessCpu;
+    const one = jobs[1]!;
+    const two = jobs[2]!;
+    const ratio = one.runRowsPerSec / reference;
+    const scale = two.runRowsPerSec / one.runRowsPerSec;
     lines.push(
-      `| ${rate(rows).replace('.0k', 'k').replace('.00M', 'M')} | ${rate(reference)} | ${rate(one.wallRowsPerSec)} | ${rate(one.runRowsPerSec)} | ${percent(one.runRowsPerSec / reference)} | ${rate(all.wallRowsPerSec)} | ${rate(all.runRowsPerSec)} | ${percent(all.runRowsPerSec / (many * reference))} | ${all.coresUsed.toFixed(2)} | ${Math.round(one.maxRssMb)} / ${Math.round(all.maxRssMb)} MB |`,
+      `| ${kind} | ${k(reference)} | ${k(one.runRowsPerSec)} | ${ratio.toFixed(2)} (${verdict(ratio, TARGET.jobs1)}) | ${cpuRatio.toFixed(2)} (${verdict(cpuRatio, TARGET.jobs1)}) | ${k(two.runRowsPerSec)} | ${scale.toFixed(2)}× (${verdict(scale, TARGET.jobs2)}) | ${two.coresUsed.toFixed(2)} |`,
     );
   }
+  const [small, large] = RSS_ROWS as [number, number];
   lines.push(
     '',
-    'What limits it (CPU profile of `--jobs 1` on the 100k ledger, inclusive time): `calculateSpend` itself is about 31 % of the CLI\'s time; the rest is what a file run does beyond the in-process batch, which is handed ready-made request objects: parsing CSV 13 % (csv-parse, for the quoted supplier column; lines without quotes take a plain split), garbage collection 17 %, writing CSV 8 %, the exact decimal summary 4.5 %, building requests from cells (strict numbers) 5 %, reading and splitting lines 4 %. So one core runs at about half the in-process rate, short of the 80 % target; worker threads multiply that by the cores they get (the main thread only reads, splits and writes, and is mostly idle), but on this shared machine two workers rarely had two free cores ("cores used" above), so `--jobs 2` adds less than it does on an idle machine. Small files are dominated by start-up (importing the datasets, about 0.2 s, and 0.2–0.3 s more for workers, which start only when a file has more than one chunk of 1,000 rows). Memory is flat in the rows: peak RSS is the runtime and datasets once per thread.',
+    `Peak RSS of the whole CLI process (all threads), ${rows(small)} and ${rows(large)} rows (target: the larger within 1.3× of the smaller, per job count):`,
     '',
-    '<!-- bench:cli:end -->',
+    `| command | \`--jobs\` | ${rows(small)} rows | ${rows(large)} rows | ratio |`,
+    '| --- | ---: | ---: | ---: | ---: |',
   );
+  for (const kind of KINDS)
+    for (const jobs of JOBS) {
+      const a = results.rss[kind][small]![jobs]!;
+      const b = results.rss[kind][large]![jobs]!;
+      lines.push(
+        `| ${kind} | ${jobs} | ${a} MB | ${b} MB | ${(b / a).toFixed(2)}× (${verdict(b / a, TARGET.rss, false)}) |`,
+      );
+    }
+  lines.push('', '<!-- bench:cli:end -->');
   return lines.join('\n');
 }
 
 async function writeSection(text: string) {
-  const file = join(ROOT, 'bench', 'results.md');
-  let markdown = readFileSync(file, 'utf8');
-  const start = markdown.indexOf('<!-- bench:cli:start -->');
-  const end = markdown.indexOf('<!-- bench:cli:end -->');
-  if (start !== -1 && end !== -1) {
-    markdown = markdown.slice(0, start) + text + markdown.slice(end + '<!-- bench:cli:end -->'.length);
-  } else {
-    // Inside the analysis block, which `npm run bench` keeps when it rewrites the file.
-    const analysisEnd = markdown.indexOf('<!-- analysis:end -->');
-    if (analysisEnd === -1) throw new Error('bench/results.md has no analysis block');
-    markdown = `${markdown.slice(0, analysisEnd)}${text}\n\n${markdown.slice(analysisEnd)}`;
-  }
+  const file = join(ROOT, 'bench', 'cli.md');
+  const start = '<!-- bench:cli:start -->';
+  const end = '<!-- bench:cli:end -->';
+  let markdown = existsSync(file)
+    ? readFileSync(file, 'utf8')
+    : `# The CLI near the engine (\`npm run bench:cli\`)\n\n${start}\n${end}\n`;
+  markdown =
+    markdown.slice(0, markdown.indexOf(start)) + text + markdown.slice(markdown.indexOf(end) + end.length);
   const options = (await resolveConfig(file)) ?? {};
   writeFileSync(file, await format(markdown, { ...options, filepath: file }));
 }
 
 async function main() {
+  const saved = join(ROOT, 'bench', '.out', QUICK ? 'cli-results-quick.json' : 'cli-results.json');
   if (process.argv.includes('--report')) {
-    // Rewrites the section from the last full run's figures, without measuring.
-    const saved = JSON.parse(readFileSync(join(ROOT, 'bench', '.out', 'cli-results.json'), 'utf8')) as {
-      date: string;
-      seconds: number;
-      results: SizeResult[];
-    };
-    await writeSection(section(saved.results, saved.date, saved.seconds));
+    await writeSection(section(JSON.parse(readFileSync(saved, 'utf8')) as Results));
     return;
   }
-  const started = Date.now();
-  const results: SizeResult[] = [];
-  for (const rows of SIZES) {
-    const ledger = writeLedger(rows);
-    const references: number[] = [];
-    const runs: Record<number, CliRun[]> = Object.fromEntries(JOBS.map((jobs) => [jobs, []]));
-    for (let repetition = 0; repetition < repetitions(rows); repetition++) {
-      log(`${rows} rows: in-process…`);
-      references.push(inProcess(rows));
-      for (const jobs of JOBS) {
-        log(`${rows} rows: CLI --jobs ${jobs}…`);
-        runs[jobs]?.push(cli(ledger, rows, jobs));
-      }
-    }
-    const pick = (all: CliRun[]): CliRun => ({
-      wallRowsPerSec: median(all.map((run) => run.wallRowsPerSec)),
-      runRowsPerSec: median(all.map((run) => run.runRowsPerSec)),
-      coresUsed: median(all.map((run) => run.coresUsed)),
-      maxRssMb: Math.max(...all.map((run) => run.maxRssMb)),
-    });
-    results.push({
-      rows,
-      inProcess: median(references),
-      cli: Object.fromEntries(JOBS.map((jobs) => [jobs, pick(runs[jobs] ?? [])])),
-    });
-    log(JSON.stringify(results[results.length - 1]));
-  }
-  const seconds = (Date.now() - started) / 1000;
-  writeFileSync(
-    join(ROOT, 'bench', '.out', QUICK ? 'cli-results-quick.json' : 'cli-results.json'),
-    JSON.stringify({ cores: CORES, date: new Date().toISOString().slice(0, 10), seconds, results }, null, 2),
-  );
+  if (!existsSync(join(ROOT, 'dist', 'cli.js')))
+    throw new Error('Run `npm run build` first (`npm run bench:cli` does).');
+  mkdirSync(OUT, { recursive: true });
+  const results = await measure();
+  writeFileSync(saved, JSON.stringify(results, null, 2));
+  log(section(results));
   if (QUICK) {
-    log('quick run: bench/results.md left unchanged');
+    log('quick run: bench/cli.md left unchanged');
     return;
   }
-  await writeSection(section(results, new Date().toISOString().slice(0, 10), seconds));
-  log('wrote the CLI section of bench/results.md');
+  await writeSection(section(results));
+  log('wrote the results section of bench/cli.md');
 }
 
 await main();

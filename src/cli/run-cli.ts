@@ -66,7 +66,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   });
   addListCommand(
     program,
-    () => cliDatasets([]),
+    (specs) => cliDatasets(specs),
     io,
     (code) => (exitCode = code),
   );

@@ -7,6 +7,7 @@ import {
   createBillingEstimator,
   rowHeader,
 } from '../../billing/index';
+import { EmissionsError } from '../../core/errors';
 import type { CloudDatasets } from '../../datasets/types';
 import type { RowAdapter } from '../pipeline/row-adapter';
 
@@ -33,13 +34,27 @@ export interface BillingAdapterOptions {
 export function billingRows(datasets: CloudDatasets, options: BillingAdapterOptions = {}): RowAdapter {
   let lastKey: string | undefined;
   let estimator: BillingEstimator | undefined;
+  /** The header's columns hold nested values as JSON text (our own CSV/Parquet output of a JSON Lines export). */
+  let nestedText = false;
+  const create = (header: string[]) =>
+    createBillingEstimator(datasets, header, {
+      ...(options.exportFormat !== undefined && { format: options.exportFormat }),
+    });
   const estimatorFor = (values: Record<string, unknown>): BillingEstimator => {
     const header = rowHeader(values);
     const key = header.join('\u0000');
     if (estimator === undefined || key !== lastKey) {
-      estimator = createBillingEstimator(datasets, header, {
-        ...(options.exportFormat !== undefined && { format: options.exportFormat }),
-      });
+      try {
+        estimator = create(header);
+        nestedText = false;
+      } catch (error) {
+        // A header that matches no format may be a nested export written as CSV or Parquet (a GCP JSON Lines
+        // export's `service`, `location` as JSON text): read with its JSON cells parsed back, it may match one.
+        const unnested = unnestedCells(values);
+        if (!(error instanceof EmissionsError) || unnested === values) throw error;
+        estimator = create(rowHeader(unnested));
+        nestedText = true;
+      }
       lastKey = key;
     }
     return estimator;
@@ -62,7 +77,7 @@ export function billingRows(datasets: CloudDatasets, options: BillingAdapterOpti
     errorFields: billingErrorFields,
     compute(values) {
       const active = estimatorFor(values);
-      let { row, facts } = active.estimate(values);
+      let { row, facts } = active.estimate(nestedText ? unnestedCells(values) : values);
       if (options.ratios !== undefined) row = applyCostRatio(row, facts, options.ratios);
       const fields: Record<string, unknown> = {};
       for (const name of BILLING_COLUMNS) fields[name] = row[name];
@@ -91,6 +106,31 @@ export function billingRows(datasets: CloudDatasets, options: BillingAdapterOpti
       };
     },
   };
+}
+
+/**
+ * A row whose text cells holding a JSON object or array (a nested JSON Lines value that CSV or Parquet output wrote
+ * as JSON text) are parsed back; the row itself when it has none.
+ *
+ * @example
+ * ```ts
+ * unnestedCells({ service: '{"description":"Compute Engine"}', cost: '0.76' }).service; // { description: 'Compute Engine' }
+ * ```
+ */
+export function unnestedCells(values: Record<string, unknown>): Record<string, unknown> {
+  let result: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(values)) {
+    if (typeof value !== 'string' || !(value.startsWith('{') || value.startsWith('['))) continue;
+    try {
+      const parsed = JSON.parse(value) as unknown;
+      if (typeof parsed !== 'object' || parsed === null) continue;
+      result ??= { ...values };
+      result[key] = parsed;
+    } catch {
+      // not JSON: the text as it is
+    }
+  }
+  return result ?? values;
 }
 
 /** The result fields of a record that could not be read: not estimated, with the reader's message. */

@@ -4,8 +4,7 @@ import { normaliseCode } from '../../spend/classification';
 import { calculateSpend, type SpendEstimate } from '../../spend/spend';
 import { SpendRequest } from '../../spend/spend.schema';
 import { cellValue, pickFields } from './cells';
-import type { RowAdapter } from '../pipeline/row-adapter';
-import { estimateOutcome } from './outcome';
+import type { RowAdapter, RowOutcome } from '../pipeline/row-adapter';
 
 /** Flat columns that make up the request's `activity` object. */
 export const SPEND_ACTIVITY_COLUMNS = ['classification_type', 'classification_code', 'activity_id'] as const;
@@ -14,9 +13,23 @@ export const SPEND_REQUEST_COLUMNS: readonly string[] = Object.keys(SpendRequest
   (key) => key !== 'activity',
 );
 
-/** The money steps of a spend result, for an auditor: exchange rate and its year, each margin and its source, inflation. */
-function moneySteps({ calculation_details: details }: SpendEstimate) {
+/**
+ * The result columns of a spend result: {@link estimateOutcome}'s, then the money steps an auditor follows
+ * (exchange rate and its year, each margin and its source, inflation) and the notices. Built as one object, as
+ * this runs once per ledger row.
+ */
+function spendOutcome({ estimate, calculation_details: details, notices }: SpendEstimate): RowOutcome {
+  const factor = estimate.emission_factor;
   return {
+    co2e: estimate.co2e,
+    co2e_unit: estimate.co2e_unit,
+    activity_value: estimate.activity_data.activity_value,
+    activity_unit: estimate.activity_data.activity_unit,
+    factor_id: factor?.id ?? null,
+    factor_name: factor?.name ?? null,
+    factor_source: factor?.source ?? null,
+    factor_region: factor?.region ?? null,
+    factor_year: factor?.year ?? null,
     exchange_rate: details.exchange_rate,
     exchange_rate_year: details.exchange_rate_year,
     tax_margin_applied: details.tax_margin,
@@ -26,6 +39,7 @@ function moneySteps({ calculation_details: details }: SpendEstimate) {
     transport_margin_applied: details.transport_margin,
     transport_margin_source: details.margin_sources.transport_margin,
     inflation_applied: details.inflation_applied,
+    notices,
   };
 }
 
@@ -58,7 +72,7 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
       if (activity !== undefined) request.activity = activity;
       const result = calculateSpend(request as SpendRequest, datasets);
       return {
-        outcome: { ...estimateOutcome(result.estimate), ...moneySteps(result), notices: result.notices },
+        outcome: spendOutcome(result),
         groups: { category: categoryOf(activity as Record<string, unknown>) },
       };
     },

@@ -14,7 +14,7 @@ import {
   rowHeader,
 } from '../../billing/index';
 import { EmissionsError } from '../../core/errors';
-import { billingRows } from '../adapters/billing';
+import { billingRows, unnestedCells } from '../adapters/billing';
 import { readCsvRecords } from '../formats/csv/reader';
 import { readJsonlRecords } from '../formats/jsonl/reader';
 import { MAX_LINE_CHARS, readLines } from '../formats/lines';
@@ -44,7 +44,7 @@ const HELP = `
 Input: a billing export, detected from its header (or --export-format): FOCUS 1.0-1.2 (AWS, Azure, Google Cloud,
 Oracle), AWS CUR (legacy lineItem/... and CUR 2.0 line_item_...), the GCP BigQuery billing export (CSV with dotted
 or underscored names, or JSON Lines), Azure cost details. CSV and JSON Lines may be gzipped
-(.csv.gz, .jsonl.gz; input only).
+(.csv.gz, .jsonl.gz), in and out (--out x.csv.gz is written gzipped).
 Output: every input column unchanged, then co2e_status (estimated | not_estimated), co2e_reason (the reason code,
 or the conversions applied), co2e_kg, co2e_kwh, co2e_calculator, co2e_activity_value, co2e_activity_unit,
 co2e_factor_id. One output row per input row. A summary goes to stderr; --summary writes it as JSON.
@@ -112,23 +112,6 @@ function estimatorFor(
 const number = (value: unknown): number | null =>
   value === null || value === undefined || value === '' ? null : Number(String(value));
 
-/** A cell that CSV or Parquet output holds as JSON text (a nested JSON Lines value), as the object again. */
-const unnested = (values: Record<string, unknown>): Record<string, unknown> => {
-  const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(values)) {
-    if (typeof value === 'string' && (value.startsWith('{') || value.startsWith('['))) {
-      try {
-        result[key] = JSON.parse(value) as unknown;
-        continue;
-      } catch {
-        // not JSON: the text as it is
-      }
-    }
-    result[key] = value;
-  }
-  return result;
-};
-
 /**
  * The summary, read back from the output file the run wrote (its co2e columns and its input columns). `nested`:
  * the input was JSON Lines and the output is not, so nested values (a GCP export's `service`, `location`) are JSON
@@ -144,7 +127,7 @@ async function summaryOf(
   let estimator: BillingEstimator | undefined;
   let summary: ReturnType<typeof createBillingSummary> | undefined;
   for await (const read of readRows(out, format)) {
-    const values = nested ? unnested(read) : read;
+    const values = nested ? unnestedCells(read) : read;
     estimator ??= estimatorFor(datasets, values, exportFormat);
     summary ??= createBillingSummary(estimator.format);
     const row = {
@@ -196,8 +179,11 @@ export const billingCommand = {
   },
   async prepare(file: string, rawFlags: Record<string, unknown>, options: FileCommandOptions, io: CliIo) {
     const flags = rawFlags as unknown as BillingFlags;
-    if (flags.summary !== undefined && flags.out === undefined)
-      throw new UsageError('--summary needs --out (the summary is read back from the output file).');
+    // `--out -` is stdout, which cannot be read back.
+    if (flags.summary !== undefined && (flags.out === undefined || flags.out === '-'))
+      throw new UsageError(
+        '--summary needs --out FILE (the summary is read back from the output file; stdout cannot be read back).',
+      );
     const inputFormat = options.inputFormat ?? formatOfPath(file);
     if (flags.unknown === 'cost-ratio' && file === '-')
       throw new UsageError('--unknown cost-ratio reads the file twice: give a file, not stdin.');

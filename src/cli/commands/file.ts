@@ -43,7 +43,7 @@ omitted; other columns pass through.`,
 
 const TRAILER = `
 Formats: CSV (.csv), JSON Lines (.jsonl, .ndjson) and Parquet (.parquet; a file, not stdin, for input); input
-CSV and JSON Lines may be gzipped (.csv.gz, .jsonl.gz).
+CSV and JSON Lines may be gzipped (.csv.gz, .jsonl.gz), in and out (--out x.csv.gz is written gzipped).
 Output: the input columns, then co2e, co2e_unit, activity_value, activity_unit, factor_id, factor_name,
 factor_source, factor_region, factor_year, exchange_rate, exchange_rate_year, tax_margin_applied,
 tax_margin_source, trade_margin_applied, trade_margin_source, transport_margin_applied, transport_margin_source,

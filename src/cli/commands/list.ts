@@ -5,6 +5,7 @@ import { closestSpellings } from '../../core/spelling';
 import { coverageRows } from '../../spend/coverage';
 import { REGION_ALIASES } from '../../spend/exiobase-regions';
 import { type CliIo, EXIT, UsageError } from '../io';
+import { datasetsOption } from './options';
 
 /** `list regions|instances|currencies|codes|coverage [filter] [--json]`: what the datasets support. */
 
@@ -113,7 +114,7 @@ export function runList(
 /** Adds `list` to the program; `setExitCode` receives the command's exit code. */
 export function addListCommand(
   program: Command,
-  datasets: () => Datasets,
+  datasets: (specs: readonly string[]) => Datasets,
   io: CliIo,
   setExitCode: (code: number) => void,
 ) {
@@ -123,7 +124,10 @@ export function addListCommand(
       'List what is supported: regions [provider], instances [provider], currencies, codes [classification type], coverage [spend region].',
     )
     .option('--json', 'print a JSON array instead of a table')
-    .action((subject: string, filter: string | undefined, flags: { json?: boolean }) => {
-      setExitCode(runList(subject, filter, flags.json === true, datasets(), io));
+    // What a run with the same `--datasets` supports (a preset's regions, a dataset file's codes), as serve,
+    // spend, cloud and billing read them.
+    .addOption(datasetsOption())
+    .action((subject: string, filter: string | undefined, flags: { json?: boolean; datasets: string[] }) => {
+      setExitCode(runList(subject, filter, flags.json === true, datasets(flags.datasets), io));
     });
 }

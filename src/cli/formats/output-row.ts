@@ -115,6 +115,9 @@ export interface EncoderOptions {
 /** Turns rows into the output's text. `header` is written once, before the first chunk. */
 export interface RowEncoder {
   readonly header: string;
+  /** One row's text, with its line end. */
+  line(input: Readonly<Record<string, unknown>>, result: ResultFields): string;
+  /** Rows' text: their lines, in order. */
   encode(rows: readonly OutputRow[]): string;
 }
 

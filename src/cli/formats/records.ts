@@ -1,5 +1,5 @@
-import { parseRecord, readCsvRecordTexts } from './csv/reader';
-import { MAX_LINE_CHARS, type PhysicalLine, readLines } from './lines';
+import { parseRecord, readCsvRecordTextBatches } from './csv/reader';
+import { MAX_LINE_CHARS, type PhysicalLine, readLineBatches } from './lines';
 
 /**
  * Input records of a batch file, CSV or JSON Lines, streamed: split into records here (cheap, in the main
@@ -35,18 +35,47 @@ export interface RecordSource {
   header: string[];
   /** The records after the header, one per output row. */
   records: AsyncIterator<RecordText>;
+  /**
+   * The same records a source chunk at a time (arrays, possibly empty). Read either `records` or `batches`, not
+   * both: they share one reader.
+   */
+  batches: AsyncIterator<RecordText[]>;
 }
 
+async function* oneByOne(batches: AsyncIterator<RecordText[]>): AsyncGenerator<RecordText> {
+  for (let next = await batches.next(); next.done !== true; next = await batches.next()) yield* next.value;
+}
+
+/** `first` (records already taken from the batches), then the rest of `batches`. */
+async function* after(
+  first: RecordText[],
+  batches: AsyncIterator<RecordText[]>,
+): AsyncGenerator<RecordText[]> {
+  if (first.length > 0) yield first;
+  for (let next = await batches.next(); next.done !== true; next = await batches.next()) yield next.value;
+}
+
+const source_ = (header: string[], batches: AsyncIterator<RecordText[]>): RecordSource => ({
+  header,
+  batches,
+  records: oneByOne(batches),
+});
+
 async function* jsonlRecordTexts(
-  lines: AsyncIterable<PhysicalLine>,
+  lines: AsyncIterable<readonly PhysicalLine[]>,
   maxLineChars: number,
-): AsyncGenerator<RecordText> {
-  for await (const { text, line, tooLong, invalidUtf8 } of lines) {
-    if (tooLong) yield { line, error: `line ${line}: the line is longer than ${maxLineChars} characters.` };
-    else if (text.trim() === '') continue;
-    else if (invalidUtf8)
-      yield { line, error: `line ${line}: the line is not valid UTF-8; save the file as UTF-8.` };
-    else yield { line, text };
+): AsyncGenerator<RecordText[]> {
+  for await (const batch of lines) {
+    const records: RecordText[] = [];
+    for (const { text, line, tooLong, invalidUtf8 } of batch) {
+      if (tooLong)
+        records.push({ line, error: `line ${line}: the line is longer than ${maxLineChars} characters.` });
+      else if (text.trim() === '') continue;
+      else if (invalidUtf8)
+        records.push({ line, error: `line ${line}: the line is not valid UTF-8; save the file as UTF-8.` });
+      else records.push({ line, text });
+    }
+    yield records;
   }
 }
 
@@ -66,16 +95,23 @@ export async function readRecords(
   options: ReadRecordsOptions = {},
 ): Promise<RecordSource> {
   const max = options.maxRecordChars ?? MAX_LINE_CHARS;
-  const lines = readLines(source, max, options.onChunk);
-  if (format === 'jsonl') return { header: [], records: jsonlRecordTexts(lines, max) };
-  const records = readCsvRecordTexts(lines, max);
-  const first = await records.next();
-  if (first.done === true) return { header: [], records };
+  const lines = readLineBatches(source, max, options.onChunk);
+  if (format === 'jsonl') return source_([], jsonlRecordTexts(lines, max));
+  const batches = readCsvRecordTextBatches(lines, max);
+  let batch: RecordText[] = [];
+  while (batch.length === 0) {
+    const next = await batches.next();
+    if (next.done === true) return source_([], batches);
+    batch = next.value;
+  }
+  const [first, ...rest] = batch as [RecordText, ...RecordText[]];
   const parsed =
-    first.value.text === undefined ? first.value : parseRecord(first.value.text, first.value.line);
+    first.text === undefined
+      ? { error: first.error ?? 'unreadable record' }
+      : parseRecord(first.text, first.line);
   if ('error' in parsed) throw new InputFileError(`the header is not valid CSV (${parsed.error})`);
   const header = parsed.fields;
   const duplicate = header.find((name, index) => header.indexOf(name) !== index);
   if (duplicate !== undefined) throw new InputFileError(`the header names the column '${duplicate}' twice`);
-  return { header, records };
+  return source_(header, after(rest, batches));
 }

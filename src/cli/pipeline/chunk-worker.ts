@@ -18,7 +18,9 @@ export function runChunkWorker(setup: WorkerSetup, adapterFor: (setup: WorkerSet
   const process = chunkProcessor(adapterFor(setup), setup.context);
   parentPort?.on('message', (records: RecordText[]) => {
     try {
-      parentPort?.postMessage(process(records));
+      const result = process(records);
+      // The bytes move to the main thread rather than being copied (the chunk's buffer is its own).
+      parentPort?.postMessage(result, [result.bytes.buffer as ArrayBuffer]);
     } catch (error) {
       parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });
     }

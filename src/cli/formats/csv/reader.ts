@@ -189,10 +189,33 @@ export async function* readCsvRecordTexts(
   lines: AsyncIterable<PhysicalLine>,
   maxRecordChars: number,
 ): AsyncGenerator<CsvRecordText> {
+  const splitter = csvRecordSplitter(maxRecordChars);
+  for await (const line of lines) yield* splitter.take([line]);
+  yield* splitter.end();
+}
+
+/**
+ * {@link readCsvRecordTexts} a batch of lines at a time (from `readLineBatches`): the records each batch completes,
+ * as one array, so a file run awaits once per batch rather than once per record.
+ */
+export async function* readCsvRecordTextBatches(
+  batches: AsyncIterable<readonly PhysicalLine[]>,
+  maxRecordChars: number,
+): AsyncGenerator<CsvRecordText[]> {
+  const splitter = csvRecordSplitter(maxRecordChars);
+  for await (const batch of batches) yield splitter.take(batch);
+  yield splitter.end();
+}
+
+/** Splits physical lines into record texts; `take` returns the records its lines complete, `end` the rest. */
+function csvRecordSplitter(maxRecordChars: number): {
+  take(lines: readonly PhysicalLine[]): CsvRecordText[];
+  end(): CsvRecordText[];
+} {
   let pending: PhysicalLine[] = [];
   let openQuote = false;
   let chars = 0;
-  const out: CsvRecordText[] = [];
+  let out: CsvRecordText[] = [];
 
   const unclosed = (reason: string) => {
     const [first, ...rest] = pending;
@@ -216,14 +239,29 @@ export async function* readCsvRecordTexts(
       });
       return;
     }
-    if (pending.length === 0 && line.text.trim() === '') return; // empty lines are skipped
+    if (pending.length === 0) {
+      // The usual line: a whole record on its own (no quote left open), taken without the pending list.
+      if (!line.text.includes('"')) {
+        if (line.text.trim() === '') return; // empty lines are skipped
+        out.push(
+          line.invalidUtf8
+            ? {
+                line: line.line,
+                error: `line ${line.line}: the line is not valid UTF-8; save the file as UTF-8.`,
+              }
+            : { line: line.line, text: line.text },
+        );
+        return;
+      }
+      if (line.text.trim() === '') return;
+    }
     pending.push(line);
     chars += line.text.length + 1;
     openQuote = quoteOpenAfter(line.text, openQuote);
     if (!openQuote) {
       const start = pending[0] as PhysicalLine;
       const invalid = pending.some((part) => part.invalidUtf8);
-      const text = pending.map((part) => part.text).join('\n');
+      const text = pending.length === 1 ? start.text : pending.map((part) => part.text).join('\n');
       pending = [];
       chars = 0;
       out.push(
@@ -239,12 +277,18 @@ export async function* readCsvRecordTexts(
     }
   }
 
-  for await (const line of lines) {
-    take(line);
-    yield* out.splice(0);
-  }
-  while (pending.length > 0) {
-    unclosed('a quoted field is not closed at the end of the file.');
-    yield* out.splice(0);
-  }
+  return {
+    take(lines) {
+      for (const line of lines) take(line);
+      const done = out;
+      out = [];
+      return done;
+    },
+    end() {
+      while (pending.length > 0) unclosed('a quoted field is not closed at the end of the file.');
+      const done = out;
+      out = [];
+      return done;
+    },
+  };
 }

@@ -37,6 +37,7 @@ const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
  * ```
  */
 export function neutraliseFormula(text: string): string {
+  if (text === '') return text;
   return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
 }
 
@@ -60,7 +61,12 @@ function resultCell(value: unknown): string {
 }
 
 /** CSV: the notices column holds the notice codes, `;`-separated (JSON Lines has the full notices). */
-const noticeCodes = (notices: unknown) => (notices as Notice[]).map((notice) => notice.code).join(';');
+function noticeCodes(value: unknown): string {
+  const notices = value as Notice[];
+  if (notices.length === 0) return '';
+  if (notices.length === 1) return (notices[0] as Notice).code;
+  return notices.map((notice) => notice.code).join(';');
+}
 
 const NEEDS_QUOTES = /[",\n\r]/;
 
@@ -75,6 +81,7 @@ const NEEDS_QUOTES = /[",\n\r]/;
  * ```
  */
 export function csvField(text: string): string {
+  if (text === '') return text;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
@@ -83,20 +90,30 @@ const csvLine = (cells: readonly string[]) => `${cells.map(csvField).join(',')}\
 export function csvEncoder({ columns, neutraliseFormulas, resultColumns }: EncoderOptions): RowEncoder {
   const guard = neutraliseFormulas ? neutraliseFormula : (text: string) => text;
   const results = resultColumns ?? RESULT_COLUMNS;
+  // The generic notices column holds the codes; an adapter's own columns are all plain result cells.
+  const notices = resultColumns === undefined ? results.indexOf('notices') : -1;
+  const line = (input: Readonly<Record<string, unknown>>, result: Readonly<Record<string, unknown>>) => {
+    // One string per row, appended cell by cell: no array of cells, no join.
+    let text = '';
+    let separator = '';
+    for (let index = 0; index < columns.length; index++) {
+      text += separator + csvField(guard(inputCell(input[columns[index] as string])));
+      separator = ',';
+    }
+    for (let index = 0; index < results.length; index++) {
+      const value = result[results[index] as string];
+      text +=
+        separator + csvField(index === notices ? neutraliseFormula(noticeCodes(value)) : resultCell(value));
+      separator = ',';
+    }
+    return `${text}\n`;
+  };
   return {
     header: csvLine([...columns.map(guard), ...results]),
+    line,
     encode(rows) {
       let text = '';
-      for (const { input, result } of rows) {
-        const cells = columns.map((name) => guard(inputCell(input[name])));
-        for (const name of results)
-          cells.push(
-            name === 'notices' && resultColumns === undefined
-              ? neutraliseFormula(noticeCodes(result.notices))
-              : resultCell(result[name]),
-          );
-        text += csvLine(cells);
-      }
+      for (const { input, result } of rows) text += line(input, result);
       return text;
     },
   };

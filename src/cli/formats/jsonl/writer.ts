@@ -10,17 +10,19 @@ const RESULT_NAMES: ReadonlySet<string> = new Set(RESULT_COLUMNS);
  */
 export function jsonlEncoder({ resultColumns }: EncoderOptions): RowEncoder {
   const names = resultColumns === undefined ? RESULT_NAMES : new Set(resultColumns);
+  const line = (input: Readonly<Record<string, unknown>>, result: Readonly<Record<string, unknown>>) => {
+    // No prototype: a key named `__proto__` is written like any other.
+    const output: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    for (const [key, value] of Object.entries(input)) if (!names.has(key)) output[key] = value;
+    for (const [key, value] of Object.entries(result)) output[key] = value;
+    return `${HAS_NUMBER_TEXT in input ? stringifyJson(output) : JSON.stringify(output)}\n`;
+  };
   return {
     header: '',
+    line,
     encode(rows) {
       let text = '';
-      for (const { input, result } of rows) {
-        // No prototype: a key named `__proto__` is written like any other.
-        const output: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-        for (const [key, value] of Object.entries(input)) if (!names.has(key)) output[key] = value;
-        for (const [key, value] of Object.entries(result)) output[key] = value;
-        text += `${HAS_NUMBER_TEXT in input ? stringifyJson(output) : JSON.stringify(output)}\n`;
-      }
+      for (const { input, result } of rows) text += line(input, result);
       return text;
     },
   };
