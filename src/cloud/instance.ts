@@ -77,6 +77,13 @@ export interface InstanceCalculationDetails {
    * application's rule in `ccfAppDatasets`: the memory above the processors' baseline). Absent: all of it.
    */
   charged_memory?: number;
+  /**
+   * Watts per vCPU at idle and at 100 % utilisation that the CPU part used, where the instance table gives the type's
+   * own (the CCF application's per-processor figures in `ccfAppDatasets`). Absent: the coefficients' per-provider
+   * watts, as the CPU estimate's factor names them.
+   */
+  cpu_min_watts?: number;
+  cpu_max_watts?: number;
   /** GPUs of the instance (present when it has a GPU part). */
   gpu_count?: number;
   /** Their model, as the coefficients name it (`Nvidia Tesla V100`). */
@@ -278,6 +285,10 @@ export function calculateInstance<P extends CloudProviderSpelling>(
   } as InstanceCalculationDetails;
   if (instance.charged_memory_gb !== undefined) {
     details.charged_memory = sharedNumber(figures.chargedMemoryGigabytes, options);
+  }
+  if (maxWatts !== undefined) {
+    details.cpu_min_watts = minWatts!;
+    details.cpu_max_watts = maxWatts;
   }
   if (figures.gpu !== undefined && gpuEstimate !== undefined) {
     details.gpu_count = figures.gpu.count;

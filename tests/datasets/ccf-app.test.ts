@@ -145,6 +145,9 @@ describe('instances-ccf-app.json', () => {
       ccfAppDatasets,
     );
     expect(vm.calculation_details.energy_used_cpu).toBe(0.00557285);
+    // The watts the CPU part used are in the details, so the figure can be checked by hand.
+    expect(vm.calculation_details.cpu_min_watts).toBe(0.65);
+    expect(vm.calculation_details.cpu_max_watts).toBe(4.26);
     expect(defaultDatasets.cloudInstances.get('aws', 'm5.large')?.min_watts).toBeUndefined();
     const ours = calculateInstance(
       'aws',
@@ -152,6 +155,9 @@ describe('instances-ccf-app.json', () => {
       defaultDatasets,
     );
     expect(ours.calculation_details.energy_used_cpu).toBe(0.0048124);
+    // The provider's watts are the CPU factor's; the details name no type watts (the default output is unchanged).
+    expect(ours.calculation_details).not.toHaveProperty('cpu_min_watts');
+    expect(ours.calculation_details).not.toHaveProperty('cpu_max_watts');
   });
 
   it('refuses one of min_watts and max_watts alone, and min above max', () => {

@@ -80,6 +80,8 @@ export const InstanceEstimateSchema = z.object({
     energy_used_cpu: z.number(),
     energy_used_memory: z.number(),
     charged_memory: z.optional(z.number()),
+    cpu_min_watts: z.optional(z.number()),
+    cpu_max_watts: z.optional(z.number()),
     gpu_count: z.optional(z.number()),
     gpu_model: z.optional(z.string()),
     average_gpu_utilization: z.optional(z.number()),
