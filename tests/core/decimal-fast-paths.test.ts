@@ -1,4 +1,3 @@
-import BigJs from 'big.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,6 +9,7 @@ import {
   toNumber,
   toPlainString,
 } from '../../src/core/decimal';
+import { decimalText, parts, Reference, referenceQuotient } from './big-reference';
 
 /**
  * The fast paths of src/core/decimal.ts (issue 13 item 4) against the big.js code they stand in for: reading a
@@ -18,40 +18,12 @@ import {
  * input, not just typical ones.
  */
 
-// big.js itself at the engine's settings: the reference the fast paths must match digit for digit.
-const Reference = BigJs();
-Reference.DP = 40;
-Reference.RM = 1;
-
-/** A decimal string `±digits e exponent`: up to `maxDigits` significant digits, anywhere from 1e-70 to 1e60. */
-const decimalText = (maxDigits: number) =>
-  fc
-    .tuple(
-      fc.boolean(),
-      fc.stringMatching(new RegExp(`^[1-9][0-9]{0,${maxDigits - 1}}$`)),
-      fc.integer({ min: -70, max: 60 }),
-    )
-    .map(([negative, digits, exponent]) => `${negative ? '-' : ''}${digits}e${exponent}`);
-
 /** The divisors the engine divides by, and arbitrary ones of up to 12 digits (past the 9 of the short path). */
 const divisorText = fc.oneof(
   fc.constantFrom('60', '3600', '3600000', '35040', '1', '3', '7', '0.5', '1e-9', '999999999', '1000000000'),
   decimalText(9),
   decimalText(12),
 );
-
-const parts = (value: BigJs.Big) => ({ s: value.s, e: value.e, c: [...value.c] });
-
-/** big.js's own quotient at the engine's places: 40, or as many as keep 25 significant digits of a smaller one. */
-function referenceQuotient(dividend: string, divisor: string) {
-  const [a, b] = [new Reference(dividend), new Reference(divisor)];
-  Reference.DP = Math.max(40, 25 - (a.e - b.e) + 1);
-  try {
-    return a.div(b);
-  } finally {
-    Reference.DP = 40;
-  }
-}
 
 describe('reading numbers', () => {
   it('gives big.js’s value of String(number) for any double, including -0 and exponent forms', () => {

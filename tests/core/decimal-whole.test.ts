@@ -1,4 +1,3 @@
-import BigJs from 'big.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -17,6 +16,7 @@ import {
   toNumber,
   toPlainString,
 } from '../../src/core/decimal';
+import { decimalText, parts, Reference, referenceQuotient } from './big-reference';
 
 /**
  * The whole-coefficient fast paths of src/core/decimal.ts (issue 24 item 2): decimals the engine computes carry their
@@ -25,34 +25,9 @@ import {
  * half up), and the number conversion the very double of `Number(decimal string)`, so a wrong fast path fails here.
  */
 
-const Reference = BigJs();
-Reference.DP = 40;
-Reference.RM = 1;
-
-/** A decimal string `±digits e exponent`: up to `maxDigits` significant digits, from 1e-70 to 1e60. */
-const decimalText = (maxDigits: number, minExponent = -70, maxExponent = 60) =>
-  fc
-    .tuple(
-      fc.boolean(),
-      fc.stringMatching(new RegExp(`^[1-9][0-9]{0,${maxDigits - 1}}$`)),
-      fc.integer({ min: minExponent, max: maxExponent }),
-    )
-    .map(([negative, digits, exponent]) => `${negative ? '-' : ''}${digits}e${exponent}`);
-
 /** The same value as a whole-coefficient decimal (the form the engine's own results take). */
 const whole = (text: string): Decimal => mul(decimal(text), ONE);
 const isWhole = (value: Decimal) => (value as unknown as { n?: bigint }).n !== undefined;
-const parts = (value: BigJs.Big) => ({ s: value.s, e: value.e, c: [...value.c] });
-
-function referenceQuotient(dividend: string, divisor: string) {
-  const [a, b] = [new Reference(dividend), new Reference(divisor)];
-  Reference.DP = Math.max(40, 25 - (a.e - b.e) + 1);
-  try {
-    return a.div(b);
-  } finally {
-    Reference.DP = 40;
-  }
-}
 
 describe('whole-coefficient decimals', () => {
   it('are made for numbers and products, and read as big.js values (digits, exponent, sign, methods)', () => {
