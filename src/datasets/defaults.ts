@@ -17,23 +17,38 @@ import {
 } from './spend-tables';
 import { useeioClassificationsTable, useeioFactorsTable } from './useeio';
 import type { DatasetTables } from './create';
+import type { ClassificationsTable, CloudRegionsTable, SpendFactorsTable } from './tables';
 import type { CloudInstanceDatasets, SpendDatasets } from './types';
 
-// Every table below is named by its own binding, never spread from another object or read as a property of one:
-// a bundler keeps an object spread or a property read (either may run a getter) even where its result is unused,
-// and with it the tables, so an app importing `defaultDatasets` alone would ship the CCF grid and USEEIO too.
+// Every table below is named by its own binding (passed to a pure function), never spread from another object or read
+// as a property of one: a bundler keeps an object spread or a property read (either may run a getter) even where its
+// result is unused, and with it the tables, so an app importing `defaultDatasets` alone would ship the CCF grid and
+// USEEIO too (tests/bundle/treeshake.test.ts).
+
+/** Every default table, with the grid and the spend factors (and their concordance) given. */
+function defaultsWith(
+  cloudRegions: CloudRegionsTable,
+  spendFactors: SpendFactorsTable,
+  classifications: ClassificationsTable,
+) {
+  return {
+    cloudCoefficients: cloudCoefficientsTable,
+    cloudRegions,
+    cloudInstances: cloudInstancesTable,
+    spendFactors,
+    classifications,
+    margins: exiobaseMarginsTable,
+    inflation: inflationTable,
+    fx: fxTable,
+  } satisfies Required<DatasetTables>;
+}
 
 /** The embedded tables, for inspection or for building variants with `createTableDatasets`. */
-export const defaultTables = {
-  cloudCoefficients: cloudCoefficientsTable,
-  cloudRegions: electricityMapsRegionsTable,
-  cloudInstances: cloudInstancesTable,
-  spendFactors: exiobaseFactorsTable,
-  classifications: exiobaseClassificationsTable,
-  margins: exiobaseMarginsTable,
-  inflation: inflationTable,
-  fx: fxTable,
-} satisfies Required<DatasetTables>;
+export const defaultTables = /* @__PURE__ */ defaultsWith(
+  electricityMapsRegionsTable,
+  exiobaseFactorsTable,
+  exiobaseClassificationsTable,
+);
 
 /** Alternative embedded tables: CCF's own grid factors (one 2024 vintage) and US EPA USEEIO v1.3 spend factors. */
 export const alternativeTables = {
@@ -69,16 +84,7 @@ export const defaultDatasets = /* @__PURE__ */ lazyTableDatasets(
  * ```
  */
 export const ccfGridDatasets = /* @__PURE__ */ lazyTableDatasets(
-  {
-    cloudCoefficients: cloudCoefficientsTable,
-    cloudRegions: ccfGridRegionsTable,
-    cloudInstances: cloudInstancesTable,
-    spendFactors: exiobaseFactorsTable,
-    classifications: exiobaseClassificationsTable,
-    margins: exiobaseMarginsTable,
-    inflation: inflationTable,
-    fx: fxTable,
-  },
+  /* @__PURE__ */ defaultsWith(ccfGridRegionsTable, exiobaseFactorsTable, exiobaseClassificationsTable),
   spendSupplements,
 ) as CloudInstanceDatasets & SpendDatasets;
 
@@ -92,13 +98,6 @@ export const ccfGridDatasets = /* @__PURE__ */ lazyTableDatasets(
  *   spend_year: 2022, spend_region: 'US', money: 100, money_unit: 'usd' }, useeioDatasets);
  * ```
  */
-export const useeioDatasets = /* @__PURE__ */ lazyTableDatasets({
-  cloudCoefficients: cloudCoefficientsTable,
-  cloudRegions: electricityMapsRegionsTable,
-  cloudInstances: cloudInstancesTable,
-  spendFactors: useeioFactorsTable,
-  classifications: useeioClassificationsTable,
-  margins: exiobaseMarginsTable,
-  inflation: inflationTable,
-  fx: fxTable,
-}) as CloudInstanceDatasets & SpendDatasets;
+export const useeioDatasets = /* @__PURE__ */ lazyTableDatasets(
+  /* @__PURE__ */ defaultsWith(electricityMapsRegionsTable, useeioFactorsTable, useeioClassificationsTable),
+) as CloudInstanceDatasets & SpendDatasets;
