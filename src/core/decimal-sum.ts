@@ -1,4 +1,4 @@
-import { type Decimal, add, decimal, ZERO } from './decimal';
+import { type Decimal, add, decimal, toPlainString } from './decimal';
 
 /** Digits below 10^-SCALE go the slow exact way; above it, a scaled BigInt sums them exactly and fast. */
 const SCALE = 30;
@@ -6,42 +6,75 @@ const POWERS: bigint[] = Array.from({ length: 2 * SCALE + 1 }, (_, index) => 10n
 const NUMBER = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
 /**
- * An exact running sum of decimal strings, for tables of millions of cells (an EXIOBASE use table has 78 million):
- * each value becomes an integer count of 10^-30, summed as a BigInt, about three times faster than decimal
- * addition; a value with digits below 10^-30 is added exactly as a decimal instead. Nothing is rounded.
+ * An exact running sum of decimal strings, for tables of millions of cells (an EXIOBASE use table has 78 million)
+ * and for the CLI's run summaries: each value becomes an integer count of 10^-30, summed as a BigInt, a fraction of
+ * the cost of a decimal addition; a value with digits below 10^-30 is added exactly as a decimal instead. Nothing is
+ * rounded.
  *
  * @example
  * ```ts
  * const sum = new DecimalSum();
  * sum.add('0.1'); sum.add('2e-1');
- * toNumber(sum.total()); // 0.3
+ * sum.text(); // '0.3'
  * ```
  */
 export class DecimalSum {
   private scaled = 0n;
-  private rest: Decimal = ZERO;
+  private rest: Decimal | undefined;
 
   /** Adds a plain decimal (`12`, `-0.5`, `1.2e-5`); false, adding nothing, when the text is not one. */
   add(text: string): boolean {
-    const match = NUMBER.exec(text);
-    if (match === null) return false;
-    const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
-    const digits = whole + fraction;
-    if (digits === '') return false;
-    const shift = Number(exponent) - fraction.length + SCALE;
-    if (shift >= 0 && shift < POWERS.length) {
-      this.scaled += BigInt(sign + digits) * (POWERS[shift] as bigint);
+    const scaled = DecimalSum.scale(text);
+    if (scaled !== undefined) {
+      this.scaled += scaled;
       return true;
     }
-    this.rest = add(this.rest, decimal(text));
+    const match = NUMBER.exec(text);
+    if (match === null || `${match[2] ?? ''}${match[3] ?? ''}` === '') return false;
+    this.rest = this.rest === undefined ? decimal(text) : add(this.rest, decimal(text));
     return true;
+  }
+
+  /**
+   * Adds a value {@link DecimalSum.scale} has read (so that one reading serves several sums), or `text` when it
+   * could not.
+   */
+  addScaled(scaled: bigint | undefined, text: string): void {
+    if (scaled !== undefined) this.scaled += scaled;
+    else this.add(text);
+  }
+
+  /** `text` as a count of 10^-30, or undefined when it has digits below that or is no plain decimal. */
+  static scale(text: string): bigint | undefined {
+    const match = NUMBER.exec(text);
+    if (match === null) return undefined;
+    const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
+    const digits = whole + fraction;
+    if (digits === '') return undefined;
+    const shift = Number(exponent) - fraction.length + SCALE;
+    if (shift < 0 || shift >= POWERS.length) return undefined;
+    return BigInt(sign + digits) * (POWERS[shift] as bigint);
   }
 
   /** The exact sum so far. */
   total(): Decimal {
+    return decimal(this.text());
+  }
+
+  /** The exact sum so far, as `toPlainString` writes a decimal (`-12.5`, `0`, no trailing zeros). */
+  text(): string {
+    if (this.rest !== undefined) return toPlainString(add(decimal(this.scaledText()), this.rest));
+    return this.scaledText();
+  }
+
+  private scaledText(): string {
+    if (this.scaled === 0n) return '0';
     const negative = this.scaled < 0n;
     const digits = (negative ? -this.scaled : this.scaled).toString().padStart(SCALE + 1, '0');
-    const text = `${negative ? '-' : ''}${digits.slice(0, -SCALE)}.${digits.slice(-SCALE)}`;
-    return add(decimal(text), this.rest);
+    const whole = digits.slice(0, -SCALE);
+    let end = digits.length;
+    while (end > whole.length && digits.charCodeAt(end - 1) === 48 /* 0 */) end--;
+    const fraction = digits.slice(whole.length, end);
+    return `${negative ? '-' : ''}${whole}${fraction === '' ? '' : `.${fraction}`}`;
   }
 }

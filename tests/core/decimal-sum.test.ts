@@ -35,7 +35,24 @@ describe('DecimalSum', () => {
           expected = add(expected, decimal(each));
         }
         expect(toPlainString(sum.total())).toBe(toPlainString(expected));
+        // text() writes the same digits without a decimal, and scale() + addScaled() sum as add() does.
+        expect(sum.text()).toBe(toPlainString(expected));
+        const viaScale = new DecimalSum();
+        for (const each of texts) viaScale.addScaled(DecimalSum.scale(each), each);
+        expect(viaScale.text()).toBe(toPlainString(expected));
       }),
     );
+  });
+
+  it('scale() reads a value as a count of 10^-30 or leaves it to the decimal path', () => {
+    expect(DecimalSum.scale('1.5')).toBe(15n * 10n ** 29n);
+    expect(DecimalSum.scale('-2e-30')).toBe(-2n);
+    expect(DecimalSum.scale('1e-31')).toBeUndefined(); // digits below 10^-30
+    expect(DecimalSum.scale('1,5')).toBeUndefined();
+    const sum = new DecimalSum();
+    sum.addScaled(undefined, '1e-31');
+    sum.addScaled(DecimalSum.scale('-0.5'), '-0.5');
+    expect(sum.text()).toBe('-0.4999999999999999999999999999999');
+    expect(new DecimalSum().text()).toBe('0');
   });
 });

@@ -1,65 +1,5 @@
-import { add, compare, type Decimal, decimal, toPlainString } from '../../core/decimal';
-
-/** Digits below 10^-SCALE go the slow exact way (a decimal); above it, a scaled BigInt sums them exactly and fast. */
-const SCALE = 30;
-const POWERS: bigint[] = Array.from({ length: 2 * SCALE + 1 }, (_, index) => 10n ** BigInt(index));
-const NUMBER = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
-
-/**
- * An exact running sum of plain decimals (a number's shortest text, or a summary's decimal text): integer counts of
- * 10^-30 in a BigInt, and a decimal for the rare value with digits below that. Its text is the exact sum as
- * `toPlainString` writes it, without a decimal division when the decimal part is unused.
- */
-class ExactSum {
-  private scaled = 0n;
-  private rest: Decimal | undefined;
-
-  /** Adds a plain decimal (`12`, `-0.5`, `1.2e-5`). */
-  add(text: string): void {
-    const scaled = ExactSum.scale(text);
-    if (scaled !== undefined) this.scaled += scaled;
-    else this.rest = this.rest === undefined ? decimal(text) : add(this.rest, decimal(text));
-  }
-
-  /** Adds a value {@link ExactSum.scale} has read, or its text when it could not. */
-  addScaled(scaled: bigint | undefined, text: string): void {
-    if (scaled !== undefined) this.scaled += scaled;
-    else this.add(text);
-  }
-
-  /** `text` as a count of 10^-30, or undefined when it has digits below that (or is no plain decimal). */
-  static scale(text: string): bigint | undefined {
-    const match = NUMBER.exec(text);
-    if (match === null) return undefined;
-    const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
-    const digits = whole + fraction;
-    if (digits === '') return undefined;
-    const shift = Number(exponent) - fraction.length + SCALE;
-    if (shift < 0 || shift >= POWERS.length) return undefined;
-    return BigInt(sign + digits) * (POWERS[shift] as bigint);
-  }
-
-  /** The exact sum, as `toPlainString` writes a decimal (`-12.5`, `0`, no trailing zeros). */
-  text(): string {
-    if (this.rest !== undefined) return toPlainString(add(decimal(this.scaledText()), this.rest));
-    return this.scaledText();
-  }
-
-  value(): Decimal {
-    return decimal(this.text());
-  }
-
-  private scaledText(): string {
-    const negative = this.scaled < 0n;
-    const digits = (negative ? -this.scaled : this.scaled).toString().padStart(SCALE + 1, '0');
-    const whole = digits.slice(0, -SCALE);
-    let end = digits.length;
-    while (end > whole.length && digits.charCodeAt(end - 1) === 48 /* 0 */) end--;
-    const fraction = digits.slice(whole.length, end);
-    if (this.scaled === 0n) return '0';
-    return `${negative ? '-' : ''}${whole}${fraction === '' ? '' : `.${fraction}`}`;
-  }
-}
+import { compare, toPlainString } from '../../core/decimal';
+import { DecimalSum } from '../../core/decimal-sum';
 
 /** Totals of a run, summed exactly, for the summary printed at the end. */
 
@@ -78,7 +18,7 @@ export interface SummaryState {
 
 interface Group {
   /** Summed as scaled integers (exact, and a fraction of the cost of a decimal addition per row). */
-  co2e: ExactSum;
+  co2e: DecimalSum;
   rows: number;
 }
 
@@ -88,7 +28,7 @@ const MAX_FAILURES_SHOWN = 5;
 export class RunSummary {
   rows = 0;
   failures = 0;
-  private readonly total = new ExactSum();
+  private readonly total = new DecimalSum();
   private readonly groups = new Map<string, Map<string, Group>>();
   private readonly errorCodes = new Map<string, number>();
   private readonly firstFailures: string[] = [];
@@ -101,7 +41,7 @@ export class RunSummary {
     this.rows += 1;
     // The number's shortest decimal text: the value decimal(co2e) would hold.
     const amount = String(co2e);
-    const scaled = ExactSum.scale(amount);
+    const scaled = DecimalSum.scale(amount);
     this.total.addScaled(scaled, amount);
     for (const name in groups) {
       const grouping = this.groups.get(name);
@@ -109,7 +49,7 @@ export class RunSummary {
       const key = groups[name] as string;
       let group = grouping.get(key);
       if (group === undefined) {
-        group = { co2e: new ExactSum(), rows: 0 };
+        group = { co2e: new DecimalSum(), rows: 0 };
         grouping.set(key, group);
       }
       group.co2e.addScaled(scaled, amount);
@@ -155,7 +95,7 @@ export class RunSummary {
       for (const [key, part] of Object.entries(keys)) {
         let group = grouping.get(key);
         if (group === undefined) {
-          group = { co2e: new ExactSum(), rows: 0 };
+          group = { co2e: new DecimalSum(), rows: 0 };
           grouping.set(key, group);
         }
         group.co2e.add(part.co2e);
@@ -182,7 +122,7 @@ export class RunSummary {
     ];
     for (const [name, title] of Object.entries(this.groupings)) {
       const grouping = [...(this.groups.get(name) ?? new Map<string, Group>()).entries()].map(
-        ([key, group]) => [key, { co2e: group.co2e.value(), rows: group.rows }] as const,
+        ([key, group]) => [key, { co2e: group.co2e.total(), rows: group.rows }] as const,
       );
       if (grouping.length === 0) continue;
       grouping.sort(([, a], [, b]) => compare(b.co2e, a.co2e));
