@@ -162,6 +162,8 @@ interface Results {
     }
   >;
   rss: Record<Kind, Record<number, Record<number, number>>>;
+  /** The runs at the largest RSS size (one each), for `--jobs 2` ÷ `--jobs 1` there: rate and CPU seconds. */
+  large?: Record<Kind, Record<number, { runRowsPerSec: number; cpuSeconds: number; coresUsed: number }>>;
 }
 
 async function measure(): Promise<Results> {
@@ -197,14 +199,24 @@ async function measure(): Promise<Results> {
     log(JSON.stringify(ratios[kind]));
   }
   const rss = {} as Results['rss'];
+  const large = {} as NonNullable<Results['large']>;
+  const largest = Math.max(...RSS_ROWS);
   for (const kind of KINDS) {
     rss[kind] = {};
+    large[kind] = {};
     for (const rows of RSS_ROWS) {
       const file = input(kind, rows);
       rss[kind][rows] = {};
       for (const jobs of JOBS) {
         log(`${kind} ${rows} rows, --jobs ${jobs}: peak RSS`);
-        rss[kind][rows]![jobs] = Math.round(cli(kind, file, rows, jobs).maxRssMb);
+        const run = cli(kind, file, rows, jobs);
+        rss[kind][rows]![jobs] = Math.round(run.maxRssMb);
+        if (rows === largest)
+          large[kind][jobs] = {
+            runRowsPerSec: run.runRowsPerSec,
+            cpuSeconds: run.cpuSeconds,
+            coresUsed: run.coresUsed,
+          };
       }
     }
   }
@@ -217,6 +229,7 @@ async function measure(): Promise<Results> {
     ratioRows: RATIO_ROWS,
     ratios,
     rss,
+    large,
   };
 }
 
@@ -253,6 +266,28 @@ function section(results: Results): string {
     );
   }
   const [small, large] = RSS_ROWS as [number, number];
+  if (results.large !== undefined) {
+    const seconds = (value: number) => `${value.toFixed(2)} s`;
+    lines.push(
+      '',
+      `\`--jobs 2\` ÷ \`--jobs 1\` by file length, with the CPU seconds of all threads (start-up included): a fixed cost of the workers (start-up, dataset import, warm-up) shows as extra CPU that stays the same from ${rows(results.ratioRows)} to ${rows(large)} rows, a per-row cost as extra CPU that grows with the rows. ${rows(results.ratioRows)}: the medians above; ${rows(large)}: one run each, from the peak RSS runs below.`,
+      '',
+      '| command | rows | `--jobs 1` /s | `--jobs 2` /s | `--jobs 2` ÷ `--jobs 1` (target ≥ 1.6) | CPU, `--jobs 1` | CPU, `--jobs 2` | extra CPU of `--jobs 2` | cores used, `--jobs 2` |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    );
+    for (const kind of KINDS) {
+      const sized = [
+        [results.ratioRows, results.ratios[kind].jobs[1]!, results.ratios[kind].jobs[2]!],
+        [large, results.large[kind][1]!, results.large[kind][2]!],
+      ] as const;
+      for (const [count, one, two] of sized) {
+        const scale = two.runRowsPerSec / one.runRowsPerSec;
+        lines.push(
+          `| ${kind} | ${rows(count)} | ${k(one.runRowsPerSec)} | ${k(two.runRowsPerSec)} | ${scale.toFixed(2)}× (${verdict(scale, TARGET.jobs2)}) | ${seconds(one.cpuSeconds)} | ${seconds(two.cpuSeconds)} | ${seconds(two.cpuSeconds - one.cpuSeconds)} (${Math.round(((two.cpuSeconds - one.cpuSeconds) / one.cpuSeconds) * 100)} %) | ${two.coresUsed.toFixed(2)} |`,
+        );
+      }
+    }
+  }
   lines.push(
     '',
     `Peak RSS of the whole CLI process (all threads), ${rows(small)} and ${rows(large)} rows (target: the larger within 1.3× of the smaller, per job count):`,

@@ -1,13 +1,13 @@
 import { parentPort } from 'node:worker_threads';
 import type { RecordText } from '../formats/records';
 import { chunkProcessor } from './chunk';
-import type { WorkerSetup } from './pool';
+import type { WorkerReady, WorkerSetup } from './pool';
 import type { RowAdapter } from './row-adapter';
 
 /**
  * A worker thread of {@link workerPool}: builds its row adapter with `adapterFor` (the CLI's entry passes the
- * registry lookup, so the pipeline imports no adapter), then computes each chunk it is sent and posts back its
- * result.
+ * registry lookup, so the pipeline imports no adapter), says it is ready (the pool sends it chunks only then), then
+ * computes each chunk it is sent and posts back its result.
  *
  * @example
  * ```ts
@@ -16,6 +16,7 @@ import type { RowAdapter } from './row-adapter';
  */
 export function runChunkWorker(setup: WorkerSetup, adapterFor: (setup: WorkerSetup) => RowAdapter): void {
   const process = chunkProcessor(adapterFor(setup), setup.context);
+  parentPort?.postMessage({ co2eWorkerReady: true } satisfies WorkerReady);
   parentPort?.on('message', (records: RecordText[]) => {
     try {
       const result = process(records);

@@ -6,9 +6,9 @@ import type { RecordText } from '../formats/records';
 import type { ChunkContext, ChunkResult } from './chunk';
 
 /**
- * Worker threads that run {@link chunkProcessor} on chunks of a file run. Chunks go to the worker with the fewest
- * pending, each worker answers in the order it was asked, and the caller awaits results in input order, so the
- * output is the same whatever `--jobs` is.
+ * Worker threads that run {@link chunkProcessor} on chunks of a file run, beside the main thread (which computes
+ * the chunks no worker can take: see {@link ChunkPool.run}). Each worker answers in the order it was asked, and the
+ * caller awaits results in input order, so the output is the same whatever `--jobs` is.
  */
 
 /** A row adapter a worker can build on its own: its name in the registry (adapters/index.ts, `ROW_ADAPTERS`). */
@@ -23,11 +23,26 @@ export interface WorkerSetup {
   datasetFiles?: readonly string[];
 }
 
+/** What a worker posts once its adapter is built, before any chunk result. */
+export interface WorkerReady {
+  co2eWorkerReady: true;
+}
+
 /** Default `--jobs`: the cores this process may use. */
 export const defaultJobs = (): number => availableParallelism();
 
+/**
+ * Chunks a worker may hold at once (the one it computes and those queued behind it). Enough that it does not run
+ * dry while the main thread computes a chunk of its own; few, so the main thread takes the rest.
+ */
+export const WORKER_QUEUE = 3;
+
 export interface ChunkPool {
-  run(records: readonly RecordText[]): Promise<ChunkResult>;
+  /**
+   * Sends `records` to a worker that is ready and holds fewer than {@link WORKER_QUEUE} chunks; undefined when
+   * none can take it (all starting or busy), and then the caller computes the chunk itself.
+   */
+  run(records: readonly RecordText[]): Promise<ChunkResult> | undefined;
   close(): Promise<void>;
 }
 
@@ -51,48 +66,65 @@ function workerEntry(): { script: URL | string; eval: boolean } {
 }
 
 /**
- * Starts `jobs` worker threads for one run.
+ * Starts `workers` worker threads for one run. A worker is given chunks only once it has said it is ready (its
+ * modules imported, its datasets and adapter built), so a run never waits for a worker's start-up: until then,
+ * and whenever the workers are full, the main thread computes.
  *
  * @example
  * ```ts
- * const pool = workerPool(2, 'spend', context);
- * const { text, summary } = await pool.run(records);
+ * const pool = workerPool(1, 'spend', context);
+ * const result = pool.run(records) ?? Promise.resolve(process(records));
  * await pool.close();
  * ```
  */
 export function workerPool(
-  jobs: number,
+  workers: number,
   kind: WorkerKind,
   context: ChunkContext,
   datasetFiles: readonly string[] = [],
 ): ChunkPool {
   const entry = workerEntry();
   const setup: WorkerSetup = { co2eChunkWorker: true, kind, context, datasetFiles };
-  const workers = Array.from({ length: jobs }, () => {
+  const threads = Array.from({ length: workers }, () => {
     const worker = new Worker(entry.script, { workerData: setup, eval: entry.eval });
     const pending: Array<{ resolve: (result: ChunkResult) => void; reject: (error: Error) => void }> = [];
+    const thread = { worker, pending, ready: false };
     const failAll = (error: Error) => {
+      thread.ready = false;
       for (const waiter of pending.splice(0)) waiter.reject(error);
     };
-    worker.on('message', (message: ChunkResult | { error: string }) => {
+    worker.on('message', (message: ChunkResult | WorkerReady | { error: string }) => {
+      if ('co2eWorkerReady' in message) {
+        thread.ready = true;
+        return;
+      }
       const waiter = pending.shift();
       if ('error' in message) waiter?.reject(new Error(message.error));
       else waiter?.resolve(message);
     });
     worker.on('error', failAll);
     worker.on('exit', (code) => failAll(new Error(`a worker thread exited (code ${code})`)));
-    return { worker, pending };
+    return thread;
   });
   return {
     run(records) {
-      const least = workers.reduce((best, next) => (next.pending.length < best.pending.length ? next : best));
+      let least: (typeof threads)[number] | undefined;
+      for (const thread of threads)
+        if (
+          thread.ready &&
+          thread.pending.length < WORKER_QUEUE &&
+          (least === undefined || thread.pending.length < least.pending.length)
+        )
+          least = thread;
+      if (least === undefined) return undefined;
+      const { worker, pending } = least;
       return new Promise<ChunkResult>((resolve, reject) => {
-        least.pending.push({ resolve, reject });
-        least.worker.postMessage(records);
+        pending.push({ resolve, reject });
+        worker.postMessage(records);
       });
     },
     async close() {
-      await Promise.all(workers.map(({ worker }) => worker.terminate()));
+      await Promise.all(threads.map(({ worker }) => worker.terminate()));
     },
   };
 }

@@ -16,7 +16,7 @@ import {
   refuseSameFile,
   type RunIdentity,
 } from './output-file';
-import { type ChunkPool, defaultJobs, workerPool } from './pool';
+import { type ChunkPool, defaultJobs, WORKER_QUEUE, workerPool } from './pool';
 import { runParquetFileCommand } from './run-parquet';
 import { createProgress } from './progress';
 import { errorCode, inputFileSize, streamWriter } from './streams';
@@ -67,6 +67,9 @@ function boundHeapGrowth(): void {
   if (!/heap-growing-percent/.test(chosen))
     setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
+
+/** Chunks the main thread may compute past the oldest one still with a worker (see `maxInFlight`). */
+const MAIN_AHEAD = 8;
 
 /** State of a resumable output is saved at most this often (and after the last chunk). */
 const CHECKPOINT_MS = 100;
@@ -232,7 +235,9 @@ export async function runFileCommand(
   const process = chunkProcessor(kind, context);
   let pool: ChunkPool | undefined;
   const inFlight: Array<{ rows: number; result: Promise<ChunkResult> }> = [];
-  const maxInFlight = 2 * Math.max(jobs, 1);
+  // Room for every worker's queue and for chunks the main thread computes meanwhile: it waits for the oldest
+  // chunk (a worker's, often) only when this many are under way, so a slower worker does not stall it.
+  const maxInFlight = jobs > 1 ? WORKER_QUEUE * (jobs - 1) + MAIN_AHEAD : 2;
   const progress = createProgress(io.stderr, input.bytes);
   const started = performance.now();
   let rowsWritten = skip;
@@ -247,9 +252,12 @@ export async function runFileCommand(
     output.checkpoint(rowsWritten, summary.toState());
   };
   const dispatch = (chunk: RecordText[], last: boolean) => {
+    // `--jobs N`: the main thread and N - 1 workers compute. The main thread has its adapter built and its code
+    // warm already; each worker pays its own start-up, dataset import, JIT and cache warm-up (bench/cli.md), so
+    // it takes a chunk only when it is ready and not full, and the main thread computes the rest.
     if (pool === undefined && !last && jobs > 1 && kind.worker !== undefined)
-      pool = workerPool(jobs, kind.worker, context, kind.workerDatasets);
-    const result = pool !== undefined ? pool.run(chunk) : Promise.resolve(process(chunk));
+      pool = workerPool(jobs - 1, kind.worker, context, kind.workerDatasets);
+    const result = pool?.run(chunk) ?? Promise.resolve(process(chunk));
     result.catch(() => undefined); // awaited in order by writeHead; this only keeps it from being unhandled
     inFlight.push({ rows: chunk.length, result });
   };
