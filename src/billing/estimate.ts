@@ -210,6 +210,11 @@ export interface BillingEstimator {
   /** Classifies and estimates one row: the same row with the appended columns, and its facts for a summary. */
   estimate(row: Record<string, unknown>): { row: BilledRow; facts: LineFacts };
   /**
+   * What {@link BillingEstimator.estimate} appends, without copying the row: for a writer that writes the input
+   * columns from the row itself (a copy of a wide export row per line costs more than estimating it).
+   */
+  columns(row: Record<string, unknown>): { columns: BillingColumns; facts: LineFacts };
+  /**
    * The summary facts of a row already estimated (its `co2e_calculator` gives the category when the export has no
    * `ServiceCategory`), without estimating it again: for a summary read back from an output file.
    */
@@ -262,6 +267,9 @@ export function createBillingEstimator(
     estimate(row) {
       const { columns: appended, facts } = classifyRow(row, format, columns, rules, datasets);
       return { row: { ...row, ...appended }, facts };
+    },
+    columns(row) {
+      return classifyRow(row, format, columns, rules, datasets);
     },
     factsOf(row) {
       const read = (name: LineField): string => {
@@ -626,7 +634,7 @@ export function addToRatios(ratios: CostRatios, row: BillingColumns, facts: Line
  * const labelled = applyCostRatio(row, facts, ratios); // labelled.co2e_calculator === 'cost-ratio'
  * ```
  */
-export function applyCostRatio(row: BilledRow, facts: LineFacts, ratios: CostRatios): BilledRow {
+export function applyCostRatio<R extends BillingColumns>(row: R, facts: LineFacts, ratios: CostRatios): R {
   if (row.co2e_status !== 'not_estimated' || !COST_RATIO_REASONS.has(row.co2e_reason)) return row;
   const cost = positiveCost(facts);
   if (cost === undefined) return row;

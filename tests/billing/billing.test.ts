@@ -117,6 +117,25 @@ describe('rows out', () => {
   });
 });
 
+describe('estimator.columns', () => {
+  it.each(FIXTURE_FILES)(
+    '%s: gives what estimate appends, and the same facts, without copying the row',
+    (name) => {
+      const rows = readFixture(name);
+      const estimator = createBillingEstimator(defaultDatasets, rowHeader(rows[0]!));
+      for (const row of rows) {
+        const estimated = estimator.estimate(row);
+        const { columns, facts } = estimator.columns(row);
+        expect(Object.keys(columns)).toEqual([...BILLING_COLUMNS]);
+        expect(columns).toEqual(
+          Object.fromEntries(BILLING_COLUMNS.map((column) => [column, estimated.row[column]])),
+        );
+        expect(facts).toEqual(estimated.facts);
+      }
+    },
+  );
+});
+
 describe('done-when: VM hours, storage and inter-region transfer estimated; requests, licences, egress not', () => {
   it.each([
     ['focus-aws.csv', 'aws'],

@@ -77,7 +77,8 @@ export function billingRows(datasets: CloudDatasets, options: BillingAdapterOpti
     errorFields: billingErrorFields,
     compute(values) {
       const active = estimatorFor(values);
-      let { row, facts } = active.estimate(nestedText ? unnestedCells(values) : values);
+      // The appended columns only: the writer takes the input columns from the record itself.
+      let { columns: row, facts } = active.columns(nestedText ? unnestedCells(values) : values);
       if (options.ratios !== undefined) row = applyCostRatio(row, facts, options.ratios);
       const fields: Record<string, unknown> = {};
       for (const name of BILLING_COLUMNS) fields[name] = row[name];
