@@ -9,6 +9,7 @@ import {
   plainDecimal,
   resultFields,
 } from '../../src/cli/formats/index';
+import { decimal, toPlainString } from '../../src/core/decimal';
 import { cli, parseCsv, parseJsonl, tempFile } from './harness';
 
 /**
@@ -214,6 +215,22 @@ describe('plain decimals in CSV', () => {
     );
     expect(plainDecimal(4.1771632e-10)).toBe('0.00000000041771632');
     expect(plainDecimal(1.5e21)).toBe('1500000000000000000000');
+  });
+
+  it('property: plainDecimal writes the very text of the exact decimal of the double (String digits, no exponent)', () => {
+    // The text expansion must equal the decimal arithmetic it replaced, digit for digit: output bytes unchanged.
+    const exponentForm = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.double({ min: 1e-30, max: 1e-6, noNaN: true }),
+      fc.double({ min: 1e21, max: 1e300, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(exponentForm, (value) => {
+        expect(plainDecimal(value)).toBe(toPlainString(decimal(value)));
+      }),
+    );
+    expect(plainDecimal(-1.25e-7)).toBe('-0.000000125');
+    expect(plainDecimal(5e-324)).toBe(toPlainString(decimal(5e-324)));
   });
 });
 

@@ -1,5 +1,4 @@
 import { isLosslessNumber, stringify as stringifyJson } from 'lossless-json';
-import { decimal, toPlainString } from '../../../core/decimal';
 import type { Notice } from '../../../spend/notices';
 import { type EncoderOptions, RESULT_COLUMNS, type RowEncoder } from '../output-row';
 
@@ -16,7 +15,21 @@ import { type EncoderOptions, RESULT_COLUMNS, type RowEncoder } from '../output-
  */
 export function plainDecimal(value: number): string {
   const text = String(value);
-  return text.includes('e') ? toPlainString(decimal(value)) : text;
+  const e = text.indexOf('e');
+  if (e < 0) return text;
+  // `String` wrote d[.ddd]e±x, the shortest digits that read back as the double: move the point by moving text.
+  const negative = text.charCodeAt(0) === 45; /* - */
+  const mantissa = text.slice(negative ? 1 : 0, e);
+  const point = mantissa.indexOf('.');
+  const digits = point < 0 ? mantissa : mantissa.slice(0, point) + mantissa.slice(point + 1);
+  const wholeDigits = (point < 0 ? mantissa.length : point) + Number(text.slice(e + 1));
+  const plain =
+    wholeDigits <= 0
+      ? `0.${'0'.repeat(-wholeDigits)}${digits}`
+      : wholeDigits >= digits.length
+        ? digits + '0'.repeat(wholeDigits - digits.length)
+        : `${digits.slice(0, wholeDigits)}.${digits.slice(wholeDigits)}`;
+  return negative ? `-${plain}` : plain;
 }
 
 /**
