@@ -44,6 +44,13 @@ export class DecimalSum {
     else this.add(text);
   }
 
+  /** Adds another sum, exactly (no text in between). */
+  addSum(other: DecimalSum): void {
+    this.scaled += other.scaled;
+    if (other.rest !== undefined)
+      this.rest = this.rest === undefined ? other.rest : add(this.rest, other.rest);
+  }
+
   /** `text` as a count of 10^-30, or undefined when it has digits below that or is no plain decimal. */
   static scale(text: string): bigint | undefined {
     const match = NUMBER.exec(text);

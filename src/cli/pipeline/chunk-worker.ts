@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { RecordText } from '../formats/records';
-import { chunkProcessor } from './chunk';
+import { type ChunkResult, chunkProcessor } from './chunk';
 import type { WorkerReady, WorkerSetup } from './pool';
 import type { RowAdapter } from './row-adapter';
 
@@ -19,9 +19,11 @@ export function runChunkWorker(setup: WorkerSetup, adapterFor: (setup: WorkerSet
   parentPort?.postMessage({ co2eWorkerReady: true } satisfies WorkerReady);
   parentPort?.on('message', (records: RecordText[]) => {
     try {
-      const result = process(records);
-      // The bytes move to the main thread rather than being copied (the chunk's buffer is its own).
-      parentPort?.postMessage(result, [result.bytes.buffer as ArrayBuffer]);
+      const { bytes, summary } = process(records);
+      // The bytes move to the main thread rather than being copied (the chunk's buffer is its own); the summary
+      // goes as plain data (a RunSummary does not survive structured cloning).
+      const message: ChunkResult = { bytes, summary: summary.toState() };
+      parentPort?.postMessage(message, [bytes.buffer as ArrayBuffer]);
     } catch (error) {
       parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });
     }

@@ -27,7 +27,13 @@ export interface ChunkContext {
 export interface ChunkResult {
   /** The chunk's output rows, UTF-8 (a worker transfers the buffer rather than copying it). */
   bytes: Uint8Array;
-  summary: SummaryState;
+  /** Plain data from a worker; the summary itself when the main thread computed the chunk (merged without text). */
+  summary: SummaryState | RunSummary;
+}
+
+/** A chunk as {@link chunkProcessor} computes it, with its summary as an object. */
+export interface ComputedChunk extends ChunkResult {
+  summary: RunSummary;
 }
 
 /**
@@ -167,7 +173,7 @@ function parseSlice(records: readonly RecordText[]): Array<CsvRecord | undefined
 export function chunkProcessor(
   kind: RowAdapter,
   context: ChunkContext,
-): (records: readonly RecordText[]) => ChunkResult {
+): (records: readonly RecordText[]) => ComputedChunk {
   const encoder = ENCODERS[context.format](context);
   const failed = (code: string, message: string) =>
     kind.errorFields?.(code, message) ?? resultFields(undefined, { code, message });
@@ -205,6 +211,6 @@ export function chunkProcessor(
     }
     const bytes = sink.bytes();
     capacity = Math.ceil(bytes.length * 1.25);
-    return { bytes, summary: summary.toState() };
+    return { bytes, summary };
   };
 }

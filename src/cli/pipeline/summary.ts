@@ -84,27 +84,59 @@ export class RunSummary {
     };
   }
 
-  /** Adds the rows of `state` (a later part of the same run) to this summary. */
-  merge(state: SummaryState): void {
+  /**
+   * Adds the rows of a later part of the same run: a worker's {@link SummaryState}, or a summary of the main thread's
+   * own (summed as it is, without writing and reading back its decimals).
+   */
+  merge(part: SummaryState | RunSummary): void {
+    if (part instanceof RunSummary) {
+      this.mergeSummary(part);
+      return;
+    }
+    const state: SummaryState = part;
     this.rows += state.rows;
     this.failures += state.failures;
     this.total.add(state.total);
     for (const [name, keys] of Object.entries(state.groups)) {
       const grouping = this.groups.get(name);
       if (grouping === undefined) continue;
-      for (const [key, part] of Object.entries(keys)) {
-        let group = grouping.get(key);
-        if (group === undefined) {
-          group = { co2e: new DecimalSum(), rows: 0 };
-          grouping.set(key, group);
-        }
-        group.co2e.add(part.co2e);
+      for (const [key, entry] of Object.entries(keys)) {
+        const group = this.groupOf(grouping, key);
+        group.co2e.add(entry.co2e);
+        group.rows += entry.rows;
+      }
+    }
+    this.mergeFailures(Object.entries(state.errorCodes), state.firstFailures);
+  }
+
+  private mergeSummary(other: RunSummary): void {
+    this.rows += other.rows;
+    this.failures += other.failures;
+    this.total.addSum(other.total);
+    for (const [name, keys] of other.groups) {
+      const grouping = this.groups.get(name);
+      if (grouping === undefined) continue;
+      for (const [key, part] of keys) {
+        const group = this.groupOf(grouping, key);
+        group.co2e.addSum(part.co2e);
         group.rows += part.rows;
       }
     }
-    for (const [code, count] of Object.entries(state.errorCodes))
-      this.errorCodes.set(code, (this.errorCodes.get(code) ?? 0) + count);
-    for (const failure of state.firstFailures)
+    this.mergeFailures(other.errorCodes, other.firstFailures);
+  }
+
+  private groupOf(grouping: Map<string, Group>, key: string): Group {
+    let group = grouping.get(key);
+    if (group === undefined) {
+      group = { co2e: new DecimalSum(), rows: 0 };
+      grouping.set(key, group);
+    }
+    return group;
+  }
+
+  private mergeFailures(codes: Iterable<[string, number]>, firstFailures: readonly string[]): void {
+    for (const [code, count] of codes) this.errorCodes.set(code, (this.errorCodes.get(code) ?? 0) + count);
+    for (const failure of firstFailures)
       if (this.firstFailures.length < MAX_FAILURES_SHOWN) this.firstFailures.push(failure);
   }
 
