@@ -178,7 +178,8 @@ interface Classified {
   facts: LineFacts;
 }
 
-const notEstimated = (reason: ReasonCode | string): BillingColumns => ({
+/** The appended columns of a row that is not estimated, with its reason. */
+export const notEstimated = (reason: ReasonCode | string): BillingColumns => ({
   co2e_status: 'not_estimated',
   co2e_reason: reason,
   co2e_kg: null,

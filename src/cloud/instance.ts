@@ -207,32 +207,23 @@ export function calculateInstance<P extends CloudProviderSpelling>(
   const cpuCo2e = mul(energyCpu, grid);
   const memoryCo2e = mul(energyMemory, grid);
   const method = gridMethod(datasets);
-  const cpuEstimate = estimateFromCo2e(
-    cpuCo2e,
-    {
-      activityValue: energyCpu,
-      activityUnit: 'kWh',
-      factor: grid,
-      metadata: gridFactorMetadata,
-      method,
-      origin: 'co2e-engine',
-      auditTrail: input.audit_trail,
-    },
-    options,
-  );
-  const memoryEstimate = estimateFromCo2e(
-    memoryCo2e,
-    {
-      activityValue: energyMemory,
-      activityUnit: 'kWh',
-      factor: grid,
-      metadata: gridFactorMetadata,
-      method,
-      origin: 'co2e-engine',
-      auditTrail: input.audit_trail,
-    },
-    options,
-  );
+  // CPU, memory and GPU electricity: kWh at the region's grid factor.
+  const electricityEstimate = (co2e: Decimal, kwh: Decimal): Estimate =>
+    estimateFromCo2e(
+      co2e,
+      {
+        activityValue: kwh,
+        activityUnit: 'kWh',
+        factor: grid,
+        metadata: gridFactorMetadata,
+        method,
+        origin: 'co2e-engine',
+        auditTrail: input.audit_trail,
+      },
+      options,
+    );
+  const cpuEstimate = electricityEstimate(cpuCo2e, energyCpu);
+  const memoryEstimate = electricityEstimate(memoryCo2e, energyMemory);
 
   const embodiedKg = embodiedCo2e(hours, embodied);
   const embodiedEstimate = estimateFromCo2e(
@@ -255,19 +246,7 @@ export function calculateInstance<P extends CloudProviderSpelling>(
   if (figures.gpu !== undefined) {
     const energyGpu = mul(hours, figures.gpu.kwhPerHour);
     gpuCo2e = mul(energyGpu, grid);
-    gpuEstimate = estimateFromCo2e(
-      gpuCo2e,
-      {
-        activityValue: energyGpu,
-        activityUnit: 'kWh',
-        factor: grid,
-        metadata: gridFactorMetadata,
-        method,
-        origin: 'co2e-engine',
-        auditTrail: input.audit_trail,
-      },
-      options,
-    );
+    gpuEstimate = electricityEstimate(gpuCo2e, energyGpu);
   }
 
   const total = add(add(add(cpuCo2e, memoryCo2e), gpuCo2e), embodiedKg);

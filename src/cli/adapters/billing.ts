@@ -7,6 +7,7 @@ import {
   createBillingEstimator,
   rowHeader,
 } from '../../billing/index';
+import { notEstimated } from '../../billing/estimate';
 import { EmissionsError } from '../../core/errors';
 import type { CloudDatasets } from '../../datasets/types';
 import type { RowAdapter } from '../pipeline/row-adapter';
@@ -136,12 +137,5 @@ export function unnestedCells(values: Record<string, unknown>): Record<string, u
 
 /** The result fields of a record that could not be read: not estimated, with the reader's message. */
 export const billingErrorFields = (code: string, message: string): Record<string, unknown> => ({
-  co2e_status: 'not_estimated',
-  co2e_reason: `${code}: ${message}`,
-  co2e_kg: null,
-  co2e_kwh: null,
-  co2e_calculator: null,
-  co2e_activity_value: null,
-  co2e_activity_unit: null,
-  co2e_factor_id: null,
+  ...notEstimated(`${code}: ${message}`),
 });
