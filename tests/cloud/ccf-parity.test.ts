@@ -131,6 +131,22 @@ interface Case {
 const CORE = 'packages/core/src';
 const US_EAST_1_2021 = '0.000415755';
 
+/**
+ * The two GCP billing-export storage lines of BillingExportTable.test.ts (fixture
+ * mockQueryComputeEngineCloudFilestoreCloudSQLWithReplicationFactors): CCF's byte-seconds for one second, in decimal
+ * TB, with the service's replication factor (Cloud Filestore and Cloud SQL high availability: 2).
+ */
+const FILESTORE_US_CENTRAL1 = {
+  region: 'us-central1',
+  storage_type: 'hdd',
+  data: 94997.8046398464,
+  replication_factor: 2,
+  data_unit: 'TB',
+  duration: 1,
+  duration_unit: 's',
+} as const;
+const CLOUD_SQL_US_EAST4 = { ...FILESTORE_US_CENTRAL1, region: 'us-east4', data: 657.129996288 } as const;
+
 const CASES: Case[] = [
   // --- ComputeEstimator: the test passes its own watts (0.71/3.46) and PUE; cpuUtilizationAverage 1.0 is 1 %.
   {
@@ -268,19 +284,7 @@ const CASES: Case[] = [
     // 9.49978046398464e16 byte-seconds (CCF: / 3600 / 2^40 = 24 "TB"-h); HDD; CLOUD_FILESTORE replication 2;
     // PUE us-central1 1.11; grid 0.000456. Ours: the same bytes for one second, in decimal TB.
     ours: () =>
-      calculateStorage(
-        'gcp',
-        {
-          region: 'us-central1',
-          storage_type: 'hdd',
-          data: 94997.8046398464,
-          replication_factor: 2,
-          data_unit: 'TB',
-          duration: 1,
-          duration_unit: 's',
-        },
-        caseDatasets('gcp', 'us-central1', '0.000456'),
-      ).co2e,
+      calculateStorage('gcp', FILESTORE_US_CENTRAL1, caseDatasets('gcp', 'us-central1', '0.000456')).co2e,
     agreement: 'tib',
   },
   {
@@ -290,20 +294,7 @@ const CASES: Case[] = [
     ccfCo2eTonnes: 7.202355468749999e-8,
     // 6.57129996288e14 byte-seconds (CCF: 0.166015625 "TB"-h); CCF classes it HDD; CLOUD_SQL_HIGH_AVAILABILITY
     // replication 2; PUE us-east4 1.08; grid 0.000309.
-    ours: () =>
-      calculateStorage(
-        'gcp',
-        {
-          region: 'us-east4',
-          storage_type: 'hdd',
-          data: 657.129996288,
-          replication_factor: 2,
-          data_unit: 'TB',
-          duration: 1,
-          duration_unit: 's',
-        },
-        caseDatasets('gcp', 'us-east4', '0.000309'),
-      ).co2e,
+    ours: () => calculateStorage('gcp', CLOUD_SQL_US_EAST4, caseDatasets('gcp', 'us-east4', '0.000309')).co2e,
     agreement: 'tib',
   },
   // --- The same two GCP cases through ccfAppDatasets itself: its coefficients, its per-region PUE and CCF's grid
@@ -313,20 +304,7 @@ const CASES: Case[] = [
       'packages/gcp/src/__tests__/BillingExportTable.test.ts: … based on replication factors (Cloud Filestore, ' +
       'us-central1), through ccfAppDatasets',
     ccfCo2eTonnes: 0.000015792192000000003,
-    ours: () =>
-      calculateStorage(
-        'gcp',
-        {
-          region: 'us-central1',
-          storage_type: 'hdd',
-          data: 94997.8046398464,
-          replication_factor: 2,
-          data_unit: 'TB',
-          duration: 1,
-          duration_unit: 's',
-        },
-        ccfAppDatasets,
-      ).co2e,
+    ours: () => calculateStorage('gcp', FILESTORE_US_CENTRAL1, ccfAppDatasets).co2e,
     agreement: 'tib',
   },
   {
@@ -334,20 +312,7 @@ const CASES: Case[] = [
       'packages/gcp/src/__tests__/BillingExportTable.test.ts: … based on replication factors (Cloud SQL, us-east4), ' +
       'through ccfAppDatasets',
     ccfCo2eTonnes: 7.202355468749999e-8,
-    ours: () =>
-      calculateStorage(
-        'gcp',
-        {
-          region: 'us-east4',
-          storage_type: 'hdd',
-          data: 657.129996288,
-          replication_factor: 2,
-          data_unit: 'TB',
-          duration: 1,
-          duration_unit: 's',
-        },
-        ccfAppDatasets,
-      ).co2e,
+    ours: () => calculateStorage('gcp', CLOUD_SQL_US_EAST4, ccfAppDatasets).co2e,
     agreement: 'tib',
   },
 ];
