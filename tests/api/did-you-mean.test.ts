@@ -8,21 +8,14 @@ import {
   EmissionsError,
   type SpendRequest,
 } from '../../src/index';
+import { caught } from '../fixtures/caught';
 
 /**
  * "Did you mean" by edit distance (issue 21): the issue's typos each get the intended spelling first, and an ISIC
  * request with a NACE-only code is told that `nace2` takes it. `rmb` is the renminbi's ISO code `cny`.
  */
 
-const thrown = (run: () => unknown): EmissionsError => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof EmissionsError) return error;
-    throw error;
-  }
-  throw new Error('no error');
-};
+const thrown = (run: () => unknown): EmissionsError => caught(EmissionsError, run);
 const suggestions = (message: string) => /Did you mean: ([^?]*)\?/.exec(message)?.[1]?.split(', ') ?? [];
 
 const SPEND: SpendRequest = {

@@ -15,6 +15,7 @@ import {
 } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
 import { readSharedData, skipWithoutSharedData } from '../shared-data';
+import { caught } from '../fixtures/caught';
 
 const ds = defaultDatasets;
 const cpu = (provider: CloudProviderSpelling, region: string) =>
@@ -82,15 +83,8 @@ describe('region alias families', () => {
 });
 
 describe('unknown region', () => {
-  const thrown = (provider: CloudProviderSpelling, region: string) => {
-    try {
-      cpu(provider, region);
-    } catch (error) {
-      if (error instanceof EmissionsError) return error;
-      throw error;
-    }
-    throw new Error('no error');
-  };
+  const thrown = (provider: CloudProviderSpelling, region: string) =>
+    caught(EmissionsError, () => cpu(provider, region));
 
   it('suggests the closest regions ("did you mean") and still lists every valid one', () => {
     const error = thrown('azure', 'west_europa');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import instancesJson from '../../datasets/cloud/instances-hosted-api-2021.json';
 import { calculateEmbodied, CloudInstancesTableSchema, createTableDatasets } from '../../src/index';
 import { defaultDatasets, hostedApi2021Datasets } from '../../src/datasets/index';
+import { AWS_COEFFICIENTS } from '../fixtures/coefficients';
 
 /**
  * Issue 22 item 5: the hosted API's embodied figures, which are 1.0122–1.0124× ours. The three figures the issue
@@ -67,16 +68,7 @@ function datasetsWith(platformFigure: (row: (typeof TYPES)[number]) => number, l
     cloudCoefficients: {
       dataset: info('coefficients'),
       providers: {
-        aws: {
-          min_watts: 0.74,
-          max_watts: 3.5,
-          pue: 1.135,
-          memory_kwh_per_gb_hour: 0.000392,
-          ssd_wh_per_tb_hour: 1.2,
-          hdd_wh_per_tb_hour: 0.65,
-          networking_kwh_per_gb: 0.001,
-          server_lifetime_hours: lifetime,
-        },
+        aws: { ...AWS_COEFFICIENTS, server_lifetime_hours: lifetime },
       },
     },
     cloudRegions: {

@@ -23,6 +23,7 @@ import {
 } from '../../src/index';
 import { ccfGridDatasets, defaultDatasets } from '../../src/datasets/index';
 import { DATA_UNIT_SPELLINGS, DURATION_UNIT_SPELLINGS } from '../../src/core/units';
+import { caught } from '../fixtures/caught';
 
 const ds = defaultDatasets;
 type Provider = 'aws' | 'azure' | 'gcp';
@@ -570,15 +571,7 @@ describe('batch forms', () => {
 });
 
 describe('regions and types the datasets list as unsupported: the error gives their reason', () => {
-  const thrown = (run: () => unknown): EmissionsError => {
-    try {
-      run();
-    } catch (error) {
-      if (error instanceof EmissionsError) return error;
-      throw error;
-    }
-    throw new Error('no error');
-  };
+  const thrown = (run: () => unknown): EmissionsError => caught(EmissionsError, run);
 
   it('unknown_region for an unsupported region, in any spelling, says why', () => {
     const error = thrown(() =>

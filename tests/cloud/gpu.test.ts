@@ -6,17 +6,11 @@ import { gpuPower } from '../../src/cloud/gpu';
 import { pueAt } from '../../src/cloud/pue';
 import { decimal, toNumber } from '../../src/core/decimal';
 import type { CloudCoefficients, CloudInstance } from '../../src/datasets/types';
+import { AWS_COEFFICIENTS } from '../fixtures/coefficients';
 
 /** Golden values worked by hand from CCF's watts per GPU (V100 35/306 W, A100 46/407 W). */
 const coefficients = {
-  min_watts: 0.74,
-  max_watts: 3.5,
-  pue: 1.135,
-  memory_kwh_per_gb_hour: 0.000392,
-  ssd_wh_per_tb_hour: 1.2,
-  hdd_wh_per_tb_hour: 0.65,
-  networking_kwh_per_gb: 0.001,
-  server_lifetime_hours: 35040,
+  ...AWS_COEFFICIENTS,
   pue_by_region: { 'us-central1': 1.11 },
   gpu_watts: {
     'Nvidia Tesla V100': { min_watts: 35, max_watts: 306 },

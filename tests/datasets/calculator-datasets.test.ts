@@ -19,6 +19,7 @@ import {
   EmissionsError,
 } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
+import { caught } from '../fixtures/caught';
 
 /**
  * Datasets per calculator: each calculator reads only the parts it declares (CALCULATOR_DATASETS), runs without
@@ -85,15 +86,7 @@ const without = (parts: ReadonlyArray<keyof Datasets>): Datasets => {
   return datasets as Datasets;
 };
 
-const thrown = (call: () => unknown): EmissionsError => {
-  try {
-    call();
-  } catch (error) {
-    if (error instanceof EmissionsError) return error;
-    throw error;
-  }
-  throw new Error('expected a throw');
-};
+const thrown = (call: () => unknown): EmissionsError => caught(EmissionsError, call);
 
 describe('CALCULATOR_DATASETS', () => {
   it('declares what each calculator reads (the instance table only for instance and embodied; no grid for embodied)', () => {
