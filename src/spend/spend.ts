@@ -28,7 +28,7 @@ import type { SpendDatasets } from '../datasets/types';
 import { type ProductShare, type SelectedFactor, selectFactor } from './classification';
 import { exchangeRate, type ExchangeRate } from './currency';
 import { priceChange, type PriceChange } from './inflation';
-import { applyMargins, type MarginName } from './margins';
+import { type AppliedMargins, applyMargins, type MarginName } from './margins';
 import type { Notice } from './notices';
 import { type ParsedSpendRequest, SpendRequest } from './spend.schema';
 
@@ -95,6 +95,72 @@ export function calculateSpend(
   datasets: SpendDatasets,
   options?: CalculationOptions,
 ): SpendEstimate {
+  const { estimate, margins, exchange, prices, money, selected, factors } = spendParts(
+    request,
+    datasets,
+    options,
+  );
+  const number = (value: Decimal) => outputNumber(value, options);
+  return {
+    estimate,
+    calculation_details: {
+      tax_margin: number(margins.values.tax_margin),
+      trade_margin: number(margins.values.trade_margin),
+      transport_margin: number(margins.values.transport_margin),
+      inflation_applied: sharedNumber(prices.applied, options),
+      margin_sources: margins.origins,
+      ...(margins.datasets.length > 0 ? { margin_datasets: margins.datasets } : {}),
+      inflation_years: [...prices.years],
+      exchange_rate: sharedNumber(exchange.rate, options),
+      exchange_rate_year: exchange.rateYear,
+      money_in_factor_currency: number(mul(money, exchange.rate)),
+      factor_currency: factors.currency,
+      factor_year: factors.factorYear,
+      price_basis: factors.priceBasis,
+      products: selected.shares.map((share) => ({ ...share })),
+    },
+    // Copies: the selection, exchange-rate and price-change parts are cached and shared between calls.
+    notices: spendNotices({ selected, exchange, margins, prices }).map((n) => ({ ...n })),
+  };
+}
+
+/**
+ * The notices of a spend estimate, in order: factor selection, exchange rate, margins, price change. The cached
+ * parts' own notices, shared between calls: copy them before handing them to a caller that may change them.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * spendNotices(spendParts(request, defaultDatasets)).map((notice) => notice.code);
+ * ```
+ */
+export function spendNotices({
+  selected,
+  exchange,
+  margins,
+  prices,
+}: Pick<SpendParts, 'selected' | 'exchange' | 'margins' | 'prices'>): Notice[] {
+  return [...selected.notices, ...exchange.notices, ...margins.notices, ...prices.notices];
+}
+
+/**
+ * The estimate of {@link calculateSpend} and the parts its details are made of, for a caller that shows only some
+ * of them (the CLI's result columns): the details it does not show are never computed. The parts are the
+ * calculator's cached values, shared between calls: read them, never change them.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const { estimate, exchange } = spendParts(request, defaultDatasets);
+ * estimate.co2e; // as calculateSpend(request, defaultDatasets).estimate.co2e
+ * ```
+ * @throws {EmissionsError} as {@link calculateSpend}.
+ */
+export function spendParts(
+  request: SpendRequest,
+  datasets: SpendDatasets,
+  options?: CalculationOptions,
+): SpendParts {
   requireParts(datasets, SPEND_PARTS, 'calculateSpend');
   const input = parseRequest(SpendRequest, request);
   const { selected, metadata } = selections.get(
@@ -163,30 +229,19 @@ export function calculateSpend(
     },
     options,
   );
-  const number = (value: Decimal) => outputNumber(value, options);
-  return {
-    estimate,
-    calculation_details: {
-      tax_margin: number(margins.values.tax_margin),
-      trade_margin: number(margins.values.trade_margin),
-      transport_margin: number(margins.values.transport_margin),
-      inflation_applied: sharedNumber(prices.applied, options),
-      margin_sources: margins.origins,
-      ...(margins.datasets.length > 0 ? { margin_datasets: margins.datasets } : {}),
-      inflation_years: [...prices.years],
-      exchange_rate: sharedNumber(exchange.rate, options),
-      exchange_rate_year: exchange.rateYear,
-      money_in_factor_currency: number(mul(money, exchange.rate)),
-      factor_currency: factors.currency,
-      factor_year: factors.factorYear,
-      price_basis: factors.priceBasis,
-      products: selected.shares.map((share) => ({ ...share })),
-    },
-    // Copies: the selection, exchange-rate and price-change parts are cached and shared between calls.
-    notices: [...selected.notices, ...exchange.notices, ...margins.notices, ...prices.notices].map((n) => ({
-      ...n,
-    })),
-  };
+  return { estimate, margins, exchange, prices, money, selected, factors };
+}
+
+/** What {@link spendParts} gives: the estimate and the parts of its details, the calculator's cached values. */
+export interface SpendParts {
+  estimate: Estimate;
+  margins: AppliedMargins;
+  exchange: ExchangeRate;
+  prices: PriceChange;
+  /** The request's money, in its own currency. */
+  money: Decimal;
+  selected: SelectedFactor;
+  factors: SpendDatasets['spendFactors'];
 }
 
 /** The dataset parts `calculateSpend` reads. */

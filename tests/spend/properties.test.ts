@@ -10,6 +10,7 @@ import {
 } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
 import { Big, fx, toNumber } from './expected';
+import { spendRows } from '../../src/cli/adapters/spend';
 
 /** Properties of calculateSpend over the embedded default data (≤ 200 runs each). */
 
@@ -237,6 +238,46 @@ describe('spend properties', () => {
     // The generator must reach the arithmetic often enough for the property to mean something.
     // About a fifth of the requests are valid (≈ 40 of 200); fewer than 10 would mean the generator has drifted.
     expect(computed).toBeGreaterThanOrEqual(10);
+  });
+
+  it("the CLI's result columns (built from spendParts) are calculateSpend's values, notices included", () => {
+    const rows = spendRows(defaultDatasets);
+    fc.assert(
+      fc.property(request, (input) => {
+        const { activity, ...fields } = input;
+        let expected: SpendEstimate;
+        try {
+          expected = calculateSpend(input, defaultDatasets);
+        } catch (error) {
+          expect(() => rows.compute({ ...activity, ...fields }, 'jsonl')).toThrow((error as Error).message);
+          return;
+        }
+        const { estimate, calculation_details: details, notices } = expected;
+        const { outcome } = rows.compute({ ...activity, ...fields }, 'jsonl');
+        expect(outcome).toEqual({
+          co2e: estimate.co2e,
+          co2e_unit: estimate.co2e_unit,
+          activity_value: estimate.activity_data.activity_value,
+          activity_unit: estimate.activity_data.activity_unit,
+          factor_id: estimate.emission_factor?.id,
+          factor_name: estimate.emission_factor?.name,
+          factor_source: estimate.emission_factor?.source,
+          factor_region: estimate.emission_factor?.region,
+          factor_year: estimate.emission_factor?.year,
+          exchange_rate: details.exchange_rate,
+          exchange_rate_year: details.exchange_rate_year,
+          tax_margin_applied: details.tax_margin,
+          tax_margin_source: details.margin_sources.tax_margin,
+          trade_margin_applied: details.trade_margin,
+          trade_margin_source: details.margin_sources.trade_margin,
+          transport_margin_applied: details.transport_margin,
+          transport_margin_source: details.margin_sources.transport_margin,
+          inflation_applied: details.inflation_applied,
+          notices,
+        });
+      }),
+      RUNS,
+    );
   });
 
   it('is deterministic', () => {

@@ -1,7 +1,8 @@
 import { EmissionsError } from '../../core/errors';
 import type { SpendDatasets } from '../../datasets/types';
 import { normaliseCode } from '../../spend/classification';
-import { calculateSpend, type SpendEstimate } from '../../spend/spend';
+import { outputNumber, sharedNumber } from '../../core/estimate';
+import { type SpendParts, spendNotices, spendParts } from '../../spend/spend';
 import { SpendRequest } from '../../spend/spend.schema';
 import { cellValue, pickFields } from './cells';
 import type { RowAdapter, RowOutcome } from '../pipeline/row-adapter';
@@ -14,11 +15,13 @@ export const SPEND_REQUEST_COLUMNS: readonly string[] = Object.keys(SpendRequest
 );
 
 /**
- * The result columns of a spend result: {@link estimateOutcome}'s, then the money steps an auditor follows
- * (exchange rate and its year, each margin and its source, inflation) and the notices. Built as one object, as
- * this runs once per ledger row.
+ * The result columns of a spend row: {@link estimateOutcome}'s, then the money steps an auditor follows (exchange
+ * rate and its year, each margin and its source, inflation) and the notices, with the numbers calculateSpend's
+ * details give. Built from the calculator's parts (spendParts), as this runs once per ledger row: the details no
+ * column shows are never computed, and the notices are read, not copied, since the row is written before the next.
  */
-function spendOutcome({ estimate, calculation_details: details, notices }: SpendEstimate): RowOutcome {
+function spendOutcome(parts: SpendParts): RowOutcome {
+  const { estimate, margins, exchange, prices } = parts;
   const factor = estimate.emission_factor;
   return {
     co2e: estimate.co2e,
@@ -30,16 +33,16 @@ function spendOutcome({ estimate, calculation_details: details, notices }: Spend
     factor_source: factor?.source ?? null,
     factor_region: factor?.region ?? null,
     factor_year: factor?.year ?? null,
-    exchange_rate: details.exchange_rate,
-    exchange_rate_year: details.exchange_rate_year,
-    tax_margin_applied: details.tax_margin,
-    tax_margin_source: details.margin_sources.tax_margin,
-    trade_margin_applied: details.trade_margin,
-    trade_margin_source: details.margin_sources.trade_margin,
-    transport_margin_applied: details.transport_margin,
-    transport_margin_source: details.margin_sources.transport_margin,
-    inflation_applied: details.inflation_applied,
-    notices,
+    exchange_rate: sharedNumber(exchange.rate, undefined),
+    exchange_rate_year: exchange.rateYear,
+    tax_margin_applied: outputNumber(margins.values.tax_margin, undefined),
+    tax_margin_source: margins.origins.tax_margin,
+    trade_margin_applied: outputNumber(margins.values.trade_margin, undefined),
+    trade_margin_source: margins.origins.trade_margin,
+    transport_margin_applied: outputNumber(margins.values.transport_margin, undefined),
+    transport_margin_source: margins.origins.transport_margin,
+    inflation_applied: sharedNumber(prices.applied, undefined),
+    notices: spendNotices(parts),
   };
 }
 
@@ -70,9 +73,8 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
       }
       const activity = nested ?? (Object.keys(flat).length > 0 ? flat : undefined);
       if (activity !== undefined) request.activity = activity;
-      const result = calculateSpend(request as SpendRequest, datasets);
       return {
-        outcome: spendOutcome(result),
+        outcome: spendOutcome(spendParts(request as SpendRequest, datasets)),
         groups: { category: categoryOf(activity as Record<string, unknown>) },
       };
     },
