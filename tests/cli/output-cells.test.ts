@@ -117,6 +117,60 @@ describe('CSV fields', () => {
       { numRuns: 2_000 },
     );
   });
+
+  it('property: a CSV line is each cell by the rules, however often a value repeats (the encoder remembers result texts)', () => {
+    // Values drawn from small pools, so rows repeat them as a ledger does; the rules, cell by cell, are the reference.
+    const text = fc.constantFrom(
+      'Steel',
+      '=HYPERLINK("x")',
+      '-12.5',
+      '+1+1',
+      'a, "b"',
+      '@x',
+      '',
+      'line\nend',
+      'é',
+    );
+    const value = fc.oneof(text, fc.constantFrom(0.1, -2.5, 4.1771632e-10, 1e21, 7), fc.constant(null));
+    const row = fc.record({ note: text, co2e: value, factor_name: value, error_message: value });
+    fc.assert(
+      fc.property(
+        fc.array(row, { minLength: 1, maxLength: 40 }),
+        fc.boolean(),
+        (rows, neutraliseFormulas) => {
+          const encoder = ENCODERS.csv({ columns: ['note'], neutraliseFormulas });
+          const guard = neutraliseFormulas ? neutraliseFormula : (cell: string) => cell;
+          const resultCell = (cell: unknown) =>
+            cell === null
+              ? ''
+              : typeof cell === 'number'
+                ? plainDecimal(cell)
+                : csvField(neutraliseFormula(String(cell)));
+          for (const { note, ...result } of rows) {
+            const fields = { ...resultFields(undefined), ...result };
+            const expected = [
+              csvField(guard(note)),
+              ...Object.keys(resultFields(undefined)).map((name) =>
+                name === 'notices' ? '' : resultCell(fields[name as keyof typeof fields]),
+              ),
+            ].join(',');
+            expect(encoder.line({ note }, fields)).toBe(`${expected}\n`);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('JSON Lines result columns', () => {
+  it('writes every result column in order, null where the outcome has none (as a failed row gets them)', () => {
+    const encoder = ENCODERS.jsonl({ columns: ['id'], neutraliseFormulas: true });
+    const outcome = { co2e: 1.5, co2e_unit: 'kg', activity_value: 3, activity_unit: 'eur', notices: [] };
+    const written = JSON.parse(encoder.line({ id: 'a' }, outcome)) as Record<string, unknown>;
+    expect(Object.keys(written)).toEqual(['id', ...Object.keys(resultFields(undefined))]);
+    expect(written).toEqual({ id: 'a', ...resultFields(undefined), ...outcome });
+  });
 });
 
 describe('JSON Lines numbers pass through as written', () => {

@@ -5,8 +5,11 @@ import type { Notice } from '../../spend/notices';
  * pipeline builds these rows; a writer (csv/, jsonl/, parquet/) only turns them into bytes.
  */
 
-/** What a computed row adds to its input columns. */
-export interface RowOutcome {
+/**
+ * What a computed row adds to its input columns. Written as it is (a type, so it reads as a record of result
+ * columns): every writer reads it by {@link RESULT_COLUMNS} name, and a column it leaves out is written empty (null).
+ */
+export type RowOutcome = {
   co2e: number;
   co2e_unit: string;
   activity_value: number;
@@ -33,7 +36,7 @@ export interface RowOutcome {
   /** Cloud: the electricity (kWh, PUE included) behind a use-phase estimate; null for embodied rows. */
   energy_kwh?: number | null;
   notices: Notice[];
-}
+};
 
 /** The columns every output row gets after its input columns, in order. */
 export const RESULT_COLUMNS = [

@@ -200,7 +200,7 @@ export function chunkProcessor(
         try {
           const { outcome, groups, fields } = kind.compute(values, context.inputFormat);
           summary.success(outcome.co2e, groups);
-          result = fields ?? resultFields(outcome);
+          result = fields ?? outcome;
         } catch (thrown) {
           const { code, message } = describeError(thrown);
           summary.failure(record.line, code, message);

@@ -225,7 +225,7 @@ export async function runParquetFileCommand(
           const values = inputFormat === 'parquet' ? parquetRowValues(row.values) : row.values;
           const { outcome, groups, fields } = kind.compute(values, source);
           summary.success(outcome.co2e, groups);
-          await write({ input: row.values, result: fields ?? resultFields(outcome) });
+          await write({ input: row.values, result: fields ?? outcome });
         } catch (error) {
           const { code, message } = describeError(error);
           summary.failure(row.line, code, message);

@@ -64,14 +64,37 @@ function inputCell(value: unknown): string {
 }
 
 /**
- * A result cell. Its text comes from data (factor names and sources from a dataset file, units, messages that
- * quote the input), so it is always neutralised, whatever `--allow-formulas` says about pass-through cells.
+ * A result cell. Its text comes from data (factor names and sources from a dataset file, units, messages that quote
+ * the input), so it is always neutralised, whatever `--allow-formulas` says about pass-through cells. A finite
+ * number's plain decimal holds only digits, `.` and `-`: it needs no quoting and is never a formula.
  */
-function resultCell(value: unknown): string {
+function resultCell(value: unknown, texts: CellTexts): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return plainDecimal(value);
-  return neutraliseFormula(String(value));
+  if (typeof value === 'number' && Number.isFinite(value)) return plainDecimal(value);
+  return texts.of(String(value));
 }
+
+/**
+ * Result texts as CSV cells, remembered: a ledger's rows repeat the same few factor names, ids, sources, units and
+ * margin sources, so each is neutralised and quoted once rather than once per row. Bounded (cleared when full), as
+ * error messages that quote the input are all different.
+ */
+class CellTexts {
+  private readonly cells = new Map<string, string>();
+
+  of(text: string): string {
+    let cell = this.cells.get(text);
+    if (cell === undefined) {
+      cell = csvField(neutraliseFormula(text));
+      if (this.cells.size >= MAX_CELL_TEXTS) this.cells.clear();
+      this.cells.set(text, cell);
+    }
+    return cell;
+  }
+}
+
+/** Result texts a {@link CellTexts} keeps: far more than a run's distinct factors, a few hundred KB at most. */
+const MAX_CELL_TEXTS = 4096;
 
 /** CSV: the notices column holds the notice codes, `;`-separated (JSON Lines has the full notices). */
 function noticeCodes(value: unknown): string {
@@ -82,6 +105,8 @@ function noticeCodes(value: unknown): string {
 }
 
 const NEEDS_QUOTES = /[",\n\r]/;
+/** Whether a cell may need neutralising or quoting; most cells match neither, and then are written as they are. */
+const MAY_CHANGE = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]|[",\n\r]/;
 
 /**
  * A CSV field as csv-stringify writes it with its defaults (tests/cli/output-cells.test.ts checks they agree):
@@ -102,21 +127,23 @@ const csvLine = (cells: readonly string[]) => `${cells.map(csvField).join(',')}\
 
 export function csvEncoder({ columns, neutraliseFormulas, resultColumns }: EncoderOptions): RowEncoder {
   const guard = neutraliseFormulas ? neutraliseFormula : (text: string) => text;
+  // One test for both rules in the usual case; a cell that may need either goes through both.
+  const passThrough = (text: string) => (MAY_CHANGE.test(text) ? csvField(guard(text)) : text);
   const results = resultColumns ?? RESULT_COLUMNS;
   // The generic notices column holds the codes; an adapter's own columns are all plain result cells.
   const notices = resultColumns === undefined ? results.indexOf('notices') : -1;
+  const texts = new CellTexts();
   const line = (input: Readonly<Record<string, unknown>>, result: Readonly<Record<string, unknown>>) => {
     // One string per row, appended cell by cell: no array of cells, no join.
     let text = '';
     let separator = '';
     for (let index = 0; index < columns.length; index++) {
-      text += separator + csvField(guard(inputCell(input[columns[index] as string])));
+      text += separator + passThrough(inputCell(input[columns[index] as string]));
       separator = ',';
     }
     for (let index = 0; index < results.length; index++) {
       const value = result[results[index] as string];
-      text +=
-        separator + csvField(index === notices ? neutraliseFormula(noticeCodes(value)) : resultCell(value));
+      text += separator + (index === notices ? texts.of(noticeCodes(value)) : resultCell(value, texts));
       separator = ',';
     }
     return `${text}\n`;

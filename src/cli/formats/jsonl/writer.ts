@@ -14,7 +14,10 @@ export function jsonlEncoder({ resultColumns }: EncoderOptions): RowEncoder {
     // No prototype: a key named `__proto__` is written like any other.
     const output: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const [key, value] of Object.entries(input)) if (!names.has(key)) output[key] = value;
-    for (const [key, value] of Object.entries(result)) output[key] = value;
+    if (resultColumns === undefined)
+      // A row's outcome as the calculator gave it: each generic column, null where it has none.
+      for (const name of RESULT_COLUMNS) output[name] = result[name] ?? null;
+    else for (const [key, value] of Object.entries(result)) output[key] = value;
     return `${HAS_NUMBER_TEXT in input ? stringifyJson(output) : JSON.stringify(output)}\n`;
   };
   return {
