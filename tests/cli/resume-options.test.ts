@@ -14,6 +14,11 @@ import { runCliProcess, startCli } from './process';
 const HEADER = 'id,classification_type,classification_code,spend_year,spend_region,money,money_unit';
 const ROW = (index: number) =>
   `${index},isic4,${['4711', '62', 'F'][index % 3]},${2019 + (index % 4)},${['DE', 'GB', 'US'][index % 3]},${(index % 997) + 0.25},${['eur', 'gbp', 'usd'][index % 3]}`;
+/**
+ * Rows of the runs killed mid-way: enough that a run lasts well past its first saved state (every 0.5 s) on a fast
+ * machine, so it can be killed between two.
+ */
+const KILLED_RUN_ROWS = 100_000;
 const ledger = (rows: number) =>
   `${[HEADER, ...Array.from({ length: rows }, (_, index) => ROW(index + 1))].join('\n')}\n`;
 
@@ -131,7 +136,7 @@ describe('--resume and a state without options', () => {
 
 describe('--resume with only --jobs changed', () => {
   it('continues a run killed with SIGKILL under --jobs 1 with --jobs 2, byte-identical to an uninterrupted run', async () => {
-    const input = tempFile('jobs.csv', ledger(12_000));
+    const input = tempFile('jobs.csv', ledger(KILLED_RUN_ROWS));
     const reference = tempPath('jobs-reference.csv');
     expect((await cli(['spend', input, '--out', reference, '--jobs', '1'])).code).toBe(0);
 
@@ -151,7 +156,7 @@ describe('--resume with only --jobs changed', () => {
     run.child.kill('SIGKILL');
     await run.done;
     const final = JSON.parse(readFileSync(state, 'utf8')) as ResumeState;
-    expect(final.rows).toBeLessThan(12_000);
+    expect(final.rows).toBeLessThan(KILLED_RUN_ROWS);
 
     const resumed = await runCliProcess(['spend', input, '--out', out, '--resume', '--jobs', '2']);
     expect(resumed.code).toBe(0);

@@ -13,6 +13,11 @@ import { runCliProcess, startCli } from './process';
 const HEADER = 'id,classification_type,classification_code,spend_year,spend_region,money,money_unit';
 const ROW = (index: number) =>
   `${index},isic4,${['4711', '62', 'F'][index % 3]},${2019 + (index % 4)},${['DE', 'GB', 'US'][index % 3]},${(index % 997) + 0.25},${['eur', 'gbp', 'usd'][index % 3]}`;
+/**
+ * Rows of the runs killed mid-way: enough that a run lasts well past its first saved state (every 0.5 s) on a fast
+ * machine, so it can be killed between two.
+ */
+const KILLED_RUN_ROWS = 100_000;
 const ledger = (rows: number) =>
   `${[HEADER, ...Array.from({ length: rows }, (_, index) => ROW(index + 1))].join('\n')}\n`;
 
@@ -114,7 +119,7 @@ describe('atomic output and --force', () => {
 
 describe('--resume', () => {
   it('continues a real run killed with SIGKILL to output byte-identical to an uninterrupted run', async () => {
-    const input = tempFile('kill.csv', ledger(12_000));
+    const input = tempFile('kill.csv', ledger(KILLED_RUN_ROWS));
     const reference = tempPath('reference.csv');
     expect((await cli(['spend', input, '--out', reference, '--jobs', '1'])).code).toBe(0);
 
@@ -141,14 +146,14 @@ describe('--resume', () => {
     const expected = readFileSync(reference, 'utf8');
     const final = JSON.parse(readFileSync(state, 'utf8')) as ResumeState;
     expect(final.rows).toBeGreaterThan(0);
-    expect(final.rows).toBeLessThan(12_000);
+    expect(final.rows).toBeLessThan(KILLED_RUN_ROWS);
     const partial = readFileSync(partialPaths(out).partial).subarray(0, final.bytes).toString('utf8');
     expect(expected.startsWith(partial)).toBe(true);
 
     const resumed = await runCliProcess(['spend', input, '--out', out, '--resume', '--jobs', '1']);
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain(`resuming after ${final.rows} rows`);
-    expect(resumed.stderr).toContain('co2e-engine spend: 12000 rows, 0 failed');
+    expect(resumed.stderr).toContain(`co2e-engine spend: ${KILLED_RUN_ROWS} rows, 0 failed`);
     expect(readFileSync(out, 'utf8')).toBe(expected);
     expect(existsSync(partialPaths(out).partial)).toBe(false);
   }, 60_000);

@@ -71,8 +71,12 @@ function boundHeapGrowth(): void {
 /** Chunks the main thread may compute past the oldest one still with a worker (see `maxInFlight`). */
 const MAIN_AHEAD = 8;
 
-/** State of a resumable output is saved at most this often (and after the last chunk). */
-const CHECKPOINT_MS = 100;
+/**
+ * State of a resumable output is saved at most this often (and after the last chunk, and when interrupted). Each
+ * save writes the run's summary (every group's exact total) and renames a file: 1 % of a 100k-row ledger's run at
+ * 100 ms, a fifth of that at 500 ms. A killed run redoes at most this long of rows when resumed.
+ */
+const CHECKPOINT_MS = 500;
 
 const FORMAT_BY_EXTENSION: Readonly<Record<string, ParquetAwareFormat>> = {
   '.csv': 'csv',
