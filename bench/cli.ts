@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -144,6 +144,34 @@ function cli(kind: Kind, file: string, rows: number, jobs: number): CliRun {
   };
 }
 
+/**
+ * Two `--jobs 1` runs of the same file at once, as separate processes (own outputs): their summed rate is what two
+ * threads can do on this machine with no sharing at all (no start-up, warm-up or cache to share, nothing to hand
+ * over), the ceiling `--jobs 2` is measured against. Each rate is the one its summary prints.
+ */
+async function cliPair(kind: Kind, file: string, rows: number): Promise<number> {
+  const one = (index: number) =>
+    new Promise<number>((resolve, reject) => {
+      const out = join(OUT, `out-${kind}-${rows}-pair${index}.csv`);
+      const child = spawn(
+        process.execPath,
+        [join(ROOT, 'dist', 'cli.js'), kind, file, '--out', out, '--force', '--jobs', '1'],
+        { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let stderr = '';
+      child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+      child.on('error', reject);
+      child.on('close', () => {
+        const summary = /(\d+) rows, (\d+) failed, ([\d.]+) s \((\d+) rows\/s\)/.exec(stderr);
+        if (summary === null || Number(summary[1]) !== rows)
+          reject(new Error(`unexpected summary: ${stderr}`));
+        else resolve(Number(summary[4]));
+      });
+    });
+  const rates = await Promise.all([one(1), one(2)]);
+  return rates[0]! + rates[1]!;
+}
+
 interface Results {
   date: string;
   cpu: string;
@@ -159,6 +187,8 @@ interface Results {
       inProcessCpu: number;
       cliCpu: number;
       jobs: Record<number, CliRun>;
+      /** Summed rate of two `--jobs 1` processes run side by side ({@link cliPair}). */
+      pair?: number;
     }
   >;
   rss: Record<Kind, Record<number, Record<number, number>>>;
@@ -176,12 +206,16 @@ async function measure(): Promise<Results> {
     const references: number[] = [];
     const referencesCpu: number[] = [];
     const runs: Record<number, CliRun[]> = { 1: [], 2: [] };
+    const pairs: number[] = [];
     for (let repetition = 0; repetition < REPS; repetition++) {
-      log(`${kind} ${RATIO_ROWS} rows, repetition ${repetition + 1}: in-process, --jobs 1, --jobs 2`);
+      log(
+        `${kind} ${RATIO_ROWS} rows, repetition ${repetition + 1}: in-process, --jobs 1, --jobs 2, two --jobs 1 at once`,
+      );
       const reference = inProcess(kind, file);
       references.push(reference.rowsPerSec);
       referencesCpu.push(reference.cpuRowsPerSec);
       for (const jobs of JOBS) runs[jobs]?.push(cli(kind, file, RATIO_ROWS, jobs));
+      pairs.push(await cliPair(kind, file, RATIO_ROWS));
     }
     const pick = (all: CliRun[]): CliRun => ({
       runRowsPerSec: median(all.map((run) => run.runRowsPerSec)),
@@ -195,6 +229,7 @@ async function measure(): Promise<Results> {
       inProcessCpu: median(referencesCpu),
       cliCpu: median(runs[1]!.map((run) => RATIO_ROWS / (run.cpuSeconds - startup))),
       jobs: { 1: pick(runs[1]!), 2: pick(runs[2]!) },
+      pair: median(pairs),
     };
     log(JSON.stringify(ratios[kind]));
   }
@@ -240,6 +275,9 @@ const verdict = (value: number, target: number, higherIsBetter = true) => {
   const short = Math.round((Math.abs(value - target) / target) * 100);
   return met ? 'met' : `missed by ${short < 1 ? '<1' : short} %`;
 };
+/** The pair's summed rate ÷ one `--jobs 1` run (`1.51×`), or a rate ÷ the pair's (`0.74`); `–` for older results. */
+const ceiling = (pair: number | undefined, one: number, rate?: number) =>
+  pair === undefined ? '–' : rate === undefined ? `${(pair / one).toFixed(2)}×` : (rate / pair).toFixed(2);
 const rows = (value: number) => (value >= 1e6 ? `${value / 1e6}M` : `${value / 1e3}k`);
 
 function section(results: Results): string {
@@ -251,18 +289,18 @@ function section(results: Results): string {
     '',
     `In-process = bench/cli-inprocess.ts: the same file read with csv-parse's stream and computed with the built library in one process (\`calculateSpendBatch\` per 1,000 rows; the billing estimator and summary per row), timed from the first byte to the last row. CLI = \`node dist/cli.js KIND FILE --out FILE --jobs J\`, at the rate its summary prints (first row read to last row written). "Per CPU second": rows per CPU second of all threads (garbage collection helpers included), the CLI's start-up CPU (a 1-row run) taken off; a busy machine disturbs it far less than wall time. ${rows(results.ratioRows)} rows: the varied spend ledger (bench/cli-ledger.ts: every row draws its ISIC code and region, currency, year, amount and margins) and the FOCUS bill (bench/cli-focus.ts).`,
     '',
-    '| command | in-process /s | `--jobs 1` /s | `--jobs 1` ÷ in-process, wall (target ≥ 0.8) | same, per CPU second | `--jobs 2` /s | `--jobs 2` ÷ `--jobs 1` (target ≥ 1.6) | cores used, `--jobs 2` |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    "| command | in-process /s | `--jobs 1` /s | `--jobs 1` ÷ in-process, wall (target ≥ 0.8) | same, per CPU second | `--jobs 2` /s | `--jobs 2` ÷ `--jobs 1` (target ≥ 1.6) | cores used, `--jobs 2` | two `--jobs 1` at once ÷ one (the machine's ceiling) | `--jobs 2` ÷ ceiling |",
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const kind of KINDS) {
-    const { inProcess: reference, inProcessCpu, cliCpu, jobs } = results.ratios[kind];
+    const { inProcess: reference, inProcessCpu, cliCpu, jobs, pair } = results.ratios[kind];
     const cpuRatio = cliCpu / inProcessCpu;
     const one = jobs[1]!;
     const two = jobs[2]!;
     const ratio = one.runRowsPerSec / reference;
     const scale = two.runRowsPerSec / one.runRowsPerSec;
     lines.push(
-      `| ${kind} | ${k(reference)} | ${k(one.runRowsPerSec)} | ${ratio.toFixed(2)} (${verdict(ratio, TARGET.jobs1)}) | ${cpuRatio.toFixed(2)} (${verdict(cpuRatio, TARGET.jobs1)}) | ${k(two.runRowsPerSec)} | ${scale.toFixed(2)}× (${verdict(scale, TARGET.jobs2)}) | ${two.coresUsed.toFixed(2)} |`,
+      `| ${kind} | ${k(reference)} | ${k(one.runRowsPerSec)} | ${ratio.toFixed(2)} (${verdict(ratio, TARGET.jobs1)}) | ${cpuRatio.toFixed(2)} (${verdict(cpuRatio, TARGET.jobs1)}) | ${k(two.runRowsPerSec)} | ${scale.toFixed(2)}× (${verdict(scale, TARGET.jobs2)}) | ${two.coresUsed.toFixed(2)} | ${ceiling(pair, one.runRowsPerSec)} | ${ceiling(pair, one.runRowsPerSec, two.runRowsPerSec)} |`,
     );
   }
   const [small, large] = RSS_ROWS as [number, number];

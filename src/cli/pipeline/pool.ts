@@ -43,6 +43,12 @@ export interface ChunkPool {
    * none can take it (all starting or busy), and then the caller computes the chunk itself.
    */
   run(records: readonly RecordText[]): Promise<ChunkResult> | undefined;
+  /**
+   * Whether a worker is still starting (not ready, not failed). Its ready message is read only when the main thread
+   * returns to the event loop, which computing chunks back to back may not do for a long while: the caller yields
+   * once per chunk while this holds (see run-file.ts).
+   */
+  readonly starting: boolean;
   close(): Promise<void>;
 }
 
@@ -88,9 +94,10 @@ export function workerPool(
   const threads = Array.from({ length: workers }, () => {
     const worker = new Worker(entry.script, { workerData: setup, eval: entry.eval });
     const pending: Array<{ resolve: (result: ChunkResult) => void; reject: (error: Error) => void }> = [];
-    const thread = { worker, pending, ready: false };
+    const thread = { worker, pending, ready: false, failed: false };
     const failAll = (error: Error) => {
       thread.ready = false;
+      thread.failed = true;
       for (const waiter of pending.splice(0)) waiter.reject(error);
     };
     worker.on('message', (message: ChunkResult | WorkerReady | { error: string }) => {
@@ -122,6 +129,9 @@ export function workerPool(
         pending.push({ resolve, reject });
         worker.postMessage(records);
       });
+    },
+    get starting() {
+      return threads.some((thread) => !thread.ready && !thread.failed);
     },
     async close() {
       await Promise.all(threads.map(({ worker }) => worker.terminate()));

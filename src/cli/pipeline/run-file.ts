@@ -290,6 +290,9 @@ export async function runFileCommand(
         if (seen <= skip) continue; // already in the resumed output
         if (chunk.length >= CHUNK_ROWS || chunkChars >= CHUNK_CHARS) {
           // A full chunk is sent once a record follows it, so a file of one chunk never starts workers.
+          // A worker's ready message waits for the event loop; without this the main thread, computing chunk after
+          // chunk from data already read, would notice a ready worker only some chunks later.
+          if (pool?.starting === true) await new Promise((resolve) => setImmediate(resolve));
           dispatch(chunk, false);
           chunk = [];
           chunkChars = 0;
