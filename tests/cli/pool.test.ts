@@ -43,6 +43,7 @@ describe('workerPool', () => {
     const pool = workerPool(1, 'spend', context);
     try {
       // Just started: the worker is importing its modules, so the caller computes.
+      expect(pool.starting).toBe(true);
       expect(pool.run(records)).toBeUndefined();
       let first;
       for (let waited = 0; first === undefined && waited < 30_000; waited += 20) {
@@ -50,6 +51,7 @@ describe('workerPool', () => {
         first = pool.run(records);
       }
       expect(first).toBeDefined();
+      expect(pool.starting).toBe(false);
       const queued = [first];
       for (let index = 1; index < WORKER_QUEUE; index++) queued.push(pool.run(records));
       expect(queued.every((result) => result !== undefined)).toBe(true);
@@ -66,6 +68,19 @@ describe('workerPool', () => {
       const again = pool.run(records); // room again
       expect(again).toBeDefined();
       expect((await again!).summary).toEqual(mainState);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('is no longer starting once its worker has failed, so the caller stops waiting for it', async () => {
+    // An adapter no worker can build: the worker throws while starting and exits.
+    const pool = workerPool(1, 'no-such-adapter', context);
+    try {
+      for (let waited = 0; pool.starting && waited < 30_000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(pool.starting).toBe(false);
+      expect(pool.run(records)).toBeUndefined();
     } finally {
       await pool.close();
     }
