@@ -552,6 +552,46 @@ async function typecheck(
   return exec(join(BIN, 'tsc'), ['-p', `tsconfig.${name}.json`], project);
 }
 
+describe("the installed command's worker threads", () => {
+  it('start from the installed dist/cli-worker.js and compute a chunk of rows (what --jobs 2 runs)', async () => {
+    const { Worker } = await import('node:worker_threads');
+    const header = [
+      'classification_type',
+      'classification_code',
+      'spend_year',
+      'spend_region',
+      'money',
+      'money_unit',
+    ];
+    const workerData = {
+      kind: 'spend',
+      context: { inputFormat: 'csv', format: 'csv', header, columns: header, neutraliseFormulas: true },
+      datasetFiles: [],
+    };
+    const worker = new Worker(join(project, 'node_modules', NAME, 'dist', 'cli-worker.js'), { workerData });
+    try {
+      const messages: unknown[] = [];
+      const result = await new Promise<{ bytes: Uint8Array; summary: { rows: number; failures: number } }>(
+        (resolve, reject) => {
+          worker.on('error', reject);
+          worker.on('message', (message: Record<string, unknown>) => {
+            messages.push(message);
+            // Ready first (its adapter built), then the chunk's result.
+            if ('co2eWorkerReady' in message)
+              worker.postMessage([{ line: 2, text: 'isic4,4711,2019,DE,1000,eur' }]);
+            else resolve(message as never);
+          });
+        },
+      );
+      expect(messages[0]).toEqual({ co2eWorkerReady: true });
+      expect(result.summary).toMatchObject({ rows: 1, failures: 0 });
+      expect(Buffer.from(result.bytes).toString('utf8')).toMatch(/^isic4,4711,2019,DE,1000,eur,[\d.]+,kg,/);
+    } finally {
+      await worker.terminate();
+    }
+  });
+});
+
 describe('TypeScript consumers (the repo’s tsc)', () => {
   beforeAll(() => {
     // @types/node for the node:http adapter's and the Fetch API's types, as any Node project has it.

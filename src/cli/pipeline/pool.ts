@@ -16,7 +16,6 @@ export type WorkerKind = string;
 
 /** What a worker is started with (`workerData`). */
 export interface WorkerSetup {
-  co2eChunkWorker: true;
   kind: WorkerKind;
   context: ChunkContext;
   /** `--datasets` files, merged over the embedded defaults in order, as the main thread did. */
@@ -53,18 +52,18 @@ export interface ChunkPool {
 }
 
 /**
- * Where the worker's code is: this very file once bundled (dist/cli.js starts a worker when `workerData` says
- * so), or the CLI's entry through tsx when running from source.
+ * Where the worker's code is: dist/cli-worker.js beside the bundled CLI (worker.ts, built on its own so that a
+ * worker does not load the whole CLI), or worker.ts through tsx when running from source.
  */
 function workerEntry(): { script: URL | string; eval: boolean } {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { script: new URL(here), eval: false };
+  if (!here.endsWith('.ts')) return { script: new URL('./cli-worker.js', here), eval: false };
   // From source (tsx, vitest): a worker does not inherit the TypeScript loader, so register tsx's first.
   const api = createRequire(here)
     .resolve('tsx/esm/api')
     .replace(/\.cjs$/, '.mjs');
   const tsx = pathToFileURL(api).href;
-  const entry = new URL('../index.ts', here).href;
+  const entry = new URL('../worker.ts', here).href;
   return {
     script: `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`,
     eval: true,
@@ -90,7 +89,7 @@ export function workerPool(
   datasetFiles: readonly string[] = [],
 ): ChunkPool {
   const entry = workerEntry();
-  const setup: WorkerSetup = { co2eChunkWorker: true, kind, context, datasetFiles };
+  const setup: WorkerSetup = { kind, context, datasetFiles };
   const threads = Array.from({ length: workers }, () => {
     const worker = new Worker(entry.script, { workerData: setup, eval: entry.eval });
     const pending: Array<{ resolve: (result: ChunkResult) => void; reject: (error: Error) => void }> = [];
