@@ -555,14 +555,9 @@ async function typecheck(
 describe("the installed command's worker threads", () => {
   it('start from the installed dist/cli-worker.js and compute a chunk of rows (what --jobs 2 runs)', async () => {
     const { Worker } = await import('node:worker_threads');
-    const header = [
-      'classification_type',
-      'classification_code',
-      'spend_year',
-      'spend_region',
-      'money',
-      'money_unit',
-    ];
+    // A ledger's header line and one row, as the main thread hands them over.
+    const headerLine = 'classification_type,classification_code,spend_year,spend_region,money,money_unit';
+    const header = headerLine.split(',');
     const workerData = {
       kind: 'spend',
       context: { inputFormat: 'csv', format: 'csv', header, columns: header, neutraliseFormulas: true },
