@@ -3,7 +3,8 @@ import { defaultDatasets } from '../../src/datasets/index';
 import { spendRows } from '../../src/cli/adapters/spend';
 import { passThroughColumns } from '../../src/cli/formats/index';
 import { type ChunkContext, chunkProcessor } from '../../src/cli/pipeline/chunk';
-import { WORKER_QUEUE, workerPool } from '../../src/cli/pipeline/pool';
+import fc from 'fast-check';
+import { expectsLongRun, LONG_RUN_ROWS, WORKER_QUEUE, workerPool } from '../../src/cli/pipeline/pool';
 
 /**
  * The worker pool beside the main thread (`--jobs N`: the main thread and N - 1 workers): a worker takes chunks
@@ -85,4 +86,43 @@ describe('workerPool', () => {
       await pool.close();
     }
   }, 60_000);
+});
+
+describe('expectsLongRun: when the default --jobs starts workers', () => {
+  // A ledger line of about 70 characters: 1,000 rows read are 70,000 characters.
+  const read = { rowsRead: 1_000, charsRead: 70_000 };
+
+  it('starts them for a file expected to hold 100,000 rows more than those read, not for a shorter one', () => {
+    expect(expectsLongRun({ fileBytes: 70 * (1_000 + LONG_RUN_ROWS), ...read })).toBe(true);
+    expect(expectsLongRun({ fileBytes: 70 * (1_000 + LONG_RUN_ROWS) - 70, ...read })).toBe(false);
+    expect(expectsLongRun({ fileBytes: 70 * 50_000, ...read })).toBe(false); // a 50k-row ledger: the main thread alone
+  });
+
+  it('for an input of unknown size (stdin, gzip), starts them once 100,000 rows have been read', () => {
+    expect(expectsLongRun({ fileBytes: undefined, ...read })).toBe(false);
+    expect(expectsLongRun({ fileBytes: undefined, rowsRead: LONG_RUN_ROWS - 1, charsRead: 7e6 })).toBe(false);
+    expect(expectsLongRun({ fileBytes: undefined, rowsRead: LONG_RUN_ROWS, charsRead: 7e6 })).toBe(true);
+  });
+
+  it('property: a larger file never turns workers off, and more rows read of the same file never turn them on', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1e9 }),
+        fc.integer({ min: 1, max: 1e9 }),
+        fc.integer({ min: 1, max: 200_000 }),
+        fc.integer({ min: 1, max: 500 }),
+        (a, b, rowsRead, lineChars) => {
+          const [small, large] = a < b ? [a, b] : [b, a];
+          const charsRead = rowsRead * lineChars;
+          if (expectsLongRun({ fileBytes: small, rowsRead, charsRead }))
+            expect(expectsLongRun({ fileBytes: large, rowsRead, charsRead })).toBe(true);
+          // Reading on in the same file (same line length): the rows still to come only shrink.
+          if (!expectsLongRun({ fileBytes: large, rowsRead, charsRead }))
+            expect(
+              expectsLongRun({ fileBytes: large, rowsRead: rowsRead + 1, charsRead: charsRead + lineChars }),
+            ).toBe(false);
+        },
+      ),
+    );
+  });
 });

@@ -127,7 +127,7 @@ export function addFileCommand(
     .option('--resume', 'continue the partial --out an interrupted run of the same command left')
     .option(
       '--jobs <n>',
-      'threads computing rows: the main thread and n - 1 workers (default: the number of cores; 1: no workers)',
+      'threads computing rows: the main thread and n - 1 workers (default: the number of cores, for inputs of 100,000 rows or more; 1: no workers)',
       integer('--jobs', 1, 256),
     )
     .option('--allow-formulas', 'CSV output: leave formula-like pass-through cells as they are')

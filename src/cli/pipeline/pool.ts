@@ -27,8 +27,42 @@ export interface WorkerReady {
   co2eWorkerReady: true;
 }
 
-/** Default `--jobs`: the cores this process may use. */
+/** Default `--jobs`: the cores this process may use (workers start only for a long run: {@link expectsLongRun}). */
 export const defaultJobs = (): number => availableParallelism();
+
+/**
+ * Rows from which a run with the default `--jobs` starts workers. A worker's start-up, cold caches and compiled
+ * code cost about 0.4 s of CPU, and on two cores slow the main thread while they are paid: `--jobs 2` was 15–35 %
+ * slower than `--jobs 1` on ledgers of 5k–50k rows and about even at 100k (bench/cli.md).
+ */
+export const LONG_RUN_ROWS = 100_000;
+
+/**
+ * Whether a run with the default `--jobs` should start its workers: when the rows still to come are expected to be
+ * at least {@link LONG_RUN_ROWS} (a file's size over the length of the records read so far), or, for an input of
+ * unknown size (stdin, gzip), once that many rows have been read.
+ *
+ * @example
+ * ```ts
+ * expectsLongRun({ fileBytes: 70_000_000, rowsRead: 1_000, charsRead: 69_000 }); // true: about a million rows
+ * expectsLongRun({ fileBytes: undefined, rowsRead: 1_000, charsRead: 69_000 }); // false until 100,000 rows
+ * ```
+ */
+export function expectsLongRun({
+  fileBytes,
+  rowsRead,
+  charsRead,
+}: {
+  /** The input file's size; undefined for stdin or a gzipped file. */
+  fileBytes: number | undefined;
+  /** Records read so far, and their characters (line ends included). */
+  rowsRead: number;
+  charsRead: number;
+}): boolean {
+  if (fileBytes === undefined || charsRead === 0) return rowsRead >= LONG_RUN_ROWS;
+  const expectedRows = (fileBytes / charsRead) * rowsRead;
+  return expectedRows - rowsRead >= LONG_RUN_ROWS;
+}
 
 /**
  * Chunks a worker may hold at once (the one it computes and those queued behind it). Enough that it does not run

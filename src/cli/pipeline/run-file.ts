@@ -16,7 +16,7 @@ import {
   refuseSameFile,
   type RunIdentity,
 } from './output-file';
-import { type ChunkPool, defaultJobs, WORKER_QUEUE, workerPool } from './pool';
+import { type ChunkPool, defaultJobs, expectsLongRun, WORKER_QUEUE, workerPool } from './pool';
 import { runParquetFileCommand } from './run-parquet';
 import { createProgress } from './progress';
 import { errorCode, inputFileSize, streamWriter } from './streams';
@@ -44,7 +44,10 @@ export interface FileCommandOptions {
   force?: boolean;
   /** Continue the partial output an interrupted run of the same input and options left. */
   resume?: boolean;
-  /** Worker threads computing rows; default the cores available. 1 computes in the main thread. */
+  /**
+   * Threads computing rows (the main thread and `jobs - 1` workers); 1 computes in the main thread. Default: the
+   * cores available, with workers started only for a long input ({@link expectsLongRun}).
+   */
   jobs?: number;
   /** CSV output: make formula-like pass-through cells inert (default true). */
   neutraliseFormulas?: boolean;
@@ -238,13 +241,20 @@ export async function runFileCommand(
 
   const process = chunkProcessor(kind, context);
   let pool: ChunkPool | undefined;
-  const inFlight: Array<{ rows: number; result: Promise<ChunkResult> }> = [];
+  /**
+   * Chunks dispatched and not yet written, in input order. One given to a worker keeps its records until the
+   * worker's result is in (`queued`), so that the main thread can still compute it itself ({@link takeQueued}).
+   */
+  const inFlight: Array<{ rows: number; result: Promise<ChunkResult>; queued?: readonly RecordText[] }> = [];
   // Room for every worker's queue and for chunks the main thread computes meanwhile: it waits for the oldest
   // chunk (a worker's, often) only when this many are under way, so a slower worker does not stall it.
   const maxInFlight = jobs > 1 ? WORKER_QUEUE * (jobs - 1) + MAIN_AHEAD : 2;
   const progress = createProgress(io.stderr, input.bytes);
   const started = performance.now();
   let rowsWritten = skip;
+  // Records read so far and their characters (line ends included), resumed ones too: how long the file looks.
+  let seen = 0;
+  let charsRead = 0;
   let lastCheckpoint = 0;
   let interrupted = false;
 
@@ -259,11 +269,40 @@ export async function runFileCommand(
     // `--jobs N`: the main thread and N - 1 workers compute. The main thread has its adapter built and its code
     // warm already; each worker pays its own start-up, dataset import, JIT and cache warm-up (bench/cli.md), so
     // it takes a chunk only when it is ready and not full, and the main thread computes the rest.
-    if (pool === undefined && !last && jobs > 1 && kind.worker !== undefined)
+    // With the default `--jobs`, only once the run is expected to be long enough to repay a worker's start-up.
+    if (
+      pool === undefined &&
+      !last &&
+      jobs > 1 &&
+      kind.worker !== undefined &&
+      (options.jobs !== undefined || expectsLongRun({ fileBytes: input.bytes, rowsRead: seen, charsRead }))
+    )
       pool = workerPool(jobs - 1, kind.worker, context, kind.workerDatasets);
-    const result = pool?.run(chunk) ?? Promise.resolve(process(chunk));
-    result.catch(() => undefined); // awaited in order by writeHead; this only keeps it from being unhandled
-    inFlight.push({ rows: chunk.length, result });
+    const onWorker = pool?.run(chunk);
+    if (onWorker === undefined) {
+      inFlight.push({ rows: chunk.length, result: Promise.resolve(process(chunk)) });
+      return;
+    }
+    const entry: (typeof inFlight)[number] = { rows: chunk.length, result: onWorker, queued: chunk };
+    const settle = () => delete entry.queued;
+    onWorker.then(settle, settle); // awaited in order by writeHead; this also keeps a rejection from being unhandled
+    inFlight.push(entry);
+  };
+  /**
+   * At the end of the input the main thread has nothing left to read, and would wait for the chunks still queued
+   * at workers: a worker's first chunks are slow (its caches and compiled code are cold), and on a short file they
+   * are the last ones. So it computes them itself, last first (those a worker has not started), taking whichever
+   * result is in first; a chunk's bytes and summary are the same from any thread.
+   */
+  const takeQueued = async () => {
+    for (let index = inFlight.length - 1; index >= 0; index--) {
+      // Lets the results workers have posted in, so that a chunk already done is not computed again.
+      await new Promise((resolve) => setImmediate(resolve));
+      const entry = inFlight[index];
+      if (entry?.queued === undefined) continue;
+      entry.result = Promise.resolve(process(entry.queued));
+      delete entry.queued;
+    }
   };
   const writeHead = async () => {
     const head = inFlight.shift();
@@ -281,12 +320,12 @@ export async function runFileCommand(
       await write(ENCODERS[format](context).header);
       checkpoint(true);
     }
-    let seen = 0;
     let chunk: RecordText[] = [];
     let chunkChars = 0;
     const take = async (records: readonly RecordText[]) => {
       for (const record of records) {
         seen += 1;
+        charsRead += (record.text?.length ?? 0) + 1;
         if (seen <= skip) continue; // already in the resumed output
         if (chunk.length >= CHUNK_ROWS || chunkChars >= CHUNK_CHARS) {
           // A full chunk is sent once a record follows it, so a file of one chunk never starts workers.
@@ -315,6 +354,7 @@ export async function runFileCommand(
     }
     if (io.signal?.aborted === true) interrupted = true;
     if (!interrupted && chunk.length > 0) dispatch(chunk, true);
+    await takeQueued();
     while (inFlight.length > 0) await writeHead();
     checkpoint(true);
     if (!interrupted) output?.commit();
