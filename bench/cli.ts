@@ -28,6 +28,8 @@ const RATIO_ROWS = Number(process.env.BENCH_ROWS ?? (QUICK ? 20_000 : 100_000));
 const RSS_ROWS = QUICK ? [20_000, 100_000] : [100_000, 1_000_000];
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const JOBS = [1, 2] as const;
+/** Short files, whole process, where a worker's start-up weighs most (`--jobs` default against 1 and 2). */
+const SHORT_ROWS = QUICK ? [5_000] : [5_000, 20_000, 50_000];
 const KINDS = ['spend', 'billing'] as const;
 type Kind = (typeof KINDS)[number];
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -108,8 +110,9 @@ interface CliRun {
   cpuSeconds: number;
 }
 
-function cli(kind: Kind, file: string, rows: number, jobs: number): CliRun {
-  const out = join(OUT, `out-${kind}-${rows}-${jobs}.csv`);
+/** One CLI run; `jobs` undefined runs it without `--jobs` (the default). */
+function cli(kind: Kind, file: string, rows: number, jobs: number | undefined): CliRun {
+  const out = join(OUT, `out-${kind}-${rows}-${jobs ?? 'default'}.csv`);
   const started = performance.now();
   const run = spawnSync(
     process.execPath,
@@ -122,8 +125,7 @@ function cli(kind: Kind, file: string, rows: number, jobs: number): CliRun {
       '--out',
       out,
       '--force',
-      '--jobs',
-      String(jobs),
+      ...(jobs === undefined ? [] : ['--jobs', String(jobs)]),
     ],
     { cwd: ROOT, encoding: 'utf8' },
   );
@@ -192,6 +194,11 @@ interface Results {
     }
   >;
   rss: Record<Kind, Record<number, Record<number, number>>>;
+  /**
+   * Short files, whole process (start to exit, seconds, medians): `--jobs 1`, the default (workers only for a long
+   * input) and `--jobs 2`, per command and row count.
+   */
+  short?: Record<Kind, Record<number, { one: number; auto: number; two: number }>>;
   /** The runs at the largest RSS size (one each), for `--jobs 2` ÷ `--jobs 1` there: rate and CPU seconds. */
   large?: Record<Kind, Record<number, { runRowsPerSec: number; cpuSeconds: number; coresUsed: number }>>;
 }
@@ -233,6 +240,21 @@ async function measure(): Promise<Results> {
     };
     log(JSON.stringify(ratios[kind]));
   }
+  const short = {} as NonNullable<Results['short']>;
+  for (const kind of KINDS) {
+    short[kind] = {};
+    for (const rows of SHORT_ROWS) {
+      const file = input(kind, rows);
+      const runs: Record<'one' | 'auto' | 'two', number[]> = { one: [], auto: [], two: [] };
+      log(`${kind} ${rows} rows: whole process with --jobs 1, the default and --jobs 2`);
+      for (let repetition = 0; repetition < REPS; repetition++) {
+        runs.one.push(rows / cli(kind, file, rows, 1).wallRowsPerSec);
+        runs.auto.push(rows / cli(kind, file, rows, undefined).wallRowsPerSec);
+        runs.two.push(rows / cli(kind, file, rows, 2).wallRowsPerSec);
+      }
+      short[kind][rows] = { one: median(runs.one), auto: median(runs.auto), two: median(runs.two) };
+    }
+  }
   const rss = {} as Results['rss'];
   const large = {} as NonNullable<Results['large']>;
   const largest = Math.max(...RSS_ROWS);
@@ -265,6 +287,7 @@ async function measure(): Promise<Results> {
     ratios,
     rss,
     large,
+    short,
   };
 }
 
@@ -325,6 +348,21 @@ function section(results: Results): string {
         );
       }
     }
+  }
+  if (results.short !== undefined) {
+    const seconds = (value: number) => `${value.toFixed(2)} s`;
+    lines.push(
+      '',
+      'Short files, the whole process from start to exit (medians): without `--jobs` (the default: workers only when 100,000 rows or more are expected) against `--jobs 1` and `--jobs 2`.',
+      '',
+      '| command | rows | `--jobs 1` | default | default ÷ `--jobs 1` | `--jobs 2` | `--jobs 2` ÷ `--jobs 1` |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    );
+    for (const kind of KINDS)
+      for (const [count, { one, auto, two }] of Object.entries(results.short[kind]))
+        lines.push(
+          `| ${kind} | ${rows(Number(count))} | ${seconds(one)} | ${seconds(auto)} | ${(auto / one).toFixed(2)} | ${seconds(two)} | ${(two / one).toFixed(2)} |`,
+        );
   }
   lines.push(
     '',
