@@ -18,7 +18,7 @@ import { variedLedger } from './cli-ledger';
  * bench/.out/cli-results.json and the results section of bench/cli.md (its analysis block is kept).
  *
  * Environment: BENCH_QUICK=1 for 20k and 100k rows (bench/cli.md left unchanged); BENCH_ROWS=n rows for the ratios; BENCH_REPS=n repetitions of the
- * ratio runs (default 3). `tsx bench/cli.ts --report` rewrites the section from the last full run's JSON.
+ * ratio runs (default 5). `tsx bench/cli.ts --report` rewrites the section from the last full run's JSON.
  */
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -26,7 +26,7 @@ const OUT = join(ROOT, 'bench', '.out', 'cli');
 const QUICK = process.env.BENCH_QUICK === '1';
 const RATIO_ROWS = Number(process.env.BENCH_ROWS ?? (QUICK ? 20_000 : 100_000));
 const RSS_ROWS = QUICK ? [20_000, 100_000] : [100_000, 1_000_000];
-const REPS = Number(process.env.BENCH_REPS ?? 3);
+const REPS = Number(process.env.BENCH_REPS ?? 5);
 const JOBS = [1, 2] as const;
 /** Short files, whole process, where a worker's start-up weighs most (`--jobs` default against 1 and 2). */
 const SHORT_ROWS = QUICK ? [5_000] : [5_000, 20_000, 50_000];
