@@ -295,6 +295,7 @@ export async function runFileCommand(
    * result is in first; a chunk's bytes and summary are the same from any thread.
    */
   const takeQueued = async () => {
+    if (pool === undefined) return;
     for (let index = inFlight.length - 1; index >= 0; index--) {
       // Lets the results workers have posted in, so that a chunk already done is not computed again.
       await new Promise((resolve) => setImmediate(resolve));

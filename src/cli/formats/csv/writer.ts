@@ -65,12 +65,12 @@ function inputCell(value: unknown): string {
 
 /**
  * A result cell. Its text comes from data (factor names and sources from a dataset file, units, messages that quote
- * the input), so it is always neutralised, whatever `--allow-formulas` says about pass-through cells. A finite
- * number's plain decimal holds only digits, `.` and `-`: it needs no quoting and is never a formula.
+ * the input), so it is always neutralised, whatever `--allow-formulas` says about pass-through cells. A number is
+ * written as its plain decimal, which needs no quoting.
  */
 function resultCell(value: unknown, texts: CellTexts): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number' && Number.isFinite(value)) return plainDecimal(value);
+  if (typeof value === 'number') return plainDecimal(value);
   return texts.of(String(value));
 }
 
