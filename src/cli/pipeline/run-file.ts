@@ -2,7 +2,7 @@ import { createGunzip, gzipSync } from 'node:zlib';
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { type ChunkContext, type ChunkResult, chunkProcessor } from './chunk';
+import { type ChunkContext, chunkProcessor } from './chunk';
 import { type CliIo, EXIT, UsageError } from '../io';
 import { parseJsonLine } from '../formats/jsonl/reader';
 import type { RowAdapter } from './row-adapter';
@@ -16,6 +16,7 @@ import {
   refuseSameFile,
   type RunIdentity,
 } from './output-file';
+import { InFlightChunks } from './in-flight';
 import { type ChunkPool, defaultJobs, expectsLongRun, WORKER_QUEUE, workerPool } from './pool';
 import { runParquetFileCommand } from './run-parquet';
 import { createProgress } from './progress';
@@ -241,11 +242,7 @@ export async function runFileCommand(
 
   const process = chunkProcessor(kind, context);
   let pool: ChunkPool | undefined;
-  /**
-   * Chunks dispatched and not yet written, in input order. One given to a worker keeps its records until the
-   * worker's result is in (`queued`), so that the main thread can still compute it itself ({@link takeQueued}).
-   */
-  const inFlight: Array<{ rows: number; result: Promise<ChunkResult>; queued?: readonly RecordText[] }> = [];
+  const inFlight = new InFlightChunks();
   // Room for every worker's queue and for chunks the main thread computes meanwhile: it waits for the oldest
   // chunk (a worker's, often) only when this many are under way, so a slower worker does not stall it.
   const maxInFlight = jobs > 1 ? WORKER_QUEUE * (jobs - 1) + MAIN_AHEAD : 2;
@@ -278,32 +275,7 @@ export async function runFileCommand(
       (options.jobs !== undefined || expectsLongRun({ fileBytes: input.bytes, rowsRead: seen, charsRead }))
     )
       pool = workerPool(jobs - 1, kind.worker, context, kind.workerDatasets);
-    const onWorker = pool?.run(chunk);
-    if (onWorker === undefined) {
-      inFlight.push({ rows: chunk.length, result: Promise.resolve(process(chunk)) });
-      return;
-    }
-    const entry: (typeof inFlight)[number] = { rows: chunk.length, result: onWorker, queued: chunk };
-    const settle = () => delete entry.queued;
-    onWorker.then(settle, settle); // awaited in order by writeHead; this also keeps a rejection from being unhandled
-    inFlight.push(entry);
-  };
-  /**
-   * At the end of the input the main thread has nothing left to read, and would wait for the chunks still queued
-   * at workers: a worker's first chunks are slow (its caches and compiled code are cold), and on a short file they
-   * are the last ones. So it computes them itself, last first (those a worker has not started), taking whichever
-   * result is in first; a chunk's bytes and summary are the same from any thread.
-   */
-  const takeQueued = async () => {
-    if (pool === undefined) return;
-    for (let index = inFlight.length - 1; index >= 0; index--) {
-      // Lets the results workers have posted in, so that a chunk already done is not computed again.
-      await new Promise((resolve) => setImmediate(resolve));
-      const entry = inFlight[index];
-      if (entry?.queued === undefined) continue;
-      entry.result = Promise.resolve(process(entry.queued));
-      delete entry.queued;
-    }
+    inFlight.add(chunk, pool?.run(chunk) ?? process(chunk));
   };
   const writeHead = async () => {
     const head = inFlight.shift();
@@ -355,7 +327,8 @@ export async function runFileCommand(
     }
     if (io.signal?.aborted === true) interrupted = true;
     if (!interrupted && chunk.length > 0) dispatch(chunk, true);
-    await takeQueued();
+    // Nothing left to read: rather than wait for chunks still queued at workers, compute them here too.
+    if (pool !== undefined) await inFlight.computeQueued(process);
     while (inFlight.length > 0) await writeHead();
     checkpoint(true);
     if (!interrupted) output?.commit();
