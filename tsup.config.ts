@@ -1,23 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 import type { Plugin } from 'esbuild';
 import { externalDataModules, writeDataModules } from './scripts/data-files';
-
-/**
- * JSON other than the dataset tables (package.json in the CLI) becomes `JSON.parse('…')` rather than an object
- * literal: V8 parses a JSON string markedly faster than the same data as JavaScript. The tables themselves are
- * never inlined: `externalDataModules` makes each an import of its own module in dist/data/, written (with its
- * licence banner, also as `JSON.parse`) by `writeDataModules` after the build.
- */
-const jsonAsParse: Plugin = {
-  name: 'json-as-parse',
-  setup(build) {
-    build.onLoad({ filter: /\.json$/ }, async ({ path }) => {
-      const minified = JSON.stringify(JSON.parse(await readFile(path, 'utf8')));
-      return { contents: `export default JSON.parse(${JSON.stringify(minified)});`, loader: 'js' };
-    });
-  },
-};
+import { jsonAsParse } from './scripts/json-as-parse';
 
 /**
  * dist/ imports the request parser's fast path as `#fast-parse`, which package.json `imports` resolves by

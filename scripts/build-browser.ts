@@ -12,11 +12,12 @@
  * tsup (which writes dist/data/).
  */
 import { existsSync, statSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { dataModuleOf } from './data-files';
+import { jsonAsParse } from './json-as-parse';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SRC = join(ROOT, 'src');
@@ -50,17 +51,6 @@ function sourceOf(specifier: string, resolveDir: string): { path: string; specif
 
 /** The output module of a source file, relative to dist/browser/. */
 const outputOf = (source: string) => relative(SRC, source).replace(/\.ts$/, '.js');
-
-/** Tables as `JSON.parse('…')` (as in tsup.config.ts) for JSON that is not a dataset table (billing rules, OpenAPI). */
-const jsonAsParse: Plugin = {
-  name: 'json-as-parse',
-  setup(pluginBuild) {
-    pluginBuild.onLoad({ filter: /\.json$/ }, async ({ path }) => {
-      const minified = JSON.stringify(JSON.parse(await readFile(path, 'utf8')));
-      return { contents: `export default JSON.parse(${JSON.stringify(minified)});`, loader: 'js' };
-    });
-  },
-};
 
 /**
  * `collect`: every source module stays in (to find which ones the entries reach). Otherwise: every import of
