@@ -2,6 +2,7 @@
  * The spend ledger of `npm run bench:cli`: row `index` of a deterministic, varied ledger (codes at several levels,
  * regions, currencies, years, margins), as CSV text and as the request the CLI builds from it.
  */
+import { random } from './workload';
 
 export const CODES = ['4711', '62', 'F', '5110', '3510', '2410', '7020', '10', '6419', '86', '4321'];
 export const PLACES = [
@@ -56,17 +57,8 @@ export interface VariedLedger {
   line(index: number): string;
 }
 
-/** mulberry32 of the row index: row `index` is the same in every run and every file size. */
-function draws(index: number): () => number {
-  let state = (index * 0x9e3779b1) >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** The row index's own draws (bench/workload.ts's mulberry32): row `index` is the same in every run and file size. */
+const draws = (index: number): (() => number) => random((index * 0x9e3779b1) >>> 0);
 
 export function variedLedger(tables: {
   /** ISIC codes with the spend regions they have a factor in. */
