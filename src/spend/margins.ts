@@ -1,4 +1,4 @@
-import { type Decimal, add, compare, decimal, div, mul, sum, ZERO } from '../core/decimal';
+import { type Decimal, add, compare, decimal, div, mul, ONE, sub, sum, ZERO } from '../core/decimal';
 import type { SpendDatasets } from '../datasets/types';
 import type { SelectedFactor } from './classification';
 import { notice, type Notice } from './notices';
@@ -14,16 +14,72 @@ export interface AppliedMargins {
   /** The margins datasets the `default` margins came from (`id@version`, sorted); empty when none was used. */
   datasets: string[];
   notices: Notice[];
+  /** 1 − the three margins: the basic price's share of the purchaser's price. */
+  basicShare: Decimal;
 }
 
 /**
  * The margins between purchaser's and basic price: supplied ones as given, missing ones from the dataset's
  * defaults for (region, product) (weighted like the factor over several products). Where no default exists the
  * margin is 0, with a notice. Factors at purchaser's price need no margins: missing ones are 0 then.
+ *
+ * The defaults are computed once per factor selection and margins dataset ({@link marginDefaults}), and a request
+ * that supplies no margin gets that selection's shared result: read it, never change it.
  */
 export function applyMargins(
   request: ParsedSpendRequest,
   selected: Pick<SelectedFactor, 'shares' | 'weights' | 'region'>,
+  datasets: SpendDatasets,
+): AppliedMargins {
+  const defaults = marginDefaults(selected, datasets);
+  if (MARGINS.every((margin) => request[margin] === undefined)) {
+    defaults.unsupplied ??= marginsWith({}, selected, defaults, datasets);
+    return defaults.unsupplied;
+  }
+  return marginsWith(request, selected, defaults, datasets);
+}
+
+/** A selection's default margins under one margins dataset: the same for every request of that selection. */
+interface MarginDefaults {
+  /** The margins and spend factors datasets they were computed from. */
+  readonly margins: SpendDatasets['margins'];
+  readonly spendFactors: SpendDatasets['spendFactors'];
+  /** Each margin's default, undefined where a product has none. */
+  readonly values: Record<MarginName, Decimal | undefined>;
+  /** The margins datasets the defaults come from (`id@version`, sorted). */
+  readonly datasets: string[];
+  /** The margins of a request that supplies none, made on first use. */
+  unsupplied?: AppliedMargins;
+}
+
+/** Default margins per selection (held weakly: a selection evicted from its cache takes its defaults with it). */
+const defaultsBySelection = new WeakMap<object, MarginDefaults>();
+
+function marginDefaults(
+  selected: Pick<SelectedFactor, 'shares' | 'weights' | 'region'>,
+  datasets: SpendDatasets,
+): MarginDefaults {
+  const cached = defaultsBySelection.get(selected);
+  if (cached?.margins === datasets.margins && cached.spendFactors === datasets.spendFactors) return cached;
+  // Factors at purchaser's price take no default margins.
+  const purchaserBasis = datasets.spendFactors.priceBasis === 'purchaser';
+  const values = {} as Record<MarginName, Decimal | undefined>;
+  for (const margin of MARGINS)
+    values[margin] = purchaserBasis ? undefined : defaultMargin(margin, selected.region, selected, datasets);
+  const defaults: MarginDefaults = {
+    margins: datasets.margins,
+    spendFactors: datasets.spendFactors,
+    values,
+    datasets: purchaserBasis ? [] : marginDatasets(selected.region, selected, datasets),
+  };
+  defaultsBySelection.set(selected, defaults);
+  return defaults;
+}
+
+function marginsWith(
+  request: Partial<Pick<ParsedSpendRequest, MarginName>>,
+  selected: Pick<SelectedFactor, 'shares' | 'region'>,
+  defaults: MarginDefaults,
   datasets: SpendDatasets,
 ): AppliedMargins {
   const { shares, region } = selected;
@@ -41,7 +97,7 @@ export function applyMargins(
       values[margin] = ZERO;
       origins[margin] = 'none';
     } else {
-      const fromDefaults = defaultMargin(margin, region, selected, datasets);
+      const fromDefaults = defaults.values[margin];
       values[margin] = fromDefaults ?? ZERO;
       origins[margin] = fromDefaults === undefined ? 'none' : 'default';
       if (fromDefaults === undefined) missingDefaults.push(margin);
@@ -82,7 +138,8 @@ export function applyMargins(
   return {
     values,
     origins,
-    datasets: usedDefaults ? marginDatasets(region, selected, datasets) : [],
+    datasets: usedDefaults ? defaults.datasets : [],
+    basicShare: sub(ONE, sum([values.tax_margin, values.trade_margin, values.transport_margin])),
     notices,
   };
 }

@@ -7,7 +7,6 @@ import {
   ONE,
   roundSignificant,
   sub,
-  sum,
   toNumber,
 } from '../core/decimal';
 import { EmissionsError, type ErrorBody } from '../core/errors';
@@ -108,8 +107,8 @@ export function calculateSpend(
       trade_margin: number(margins.values.trade_margin),
       transport_margin: number(margins.values.transport_margin),
       inflation_applied: sharedNumber(prices.applied, options),
-      margin_sources: margins.origins,
-      ...(margins.datasets.length > 0 ? { margin_datasets: margins.datasets } : {}),
+      margin_sources: { ...margins.origins },
+      ...(margins.datasets.length > 0 ? { margin_datasets: [...margins.datasets] } : {}),
       inflation_years: [...prices.years],
       exchange_rate: sharedNumber(exchange.rate, options),
       exchange_rate_year: exchange.rateYear,
@@ -119,7 +118,7 @@ export function calculateSpend(
       price_basis: factors.priceBasis,
       products: selected.shares.map((share) => ({ ...share })),
     },
-    // Copies: the selection, exchange-rate and price-change parts are cached and shared between calls.
+    // Copies: the selection, exchange-rate, margins and price-change parts are cached and shared between calls.
     notices: spendNotices({ selected, exchange, margins, prices }).map((n) => ({ ...n })),
   };
 }
@@ -203,7 +202,7 @@ export function spendParts(
   const multiplier = roundSignificant(mul(exchange.rate, prices.deflator), PRECISION);
   const money = decimal(input.money);
   const margins = applyMargins(input, selected, datasets);
-  const basicShare = sub(ONE, sum(Object.values(margins.values)));
+  const { basicShare } = margins;
   if (!isPositive(basicShare)) {
     throw new EmissionsError(
       'invalid_request',

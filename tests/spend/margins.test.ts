@@ -297,3 +297,35 @@ describe('margin bounds', () => {
     if (expected.message !== undefined) expect(error.message).toContain(expected.message);
   });
 });
+
+describe('default margins are worked out once per factor and margins table', () => {
+  it('a caller changing a result’s margin sources or datasets does not change the next result', () => {
+    const first = calculateSpend(spend(), withMargins);
+    expect(first.calculation_details.margin_datasets).toEqual(['test-margins@1']);
+    first.calculation_details.margin_sources.tax_margin = 'none';
+    first.calculation_details.margin_datasets?.push('tampered@0');
+    const second = calculateSpend(spend(), withMargins);
+    expect(second.calculation_details.margin_sources).toEqual(sources('default', 'default', 'default'));
+    expect(second.calculation_details.margin_datasets).toEqual(['test-margins@1']);
+  });
+
+  it('another margins table over the same factors gives its own defaults, before and after', () => {
+    const otherTable: MarginsTable = {
+      dataset: { ...INFO, id: 'other-margins' },
+      margins: marginsTable.margins.map((row) => ({ ...row, tax_margin: 0.05 })),
+    };
+    const withOther: SpendDatasets = { ...withMargins, ...createTableDatasets({ margins: otherTable }) };
+    // Same factor and classification tables, so the same cached factor selection serves both.
+    expect(withOther.spendFactors).toBe(withMargins.spendFactors);
+    for (let round = 0; round < 2; round++) {
+      expect(calculateSpend(spend(), withMargins).calculation_details).toMatchObject({
+        tax_margin: 0.15,
+        margin_datasets: ['test-margins@1'],
+      });
+      expect(calculateSpend(spend(), withOther).calculation_details).toMatchObject({
+        tax_margin: 0.05,
+        margin_datasets: ['other-margins@1'],
+      });
+    }
+  });
+});
