@@ -57,6 +57,22 @@ export function embeddedDatasets() {
   },
 };
 
+/**
+ * The CLI imports undici (proxy-agent.ts) only for a download through a proxy: in the bundle that import stays an
+ * import of dist/cli-proxy-agent.js, built as an entry of its own, so cli.js does not carry undici's 1.6 MB, which
+ * Node would compile at every start of every command.
+ */
+const proxyAgentApart: Plugin = {
+  name: 'proxy-agent-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/proxy-agent$/ }, ({ importer }) =>
+      /[\\/]src[\\/]cli[\\/]commands[\\/]proxy-fetch\.ts$/.test(importer)
+        ? { path: './cli-proxy-agent.js', external: true }
+        : undefined,
+    );
+  },
+};
+
 export default defineConfig([
   {
     entry: {
@@ -92,7 +108,14 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: true,
     // Keep the CLI, which the second config writes into the same folder at the same time.
-    clean: ['!cli.js', '!cli.js.map', '!cli-worker.js', '!cli-worker.js.map'],
+    clean: [
+      '!cli.js',
+      '!cli.js.map',
+      '!cli-worker.js',
+      '!cli-worker.js.map',
+      '!cli-proxy-agent.js',
+      '!cli-proxy-agent.js.map',
+    ],
     sourcemap: true,
     target: 'es2022',
     treeshake: true,
@@ -103,7 +126,11 @@ export default defineConfig([
     // runtime dependencies stay zod and big.js.
     // The CLI's worker threads start cli-worker.js: the row pipeline without the command line, so they are ready
     // sooner (src/cli/worker.ts).
-    entry: { cli: 'src/cli/index.ts', 'cli-worker': 'src/cli/worker.ts' },
+    entry: {
+      cli: 'src/cli/index.ts',
+      'cli-worker': 'src/cli/worker.ts',
+      'cli-proxy-agent': 'src/cli/commands/proxy-agent.ts',
+    },
     format: ['esm'],
     platform: 'node',
     target: 'node20',
@@ -115,11 +142,11 @@ export default defineConfig([
       'fastest-levenshtein',
       'hyparquet',
       'hyparquet-writer',
-      // datasets fetch: the proxy agent for HTTPS_PROXY (loaded only when a proxy is set).
+      // datasets fetch: the proxy agent for HTTPS_PROXY, in cli-proxy-agent.js (loaded only when a proxy is set).
       'undici',
     ],
     // The tables stay in dist/data/ (imported by reference, each with its licence), as for the library entries.
-    esbuildPlugins: [externalDataModules, jsonAsParse],
+    esbuildPlugins: [externalDataModules, jsonAsParse, proxyAgentApart],
     banner: {
       // Bundled CommonJS (commander, cli-progress) calls require() for Node built-ins; give it a real one.
       js: "#!/usr/bin/env node\nimport { createRequire as __cliCreateRequire } from 'node:module';\nconst require = __cliCreateRequire(import.meta.url);",

@@ -18,6 +18,8 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isShareAlikeOrDatabaseLicence } from '../../scripts/data-files';
+import { startConnectProxy, startFakeServer } from '../fetch/server';
+import { releaseTexts, releaseZip } from '../loaders/exiobase-fixture';
 
 /**
  * The package as a user gets it: `npm pack`, installed from the tarball into a fresh project (zod and big.js come
@@ -585,6 +587,33 @@ describe("the installed command's worker threads", () => {
       await worker.terminate();
     }
   });
+});
+
+describe("the installed command's downloads through a proxy", () => {
+  it('load undici from dist/cli-proxy-agent.js and tunnel through HTTP_PROXY', async () => {
+    // cli.js leaves undici in a file of its own, imported only for a proxied download: this proves the file is
+    // packed and found beside cli.js.
+    expect(packedFiles).toContain('dist/cli-proxy-agent.js');
+    expect(readFileSync(join(ROOT, 'dist', 'cli.js'), 'utf8')).not.toContain('node_modules/undici/');
+    const server = await startFakeServer();
+    const proxy = await startConnectProxy();
+    try {
+      server.records.set('5589597', new Map([['IOT_2019_pxp.zip', releaseZip(releaseTexts())]]));
+      const { stdout } = await run(
+        join(project, 'node_modules', '.bin', 'co2e-engine'),
+        [
+          ...['datasets', 'fetch', 'exiobase', '--out', 'proxied.json', '--cache-dir', 'proxied-cache'],
+          ...['--zenodo-api', `${server.url}/api`],
+        ],
+        { cwd: project, env: { PATH: process.env.PATH ?? '', HTTP_PROXY: proxy.url } },
+      );
+      expect(stdout).toContain('regions (3): AT FR WA');
+      expect(new Set(proxy.connects)).toEqual(new Set([new URL(server.url).host]));
+    } finally {
+      await server.close();
+      await proxy.close();
+    }
+  }, 60_000);
 });
 
 describe('TypeScript consumers (the repo’s tsc)', () => {

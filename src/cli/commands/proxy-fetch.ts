@@ -44,11 +44,11 @@ export function proxiedFetch(env: Readonly<Record<string, string | undefined>>):
   close: () => Promise<void>;
 } {
   const agents = new Map<string, { close(): Promise<void> }>();
-  let undici: Promise<typeof import('undici')> | undefined;
+  let undici: Promise<typeof import('./proxy-agent')> | undefined;
   const doFetch: FetchLike = async (url, init) => {
     const proxy = proxyFor(url, env);
     if (proxy === undefined) return fetch(url, init);
-    undici ??= import('undici');
+    undici ??= import('./proxy-agent');
     const { fetch: undiciFetch, ProxyAgent } = await undici;
     let agent = agents.get(proxy) as InstanceType<typeof ProxyAgent> | undefined;
     if (agent === undefined) {
