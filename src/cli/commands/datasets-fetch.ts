@@ -11,6 +11,7 @@ import { exiobaseReleaseOf, fetchExiobaseRelease } from '../../node/fetch/exioba
 import { EXIOBASE_ZENODO_RECORDS, type ExiobaseZenodoRelease, ZENODO_API } from '../../node/fetch/zenodo';
 import { loadExiobaseRelease } from '../../node/load-exiobase-release';
 import { type CliIo, EXIT, UsageError } from '../io';
+import type { DatasetsBuildOptions } from './datasets-build-options';
 import { proxiedFetch } from './proxy-fetch';
 import { fourDigitYear, fraction, negativeOption } from './options';
 
@@ -19,20 +20,7 @@ import { fourDigitYear, fraction, negativeOption } from './options';
  * in, so that this file does not import that one) and its default impact row.
  */
 export interface DatasetsBuild {
-  build: (
-    options: {
-      exiobase: string;
-      margins: string[];
-      out: string;
-      year: number;
-      version?: string;
-      impact: string;
-      negative: 'error' | 'omit';
-      force: boolean;
-      tradeShare?: number;
-    },
-    io: CliIo,
-  ) => number;
+  build: (options: DatasetsBuildOptions, io: CliIo) => number;
   defaultImpact: string;
 }
 

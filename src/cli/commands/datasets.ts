@@ -14,34 +14,12 @@ import { loadExiobaseRelease } from '../../node/load-exiobase-release';
 import { readEurostatText } from '../../node/load-naio-margins';
 import { readText, statOf } from '../../node/files';
 import { type CliIo, EXIT, UsageError } from '../io';
+import type { DatasetsBuildOptions } from './datasets-build-options';
 import { addDatasetsFetchCommand } from './datasets-fetch';
 import { fourDigitYear, fraction, negativeOption } from './options';
 
 /** The AR5 row, the GWP basis of the embedded EXIOBASE factors, so that the result merges over them. */
 export const BUILD_DEFAULT_IMPACT = 'GHG emissions AR5 (GWP100) | GWP100 (IPCC, 2010)';
-
-/** Options of `co2e-engine datasets build`. */
-export interface DatasetsBuildOptions {
-  exiobase?: string;
-  /** An EXIOBASE MR-SUT release with valuation layers (`MRSUT_<year>.zip` or folder), read for margins. */
-  exiobaseMargins?: string;
-  /** Margins files: plain CSV, or Eurostat naio_10_cp15 as TSV or SDMX-CSV. */
-  margins: string[];
-  /** The format of every `margins` file; default: each file's, from its header. */
-  marginsFormat?: MarginsFormat;
-  /** naio_10_cp15: the year to read (default `year`). */
-  marginsYear?: number;
-  /** naio_10_cp15: the share of OTTM (trade and transport margins combined) that is trade; required for naio files. */
-  tradeShare?: number;
-  /** naio_10_cp15: rows breaking TS_PP = TS_BP + D21X31 + OTTM refuse the file, or are left out. */
-  marginsInconsistent?: 'error' | 'omit';
-  out: string;
-  year: number;
-  version?: string;
-  impact: string;
-  negative: 'error' | 'omit';
-  force: boolean;
-}
 
 /** `<name>.meta.json` beside a margins file (`name.tsv.gz` → `name.meta.json`). */
 const metaPathOf = (file: string) =>
