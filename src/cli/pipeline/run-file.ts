@@ -1,7 +1,6 @@
 import { createGunzip, gzipSync } from 'node:zlib';
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { type ChunkContext, chunkProcessor } from './chunk';
 import { type CliIo, EXIT, UsageError } from '../io';
 import { parseJsonLine } from '../formats/jsonl/reader';
@@ -17,6 +16,7 @@ import {
   type RunIdentity,
 } from './output-file';
 import { InFlightChunks } from './in-flight';
+import { applyGcFlags } from './gc-flags';
 import { type ChunkPool, defaultJobs, expectsLongRun, WORKER_QUEUE, workerPool } from './pool';
 import { runParquetFileCommand } from './run-parquet';
 import { createProgress } from './progress';
@@ -57,21 +57,6 @@ export interface FileCommandOptions {
 /** Records per chunk, and the most characters of record text in one (long records make shorter chunks). */
 export const CHUNK_ROWS = 1_000;
 const CHUNK_CHARS = 1_000_000;
-/**
- * Old-space growth of the V8 heap after each full collection, in percent (V8 picks up to 300 % when it allocates
- * fast, as a file run does). A run's live heap is flat (datasets, caches, the chunks under way), but at the default
- * the garbage V8 lets pile up between full collections grows with the run's length: peak RSS 1.4× from 100k to 1M
- * rows. At 50 % it stays within 1.3× (bench/cli.md) for about the same CPU time. Set before the workers start, so
- * they have it too.
- */
-const HEAP_GROWING_PERCENT = 50;
-/** Applies {@link HEAP_GROWING_PERCENT}, unless the user chose their own V8 heap settings (NODE_OPTIONS, flags). */
-function boundHeapGrowth(): void {
-  const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ');
-  if (!/heap-growing-percent/.test(chosen))
-    setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-}
-
 /** Chunks the main thread may compute past the oldest one still with a worker (see `maxInFlight`). */
 const MAIN_AHEAD = 8;
 
@@ -167,7 +152,8 @@ export async function runFileCommand(
   if (options.resume === true && options.out === undefined) throw new UsageError('--resume needs --out.');
   refuseSameFile(inputStats(file), options.out);
   refuseReservedInput(file, options.out);
-  boundHeapGrowth();
+  // Before any worker starts, so that its isolate has them too.
+  applyGcFlags(1);
   if (inputFormat === 'parquet' || format === 'parquet') {
     return runParquetFileCommand(kind, file, { ...options, inputFormat, format }, io);
   }
@@ -273,8 +259,10 @@ export async function runFileCommand(
       jobs > 1 &&
       kind.worker !== undefined &&
       (options.jobs !== undefined || expectsLongRun({ fileBytes: input.bytes, rowsRead: seen, charsRead }))
-    )
+    ) {
+      applyGcFlags(jobs);
       pool = workerPool(jobs - 1, kind.worker, context, kind.workerDatasets);
+    }
     inFlight.add(chunk, pool?.run(chunk) ?? process(chunk));
   };
   const writeHead = async () => {
