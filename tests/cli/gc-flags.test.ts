@@ -1,12 +1,15 @@
+import { execFile } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { gcFlags, HEAP_GROWING_PERCENT } from '../../src/cli/pipeline/gc-flags';
+import { tempFile, tempPath } from './harness';
 
 /**
  * The garbage-collection flags a file run sets for itself (pipeline/gc-flags.ts): heap growth always, serial
  * young-generation collection only when the computing threads fill the cores, and never a flag the user gave node.
- * (That V8 takes `--no-parallel-scavenge` mid-run, with workers started after it, is exercised by the 100,000-row
- * `--jobs 2` process of large-file.test.ts on a two-core machine.)
  */
 
 const HEAP = `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
@@ -51,4 +54,48 @@ describe('gcFlags', () => {
       }),
     );
   });
+});
+
+describe('serial scavenges in a real run', () => {
+  const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+  const cores = availableParallelism();
+  const ledger = tempFile(
+    'gc-ledger.csv',
+    [
+      'id,classification_type,classification_code,spend_year,spend_region,money,money_unit',
+      ...Array.from({ length: 20_000 }, (_, index) => `${index},isic4,62,2019,DE,${index + 0.5},eur`),
+    ].join('\n'),
+  );
+
+  /**
+   * The time each young-generation collection of a run spent in parallel helper threads, in order, from V8's own
+   * trace (`--trace-gc-nvp`, one line per collection on stdout, of every thread): 0 when it ran serially.
+   */
+  async function helperTimes(jobs: number): Promise<number[]> {
+    const args = ['--trace-gc-nvp', '--import', 'tsx', 'src/cli/index.ts', 'spend', ledger];
+    const run = await promisify(execFile)(
+      process.execPath,
+      [...args, '--out', tempPath('gc-out.csv'), '--jobs', String(jobs)],
+      { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
+    );
+    return run.stdout
+      .split('\n')
+      .filter((line) => /\bgc=s\b/.test(line))
+      .map((line) => Number(/\bbackground\.scavenge\.parallel=([\d.]+)/.exec(line)?.[1]));
+  }
+
+  // One worker per core: a machine of many cores would start dozens of workers under tsx for this.
+  it.runIf(cores >= 2 && cores <= 8)(
+    'with --jobs at the core count, the collections after the workers start have no parallel helpers',
+    { timeout: 60_000 },
+    async () => {
+      const serial = await helperTimes(cores);
+      const last = serial.slice(-10);
+      expect(last).toHaveLength(10);
+      expect(last).toEqual(last.map(() => 0));
+      // With --jobs 1 the helpers still work (the same trace and file, so the check above can fail).
+      const parallel = (await helperTimes(1)).slice(-10);
+      expect(parallel.some((time) => time > 0)).toBe(true);
+    },
+  );
 });
