@@ -45,12 +45,18 @@ describe('gcFlags', () => {
     expect(gcFlags({ threads, cores, chosen: '--single_threaded_gc --heap-growing-percent=30' })).toEqual([]);
   });
 
-  it('sets serial collection exactly when more than one thread fills the cores and the user chose nothing', () => {
+  it('property: more threads never turn serial collection off, more cores never turn it on', () => {
+    const serial = (threads: number, cores: number) =>
+      gcFlags({ threads, cores, chosen: '' }).includes('--no-parallel-scavenge');
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 64 }), (threads, cores) => {
-        const flags = gcFlags({ threads, cores, chosen: '' });
-        expect(flags[0]).toBe(HEAP);
-        expect(flags.includes('--no-parallel-scavenge')).toBe(threads > 1 && threads >= cores);
+        expect(gcFlags({ threads, cores, chosen: '' })[0]).toBe(HEAP);
+        if (serial(threads, cores)) {
+          expect(serial(threads + 1, cores)).toBe(true);
+          if (cores > 1) expect(serial(threads, cores - 1)).toBe(true);
+        }
+        // Threads at the core count, one core each: the helpers have no core of their own.
+        expect(serial(Math.max(cores, 2), cores)).toBe(true);
       }),
     );
   });
