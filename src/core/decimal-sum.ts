@@ -51,6 +51,29 @@ export class DecimalSum {
       this.rest = this.rest === undefined ? other.rest : add(this.rest, other.rest);
   }
 
+  /**
+   * This sum in two parts that survive structured cloning, for {@link DecimalSum.addParts} in another thread: the
+   * count of 10^-30 and, when some value had digits below that, the exact rest as plain decimal text. Nothing is
+   * written as decimal text in the usual case, and nothing is read back.
+   *
+   * @example
+   * ```ts
+   * const sum = new DecimalSum();
+   * sum.add('0.5');
+   * sum.parts(); // { scaled: 500000000000000000000000000000n, rest: undefined }
+   * ```
+   */
+  parts(): { scaled: bigint; rest: string | undefined } {
+    return { scaled: this.scaled, rest: this.rest === undefined ? undefined : toPlainString(this.rest) };
+  }
+
+  /** Adds a sum given as its {@link DecimalSum.parts}, exactly. */
+  addParts(scaled: bigint, rest: string | undefined): void {
+    this.scaled += scaled;
+    if (rest !== undefined)
+      this.rest = this.rest === undefined ? decimal(rest) : add(this.rest, decimal(rest));
+  }
+
   /** `text` as a count of 10^-30, or undefined when it has digits below that or is no plain decimal. */
   static scale(text: string): bigint | undefined {
     const match = NUMBER.exec(text);

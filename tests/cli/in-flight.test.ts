@@ -11,7 +11,14 @@ import type { RecordText } from '../../src/cli/formats/records';
 const records = (name: string): RecordText[] => [{ line: 2, text: name }];
 const result = (text: string): ChunkResult => ({
   bytes: new TextEncoder().encode(text),
-  summary: { rows: 1, failures: 0, total: '0', groups: {}, errorCodes: {}, firstFailures: [] },
+  summary: {
+    rows: 1,
+    failures: 0,
+    total: { scaled: 0n, rest: undefined },
+    groups: [],
+    errorCodes: [],
+    firstFailures: [],
+  },
 });
 const textOf = async (entry: { result: Promise<ChunkResult> } | undefined) =>
   new TextDecoder().decode((await entry!.result).bytes);

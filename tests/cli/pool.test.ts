@@ -59,8 +59,8 @@ describe('workerPool', () => {
       expect(pool.run(records)).toBeUndefined(); // full: the main thread takes this one
 
       const main = chunkProcessor(spendRows(defaultDatasets), context)(records);
-      // A worker posts its summary as plain data; the main thread's is the summary object.
-      const mainState = main.summary.toState();
+      // A worker posts its summary as its parts; the main thread's is the summary object.
+      const mainState = main.summary.toParts();
       for (const result of await Promise.all(queued)) {
         expect(Buffer.from(result!.bytes).toString('utf8')).toBe(Buffer.from(main.bytes).toString('utf8'));
         expect(result!.summary).toEqual(mainState);

@@ -21,8 +21,8 @@ export function runChunkWorker(setup: WorkerSetup, adapterFor: (setup: WorkerSet
     try {
       const { bytes, summary } = process(records);
       // The bytes move to the main thread rather than being copied (the chunk's buffer is its own); the summary
-      // goes as plain data (a RunSummary does not survive structured cloning).
-      const message: ChunkResult = { bytes, summary: summary.toState() };
+      // goes as its parts (a RunSummary does not survive structured cloning).
+      const message: ChunkResult = { bytes, summary: summary.toParts() };
       parentPort?.postMessage(message, [bytes.buffer as ArrayBuffer]);
     } catch (error) {
       parentPort?.postMessage({ error: error instanceof Error ? error.message : String(error) });

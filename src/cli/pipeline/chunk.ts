@@ -4,7 +4,7 @@ import { parseJsonLine } from '../formats/jsonl/reader';
 import type { RowAdapter } from './row-adapter';
 import { ENCODERS, resultFields, type ResultFields } from '../formats/index';
 import type { FileFormat, RecordText } from '../formats/records';
-import { RunSummary, type SummaryState } from './summary';
+import { RunSummary, type SummaryParts } from './summary';
 
 /**
  * A chunk of input records → its output text and summary. The same pure function runs in the main thread or in
@@ -27,8 +27,8 @@ export interface ChunkContext {
 export interface ChunkResult {
   /** The chunk's output rows, UTF-8 (a worker transfers the buffer rather than copying it). */
   bytes: Uint8Array;
-  /** Plain data from a worker; the summary itself when the main thread computed the chunk (merged without text). */
-  summary: SummaryState | RunSummary;
+  /** A worker's {@link SummaryParts}; the summary itself when the main thread computed the chunk. */
+  summary: SummaryParts | RunSummary;
 }
 
 /** A chunk as {@link chunkProcessor} computes it, with its summary as an object. */
