@@ -1,4 +1,5 @@
 import BigJs from 'big.js';
+import { numberText } from './number-text';
 
 /**
  * The one seam to decimal arithmetic. Every calculation in the engine goes through these functions, so results
@@ -186,7 +187,7 @@ function readNumber(value: number): Decimal | undefined {
  * zeros, and the exponent of the first. Zero keeps its sign, as big.js keeps `-0`'s.
  */
 function fromNumber(value: number): BigJs.Big {
-  const text = String(value);
+  const text = numberText(value);
   const sign = value < 0 || Object.is(value, -0) ? -1 : 1;
   const digits: number[] = [];
   let pointAt = -1; // mantissa digits before the decimal point, once it is seen
@@ -364,12 +365,12 @@ export function toNumber(a: Decimal): number {
   for (const digit of digits) {
     chunk = chunk * 10 + digit;
     if (++chunkDigits === EXACT_COEFFICIENT_DIGITS) {
-      text += String(chunk).padStart(EXACT_COEFFICIENT_DIGITS, '0');
+      text += numberText(chunk).padStart(EXACT_COEFFICIENT_DIGITS, '0');
       chunk = 0;
       chunkDigits = 0;
     }
   }
-  if (chunkDigits > 0) text += String(chunk).padStart(chunkDigits, '0');
+  if (chunkDigits > 0) text += numberText(chunk).padStart(chunkDigits, '0');
   return Number(`${text}e${a.e - digits.length + 1}`);
 }
 

@@ -1,5 +1,6 @@
 import { compare, toPlainString } from '../../core/decimal';
 import { DecimalSum } from '../../core/decimal-sum';
+import { numberText } from '../../core/number-text';
 
 /** Totals of a run, summed exactly, for the summary printed at the end. */
 
@@ -62,7 +63,7 @@ export class RunSummary {
   success(co2e: number, groups: Record<string, string>): void {
     this.rows += 1;
     // The number's shortest decimal text: the value decimal(co2e) would hold.
-    const amount = String(co2e);
+    const amount = numberText(co2e);
     const scaled = DecimalSum.scale(amount);
     this.total.addScaled(scaled, amount);
     for (const name in groups) {

@@ -1,4 +1,5 @@
 import { isLosslessNumber, stringify as stringifyJson } from 'lossless-json';
+import { numberText } from '../../../core/number-text';
 import type { Notice } from '../../../spend/notices';
 import { type EncoderOptions, RESULT_COLUMNS, type RowEncoder } from '../output-row';
 
@@ -14,10 +15,10 @@ import { type EncoderOptions, RESULT_COLUMNS, type RowEncoder } from '../output-
  * ```
  */
 export function plainDecimal(value: number): string {
-  const text = String(value);
+  const text = numberText(value);
   const e = text.indexOf('e');
   if (e < 0) return text;
-  // `String` wrote d[.ddd]e±x, the shortest digits that read back as the double: move the point by moving text.
+  // `numberText` wrote d[.ddd]e±x, the shortest digits that read back as the double: move the point by moving text.
   const negative = text.charCodeAt(0) === 45; /* - */
   const mantissa = text.slice(negative ? 1 : 0, e);
   const point = mantissa.indexOf('.');
@@ -58,7 +59,8 @@ export function neutraliseFormula(text: string): string {
 function inputCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') return numberText(value);
+  if (typeof value === 'boolean') return String(value);
   if (isLosslessNumber(value)) return (value as { value: string }).value;
   return stringifyJson(value) ?? '';
 }
