@@ -40,6 +40,13 @@ describe('DecimalSum', () => {
         const viaScale = new DecimalSum();
         for (const each of texts) viaScale.addScaled(DecimalSum.scale(each), each);
         expect(viaScale.text()).toBe(toPlainString(expected));
+        // parts() cloned into another thread's sum, twice over a sum that already holds a rest, adds up the same.
+        const { scaled, rest } = structuredClone(sum.parts());
+        const viaParts = new DecimalSum();
+        viaParts.add('1e-40');
+        viaParts.addParts(scaled, rest);
+        viaParts.addParts(scaled, rest);
+        expect(viaParts.text()).toBe(toPlainString(add(decimal('1e-40'), add(expected, expected))));
       }),
     );
   });
@@ -54,5 +61,16 @@ describe('DecimalSum', () => {
     sum.addScaled(DecimalSum.scale('-0.5'), '-0.5');
     expect(sum.text()).toBe('-0.4999999999999999999999999999999');
     expect(new DecimalSum().text()).toBe('0');
+  });
+
+  it('parts() gives the count of 10^-30 and the rest below it as text, which addParts() takes back', () => {
+    const sum = new DecimalSum();
+    sum.add('0.5');
+    expect(sum.parts()).toEqual({ scaled: 5n * 10n ** 29n, rest: undefined });
+    sum.add('1e-31');
+    expect(sum.parts()).toEqual({ scaled: 5n * 10n ** 29n, rest: '0.0000000000000000000000000000001' });
+    const copy = new DecimalSum();
+    copy.addParts(sum.parts().scaled, sum.parts().rest);
+    expect(copy.text()).toBe('0.5000000000000000000000000000001');
   });
 });
