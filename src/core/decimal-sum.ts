@@ -29,10 +29,23 @@ export class DecimalSum {
       this.scaled += scaled;
       return true;
     }
-    const match = NUMBER.exec(text);
-    if (match === null || `${match[2] ?? ''}${match[3] ?? ''}` === '') return false;
+    if (!DecimalSum.isPlainDecimal(text)) return false;
     this.rest = this.rest === undefined ? decimal(text) : add(this.rest, decimal(text));
     return true;
+  }
+
+  /**
+   * Whether {@link DecimalSum.add} takes `text`: a plain decimal, with digits, in any notation.
+   *
+   * @example
+   * ```ts
+   * DecimalSum.isPlainDecimal('1.5e-40'); // true
+   * DecimalSum.isPlainDecimal('1,5'); // false
+   * ```
+   */
+  static isPlainDecimal(text: string): boolean {
+    const match = NUMBER.exec(text);
+    return match !== null && `${match[2] ?? ''}${match[3] ?? ''}` !== '';
   }
 
   /**

@@ -134,6 +134,33 @@ describe('--resume and a state without options', () => {
   });
 });
 
+describe('--resume and a damaged state', () => {
+  it('starts from the first row, saying so, rather than merge a summary whose sums are not decimals', async () => {
+    const input = tempFile('damaged-state.csv', ledger(3));
+    const wholeOut = tempPath('damaged-state-whole.csv');
+    const whole = await cli(['spend', input, '--out', wholeOut]);
+    const damages: Array<(summary: ResumeState['summary']) => unknown> = [
+      (summary) => ({ ...summary, total: 'lots' }),
+      (summary) => ({ ...summary, rows: -1 }),
+      (summary) => ({ ...summary, groups: { classification: { 'isic4 62': { co2e: '1,5', rows: 1 } } } }),
+      (summary) => ({ ...summary, errorCodes: { invalid_request: 'many' } }),
+    ];
+    for (const damage of damages) {
+      const out = tempPath('damaged-state-out.csv');
+      await interrupted(['spend', input], out);
+      const { state } = partialPaths(out);
+      const saved = JSON.parse(readFileSync(state, 'utf8')) as ResumeState;
+      writeFileSync(state, JSON.stringify({ ...saved, summary: damage(saved.summary) }));
+      const run = await cli(['spend', input, '--out', out, '--resume']);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain('is unreadable; starting from the first row');
+      // The same rows and the same summary as a run that was never interrupted.
+      expect(readFileSync(out, 'utf8')).toBe(readFileSync(wholeOut, 'utf8'));
+      expect(run.stderr.split('\n').slice(-3)).toEqual(whole.stderr.split('\n').slice(-3));
+    }
+  });
+});
+
 describe('--resume with only --jobs changed', () => {
   it('continues a run killed with SIGKILL under --jobs 1 with --jobs 2, byte-identical to an uninterrupted run', async () => {
     const input = tempFile('jobs.csv', ledger(KILLED_RUN_ROWS));

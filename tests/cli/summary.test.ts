@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RunSummary } from '../../src/cli/pipeline/summary';
+import { isSummaryState, RunSummary } from '../../src/cli/pipeline/summary';
 
 /**
  * A run's summary is the merge of its chunks' summaries: from a worker as its parts (`toParts`, structured-cloned),
@@ -54,5 +54,37 @@ describe('RunSummary.merge', () => {
         expect(viaObject.format('spend', 1)).toBe(whole.format('spend', 1));
       }),
     );
+  });
+});
+
+describe('isSummaryState', () => {
+  it('property: takes every summary a run saves', () => {
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 40 }), (rows) => {
+        expect(isSummaryState(JSON.parse(JSON.stringify(summarise(rows).toState())))).toBe(true);
+      }),
+    );
+  });
+
+  it('refuses one with a count that is not whole or is negative, a sum that is no decimal, or a wrong shape', () => {
+    const state = summarise([{ co2e: 1.5, region: 'DE' }, { failure: 'invalid_request' }]).toState();
+    expect(isSummaryState(state)).toBe(true);
+    const damaged: unknown[] = [
+      undefined,
+      [],
+      { ...state, rows: -1 },
+      { ...state, rows: 1.5 },
+      { ...state, failures: '1' },
+      { ...state, total: 'lots' },
+      { ...state, total: 1.5 },
+      { ...state, groups: [] },
+      { ...state, groups: { region: { DE: { co2e: '1,5', rows: 1 } } } },
+      { ...state, groups: { region: { DE: { co2e: '1.5', rows: Number.NaN } } } },
+      { ...state, groups: { region: null } },
+      { ...state, errorCodes: { invalid_request: 'one' } },
+      { ...state, firstFailures: [1] },
+      { ...state, firstFailures: 'line 2' },
+    ];
+    for (const value of damaged) expect(isSummaryState(value)).toBe(false);
   });
 });

@@ -18,7 +18,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../io';
 import { errorCode } from './streams';
-import type { SummaryState } from './summary';
+import { isSummaryState, type SummaryState } from './summary';
 
 /**
  * Where a file run's output goes, with the guarantees docs/cli.md promises for every format:
@@ -225,13 +225,25 @@ function takeLock(lock: string, out: string): () => void {
   return release;
 }
 
-function readState(path: string): ResumeState | undefined {
+/**
+ * The state saved beside a partial output: undefined when there is none, `'unreadable'` when it is not a state this
+ * version wrote whole (not JSON, another format version, or a summary that would not merge exactly). Its run is
+ * checked against this one's by {@link refuseOtherRun}.
+ */
+function readState(path: string): ResumeState | 'unreadable' | undefined {
   if (!existsSync(path)) return undefined;
   try {
     const state = JSON.parse(readFileSync(path, 'utf8')) as ResumeState;
-    return state.version === 1 ? state : undefined;
+    const whole =
+      state.version === 1 &&
+      Number.isSafeInteger(state.rows) &&
+      state.rows >= 0 &&
+      Number.isSafeInteger(state.bytes) &&
+      state.bytes >= 0 &&
+      isSummaryState(state.summary);
+    return whole ? state : 'unreadable';
   } catch {
-    return undefined;
+    return 'unreadable';
   }
 }
 
@@ -286,11 +298,16 @@ function openLocked(
 ): OutputFile {
   let resumed: ResumeState | undefined;
   if (options.resume && options.run !== undefined) {
-    resumed = readState(paths.state);
+    const saved = readState(paths.state);
+    resumed = saved === 'unreadable' ? undefined : saved;
     const partial = statOrUndefined(paths.partial);
     if (resumed !== undefined) refuseOtherRun(resumed.run, options.run, paths.partial);
     if (resumed !== undefined && (partial === undefined || partial.size < resumed.bytes)) resumed = undefined;
-    if (resumed === undefined)
+    if (saved === 'unreadable')
+      options.notice(
+        `the state kept beside the partial output of ${out} is unreadable; starting from the first row`,
+      );
+    else if (resumed === undefined)
       options.notice(`no partial output of ${out} to resume; starting from the first row`);
   }
 

@@ -39,6 +39,45 @@ export interface SummaryParts {
   firstFailures: string[];
 }
 
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+const isDecimalText = (value: unknown): value is string =>
+  typeof value === 'string' && DecimalSum.isPlainDecimal(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Whether `value` (read back from a resumable run's state file) is a {@link SummaryState} that merges exactly: counts
+ * that are whole and not negative, sums that are decimal text. A damaged one would otherwise merge as a wrong summary
+ * (a sum that is not a decimal adds nothing, a count that is no number makes the rows NaN).
+ *
+ * @example
+ * ```ts
+ * isSummaryState(new RunSummary({}).toState()); // true
+ * isSummaryState({ ...new RunSummary({}).toState(), total: 'lots' }); // false
+ * ```
+ */
+export function isSummaryState(value: unknown): value is SummaryState {
+  if (!isRecord(value)) return false;
+  const { rows, failures, total, groups, errorCodes, firstFailures } = value;
+  return (
+    isCount(rows) &&
+    isCount(failures) &&
+    isDecimalText(total) &&
+    isRecord(groups) &&
+    Object.values(groups).every(
+      (keys) =>
+        isRecord(keys) &&
+        Object.values(keys).every(
+          (entry) => isRecord(entry) && isDecimalText(entry.co2e) && isCount(entry.rows),
+        ),
+    ) &&
+    isRecord(errorCodes) &&
+    Object.values(errorCodes).every(isCount) &&
+    Array.isArray(firstFailures) &&
+    firstFailures.every((failure) => typeof failure === 'string')
+  );
+}
+
 interface Group {
   /** Summed as scaled integers (exact, and a fraction of the cost of a decimal addition per row). */
   co2e: DecimalSum;
