@@ -8,24 +8,26 @@ import { gcFlags, HEAP_GROWING_PERCENT } from '../../src/cli/pipeline/gc-flags';
 import { tempFile, tempPath } from './harness';
 
 /**
- * The garbage-collection flags a file run sets for itself (pipeline/gc-flags.ts): heap growth and no allocation-site
- * pretenuring always, serial young-generation collection only when the computing threads fill the cores, and never a
- * flag the user gave node.
+ * The garbage-collection flags a file run sets for itself (pipeline/gc-flags.ts): no allocation-site pretenuring
+ * always; bounded heap growth, until the computing threads fill the cores, and then V8's own heap growth and serial
+ * young-generation collection; and never a flag the user gave node.
  */
 
 const HEAP = `--heap-growing-percent=${HEAP_GROWING_PERCENT}`;
 const NO_PRETENURING = '--no-allocation-site-pretenuring';
+/** V8's own heap growth, for threads that fill the cores. */
+const V8_HEAP = '--heap-growing-percent=0';
 
 describe('gcFlags', () => {
-  it('bounds heap growth and stops pretenuring for every run, and collects serially once the threads fill the cores', () => {
+  it('stops pretenuring for every run; once the threads fill the cores, grows the heap as V8 does and collects serially', () => {
     expect(gcFlags({ threads: 1, cores: 2, chosen: '' })).toEqual([HEAP, NO_PRETENURING]);
     expect(gcFlags({ threads: 2, cores: 2, chosen: '' })).toEqual([
-      HEAP,
+      V8_HEAP,
       NO_PRETENURING,
       '--no-parallel-scavenge',
     ]);
     expect(gcFlags({ threads: 4, cores: 2, chosen: '' })).toEqual([
-      HEAP,
+      V8_HEAP,
       NO_PRETENURING,
       '--no-parallel-scavenge',
     ]);
@@ -50,19 +52,20 @@ describe('gcFlags', () => {
       '--no-parallel-scavenge',
     ]);
     expect(gcFlags({ threads, cores, chosen: '--allocation-site-pretenuring' })).toEqual([
-      HEAP,
+      V8_HEAP,
       '--no-parallel-scavenge',
     ]);
     expect(gcFlags({ threads, cores, chosen: '--no-allocation_site_pretenuring' })).toEqual([
-      HEAP,
+      V8_HEAP,
       '--no-parallel-scavenge',
     ]);
-    expect(gcFlags({ threads, cores, chosen: '--parallel-scavenge' })).toEqual([HEAP, NO_PRETENURING]);
-    expect(gcFlags({ threads, cores, chosen: '--no-parallel_scavenge' })).toEqual([HEAP, NO_PRETENURING]);
+    expect(gcFlags({ threads, cores, chosen: '--parallel-scavenge' })).toEqual([V8_HEAP, NO_PRETENURING]);
+    expect(gcFlags({ threads, cores, chosen: '--no-parallel_scavenge' })).toEqual([V8_HEAP, NO_PRETENURING]);
     expect(gcFlags({ threads, cores, chosen: '--max-old-space-size=4096 --single-threaded-gc' })).toEqual([
-      HEAP,
+      V8_HEAP,
       NO_PRETENURING,
     ]);
+    expect(gcFlags({ threads: 1, cores, chosen: '--heap-growing-percent=20' })).toEqual([NO_PRETENURING]);
     expect(
       gcFlags({
         threads,
@@ -77,7 +80,11 @@ describe('gcFlags', () => {
       gcFlags({ threads, cores, chosen: '' }).includes('--no-parallel-scavenge');
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 1, max: 64 }), (threads, cores) => {
-        expect(gcFlags({ threads, cores, chosen: '' }).slice(0, 2)).toEqual([HEAP, NO_PRETENURING]);
+        // V8's own heap growth goes with serial collection: both when the threads leave no core idle.
+        expect(gcFlags({ threads, cores, chosen: '' }).slice(0, 2)).toEqual([
+          serial(threads, cores) ? V8_HEAP : HEAP,
+          NO_PRETENURING,
+        ]);
         if (serial(threads, cores)) {
           expect(serial(threads + 1, cores)).toBe(true);
           if (cores > 1) expect(serial(threads, cores - 1)).toBe(true);

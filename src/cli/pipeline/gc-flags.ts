@@ -8,12 +8,21 @@ import { setFlagsFromString } from 'node:v8';
  */
 
 /**
- * Old-space growth of the V8 heap after each full collection, in percent (V8 picks up to 300 % when it allocates
- * fast, as a file run does). A run's live heap is flat (datasets, caches, the chunks under way), but at the default
- * the garbage V8 lets pile up between full collections grows with the run's length: peak RSS 1.4× from 100k to 1M
- * rows. At 50 % it stays within 1.3× (bench/cli.md) for about the same CPU time.
+ * Old-space growth of the V8 heap after each full collection, in percent, for a run computing on one thread (V8 picks
+ * up to 300 % when it allocates fast, as a file run does). A run's live heap is flat (datasets, caches, the chunks
+ * under way), but with V8's own growth the garbage it lets pile up between full collections grows with the run's
+ * length: a FOCUS bill's peak RSS at `--jobs 1` grows 1.5× from 100k to 1M rows. At 50 % it stays within 1.1×
+ * (bench/cli.md), for 2–10 % of the speed.
  */
 export const HEAP_GROWING_PERCENT = 50;
+
+/**
+ * V8's own heap growth (`--heap-growing-percent=0`), for a run whose computing threads fill the cores. A full
+ * collection then has no idle core for its concurrent marking and costs the computing threads more, and fewer of
+ * them pay: a varied 1M-row spend ledger ran 4 % faster at `--jobs 2` on two cores (103.5k against 99.4k rows/s,
+ * medians of 5), and peak RSS stays within 1.2× from 100k to 1M rows (spend 297 → 343 MB, FOCUS bill 217 → 253 MB).
+ */
+const V8_HEAP_GROWTH = 0;
 
 /**
  * Flags that, given to node, already decide how young-generation collections run (V8's `--single-threaded-gc`
@@ -33,19 +42,19 @@ const SCAVENGE_CHOSEN = /parallel[-_]scavenge|single[-_]threaded[-_]gc/;
 const PRETENURING = '--no-allocation-site-pretenuring';
 
 /**
- * The flags a file run should set: heap growth and no allocation-site pretenuring always, and young-generation
- * collection on the collecting thread alone (`--no-parallel-scavenge`) once the computing threads occupy every core.
- * Each thread then collects its own garbage without parallel helper threads, which would only take the cores from the
- * other computing threads: `--jobs 2` on two cores ran a varied 1M-row spend ledger 11 % faster (88.0k against 79.5k
- * rows/s) and a 1M-row FOCUS bill 6 % faster, for less CPU (bench/cli.md). With a core to spare, the helpers use it, so
- * parallel collection stays.
+ * The flags a file run should set: no allocation-site pretenuring always; heap growth bounded, until the computing
+ * threads occupy every core; then V8's own heap growth and young-generation collection on the collecting thread alone
+ * (`--no-parallel-scavenge`), each thread then collecting its own garbage without parallel helper threads, which would
+ * only take the cores from the other computing threads: `--jobs 2` on two cores ran a varied 1M-row spend ledger 11 %
+ * faster (88.0k against 79.5k rows/s) and a 1M-row FOCUS bill 6 % faster, for less CPU (bench/cli.md). With a core to
+ * spare, the helpers use it, so parallel collection stays.
  *
  * @example
  * ```ts
  * gcFlags({ threads: 1, cores: 2, chosen: '' });
  * // ['--heap-growing-percent=50', '--no-allocation-site-pretenuring']
  * gcFlags({ threads: 2, cores: 2, chosen: '' });
- * // ['--heap-growing-percent=50', '--no-allocation-site-pretenuring', '--no-parallel-scavenge']
+ * // ['--heap-growing-percent=0', '--no-allocation-site-pretenuring', '--no-parallel-scavenge']
  * gcFlags({ threads: 2, cores: 2, chosen: '--heap-growing-percent=0 --allocation-site-pretenuring' });
  * // ['--no-parallel-scavenge']
  * ```
@@ -63,10 +72,11 @@ export function gcFlags({
   chosen: string;
 }): string[] {
   const flags: string[] = [];
+  const fillCores = threads > 1 && threads >= cores;
   if (!/heap[-_]growing[-_]percent/.test(chosen))
-    flags.push(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+    flags.push(`--heap-growing-percent=${fillCores ? V8_HEAP_GROWTH : HEAP_GROWING_PERCENT}`);
   if (!/allocation[-_]site[-_]pretenuring/.test(chosen)) flags.push(PRETENURING);
-  if (threads > 1 && threads >= cores && !SCAVENGE_CHOSEN.test(chosen)) flags.push('--no-parallel-scavenge');
+  if (fillCores && !SCAVENGE_CHOSEN.test(chosen)) flags.push('--no-parallel-scavenge');
   return flags;
 }
 
