@@ -131,11 +131,16 @@ export class RunSummary {
 
   /** This summary as plain data. */
   toState(): SummaryState {
-    const groups: SummaryState['groups'] = {};
-    for (const [name, grouping] of this.groups) {
-      groups[name] = {};
-      for (const [key, group] of grouping) groups[name][key] = { co2e: group.co2e.text(), rows: group.rows };
-    }
+    // Object.fromEntries defines each key as the object's own, where `groups[key] = …` with a key such as a
+    // region named `__proto__` would set the object's prototype, and the group would vanish from the saved state.
+    const groups: SummaryState['groups'] = Object.fromEntries(
+      [...this.groups].map(([name, grouping]) => [
+        name,
+        Object.fromEntries(
+          [...grouping].map(([key, group]) => [key, { co2e: group.co2e.text(), rows: group.rows }]),
+        ),
+      ]),
+    );
     return {
       rows: this.rows,
       failures: this.failures,
