@@ -11,19 +11,17 @@
  */
 export function withoutNulls(request: unknown): unknown {
   if (!isPlainRecord(request)) return request;
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(request)) {
-    if (value === null) continue;
-    copy[key] = isPlainRecord(value) ? dropNullFields(value) : value;
-  }
-  return copy;
+  return Object.fromEntries(
+    Object.entries(request)
+      .filter(([, value]) => value !== null)
+      .map(([key, value]) => [key, isPlainRecord(value) ? dropNullFields(value) : value]),
+  );
 }
 
-function dropNullFields(record: Record<string, unknown>): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) if (value !== null) copy[key] = value;
-  return copy;
-}
+// Object.fromEntries makes each key the copy's own: `copy[key] = value` with a `__proto__` key would set the
+// copy's prototype instead, and the calculator would read that object's fields as the request's.
+const dropNullFields = (record: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null));
 
 const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
