@@ -39,11 +39,17 @@ const median = (values: number[]) =>
 /** Targets of issue 24 item 3. */
 const TARGET = { jobs1: 0.8, jobs2: 1.6, rss: 1.3 };
 
-function writeLines(path: string, header: string, rows: number, line: (index: number) => string): string {
+/** Writes rows `from` to `to` (1-based, inclusive) of a generated file, unless the file is there already. */
+function writeLines(
+  path: string,
+  header: string,
+  [from, to]: readonly [number, number],
+  line: (index: number) => string,
+): string {
   if (existsSync(path)) return path;
   const fd = openSync(path, 'w');
   let text = `${header}\n`;
-  for (let index = 1; index <= rows; index++) {
+  for (let index = from; index <= to; index++) {
     text += `${line(index)}\n`;
     if (text.length > 1_000_000) {
       writeSync(fd, text);
@@ -83,11 +89,16 @@ function spendLedger() {
   return ledger;
 }
 
-function input(kind: Kind, rows: number): string {
+/** The input file of `rows` rows; `half` 1 or 2: its first or second half (together, the same rows). */
+function input(kind: Kind, rows: number, half?: 1 | 2): string {
+  const range = (
+    half === undefined ? [1, rows] : half === 1 ? [1, rows / 2] : [rows / 2 + 1, rows]
+  ) as readonly [number, number];
+  const name = `${rows}${half === undefined ? '' : `-half${half}`}.csv`;
   if (kind === 'billing')
-    return writeLines(join(OUT, `focus-${rows}.csv`), FOCUS_HEADER.join(','), rows, focusLine);
+    return writeLines(join(OUT, `focus-${name}`), FOCUS_HEADER.join(','), range, focusLine);
   const { header, line } = spendLedger();
-  return writeLines(join(OUT, `ledger-varied-${rows}.csv`), header, rows, line);
+  return writeLines(join(OUT, `ledger-varied-${name}`), header, range, line);
 }
 
 function inProcess(kind: Kind, file: string): { rowsPerSec: number; cpuRowsPerSec: number } {
@@ -147,17 +158,20 @@ function cli(kind: Kind, file: string, rows: number, jobs: number | undefined): 
 }
 
 /**
- * Two `--jobs 1` runs of the same file at once, as separate processes (own outputs): their summed rate is what two
- * threads can do on this machine with no sharing at all (no start-up, warm-up or cache to share, nothing to hand
- * over), the ceiling `--jobs 2` is measured against. Each rate is the one its summary prints.
+ * Two `--jobs 1` runs at once, as separate processes (own outputs), each on its own file of `rowsEach` rows: rows
+ * per second of the pair, both files' rows over the slower run's time (each run's rows over the rate its summary
+ * prints). Nothing is
+ * shared between them (start-up, warm-up, caches) and nothing is handed over, so this is what two threads can do on
+ * this machine: given the same file twice, for a long run; given a file's two halves, for that file split in two,
+ * as `--jobs 2` splits it (each half then repays its own start-up and warm-up over half the rows).
  */
-async function cliPair(kind: Kind, file: string, rows: number): Promise<number> {
-  const one = (index: number) =>
+async function cliPair(kind: Kind, files: readonly [string, string], rowsEach: number): Promise<number> {
+  const one = (index: 0 | 1) =>
     new Promise<number>((resolve, reject) => {
-      const out = join(OUT, `out-${kind}-${rows}-pair${index}.csv`);
+      const out = join(OUT, `out-${kind}-${rowsEach}-pair${index}.csv`);
       const child = spawn(
         process.execPath,
-        [join(ROOT, 'dist', 'cli.js'), kind, file, '--out', out, '--force', '--jobs', '1'],
+        [join(ROOT, 'dist', 'cli.js'), kind, files[index], '--out', out, '--force', '--jobs', '1'],
         { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
       );
       let stderr = '';
@@ -165,13 +179,13 @@ async function cliPair(kind: Kind, file: string, rows: number): Promise<number> 
       child.on('error', reject);
       child.on('close', () => {
         const summary = /(\d+) rows, (\d+) failed, ([\d.]+) s \((\d+) rows\/s\)/.exec(stderr);
-        if (summary === null || Number(summary[1]) !== rows)
+        if (summary === null || Number(summary[1]) !== rowsEach)
           reject(new Error(`unexpected summary: ${stderr}`));
-        else resolve(Number(summary[4]));
+        else resolve(rowsEach / Number(summary[4]));
       });
     });
-  const rates = await Promise.all([one(1), one(2)]);
-  return rates[0]! + rates[1]!;
+  const seconds = await Promise.all([one(0), one(1)]);
+  return (2 * rowsEach) / Math.max(...seconds);
 }
 
 interface Results {
@@ -189,8 +203,10 @@ interface Results {
       inProcessCpu: number;
       cliCpu: number;
       jobs: Record<number, CliRun>;
-      /** Summed rate of two `--jobs 1` processes run side by side ({@link cliPair}). */
+      /** Rows per second of two `--jobs 1` processes run side by side on the whole file each ({@link cliPair}). */
       pair?: number;
+      /** The same, each process on one half of the file: the ceiling of `--jobs 2` on it ({@link cliPair}). */
+      split?: number;
     }
   >;
   rss: Record<Kind, Record<number, Record<number, number>>>;
@@ -213,16 +229,19 @@ async function measure(): Promise<Results> {
     const references: number[] = [];
     const referencesCpu: number[] = [];
     const runs: Record<number, CliRun[]> = { 1: [], 2: [] };
+    const halves = [input(kind, RATIO_ROWS, 1), input(kind, RATIO_ROWS, 2)] as const;
     const pairs: number[] = [];
+    const splits: number[] = [];
     for (let repetition = 0; repetition < REPS; repetition++) {
       log(
-        `${kind} ${RATIO_ROWS} rows, repetition ${repetition + 1}: in-process, --jobs 1, --jobs 2, two --jobs 1 at once`,
+        `${kind} ${RATIO_ROWS} rows, repetition ${repetition + 1}: in-process, --jobs 1, --jobs 2, two --jobs 1 at once on the file and on its halves`,
       );
       const reference = inProcess(kind, file);
       references.push(reference.rowsPerSec);
       referencesCpu.push(reference.cpuRowsPerSec);
       for (const jobs of JOBS) runs[jobs]?.push(cli(kind, file, RATIO_ROWS, jobs));
-      pairs.push(await cliPair(kind, file, RATIO_ROWS));
+      pairs.push(await cliPair(kind, [file, file], RATIO_ROWS));
+      splits.push(await cliPair(kind, halves, RATIO_ROWS / 2));
     }
     const pick = (all: CliRun[]): CliRun => ({
       runRowsPerSec: median(all.map((run) => run.runRowsPerSec)),
@@ -237,6 +256,7 @@ async function measure(): Promise<Results> {
       cliCpu: median(runs[1]!.map((run) => RATIO_ROWS / (run.cpuSeconds - startup))),
       jobs: { 1: pick(runs[1]!), 2: pick(runs[2]!) },
       pair: median(pairs),
+      split: median(splits),
     };
     log(JSON.stringify(ratios[kind]));
   }
@@ -298,9 +318,9 @@ const verdict = (value: number, target: number, higherIsBetter = true) => {
   const short = Math.round((Math.abs(value - target) / target) * 100);
   return met ? 'met' : `missed by ${short < 1 ? '<1' : short} %`;
 };
-/** The pair's summed rate ÷ one `--jobs 1` run (`1.51×`), or a rate ÷ the pair's (`0.74`); `–` for older results. */
-const ceiling = (pair: number | undefined, one: number, rate?: number) =>
-  pair === undefined ? '–' : rate === undefined ? `${(pair / one).toFixed(2)}×` : (rate / pair).toFixed(2);
+/** A rate ÷ another (`1.51×`); `–` for older results without it. */
+const times = (rate: number | undefined, by: number | undefined) =>
+  rate === undefined || by === undefined ? '–' : `${(rate / by).toFixed(2)}×`;
 const rows = (value: number) => (value >= 1e6 ? `${value / 1e6}M` : `${value / 1e3}k`);
 
 function section(results: Results): string {
@@ -312,18 +332,33 @@ function section(results: Results): string {
     '',
     `In-process = bench/cli-inprocess.ts: the same file read with csv-parse's stream and computed with the built library in one process (\`calculateSpendBatch\` per 1,000 rows; the billing estimator and summary per row), timed from the first byte to the last row. CLI = \`node dist/cli.js KIND FILE --out FILE --jobs J\`, at the rate its summary prints (first row read to last row written). "Per CPU second": rows per CPU second of all threads (garbage collection helpers included), the CLI's start-up CPU (a 1-row run) taken off; a busy machine disturbs it far less than wall time. ${rows(results.ratioRows)} rows: the varied spend ledger (bench/cli-ledger.ts: every row draws its ISIC code and region, currency, year, amount and margins) and the FOCUS bill (bench/cli-focus.ts).`,
     '',
-    "| command | in-process /s | `--jobs 1` /s | `--jobs 1` ÷ in-process, wall (target ≥ 0.8) | same, per CPU second | `--jobs 2` /s | `--jobs 2` ÷ `--jobs 1` (target ≥ 1.6) | cores used, `--jobs 2` | two `--jobs 1` at once ÷ one (the machine's ceiling) | `--jobs 2` ÷ ceiling |",
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| command | in-process /s | `--jobs 1` /s | `--jobs 1` ÷ in-process, wall (target ≥ 0.8) | same, per CPU second | `--jobs 2` /s | `--jobs 2` ÷ `--jobs 1` (target ≥ 1.6) | cores used, `--jobs 2` |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const kind of KINDS) {
-    const { inProcess: reference, inProcessCpu, cliCpu, jobs, pair } = results.ratios[kind];
+    const { inProcess: reference, inProcessCpu, cliCpu, jobs } = results.ratios[kind];
     const cpuRatio = cliCpu / inProcessCpu;
     const one = jobs[1]!;
     const two = jobs[2]!;
     const ratio = one.runRowsPerSec / reference;
     const scale = two.runRowsPerSec / one.runRowsPerSec;
     lines.push(
-      `| ${kind} | ${k(reference)} | ${k(one.runRowsPerSec)} | ${ratio.toFixed(2)} (${verdict(ratio, TARGET.jobs1)}) | ${cpuRatio.toFixed(2)} (${verdict(cpuRatio, TARGET.jobs1)}) | ${k(two.runRowsPerSec)} | ${scale.toFixed(2)}× (${verdict(scale, TARGET.jobs2)}) | ${two.coresUsed.toFixed(2)} | ${ceiling(pair, one.runRowsPerSec)} | ${ceiling(pair, one.runRowsPerSec, two.runRowsPerSec)} |`,
+      `| ${kind} | ${k(reference)} | ${k(one.runRowsPerSec)} | ${ratio.toFixed(2)} (${verdict(ratio, TARGET.jobs1)}) | ${cpuRatio.toFixed(2)} (${verdict(cpuRatio, TARGET.jobs1)}) | ${k(two.runRowsPerSec)} | ${scale.toFixed(2)}× (${verdict(scale, TARGET.jobs2)}) | ${two.coresUsed.toFixed(2)} |`,
+    );
+  }
+  lines.push(
+    '',
+    `What two threads can do on this machine, measured in the same rounds: two \`--jobs 1\` processes at once, sharing nothing, each on the whole ${rows(results.ratioRows)}-row file (a long run's ceiling, each warm-up repaid over all the rows), and each on one half of it (the ceiling of this file split in two, as \`--jobs 2\` splits it: each half repays its own start-up and warm-up over half the rows). Rows per second of a pair: both files' rows over the slower run's time.`,
+    '',
+    '| command | `--jobs 2` ÷ `--jobs 1` | two `--jobs 1` at once, the whole file each, ÷ one | two `--jobs 1` at once, half the file each, ÷ one | `--jobs 2` ÷ the halves |',
+    '| --- | ---: | ---: | ---: | ---: |',
+  );
+  for (const kind of KINDS) {
+    const { jobs, pair, split } = results.ratios[kind];
+    const one = jobs[1]!.runRowsPerSec;
+    const two = jobs[2]!.runRowsPerSec;
+    lines.push(
+      `| ${kind} | ${times(two, one)} | ${times(pair, one)} | ${times(split, one)} | ${times(two, split)} |`,
     );
   }
   const [small, large] = RSS_ROWS as [number, number];
