@@ -25,6 +25,10 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OUT = join(ROOT, 'bench', '.out', 'cli');
 const QUICK = process.env.BENCH_QUICK === '1';
 const RATIO_ROWS = Number(process.env.BENCH_ROWS ?? (QUICK ? 20_000 : 100_000));
+if (!Number.isInteger(RATIO_ROWS / 2) || RATIO_ROWS < 2)
+  throw new Error(
+    `BENCH_ROWS must be an even number of rows (the file also runs as two halves): ${RATIO_ROWS}`,
+  );
 const RSS_ROWS = QUICK ? [20_000, 100_000] : [100_000, 1_000_000];
 const REPS = Number(process.env.BENCH_REPS ?? 5);
 const JOBS = [1, 2] as const;
@@ -160,10 +164,10 @@ function cli(kind: Kind, file: string, rows: number, jobs: number | undefined): 
 /**
  * Two `--jobs 1` runs at once, as separate processes (own outputs), each on its own file of `rowsEach` rows: rows
  * per second of the pair, both files' rows over the slower run's time (each run's rows over the rate its summary
- * prints). Nothing is
- * shared between them (start-up, warm-up, caches) and nothing is handed over, so this is what two threads can do on
- * this machine: given the same file twice, for a long run; given a file's two halves, for that file split in two,
- * as `--jobs 2` splits it (each half then repays its own start-up and warm-up over half the rows).
+ * prints). Nothing is shared between them (start-up, warm-up, caches) and nothing is handed over, so this is what
+ * two threads can do on this machine: given the same file twice, for a long run; given a file's two halves, for
+ * that file split in two, as `--jobs 2` splits it (each half then repays its own start-up and warm-up over half the
+ * rows).
  */
 async function cliPair(kind: Kind, files: readonly [string, string], rowsEach: number): Promise<number> {
   const one = (index: 0 | 1) =>
