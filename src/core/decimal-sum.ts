@@ -30,7 +30,7 @@ export class DecimalSum {
       return true;
     }
     if (!DecimalSum.isPlainDecimal(text)) return false;
-    this.rest = this.rest === undefined ? decimal(text) : add(this.rest, decimal(text));
+    this.addRest(decimal(text));
     return true;
   }
 
@@ -60,8 +60,7 @@ export class DecimalSum {
   /** Adds another sum, exactly (no text in between). */
   addSum(other: DecimalSum): void {
     this.scaled += other.scaled;
-    if (other.rest !== undefined)
-      this.rest = this.rest === undefined ? other.rest : add(this.rest, other.rest);
+    if (other.rest !== undefined) this.addRest(other.rest);
   }
 
   /**
@@ -83,8 +82,12 @@ export class DecimalSum {
   /** Adds a sum given as its {@link DecimalSum.parts}, exactly. */
   addParts(scaled: bigint, rest: string | undefined): void {
     this.scaled += scaled;
-    if (rest !== undefined)
-      this.rest = this.rest === undefined ? decimal(rest) : add(this.rest, decimal(rest));
+    if (rest !== undefined) this.addRest(decimal(rest));
+  }
+
+  /** Adds a value with digits below 10^-30, exactly, to the sum's decimal part. */
+  private addRest(value: Decimal): void {
+    this.rest = this.rest === undefined ? value : add(this.rest, value);
   }
 
   /** `text` as a count of 10^-30, or undefined when it has digits below that or is no plain decimal. */

@@ -18,7 +18,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../io';
 import { errorCode } from './streams';
-import { isSummaryState, type SummaryState } from './summary';
+import { isCount, isSummaryState, type SummaryState } from './summary';
 
 /**
  * Where a file run's output goes, with the guarantees docs/cli.md promises for every format:
@@ -235,12 +235,7 @@ function readState(path: string): ResumeState | 'unreadable' | undefined {
   try {
     const state = JSON.parse(readFileSync(path, 'utf8')) as ResumeState;
     const whole =
-      state.version === 1 &&
-      Number.isSafeInteger(state.rows) &&
-      state.rows >= 0 &&
-      Number.isSafeInteger(state.bytes) &&
-      state.bytes >= 0 &&
-      isSummaryState(state.summary);
+      state.version === 1 && isCount(state.rows) && isCount(state.bytes) && isSummaryState(state.summary);
     return whole ? state : 'unreadable';
   } catch {
     return 'unreadable';

@@ -39,7 +39,9 @@ export interface SummaryParts {
   firstFailures: string[];
 }
 
-const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+/** Whether `value` is a count: a safe whole number, not negative. */
+export const isCount = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && (value as number) >= 0;
 const isDecimalText = (value: unknown): value is string =>
   typeof value === 'string' && DecimalSum.isPlainDecimal(value);
 const isRecord = (value: unknown): value is Record<string, unknown> =>
