@@ -132,7 +132,7 @@ function gpuInstances(
  * const { cloud } = listCapabilities(defaultDatasets);
  * cloud?.providers.find((p) => p.provider === 'azure')?.regions.map((r) => r.region); // ['apeast', ...]
  * ```
- * @throws {EmissionsError} `missing_dataset` when the datasets have cloud coefficients and regions but no instance
+ * @throws {@link EmissionsError} `missing_dataset` when the datasets have cloud coefficients and regions but no instance
  *   table (the listing names instance types and embodied years).
  */
 export function listCapabilities(datasets: Datasets): Capabilities {

@@ -37,7 +37,7 @@ export const CPU_DATASETS = {
  * const estimate = calculateCpu('aws', { cpu_count: 4, region: 'us_east_1', duration: 1 }, defaultDatasets);
  * estimate.co2e; // kg CO2e
  * ```
- * @throws {EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found` (year),
+ * @throws {@link EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found` (year),
  *   `invalid_request` (anything else malformed).
  */
 export function calculateCpu<P extends CloudProviderSpelling>(
@@ -87,6 +87,6 @@ export function calculateCpu<P extends CloudProviderSpelling>(
  * ```ts
  * calculateCpuBatch('gcp', [{ cpu_count: 2, region: 'europe_west1', duration: 3 }], defaultDatasets);
  * ```
- * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
+ * @throws {@link EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
 export const calculateCpuBatch: CloudBatch<CpuRequest, Estimate> = cloudBatch(calculateCpu, CPU_DATASETS);

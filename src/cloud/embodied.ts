@@ -25,7 +25,7 @@ export const EMBODIED_DATASETS = {
  * ```ts
  * calculateEmbodied('aws', { instance: 'm5.large', instance_count: 3, duration: 24 }, defaultDatasets);
  * ```
- * @throws {EmissionsError} `unsupported_provider`, `unknown_instance`, `no_emission_factors_found` (year),
+ * @throws {@link EmissionsError} `unsupported_provider`, `unknown_instance`, `no_emission_factors_found` (year),
  *   `invalid_request`; `missing_dataset` (status 500) when `datasets` has no instance table.
  */
 export function calculateEmbodied<P extends CloudProviderSpelling>(
@@ -66,7 +66,7 @@ export function calculateEmbodied<P extends CloudProviderSpelling>(
  * ```ts
  * calculateEmbodiedBatch('azure', [{ instance: 'Standard_D2s_v3', instance_count: 1, duration: 1 }], defaultDatasets);
  * ```
- * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
+ * @throws {@link EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
 export const calculateEmbodiedBatch: CloudBatch<EmbodiedRequest, Estimate> = cloudBatch(
   calculateEmbodied,

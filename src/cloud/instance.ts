@@ -136,7 +136,7 @@ export const INSTANCE_DATASETS = {
  * const vm = calculateInstance('aws', { instance: 't2.micro', region: 'us_east_1', duration: 1, duration_unit: 'h' }, defaultDatasets);
  * vm.calculation_details.energy_used_cpu; // 0.0024062 kWh
  * ```
- * @throws {EmissionsError} `unsupported_provider`, `unknown_instance`, `unknown_region`,
+ * @throws {@link EmissionsError} `unsupported_provider`, `unknown_instance`, `unknown_region`,
  *   `no_emission_factors_found` (year), `invalid_request`; `missing_dataset` (status 500) when `datasets` has no
  *   instance table.
  */
@@ -296,7 +296,7 @@ export function calculateInstance<P extends CloudProviderSpelling>(
  * ```ts
  * calculateInstanceBatch('gcp', [{ instance: 'e2-standard-2', region: 'europe_west1', duration: 24 }], defaultDatasets);
  * ```
- * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
+ * @throws {@link EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
 export const calculateInstanceBatch: CloudBatch<InstanceRequest, InstanceEstimate> = cloudBatch(
   calculateInstance,

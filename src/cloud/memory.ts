@@ -31,7 +31,7 @@ export const MEMORY_DATASETS = {
  * ```ts
  * calculateMemory('aws', { region: 'eu_central_1', data: 16, data_unit: 'GB', duration: 24 }, defaultDatasets);
  * ```
- * @throws {EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found`, `invalid_request`.
+ * @throws {@link EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found`, `invalid_request`.
  */
 export function calculateMemory<P extends CloudProviderSpelling>(
   provider: P,
@@ -84,7 +84,7 @@ export function calculateMemory<P extends CloudProviderSpelling>(
  * ```ts
  * calculateMemoryBatch('azure', [{ region: 'westeurope', data: 8, duration: 1 }], defaultDatasets);
  * ```
- * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
+ * @throws {@link EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
 export const calculateMemoryBatch: CloudBatch<MemoryRequest, Estimate> = cloudBatch(
   calculateMemory,

@@ -30,7 +30,7 @@ export const NETWORKING_DATASETS = {
  * ```ts
  * calculateNetworking('aws', { region: 'us_east_1', data: 100, data_unit: 'GB' }, defaultDatasets);
  * ```
- * @throws {EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found`, `invalid_request`.
+ * @throws {@link EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found`, `invalid_request`.
  */
 export function calculateNetworking<P extends CloudProviderSpelling>(
   provider: P,
@@ -76,7 +76,7 @@ export function calculateNetworking<P extends CloudProviderSpelling>(
  * ```ts
  * calculateNetworkingBatch('gcp', [{ region: 'europe_west1', data: 5, data_unit: 'TB' }], defaultDatasets);
  * ```
- * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
+ * @throws {@link EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
 export const calculateNetworkingBatch: CloudBatch<NetworkingRequest, Estimate> = cloudBatch(
   calculateNetworking,

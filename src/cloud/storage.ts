@@ -34,7 +34,7 @@ export const STORAGE_DATASETS = {
  * ```ts
  * calculateStorage('gcp', { region: 'us_central1', storage_type: 'ssd', data: 2, data_unit: 'TB', duration: 720 }, defaultDatasets);
  * ```
- * @throws {EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found`, `invalid_request`.
+ * @throws {@link EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found`, `invalid_request`.
  */
 export function calculateStorage<P extends CloudProviderSpelling>(
   provider: P,
@@ -91,7 +91,7 @@ export function calculateStorage<P extends CloudProviderSpelling>(
  * ```ts
  * calculateStorageBatch('aws', [{ region: 'us_east_1', storage_type: 'hdd', data: 500, duration: 24 }], defaultDatasets);
  * ```
- * @throws {EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
+ * @throws {@link EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
 export const calculateStorageBatch: CloudBatch<StorageRequest, Estimate> = cloudBatch(
   calculateStorage,

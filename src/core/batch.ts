@@ -5,12 +5,12 @@ import { EmissionsError, type ErrorBody, messages } from './errors';
  * path such as `requests[3].region`) and the others are still computed. Only errors that are not
  * {@link EmissionsError}s (engine bugs) propagate.
  *
- * @throws {EmissionsError} `invalid_request` when `requests` is not an array.
+ * @throws {@link EmissionsError} `invalid_request` when `requests` is not an array.
  */
 export function runBatch<T>(requests: unknown, calculate: (request: unknown) => T): Array<T | ErrorBody> {
   if (!Array.isArray(requests))
     throw new EmissionsError('invalid_request', messages.notABatch(), { path: 'requests' });
-  const results: Array<T | ErrorBody> = new Array(requests.length);
+  const results = new Array<T | ErrorBody>(requests.length);
   for (let index = 0; index < requests.length; index++) {
     try {
       results[index] = calculate(requests[index]);

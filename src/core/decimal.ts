@@ -26,7 +26,12 @@ const wrap = (value: BigJs.Big) => value as Decimal;
 
 /** A big.js value from its parts, built as big.js builds its own (same fields, same order). */
 function fromParts(sign: number, exponent: number, digits: number[]): BigJs.Big {
-  const value = Object.create(Big.prototype) as { s: number; e: number; c: number[]; constructor: unknown };
+  const value = Object.create(Big.prototype as object) as {
+    s: number;
+    e: number;
+    c: number[];
+    constructor: unknown;
+  };
   value.s = sign;
   value.e = exponent;
   value.c = digits;
@@ -83,7 +88,7 @@ const WholeDecimal = function (this: Whole, s: number, e: number, n: bigint, d: 
   this.d = d;
   this.k = undefined;
 } as unknown as new (s: number, e: number, n: bigint, d: number) => Whole;
-WholeDecimal.prototype = Object.create(Big.prototype, {
+WholeDecimal.prototype = <object>Object.create(Big.prototype as object, {
   constructor: { value: Big, writable: true, configurable: true },
   c: {
     get(this: Whole): number[] {
@@ -113,7 +118,7 @@ function safeDigitCount(value: number): number {
   return count;
 }
 
-/** Decimal digits of n > 0. */
+/** Decimal digits of `n > 0`. */
 function digitCount(n: bigint): number {
   if (n <= MAX_SAFE_BIG) return safeDigitCount(Number(n));
   const approximate = Number(n);
@@ -125,7 +130,7 @@ function digitCount(n: bigint): number {
   return count;
 }
 
-/** A decimal ±n × 10^scale (n > 0, d its digits). */
+/** A decimal ±n × 10^scale (`n > 0`, d its digits). */
 const whole = (sign: number, n: bigint, d: number, scale: number): Decimal =>
   new WholeDecimal(sign, d - 1 + scale, n, d) as unknown as Decimal;
 
@@ -162,7 +167,7 @@ const MAX_READ_COEFFICIENT = 2 ** 50;
 
 /**
  * The decimal of a finite nonzero number as `String(number)` reads it, without the string: the fewest decimal places
- * k ≤ 22 at which a whole m < 2^50 gives the number back (m / 10^k, one correctly rounded division of exact doubles,
+ * k ≤ 22 at which a whole `m < 2^50` gives the number back (m / 10^k, one correctly rounded division of exact doubles,
  * is the number). That is the shortest decimal of the number, the one `String` prints: a decimal with fewer digits
  * that gives the number back would have fewer places, and at k places only one whole number below 2^52 lies within
  * the number's rounding interval. Undefined when there is none (more digits, or very small or large numbers).
@@ -337,7 +342,7 @@ export function sum(values: readonly Decimal[]): Decimal {
 }
 
 /** -1, 0 or 1 as a is less than, equal to or greater than b. */
-export const compare = (a: Decimal, b: Decimal): -1 | 0 | 1 => a.cmp(b) as -1 | 0 | 1;
+export const compare = (a: Decimal, b: Decimal): -1 | 0 | 1 => a.cmp(b);
 export const isNegative = (a: Decimal): boolean => a.s === -1 && nonzero(a);
 export const isPositive = (a: Decimal): boolean => a.s === 1 && nonzero(a);
 export const isZero = (a: Decimal): boolean => !nonzero(a);
@@ -388,7 +393,7 @@ const LOG2_10 = Math.log2(10);
 const MIN_NORMAL = 2 ** -1022;
 
 /**
- * The nearest double to ±n × 10^scale (n > 0; round half to even). Clinger's fast path when n and 10^|scale| are
+ * The nearest double to ±n × 10^scale (`n > 0`; round half to even). Clinger's fast path when n and 10^|scale| are
  * exact doubles (one IEEE multiplication or division of exact operands is correctly rounded); `Number(bigint)` (correctly rounded) of n × 10^scale for scale ≥ 0; else the
  * integer quotient q = ⌊n · 2^k / 10^−scale⌋ with k chosen so that q has about 57 bits, its lowest bit set when the
  * division leaves a remainder (a sticky bit below the rounding position, so `Number(q)` rounds as the exact value

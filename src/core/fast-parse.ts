@@ -10,4 +10,4 @@ import * as z from 'zod/mini';
  * Node and the default, `fast-parse.browser.ts` for browser bundles, which leaves the compiler (about 10 KB gzip)
  * out of the app.
  */
-export const fastParser = <S extends z.ZodMiniType>(schema: S): S => z.compile(schema) as S;
+export const fastParser = <S extends z.ZodMiniType>(schema: S): S => z.compile<S>(schema);

@@ -87,10 +87,12 @@ function evictOldest<V>(owner: Node<V>): void {
  * past `capacity` per owner chain.
  *
  * @example
+ * ```ts
  * const squares = createMemo<number>();
  * squares.get([tables], [12], () => 12 * 12); // computes 144
  * squares.get([tables], [12], () => 0); // 144 again, from the cache
  * squares.get([tables], ['12'], () => 0); // 0: the string '12' is another key than the number 12
+ * ```
  */
 export function createMemo<V>(capacity = MAX_MEMO_ENTRIES): Memo<V> {
   const root = node<V>();

@@ -95,7 +95,7 @@ export const durationUnit = () =>
   withInput<DurationUnitSpelling | undefined>()(
     withDefault(
       unitSchema<DurationUnit>(parseDurationUnit, DURATION_UNIT_SPELLINGS, closeDurationUnits),
-      'hour' as DurationUnit,
+      'hour',
     ),
   );
 
@@ -105,7 +105,7 @@ export const durationUnit = () =>
  */
 export const dataUnit = () =>
   withInput<DataUnitSpelling | undefined>()(
-    withDefault(unitSchema<DataUnit>(parseDataUnit, DATA_UNIT_SPELLINGS, closeDataUnits), 'GB' as DataUnit),
+    withDefault(unitSchema<DataUnit>(parseDataUnit, DATA_UNIT_SPELLINGS, closeDataUnits), 'GB'),
   );
 
 /** `audit_trail`: enabled (default) or disabled. */
@@ -133,7 +133,7 @@ function compiled<S extends z.ZodMiniType>(schema: S): S {
 /**
  * Parses `input` with `schema`, or throws `invalid_request` naming the first problem and where it is.
  *
- * @throws {EmissionsError} `invalid_request`
+ * @throws {@link EmissionsError} `invalid_request`
  */
 export function parseRequest<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
   const result = compiled(schema).safeParse(input);

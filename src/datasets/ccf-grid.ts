@@ -1,6 +1,6 @@
 /**
  * `co2e-engine/datasets/cloud/ccf-grid`: CCF's own grid emission factors, alone, for
- * {@link cloudDatasetsWith | cloudDatasetsWith({ grid: ccfGridRegionsTable })}: an app on CCF's grid factors ships
+ * `cloudDatasetsWith({ grid: ccfGridRegionsTable })` ({@link cloudDatasetsWith}): an app on CCF's grid factors ships
  * no other grid table.
  *
  * @packageDocumentation

@@ -1,7 +1,7 @@
 /**
  * `co2e-engine/datasets/cloud/instances`: the instance table (vCPUs, memory and embodied emissions per instance
  * type), which only `calculateInstance` and `calculateEmbodied` read; pass it to
- * {@link cloudDatasetsWith | cloudDatasetsWith({ grid, instances: cloudInstancesTable })}.
+ * `cloudDatasetsWith({ grid, instances: cloudInstancesTable })` ({@link cloudDatasetsWith}).
  *
  * @packageDocumentation
  */

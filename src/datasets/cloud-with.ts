@@ -43,8 +43,8 @@ function checkTable(value: unknown, choice: keyof CloudTableChoice, rows: 'regio
 /**
  * Cloud datasets from the tables an app chooses, so its bundle carries only those: the embedded CCF coefficients,
  * one grid set, and the instance table only where `calculateInstance` or `calculateEmbodied` is used. Each part is
- * indexed on first use, as in `cloudDatasets` (which is `cloudDatasetsWith({ grid: electricityMapsRegionsTable,
- * instances: cloudInstancesTable })`, with every table in one import).
+ * indexed on first use, as in `cloudDatasets`, which is, with every table in one import,
+ * `cloudDatasetsWith({ grid: electricityMapsRegionsTable, instances: cloudInstancesTable })`.
  *
  * @example
  * ```ts
@@ -55,7 +55,7 @@ function checkTable(value: unknown, choice: keyof CloudTableChoice, rows: 'regio
  * const datasets = cloudDatasetsWith({ grid: ccfGridRegionsTable }); // CPU, memory, storage, networking
  * calculateCpu('aws', { cpu_count: 1, region: 'us_east_1', duration: 1 }, datasets).co2e; // 0.0009121158278
  * ```
- * @throws {DatasetError} when `grid` is not a regions table, `instances` (if given) not an instance table, or an
+ * @throws {@link DatasetError} when `grid` is not a regions table, `instances` (if given) not an instance table, or an
  *   option is unknown.
  */
 export function cloudDatasetsWith(

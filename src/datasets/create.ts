@@ -72,7 +72,7 @@ const SCHEMAS = {
  * const datasets = createTableDatasets({ cloudCoefficients, cloudRegions, cloudInstances });
  * calculateCpu('aws', { cpu_count: 2, region: 'us_east_1', duration: 1 }, datasets);
  * ```
- * @throws {DatasetError} naming the table, the path in it and what is wrong.
+ * @throws {@link DatasetError} naming the table, the path in it and what is wrong.
  */
 export function createTableDatasets<T extends DatasetTables>(
   tables: T,
@@ -96,7 +96,7 @@ export function createTableDatasets<T extends DatasetTables>(
     }
     copies[part] = deepFreeze(result.data);
   }
-  return buildTableDatasets(copies as DatasetTables) as never;
+  return buildTableDatasets(copies) as never;
 }
 
 /** Freezes a JSON-like value and everything in it; returns it. */

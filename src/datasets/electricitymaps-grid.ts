@@ -1,6 +1,6 @@
 /**
  * `co2e-engine/datasets/cloud/electricitymaps-grid`: the default grid factors (Electricity Maps), alone, for
- * {@link cloudDatasetsWith | cloudDatasetsWith({ grid: electricityMapsRegionsTable })}.
+ * `cloudDatasetsWith({ grid: electricityMapsRegionsTable })` ({@link cloudDatasetsWith}).
  *
  * @packageDocumentation
  */

@@ -1,6 +1,6 @@
 /**
  * `co2e-engine/datasets/cloud/hosted-api-2021-grid`: the hosted API's 2021 cloud factors, alone, for
- * {@link cloudDatasetsWith | cloudDatasetsWith({ grid: hostedApi2021RegionsTable })}.
+ * `cloudDatasetsWith({ grid: hostedApi2021RegionsTable })` ({@link cloudDatasetsWith}).
  *
  * @packageDocumentation
  */

@@ -41,7 +41,7 @@ import type {
  * const mine = createTableDatasets({ spendFactors: mySupplierFactors });
  * const datasets = mergeDatasets(defaultDatasets, mine); // my factors win where they exist
  * ```
- * @throws {DatasetError} when an override's table-wide settings differ from the base's.
+ * @throws {@link DatasetError} when an override's table-wide settings differ from the base's.
  */
 export function mergeDatasets<B extends Datasets>(base: B, ...overrides: readonly Datasets[]): B {
   const all = [base, ...overrides];
@@ -223,8 +223,11 @@ function layerRegion(below: CloudRegion | undefined, record: CloudRegion, info: 
     datasets[year] = record.grid_datasets?.[year] ?? info;
     // A year's source travels with its factor; a stale one from an earlier layer must not stay.
     const source = record.grid_sources[year];
+    // The records are the table's own JSON shape (year → value), so a year leaves them by delete.
+    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete
     if (source === undefined) delete sources[year];
     else sources[year] = source;
+    // eslint-disable-next-line @typescript-eslint/no-dynamic-delete
     delete published[year];
   }
   for (const [year, resources] of Object.entries(stated))

@@ -33,7 +33,7 @@ const quoted = (parts: readonly string[]) => parts.map((part) => `'${part}'`).jo
 /**
  * Checks that `datasets` has every part in `parts`, which `calculator` reads.
  *
- * @throws {EmissionsError} `missing_dataset` (status 500: the datasets, not the request, are wrong), naming the
+ * @throws {@link EmissionsError} `missing_dataset` (status 500: the datasets, not the request, are wrong), naming the
  *   calculator and the missing parts, with `path` `datasets.<part>` (the first missing one) and `valid_values`
  *   the missing parts.
  *

@@ -20,6 +20,6 @@ import type {
 // JSON imports widen literal types; the tables are validated against their schemas in tests/datasets.
 export const exiobaseFactorsTable = exiobaseFactorsJson as SpendFactorsTable;
 export const exiobaseClassificationsTable = exiobaseClassificationsJson as ClassificationsTable;
-export const exiobaseMarginsTable = exiobaseMarginsJson as MarginsTable;
+export const exiobaseMarginsTable: MarginsTable = exiobaseMarginsJson;
 export const inflationTable = inflationJson as InflationTable;
 export const fxTable = fxJson as FxTable;

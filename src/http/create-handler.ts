@@ -50,11 +50,11 @@ export interface HandlerOptions {
 export type Handler = (request: Request) => Promise<Response>;
 
 /**
- * Creates a Web-standard `(Request) => Promise<Response>` handler serving SPEC.md's endpoints: `POST
- * /procurement/spend`, `POST /compute/{provider_id}/{instance,cpu,memory,storage,networking,embodied}` and a
- * `/batch` form of each, and the discovery routes `GET /compute/metadata` (also `/compute/v1/metadata`) and
- * `GET /procurement/metadata`. It uses only Fetch API globals, so it runs unchanged in Node >= 20, Deno, Bun and edge
- * runtimes; use {@link toNodeListener} for `node:http`.
+ * Creates a Web-standard `(Request) => Promise<Response>` handler serving SPEC.md's endpoints:
+ * `POST /procurement/spend`, `POST /compute/:provider_id/:calculator` (instance, cpu, memory, storage, networking,
+ * embodied) and a `/batch` form of each, and the discovery routes `GET /compute/metadata` (also
+ * `/compute/v1/metadata`) and `GET /procurement/metadata`. It uses only Fetch API globals, so it runs unchanged in
+ * Node 20 or later, Deno, Bun and edge runtimes; use {@link toNodeListener} for `node:http`.
  *
  * Checks, in order: API key (401), route (404), method (405), content type (415), body size (413), JSON (400
  * `invalid_json`), batch size (400 `batch_too_large`), then the calculator (400 with its error code). Errors

@@ -7,7 +7,7 @@ import { targetUrl } from './routes';
 
 /**
  * The `node:http` adapter. Type imports only: this module loads in any runtime, and uses no Node built-in at run
- * time (Node >= 20 has global `Request` and `Response`).
+ * time (Node 20 and later have global `Request` and `Response`).
  */
 
 /** A `node:http` request listener, also usable as Express or Connect middleware at a mount point. */

@@ -84,7 +84,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * The JSON value of a body's bytes.
  *
- * @throws {EmissionsError} `invalid_json` (400) for bytes that are not UTF-8, empty, or not JSON.
+ * @throws {@link EmissionsError} `invalid_json` (400) for bytes that are not UTF-8, empty, or not JSON.
  */
 export function parseJsonBytes(bytes: Uint8Array): unknown {
   let text: string;

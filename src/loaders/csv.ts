@@ -29,7 +29,7 @@ const LINE_BREAK = /\r\n|\r|\n/g;
  * cost and memory: the browser build of csv-parse copies the whole text into an array of bytes first); a record
  * with a quote, up to the line break where its quotes balance, is read by csv-parse.
  *
- * @throws {DatasetError} for malformed CSV (unclosed quote, a row with more or fewer cells than the header).
+ * @throws {@link DatasetError} for malformed CSV (unclosed quote, a row with more or fewer cells than the header).
  */
 export function readCsv(text: string, file: string, options: { trim?: boolean } = {}): CsvFile {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -91,7 +91,8 @@ function countQuotes(text: string, from: number, to: number): number {
 /** The records of text with quotes (normally one), by csv-parse; its error lines counted from `firstLine`. */
 function parseQuoted(text: string, file: string, firstLine: number): string[][] {
   try {
-    return (parse(text, { skip_empty_lines: true }) as string[][]) ?? [];
+    const rows: string[][] | undefined = parse(text, { skip_empty_lines: true });
+    return rows ?? [];
   } catch (error) {
     if (error instanceof CsvError) {
       const relative = Number((error as CsvError & { lines?: number }).lines) || 1;

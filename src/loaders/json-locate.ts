@@ -81,6 +81,8 @@ export function locateJson(text: string, path: readonly PropertyKey[]): number |
 }
 
 const JSON_NUMBER = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+// JSON (RFC 8259 §7) forbids unescaped control characters in a string; the class names them to exclude them.
+// eslint-disable-next-line no-control-regex
 const JSON_STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 
 /**

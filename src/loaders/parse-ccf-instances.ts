@@ -65,7 +65,7 @@ export const CCF_INSTANCE_FILES = {
  *   { dataset, default_year: 2024, gwp: 'ar4', years: [2024] },
  * );
  * ```
- * @throws {DatasetError} for malformed CSV or files that contradict each other (Azure files out of step, specs
+ * @throws {@link DatasetError} for malformed CSV or files that contradict each other (Azure files out of step, specs
  *   that differ between microarchitecture rows, an instance with more vCPUs than its platform).
  */
 export function parseCcfInstances(files: CcfInstanceFiles, meta: TableMeta<'cloudInstances'>): CcfInstances {

@@ -49,7 +49,7 @@ function average(values: Decimal[], how: 'mean' | 'median'): Decimal {
  * const coefficients = { ...table, providers: { ...table.providers,
  *   aws: { ...table.providers.aws!, min_watts: watts.min_watts, max_watts: watts.max_watts } } };
  * ```
- * @throws {DatasetError} naming the file, line and column: a missing column, a value that is not a non-negative
+ * @throws {@link DatasetError} naming the file, line and column: a missing column, a value that is not a non-negative
  *   number, an unknown architecture in `architectures`, or no rows at all.
  */
 export function parseCcfUseCoefficients(text: string, options: CcfUseCoefficientsOptions = {}): CcfUseWatts {

@@ -29,7 +29,7 @@ export interface DatasetsFile {
  * const text = await (await fetch('/my-data.json')).text();
  * const datasets = parseDatasetsFile(text, defaultDatasets, { file: 'my-data.json' });
  * ```
- * @throws {DatasetError} naming the file and where in it: invalid JSON, another format, an invalid table (its
+ * @throws {@link DatasetError} naming the file and where in it: invalid JSON, another format, an invalid table (its
  *   layer, kind and path), or a layer whose table-wide settings differ from the base's.
  */
 export function parseDatasetsFile<B extends Datasets>(

@@ -79,7 +79,7 @@ export interface ExiobaseMargins {
  *   year: 2019, version: '3.8.2', products: defaultTables.classifications.products,
  * });
  * ```
- * @throws {DatasetError} naming the file, line and column: a header that is not this layout, an unknown product
+ * @throws {@link DatasetError} naming the file, line and column: a header that is not this layout, an unknown product
  *   name, a layer whose rows or columns differ from the use table's, a cell that is not a number, a region asked
  *   for that is not in the tables.
  */

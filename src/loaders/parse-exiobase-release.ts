@@ -101,7 +101,7 @@ interface Column {
  *   products: defaultTables.classifications.products });
  * release.spendFactors.factors.length; // 49 regions × 200 products
  * ```
- * @throws {DatasetError} naming the file, line and column: a layout that is not EXIOBASE's, an unknown product
+ * @throws {@link DatasetError} naming the file, line and column: a layout that is not EXIOBASE's, an unknown product
  *   name, a missing impact row, a cell that is not a number, a negative multiplier (unless omitted), a region or
  *   product missing from one of the files.
  */

@@ -56,7 +56,7 @@ interface Placed {
  * });
  * const datasets = createTableDatasets({ margins });
  * ```
- * @throws {DatasetError} naming the file, line and column: malformed CSV, unknown or missing columns, a row with
+ * @throws {@link DatasetError} naming the file, line and column: malformed CSV, unknown or missing columns, a row with
  *   both or neither of product and code, an unknown code, a bad number, a negative trade or transport margin,
  *   margins summing to 1 or more, a repeated (region, product).
  */

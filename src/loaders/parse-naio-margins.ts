@@ -135,6 +135,13 @@ interface Cell {
   position: FilePosition;
 }
 
+/** A country's cells of one product, by item, with the line that first named it. */
+interface ProductCells {
+  cpa: CpaCode;
+  line: number;
+  items: Partial<Record<Item, Cell>>;
+}
+
 interface Observation {
   dims: Record<(typeof DIMENSIONS)[number] | 'freq', string>;
   /** Position of the prd_amo code, for problems about it. */
@@ -145,8 +152,8 @@ interface Observation {
 /**
  * Default margins from Eurostat's supply table at basic prices including the transformation into purchasers'
  * prices, `naio_10_cp15`, as downloaded: the TSV (`freq,unit,stk_flow,ind_impv,prd_amo,geo\TIME_PERIOD`, one
- * column per year, values such as `12.3 p` or `:`) or SDMX-CSV (`DATAFLOW,LAST UPDATE,freq,…,TIME_PERIOD,OBS_VALUE,
- * OBS_FLAG`). For each country and CPA product (rows `stk_flow` TOTAL, the chosen `unit` and year), as fractions of
+ * column per year, values such as `12.3 p` or `:`) or SDMX-CSV
+ * (`DATAFLOW,LAST UPDATE,freq,…,TIME_PERIOD,OBS_VALUE,OBS_FLAG`). For each country and CPA product (rows `stk_flow` TOTAL, the chosen `unit` and year), as fractions of
  * purchaser's price: tax = D21X31 / TS_PP and trade + transport = OTTM / TS_PP, split by `tradeShare`.
  *
  * CPA products reach EXIOBASE products through their NACE Rev. 2 divisions and `classifications.mappings.nace2`;
@@ -162,7 +169,7 @@ interface Observation {
  *   file: 'naio_10_cp15.tsv', year: 2019, tradeShare: 0.8, classifications: defaultTables.classifications,
  * });
  * ```
- * @throws {DatasetError} naming the file, line and column: a header that is neither format, a missing dimension
+ * @throws {@link DatasetError} naming the file, line and column: a header that is neither format, a missing dimension
  *   column, no column or rows for the year or unit, a value that is not a number or carries an unknown flag, a code
  *   that is not CPA 2.1, overlapping codes, a region not in the file or not a country, a row breaking
  *   TS_PP = TS_BP + D21X31 + OTTM (unless omitted), a repeated cell, a bad `tradeShare`.
@@ -214,10 +221,7 @@ export function parseNaioMargins(text: string, options: ParseNaioMarginsOptions)
     );
 
   // cells[geo][code][item]
-  const cells = new Map<
-    string,
-    Map<string, { cpa: CpaCode; line: number; items: Partial<Record<Item, Cell>> }>
-  >();
+  const cells = new Map<string, Map<string, ProductCells>>();
   const geos = new Set<string>();
   for (const observation of selected) {
     const { geo, prd_amo: code, ind_impv: item } = observation.dims;
@@ -229,7 +233,7 @@ export function parseNaioMargins(text: string, options: ParseNaioMarginsOptions)
       problems.add(observation.codeAt, `unknown product: ${cpa.problem}`);
       continue;
     }
-    const byCode = cells.get(geo) ?? new Map();
+    const byCode = cells.get(geo) ?? new Map<string, ProductCells>();
     cells.set(geo, byCode);
     const entry = byCode.get(code) ?? { cpa, line: observation.cell.position.line, items: {} };
     byCode.set(code, entry);
@@ -270,7 +274,7 @@ export function parseNaioMargins(text: string, options: ParseNaioMarginsOptions)
   const identity: string[] = [String(options.year), unit, String(tradeShare)];
   for (const geo of chosen) {
     const region = regionOf(geo);
-    const byCode = cells.get(geo) ?? new Map();
+    const byCode = cells.get(geo) ?? new Map<string, ProductCells>();
     const finest = finestCodes([...byCode.values()].map((entry) => entry.cpa));
     if ('overlap' in finest) {
       const [outer, inner] = finest.overlap;
@@ -508,7 +512,7 @@ function sdmxObservations(text: string, file: string, year: number, problems: Pr
         codeAt: {
           line: row.line,
           column: at('prd_amo') + 1,
-          columnName: csv.header[at('prd_amo')] as string,
+          columnName: csv.header[at('prd_amo')],
         },
         cell,
       });

@@ -32,7 +32,7 @@ export interface ParseTableCsvOptions<K extends TableKind> {
  *     licence: 'internal', attribution: 'Our treasury' } },
  * });
  * ```
- * @throws {DatasetError} naming the file, the line and column, and what is wrong (the first problem in file order,
+ * @throws {@link DatasetError} naming the file, the line and column, and what is wrong (the first problem in file order,
  *   with how many more there are): malformed CSV, unknown or missing columns, a cell that is not a number, a
  *   value the schema refuses, a repeated key.
  */

@@ -22,7 +22,7 @@ export interface ParseTableJsonOptions {
  * const fx = parseTableJson('fx', text, { file: 'fx.json' });
  * const datasets = { ...defaultDatasets, ...createTableDatasets({ fx }) };
  * ```
- * @throws {DatasetError} naming the file, the line and column, and what is wrong (the first problem in file order,
+ * @throws {@link DatasetError} naming the file, the line and column, and what is wrong (the first problem in file order,
  *   with how many more there are).
  */
 export function parseTableJson<K extends TableKind>(

@@ -20,7 +20,7 @@ export class Problems {
     return this.byPosition.size;
   }
 
-  /** @throws {DatasetError} for the first problem in file order, if there is any. */
+  /** @throws {@link DatasetError} for the first problem in file order, if there is any. */
   throwIfAny(): void {
     const sorted = [...this.byPosition.values()].sort(
       (a, b) => a.position.line - b.position.line || (a.position.column ?? 0) - (b.position.column ?? 0),

@@ -50,7 +50,7 @@ export const META_SCHEMAS = {
 /** The table-wide fields of a kind: see {@link META_SCHEMAS}. */
 export type TableMeta<K extends TableKind> = z.infer<(typeof META_SCHEMAS)[K]>;
 
-/** @throws {DatasetError} naming the valid kinds, for anything but a table kind. */
+/** @throws {@link DatasetError} naming the valid kinds, for anything but a table kind. */
 export function assertTableKind(kind: unknown, file: string): asserts kind is TableKind {
   if (typeof kind !== 'string' || !Object.hasOwn(TABLE_SCHEMAS, kind)) {
     throw new DatasetError(

@@ -71,7 +71,7 @@ export function validateTable<K extends TableKind>(
 /**
  * Validates the table-wide fields of a kind (see `META_SCHEMAS`).
  *
- * @throws {DatasetError} naming `label`, the path of the first issue and what is wrong.
+ * @throws {@link DatasetError} naming `label`, the path of the first issue and what is wrong.
  */
 export function parseMeta<K extends TableKind>(kind: K, meta: unknown, label: string): TableMeta<K> {
   const result = safeParseTable(META_SCHEMAS[kind], meta);

@@ -13,7 +13,7 @@ export function statOf(path: string): Stats | undefined {
   }
 }
 
-/** A UTF-8 text file. @throws {DatasetError} when it cannot be read or is not UTF-8 (naming the first bad byte). */
+/** A UTF-8 text file. @throws {@link DatasetError} when it cannot be read or is not UTF-8 (naming the first bad byte). */
 export function readText(path: string): string {
   let bytes: Buffer;
   try {
@@ -82,7 +82,7 @@ export function* linesOfChunks(chunks: Iterable<Uint8Array>, file: string): Gene
 /**
  * The lines of a text file, read in chunks: EXIOBASE supply-use tables are larger than a JavaScript string may be.
  *
- * @throws {DatasetError} when the file cannot be read or is not UTF-8.
+ * @throws {@link DatasetError} when the file cannot be read or is not UTF-8.
  */
 export function* fileLines(path: string, chunkSize = 4 << 20): Generator<string> {
   let fd: number;

@@ -66,7 +66,7 @@ const CCF_ATTRIBUTION =
  * const ccf = loadCcfCoefficients('ccf-coefficients/output', { coefficients: { base: defaultTables.cloudCoefficients } });
  * const datasets = { ...defaultDatasets, ...createTableDatasets({ cloudInstances: ccf.cloudInstances, cloudCoefficients: ccf.cloudCoefficients }) };
  * ```
- * @throws {DatasetError} for a missing folder, a provider with only one of its two files, no provider at all, and
+ * @throws {@link DatasetError} for a missing folder, a provider with only one of its two files, no provider at all, and
  *   everything the parsers refuse.
  */
 export function loadCcfCoefficients(

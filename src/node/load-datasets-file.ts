@@ -16,7 +16,7 @@ import { readText, statOf } from './files';
  * const datasets = loadDatasetsFile('my-data.json', defaultDatasets);
  * const { estimate } = calculateSpend(request, datasets);
  * ```
- * @throws {DatasetError} naming the file and where in it: a missing file, invalid JSON, an invalid table, or
+ * @throws {@link DatasetError} naming the file and where in it: a missing file, invalid JSON, an invalid table, or
  *   table-wide settings (currency, factor year, GWP basis, ...) that differ from the base's.
  */
 export function loadDatasetsFile<B extends Datasets>(path: string, base: B): B {

@@ -18,7 +18,7 @@ import { statOf } from './files';
  * // The hosted API's 2021 cloud factors, with my own regions merged over them:
  * const datasets = loadDatasets(['hosted-api-2021', 'my-2021-regions.json']);
  * ```
- * @throws {DatasetError} naming the file and what is wrong: no such file (or preset), invalid content, or
+ * @throws {@link DatasetError} naming the file and what is wrong: no such file (or preset), invalid content, or
  *   table-wide settings (currency, GWP basis, ...) that differ from those of the tables it merges over.
  */
 export function loadDatasets(

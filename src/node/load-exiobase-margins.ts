@@ -38,7 +38,7 @@ function checkName(path: string, year: number): void {
  *   year: 2019, version: '3.8.2', products: defaultTables.classifications.products,
  * });
  * ```
- * @throws {DatasetError} for a missing path, a zip or folder without one of the tables, a release of another year,
+ * @throws {@link DatasetError} for a missing path, a zip or folder without one of the tables, a release of another year,
  *   and everything `parseExiobaseMargins` refuses.
  */
 export function loadExiobaseMargins(path: string, options: LoadExiobaseMarginsOptions): ExiobaseMargins {

@@ -54,7 +54,7 @@ function fromZip(path: string, year: number) {
         entry.name === `${chosen?.prefix}${MULTIPLIERS}` || entry.name === `${chosen?.prefix}${OUTPUT}`,
     );
   });
-  const prefix = (chosen as { prefix: string } | undefined)?.prefix ?? '';
+  const prefix = chosen?.prefix ?? '';
   checkName(prefix, year);
   const label = (name: string) => `${path}:${prefix}${name}`;
   return {
@@ -82,7 +82,7 @@ function fromFolder(folder: string) {
  *   year: 2022, version: '3.8.2', products: defaultTables.classifications.products,
  * });
  * ```
- * @throws {DatasetError} for a missing path or file, a zip without the files, a folder named for another year or
+ * @throws {@link DatasetError} for a missing path or file, a zip without the files, a folder named for another year or
  *   for the ixi tables, and everything {@link parseExiobaseRelease} refuses.
  */
 export function loadExiobaseRelease(path: string, options: LoadExiobaseReleaseOptions): ExiobaseRelease {

@@ -21,7 +21,7 @@ export type LoadMarginsCsvOptions = Omit<ParseMarginsCsvOptions, 'file'>;
  * });
  * const datasets = mergeDatasets(defaultDatasets, createTableDatasets({ margins }));
  * ```
- * @throws {DatasetError} naming the file, line and column: a missing file and everything the parser refuses.
+ * @throws {@link DatasetError} naming the file, line and column: a missing file and everything the parser refuses.
  */
 export function loadMarginsCsv(path: string, options: LoadMarginsCsvOptions): MarginsTable {
   if (!statOf(path)?.isFile()) throw new DatasetError(path, '', 'no such file');

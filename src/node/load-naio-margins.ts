@@ -19,7 +19,7 @@ export type LoadNaioMarginsOptions = Omit<ParseNaioMarginsOptions, 'file'>;
  * ```ts
  * detectMarginsFormat(readEurostatText('naio_10_cp15.tsv.gz')); // 'naio-tsv'
  * ```
- * @throws {DatasetError} for a missing file, a broken gzip stream or bytes that are not UTF-8.
+ * @throws {@link DatasetError} for a missing file, a broken gzip stream or bytes that are not UTF-8.
  */
 export function readEurostatText(path: string): string {
   if (!statOf(path)?.isFile()) throw new DatasetError(path, '', 'no such file');
@@ -52,7 +52,7 @@ export function readEurostatText(path: string): string {
  * });
  * const datasets = mergeDatasets(defaultDatasets, createTableDatasets({ margins }));
  * ```
- * @throws {DatasetError} naming the file, line and column: a missing or unreadable file and everything the parser
+ * @throws {@link DatasetError} naming the file, line and column: a missing or unreadable file and everything the parser
  *   refuses.
  */
 export function loadNaioMargins(path: string, options: LoadNaioMarginsOptions): NaioMargins {

@@ -45,7 +45,7 @@ function readMeta(path: string): unknown {
  * const fx = loadTableFile('fx', 'data/fx.csv'); // with data/fx.meta.json beside it
  * const datasets = { ...defaultDatasets, ...createTableDatasets({ fx }) };
  * ```
- * @throws {DatasetError} naming the file, line and column: a missing file or meta file, an unknown extension, and
+ * @throws {@link DatasetError} naming the file, line and column: a missing file or meta file, an unknown extension, and
  *   everything the parsers refuse.
  */
 export function loadTableFile<K extends TableKind>(

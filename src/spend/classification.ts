@@ -106,7 +106,7 @@ function resolveProducts(activity: ParsedSpendRequest['activity'], datasets: Spe
  * only one product is left, the code gets that product's factor. Products without a factor in the region are left
  * out with a warning that says how much of the code's weight the factor covers.
  *
- * @throws {EmissionsError} `unknown_classification_code`, `no_emission_factors_found`, `invalid_request`.
+ * @throws {@link EmissionsError} `unknown_classification_code`, `no_emission_factors_found`, `invalid_request`.
  */
 export function selectFactor(request: ParsedSpendRequest, datasets: SpendDatasets): SelectedFactor {
   const { type, code, products } = resolveProducts(request.activity, datasets);
@@ -146,7 +146,7 @@ export function selectFactor(request: ParsedSpendRequest, datasets: SpendDataset
   if (rows.length === 1) return single(rows[0] as SpendFactor);
 
   const weights = rows.map((row) => weightOf(row.product));
-  const total = weights.every((weight) => weight !== undefined) ? sum(weights as Decimal[]) : ZERO;
+  const total = weights.every((weight) => weight !== undefined) ? sum(weights) : ZERO;
   if (isPositive(total)) {
     const used = rows.filter((_, index) => isPositive(weights[index] as Decimal));
     if (used.length === 1) return single(used[0] as SpendFactor);

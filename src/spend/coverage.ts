@@ -86,8 +86,10 @@ export function spendCoverage(
  * FX year (marked `partial` with its months), newest inflation year.
  *
  * @example
+ * ```ts
  * coverageRows(spendCoverage(defaultDatasets), 'US');
  * // [{ region: 'US', products: '174', margins: 'bea-us-margins-2017@… (trade, transport; 172 products)', … }]
+ * ```
  */
 export function coverageRows(
   coverage: readonly SpendRegionCoverage[],

@@ -26,7 +26,7 @@ function rateYear(fx: FxProvider, from: string, to: string, year: number): numbe
  * year (rates are units per USD, so the cross rate is `rate(to) / rate(from)`). A missing year falls back to the
  * nearest earlier year with rates, with a notice.
  *
- * @throws {EmissionsError} `unsupported_currency`.
+ * @throws {@link EmissionsError} `unsupported_currency`.
  */
 export function exchangeRate(from: string, to: string, year: number, fx: FxProvider): ExchangeRate {
   if (from === to) return { rate: ONE, rateYear: null, notices: [] };

@@ -48,8 +48,10 @@ const regionOfCountry = new Map<string, string>([
  * 44, else `WA`, `WE`, `WF`, `WL` or `WM`; undefined for a code that is no ISO country.
  *
  * @example
+ * ```ts
  * exiobaseRegionOf('VN'); // 'WA'
  * exiobaseRegionOf('DE'); // 'DE'
+ * ```
  */
 export function exiobaseRegionOf(country: string): string | undefined {
   const code = REGION_ALIASES[country] ?? country;

@@ -23,7 +23,7 @@ export interface PriceChange {
 /**
  * The price level of `spendYear` relative to `factorYear` in a region, compounding annual rates: the product's
  * sector rate where the dataset has one, else the country rate. Spend after the factor year is deflated by it,
- * spend before it inflated by it (`level` < 1 then). Years without a rate are skipped and reported.
+ * spend before it inflated by it (`level < 1` then). Years without a rate are skipped and reported.
  */
 export function priceChange(
   region: string,

@@ -21,10 +21,12 @@ const isRestOfWorld = (code: string): code is RestOfWorldRegion => code in REST_
  * `WE`, `WL`, `WM`) stands for itself. `WF` is Wallis and Futuna (ISO), so it maps to `WA`, not to Rest of World
  * Africa.
  *
- * @throws {EmissionsError} `no_emission_factors_found`, naming the region that would answer and the command that
+ * @throws {@link EmissionsError} `no_emission_factors_found`, naming the region that would answer and the command that
  *   gets it.
  * @example
+ * ```ts
  * resolveSpendRegion('VN', factors); // { region: 'WA', notices: [rest_of_world_region …] } when factors has WA
+ * ```
  */
 export function resolveSpendRegion(country: string, factors: SpendFactorsProvider): SpendRegion {
   const regions = factors.regions;

@@ -86,7 +86,7 @@ export interface SpendEstimate {
  * }, defaultDatasets);
  * result.estimate.co2e; // kg CO2e
  * ```
- * @throws {EmissionsError} `unknown_classification_code`, `no_emission_factors_found`, `unsupported_currency`,
+ * @throws {@link EmissionsError} `unknown_classification_code`, `no_emission_factors_found`, `unsupported_currency`,
  *   `invalid_request`.
  */
 export function calculateSpend(
@@ -153,7 +153,7 @@ export function spendNotices({
  * const { estimate, exchange } = spendParts(request, defaultDatasets);
  * estimate.co2e; // as calculateSpend(request, defaultDatasets).estimate.co2e
  * ```
- * @throws {EmissionsError} as {@link calculateSpend}.
+ * @throws {@link EmissionsError} as {@link calculateSpend}.
  */
 export function spendParts(
   request: SpendRequest,
@@ -342,7 +342,7 @@ function distinctDatasets(infos: readonly DatasetInfo[]): DatasetInfo[] {
  * ```ts
  * calculateSpendBatch([{ activity: { activity_id: '...' }, spend_year: 2022, spend_region: 'GB', money: 10, money_unit: 'gbp' }], defaultDatasets);
  * ```
- * @throws {EmissionsError} `invalid_request` when `requests` is not an array.
+ * @throws {@link EmissionsError} `invalid_request` when `requests` is not an array.
  */
 export function calculateSpendBatch(
   requests: readonly SpendRequest[],

@@ -18,7 +18,6 @@ import type {
   CloudRegionsTable,
   FxTable,
   InflationTable,
-  MarginsTable,
   SpendFactorsTable,
 } from '../datasets/tables';
 
@@ -48,7 +47,7 @@ export const udfCloudTables = {
 export const udfSpendTables = {
   spendFactors: exiobaseFactorsJson as SpendFactorsTable,
   classifications: exiobaseClassificationsJson as ClassificationsTable,
-  margins: exiobaseMarginsJson as MarginsTable,
+  margins: exiobaseMarginsJson,
   inflation: inflationJson as InflationTable,
   fx: fxJson as FxTable,
 };

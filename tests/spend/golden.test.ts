@@ -90,104 +90,121 @@ describe('1000 EUR of ISIC 4711 in DE, 2019, supplied margins', () => {
   });
 });
 
-describe('the same spend in other currencies', () => {
-  it('USD in DE 2019 converts with the 2019 annual averages', () => {
-    // fx-imf.json 2019: eur 0.8933 per USD (Federal Reserve H.10 annual average), usd 1.
-    // rate = 0.8933 / 1; 1000 USD → 893.3 EUR; × 0.69 = 616.377 EUR; co2e = 616.377 × 0.0272 = 16.7654544 kg.
-    expect(fx('eur', 2019)).toBe(0.8933);
-    const result = calculateSpend(spend({ money_unit: 'usd' }), defaultDatasets);
-    const expected = expectedSpend({
-      money: 1000,
-      currency: 'usd',
-      spendYear: 2019,
-      region: 'DE',
-      factor: 0.0272,
-      margins: MARGINS,
-    });
-    expect(result.calculation_details.exchange_rate).toBe(0.8933);
-    expect(result.calculation_details.exchange_rate_year).toBe(2019);
-    expect(result.calculation_details.money_in_factor_currency).toBe(
-      toNumber(expected.moneyInFactorCurrency),
-    );
-    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
-    expect(result.estimate.activity_data.activity_value).toBeCloseTo(616.377, 10);
-    expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
-    expect(result.estimate.co2e).toBeCloseTo(16.7654544, 10);
-    expect(result.notices).toEqual([]);
-  });
+/** One currency case: the request's currency, region and year, the source figures it reads, the hand-worked results. */
+interface CurrencyCase {
+  currency: string;
+  region: string;
+  year: number;
+  /** p52's factor in the region (exiobase-factors.oefdb.json). */
+  factor: number;
+  /** Units per USD as fx-imf.json states them. */
+  rates: Record<string, number>;
+  /** CPI % per year between the factor year and the spend year (World Bank). */
+  cpi?: Record<number, number>;
+  rate: number;
+  inflation?: number;
+  activity: number;
+  co2e: number;
+  /** Decimal places the hand-worked figures are good to. */
+  digits: number;
+}
 
-  it('GBP in GB 2023 converts with 2023 rates and deflates by 2020..2023 CPI', () => {
-    // p52 GB kgco2e 0.0469. fx 2023: eur 0.9245 (H.10 annual), gbp 0.80425 (mean of the 12 H.10 monthly figures).
-    // rate = 0.9245 / 0.80425 ≈ 1.149518184644; 1000 GBP ≈ 1149.518184644 EUR; × 0.69 ≈ 793.167547405.
-    // GB CPI %: 2020 0.989486703772491, 2021 2.51837109614213, 2022 7.92204883147902, 2023 6.79396706793963.
-    // Π = 1.00989486703772 × 1.02518371096142 × 1.07922048831479 × 1.06793967067940 ≈ 1.193259121831.
-    // activity = 793.167547405 / 1.193259121831 ≈ 664.706879582; co2e ≈ 664.706879582 × 0.0469 ≈ 31.174752652.
-    expect(exiobaseFactor('p52', 'GB').kgco2e).toBe(0.0469);
-    expect([2020, 2021, 2022, 2023].map((year) => cpiRate('GB', year))).toEqual([
-      0.989486703772491, 2.51837109614213, 7.92204883147902, 6.79396706793963,
-    ]);
+const CURRENCY_CASES: Record<string, CurrencyCase> = {
+  // fx-imf.json 2019: eur 0.8933 per USD (Federal Reserve H.10 annual average), usd 1.
+  // rate = 0.8933 / 1; 1000 USD → 893.3 EUR; × 0.69 = 616.377 EUR; co2e = 616.377 × 0.0272 = 16.7654544 kg.
+  'USD in DE 2019 converts with the 2019 annual averages': {
+    currency: 'usd',
+    region: 'DE',
+    year: 2019,
+    factor: 0.0272,
+    rates: { eur: 0.8933 },
+    rate: 0.8933,
+    activity: 616.377,
+    co2e: 16.7654544,
+    digits: 10,
+  },
+  // p52 GB kgco2e 0.0469. fx 2023: eur 0.9245 (H.10 annual), gbp 0.80425 (mean of the 12 H.10 monthly figures).
+  // rate = 0.9245 / 0.80425 ≈ 1.149518184644; 1000 GBP ≈ 1149.518184644 EUR; × 0.69 ≈ 793.167547405.
+  // Π = 1.00989486703772 × 1.02518371096142 × 1.07922048831479 × 1.06793967067940 ≈ 1.193259121831.
+  // activity = 793.167547405 / 1.193259121831 ≈ 664.706879582; co2e ≈ 664.706879582 × 0.0469 ≈ 31.174752652.
+  'GBP in GB 2023 converts with 2023 rates and deflates by 2020..2023 CPI': {
+    currency: 'gbp',
+    region: 'GB',
+    year: 2023,
+    factor: 0.0469,
+    rates: { eur: 0.9245, gbp: 0.80425 },
+    cpi: { 2020: 0.989486703772491, 2021: 2.51837109614213, 2022: 7.92204883147902, 2023: 6.79396706793963 },
+    rate: 1.149518184644,
+    inflation: 0.193259121831,
+    activity: 664.706879582,
+    co2e: 31.174752652,
+    digits: 8,
+  },
+  // p52 NO 0.0968; fx 2019 (H.10 annual): nok 8.8001, eur 0.8933 per USD. rate = 0.8933 / 8.8001 ≈ 0.101510210111.
+  // 1000 NOK ≈ 101.510210111 EUR; × 0.69 ≈ 70.042044977; co2e ≈ 70.042044977 × 0.0968 ≈ 6.780069954.
+  'NOK in NO 2019': {
+    currency: 'nok',
+    region: 'NO',
+    year: 2019,
+    factor: 0.0968,
+    rates: { nok: 8.8001, eur: 0.8933 },
+    rate: 0.101510210111,
+    activity: 70.042044977,
+    co2e: 6.780069954,
+    digits: 8,
+  },
+  // p52 BR 0.0695; fx 2019 (H.10 annual): brl 3.944, eur 0.8933 per USD. rate = 0.8933 / 3.944 ≈ 0.226495943205.
+  // 1000 BRL ≈ 226.495943205 EUR; × 0.69 ≈ 156.282200811; co2e ≈ 156.282200811 × 0.0695 ≈ 10.861612956.
+  'BRL in BR 2019': {
+    currency: 'brl',
+    region: 'BR',
+    year: 2019,
+    factor: 0.0695,
+    rates: { brl: 3.944, eur: 0.8933 },
+    rate: 0.226495943205,
+    activity: 156.282200811,
+    co2e: 10.861612956,
+    digits: 8,
+  },
+};
+
+describe('the same spend in other currencies', () => {
+  it.each(Object.entries(CURRENCY_CASES))('%s', (_, golden) => {
+    expect(exiobaseFactor('p52', golden.region).kgco2e).toBe(golden.factor);
+    for (const [currency, units] of Object.entries(golden.rates))
+      expect(fx(currency, golden.year)).toBe(units);
+    const years = Object.keys(golden.cpi ?? {}).map(Number);
+    expect(years.map((year) => cpiRate(golden.region, year))).toEqual(Object.values(golden.cpi ?? {}));
+
     const result = calculateSpend(
-      spend({ money_unit: 'gbp', spend_region: 'GB', spend_year: 2023 }),
+      spend({
+        money_unit: golden.currency as SpendRequest['money_unit'],
+        spend_region: golden.region,
+        spend_year: golden.year,
+      }),
       defaultDatasets,
     );
     const expected = expectedSpend({
       money: 1000,
-      currency: 'gbp',
-      spendYear: 2023,
-      region: 'GB',
-      factor: 0.0469,
+      currency: golden.currency,
+      spendYear: golden.year,
+      region: golden.region,
+      factor: golden.factor,
       margins: MARGINS,
     });
-    expect(result.calculation_details.exchange_rate).toBe(toNumber(expected.rate));
-    expect(result.calculation_details.exchange_rate).toBeCloseTo(1.149518184644, 11);
-    expect(result.calculation_details.inflation_years).toEqual([2020, 2021, 2022, 2023]);
-    expect(result.calculation_details.inflation_applied).toBe(toNumber(expected.inflationApplied));
-    expect(result.calculation_details.inflation_applied).toBeCloseTo(0.193259121831, 11);
+    const details = result.calculation_details;
+    expect(details.exchange_rate).toBe(toNumber(expected.rate));
+    expect(details.exchange_rate).toBeCloseTo(golden.rate, 11);
+    expect(details.exchange_rate_year).toBe(golden.year);
+    expect(details.money_in_factor_currency).toBe(toNumber(expected.moneyInFactorCurrency));
+    expect(details.inflation_years).toEqual(years);
+    expect(details.inflation_applied).toBe(toNumber(expected.inflationApplied));
+    expect(details.inflation_applied).toBeCloseTo(golden.inflation ?? 0, 11);
     expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
-    expect(result.estimate.activity_data.activity_value).toBeCloseTo(664.706879582, 8);
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(golden.activity, golden.digits);
     expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
-    expect(result.estimate.co2e).toBeCloseTo(31.174752652, 8);
+    expect(result.estimate.co2e).toBeCloseTo(golden.co2e, golden.digits);
     expect(result.notices).toEqual([]);
-  });
-
-  it('NOK in NO 2019', () => {
-    // p52 NO 0.0968; fx 2019 (H.10 annual): nok 8.8001, eur 0.8933 per USD. rate = 0.8933 / 8.8001 ≈ 0.101510210111.
-    // 1000 NOK ≈ 101.510210111 EUR; × 0.69 ≈ 70.042044977; co2e ≈ 70.042044977 × 0.0968 ≈ 6.780069954.
-    expect(exiobaseFactor('p52', 'NO').kgco2e).toBe(0.0968);
-    expect(fx('nok', 2019)).toBe(8.8001);
-    const result = calculateSpend(spend({ money_unit: 'nok', spend_region: 'NO' }), defaultDatasets);
-    const expected = expectedSpend({
-      money: 1000,
-      currency: 'nok',
-      spendYear: 2019,
-      region: 'NO',
-      factor: 0.0968,
-      margins: MARGINS,
-    });
-    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
-    expect(result.estimate.activity_data.activity_value).toBeCloseTo(70.042044977, 8);
-    expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
-    expect(result.estimate.co2e).toBeCloseTo(6.780069954, 8);
-  });
-
-  it('BRL in BR 2019', () => {
-    // p52 BR 0.0695; fx 2019 (H.10 annual): brl 3.944, eur 0.8933 per USD. rate = 0.8933 / 3.944 ≈ 0.226495943205.
-    // 1000 BRL ≈ 226.495943205 EUR; × 0.69 ≈ 156.282200811; co2e ≈ 156.282200811 × 0.0695 ≈ 10.861612956.
-    expect(exiobaseFactor('p52', 'BR').kgco2e).toBe(0.0695);
-    expect(fx('brl', 2019)).toBe(3.944);
-    const result = calculateSpend(spend({ money_unit: 'brl', spend_region: 'BR' }), defaultDatasets);
-    const expected = expectedSpend({
-      money: 1000,
-      currency: 'brl',
-      spendYear: 2019,
-      region: 'BR',
-      factor: 0.0695,
-      margins: MARGINS,
-    });
-    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
-    expect(result.estimate.activity_data.activity_value).toBeCloseTo(156.282200811, 8);
-    expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
-    expect(result.estimate.co2e).toBeCloseTo(10.861612956, 8);
   });
 });
 

@@ -29,7 +29,7 @@ export const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 /**
  * The number a cell spells, strictly.
  *
- * @throws {EmissionsError} `invalid_request` for anything else, naming the column.
+ * @throws {@link EmissionsError} `invalid_request` for anything else, naming the column.
  */
 export function strictNumber(text: string, field: string): number {
   const value = DECIMAL.test(text) ? Number(text) : Number.NaN;
@@ -98,7 +98,7 @@ export function numericCell(raw: unknown, field: string): number | undefined {
  * A Parquet input row's values with the text cells of numeric request fields read as CSV reads them (a plain
  * decimal becomes its number, an empty cell is not supplied), for files whose numbers were written as text.
  *
- * @throws {EmissionsError} `invalid_request` for a text cell of a numeric field that is no plain decimal, with
+ * @throws {@link EmissionsError} `invalid_request` for a text cell of a numeric field that is no plain decimal, with
  * CSV's message (`'money' must be a number, got 'lots'.`), so a CSV → Parquet → CSV row fails alike.
  */
 export function parquetRowValues(values: Readonly<Record<string, unknown>>): Record<string, unknown> {

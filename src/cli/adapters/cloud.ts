@@ -64,7 +64,7 @@ function instanceOutcome(result: InstanceEstimate): Omit<RowOutcome, 'notices'> 
   const factors = [result.cpu_estimate.emission_factor, result.embodied_cpu_estimate.emission_factor];
   const join = (pick: (factor: NonNullable<Estimate['emission_factor']>) => string) =>
     factors.every((factor) => factor !== null)
-      ? [...new Set(factors.map((factor) => pick(factor!)))].join('; ')
+      ? [...new Set(factors.map((factor) => pick(factor)))].join('; ')
       : null;
   return {
     co2e: result.total_co2e,

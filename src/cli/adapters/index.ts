@@ -22,7 +22,7 @@ export type RowAdapterName = keyof typeof ROW_ADAPTERS;
 /**
  * The adapter named `name`, over `datasets`.
  *
- * @throws {Error} for a name not in {@link ROW_ADAPTERS} (a programming error: names come from the CLI itself).
+ * @throws {@link Error} for a name not in {@link ROW_ADAPTERS} (a programming error: names come from the CLI itself).
  *
  * @example
  * ```ts

@@ -81,7 +81,7 @@ function downloadProgress(stderr: CliIo['stderr'], name: () => string) {
       if (bar === undefined) {
         bar = new cliProgress.SingleBar(
           {
-            stream: stderr as NodeJS.WritableStream as never,
+            stream: stderr,
             format: '{bar} {percentage}% | {done} of {size} | {speed}/s | {eta_formatted} left',
             hideCursor: true,
             clearOnComplete: true,

@@ -15,7 +15,7 @@ import { UsageError } from '../io';
  * ```ts
  * const datasets = cliDatasets(['my-data.json']);
  * ```
- * @throws {UsageError} with the file, where in it and what is wrong, for a file that cannot be loaded.
+ * @throws {@link UsageError} with the file, where in it and what is wrong, for a file that cannot be loaded.
  */
 export function cliDatasets(files: readonly string[]): typeof defaultDatasets {
   try {

@@ -81,7 +81,7 @@ function table(rows: readonly Row[]): string {
 /**
  * Writes the list: a table, or a JSON array of objects with `--json`.
  *
- * @throws {UsageError} for an unknown subject, or a filter that matches nothing (naming the valid ones).
+ * @throws {@link UsageError} for an unknown subject, or a filter that matches nothing (naming the valid ones).
  */
 export function runList(
   subject: string,

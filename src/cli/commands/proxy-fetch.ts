@@ -1,4 +1,5 @@
 import type { FetchLike } from '../../node/fetch/download';
+import type * as ProxyAgent from './proxy-agent';
 
 /**
  * A `fetch` for the downloads that honours `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY` (either case),
@@ -44,7 +45,7 @@ export function proxiedFetch(env: Readonly<Record<string, string | undefined>>):
   close: () => Promise<void>;
 } {
   const agents = new Map<string, { close(): Promise<void> }>();
-  let undici: Promise<typeof import('./proxy-agent')> | undefined;
+  let undici: Promise<typeof ProxyAgent> | undefined;
   const doFetch: FetchLike = async (url, init) => {
     const proxy = proxyFor(url, env);
     if (proxy === undefined) return fetch(url, init);

@@ -145,7 +145,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 /**
  * Starts the server, reports its address on stderr, and resolves with exit code 0 once `io.signal` aborts.
  *
- * @throws {UsageError} when the address cannot be listened on (in use, not permitted).
+ * @throws {@link UsageError} when the address cannot be listened on (in use, not permitted).
  */
 export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo): Promise<number> {
   const keys = apiKeys(options.apiKeys, io.env.CO2E_API_KEYS);

@@ -20,8 +20,8 @@ export const MAX_LINE_CHARS = 1_000_000;
 const REPLACEMENT = '\uFFFD';
 
 /**
- * @param source byte chunks (a file or stdin stream)
- * @param onChunk called with each chunk's byte length, for progress
+ * @param source - byte chunks (a file or stdin stream)
+ * @param onChunk - called with each chunk's byte length, for progress
  */
 export async function* readLines(
   source: AsyncIterable<Uint8Array | string>,

@@ -70,6 +70,14 @@ export const RESULT_COLUMNS = [
  */
 export type ResultFields = Readonly<Record<string, unknown>>;
 
+/**
+ * The generic result columns of a row from its outcome, or from its error (every other column empty).
+ *
+ * @example
+ * ```ts
+ * resultFields(undefined, { code: 'invalid_request', message: "'money' is required" }).error_code; // 'invalid_request'
+ * ```
+ */
 export function resultFields(
   outcome: RowOutcome | undefined,
   error?: { code: string; message: string },

@@ -82,7 +82,7 @@ async function* jsonlRecordTexts(
 /**
  * Opens the records of `source`; for CSV, reads and checks the header first.
  *
- * @throws {InputFileError} for a CSV header that is malformed or names a column twice.
+ * @throws {@link InputFileError} for a CSV header that is malformed or names a column twice.
  *
  * @example
  * ```ts

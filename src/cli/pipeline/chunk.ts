@@ -156,7 +156,7 @@ function parseSlice(records: readonly RecordText[]): Array<CsvRecord | undefined
     at.push(index);
   });
   const results = parseRecords(texts);
-  const byIndex: Array<CsvRecord | undefined> = new Array(records.length);
+  const byIndex = new Array<CsvRecord | undefined>(records.length);
   at.forEach((index, position) => (byIndex[index] = results[position]));
   return byIndex;
 }

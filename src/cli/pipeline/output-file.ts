@@ -93,7 +93,7 @@ export function inputStats(file: string): Stats | undefined {
  * Refuses to write results into the input: `--out` (or, without it, stdout redirected into a file) that is the
  * input file through any name.
  *
- * @throws {UsageError} when they are the same file.
+ * @throws {@link UsageError} when they are the same file.
  *
  * @example
  * ```ts
@@ -133,7 +133,7 @@ const RESERVED_NAME = /\.co2e-(partial(\.json(\.tmp)?)?|lock)$/;
  * Refuses an input that is, or is named like, one of the files kept beside an output (partial, state, lock): a
  * run would truncate or delete it while reading it.
  *
- * @throws {UsageError} for such an input.
+ * @throws {@link UsageError} for such an input.
  *
  * @example
  * ```ts
@@ -255,7 +255,7 @@ export interface OpenOutputOptions {
  * Opens the partial output for `out`: a fresh one, or with `resume` the one an earlier run of the same input
  * and options left.
  *
- * @throws {UsageError} when the target exists without `force`, is not a regular file, cannot be written, or
+ * @throws {@link UsageError} when the target exists without `force`, is not a regular file, cannot be written, or
  *   the partial to resume belongs to another input or other options.
  *
  * @example

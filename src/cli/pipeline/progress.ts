@@ -1,7 +1,6 @@
 import cliProgress from 'cli-progress';
 
-/** A progress bar with rows/s on stderr, shown only when stderr is a terminal. */
-
+/** A run's progress, told row by row. */
 export interface Progress {
   /** Called after every row; redraws at most every 100 ms. */
   tick(rows: number, bytes: number): void;
@@ -10,6 +9,16 @@ export interface Progress {
 
 const REDRAW_MS = 100;
 
+/**
+ * A progress bar with rows/s on stderr, shown only when stderr is a terminal (elsewhere every call does nothing).
+ *
+ * @example
+ * ```ts
+ * const progress = createProgress(process.stderr, fileSize);
+ * progress.tick(rows, bytes);
+ * progress.stop();
+ * ```
+ */
 export function createProgress(
   stderr: NodeJS.WritableStream & { isTTY?: boolean },
   totalBytes: number | undefined,
@@ -18,7 +27,7 @@ export function createProgress(
   const known = totalBytes !== undefined && totalBytes > 0;
   const bar = new cliProgress.SingleBar(
     {
-      stream: stderr as NodeJS.WritableStream as never,
+      stream: stderr,
       format: known
         ? '{bar} {percentage}% | {rows} rows | {speed} rows/s | {duration_formatted}'
         : '{rows} rows | {speed} rows/s | {duration_formatted}',

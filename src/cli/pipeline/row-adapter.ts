@@ -31,7 +31,7 @@ export interface RowAdapter {
    * Computes one row from its cells. `source` says how the cells were read: CSV cells are text (numbers to be
    * parsed strictly, empty meaning absent), JSON Lines and Parquet cells are typed values (adapters/cells.ts reads both).
    *
-   * @throws {EmissionsError} for a bad row; the pipeline writes its code and message in the row and goes on.
+   * @throws {@link EmissionsError} for a bad row; the pipeline writes its code and message in the row and goes on.
    */
   compute(
     values: Record<string, unknown>,

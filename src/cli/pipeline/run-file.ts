@@ -129,7 +129,7 @@ function runIdentity(kind: RowAdapter, file: string, context: ChunkContext): Run
 /**
  * Runs one batch file. Returns the exit code: 0 when every row succeeded, 1 when any failed, 130 when interrupted.
  *
- * @throws {UsageError} for an unreadable input, an output that is the input or exists without `force`, an
+ * @throws {@link UsageError} for an unreadable input, an output that is the input or exists without `force`, an
  *   unwritable output, an unknown format or a malformed header.
  */
 export async function runFileCommand(

@@ -104,7 +104,7 @@ async function openRows(
  *   { out: 'ledger-co2e.parquet', inputFormat: 'parquet', format: 'parquet' }, io);
  * ```
  *
- * @throws {UsageError} for a Parquet input on stdin, an unreadable or non-Parquet input, an output that exists
+ * @throws {@link UsageError} for a Parquet input on stdin, an unreadable or non-Parquet input, an output that exists
  *   without `force` or cannot be written, or `--resume` with Parquet output.
  */
 export async function runParquetFileCommand(
@@ -183,7 +183,7 @@ export async function runParquetFileCommand(
         ? undefined
         : { columns: kind.resultColumns, types: kind.resultTypes ?? {} },
     );
-    write = (row) => writer.write(row.input as Record<string, unknown>, row.result);
+    write = (row) => writer.write(row.input, row.result);
     finish = () => writer.close();
   } else {
     let encoder: ReturnType<(typeof ENCODERS)[FileFormat]> | undefined;

@@ -2,8 +2,6 @@ import { compare, toPlainString } from '../../core/decimal';
 import { DecimalSum } from '../../core/decimal-sum';
 import { numberText } from '../../core/number-text';
 
-/** Totals of a run, summed exactly, for the summary printed at the end. */
-
 /**
  * A summary as plain data: what a worker sends back for its chunk, and what a resumable run keeps beside its
  * partial output. Decimals are strings, so merging stays exact.
@@ -89,6 +87,17 @@ interface Group {
 const MAX_GROUPS_SHOWN = 15;
 const MAX_FAILURES_SHOWN = 5;
 
+/**
+ * Totals of a run, summed exactly, for the summary printed at the end: rows, failures by error code, and kg per
+ * group of each of the adapter's groupings.
+ *
+ * @example
+ * ```ts
+ * const summary = new RunSummary({ region: 'by region' });
+ * summary.success(0.5, { region: 'DE' });
+ * summary.failure(3, 'invalid_request', "'money' is required");
+ * ```
+ */
 export class RunSummary {
   rows = 0;
   failures = 0;

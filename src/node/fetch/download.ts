@@ -114,7 +114,7 @@ const rangeStart = (header: string | null) => {
  *   retries: 3,
  * });
  * ```
- * @throws {DownloadError} for an HTTP error, a connection that broke off on the last attempt (the partial is kept,
+ * @throws {@link DownloadError} for an HTTP error, a connection that broke off on the last attempt (the partial is kept,
  *   and named), a checksum or size that does not match (nothing is kept).
  */
 export async function downloadVerified(options: DownloadOptions): Promise<Downloaded> {
@@ -213,6 +213,7 @@ export async function downloadVerified(options: DownloadOptions): Promise<Downlo
       broke = error;
     }
     if (broke === undefined) break;
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the caught error, rethrown as it came
     if (options.signal?.aborted === true) throw broke; // stopped on purpose: keep the partial, do not retry
     const kept = (await sizeOf(partial)) ?? 0;
     if (attempt >= retries)

@@ -59,7 +59,7 @@ export interface FetchNaioOptions {
  * const { path } = await fetchNaioMargins({ regions: ['DE', 'FR'], year: 2019 });
  * const { margins } = loadNaioMargins(path, { year: 2019, tradeShare: 0.8, classifications });
  * ```
- * @throws {DownloadError} when no region is one Eurostat publishes, or the request fails.
+ * @throws {@link DownloadError} when no region is one Eurostat publishes, or the request fails.
  */
 export async function fetchNaioMargins(options: FetchNaioOptions): Promise<{ path: string; url: string }> {
   const countries = options.regions.filter((region) => !REST_OF_WORLD.has(region));

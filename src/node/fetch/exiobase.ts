@@ -64,7 +64,7 @@ export function exiobaseReleaseOf(release: ExiobaseZenodoRelease | '3.9'): Exiob
  *   year: 2019, version: '3.8.2', products: defaultTables.classifications.products,
  * });
  * ```
- * @throws {DownloadError} when the record cannot be read, has no archive for the year (the message lists the years
+ * @throws {@link DownloadError} when the record cannot be read, has no archive for the year (the message lists the years
  *   it has), or the download breaks off or does not match its checksum.
  */
 export async function fetchExiobaseRelease(options: FetchExiobaseOptions): Promise<FetchedExiobase> {

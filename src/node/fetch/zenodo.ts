@@ -67,7 +67,7 @@ interface RawFile {
  * const files = await zenodoRecordFiles('5589597');
  * files.find((file) => file.key === 'IOT_2019_pxp.zip')?.checksum; // 'md5:…'
  * ```
- * @throws {DownloadError} when the record cannot be read or lists no files.
+ * @throws {@link DownloadError} when the record cannot be read or lists no files.
  */
 export async function zenodoRecordFiles(
   record: string,

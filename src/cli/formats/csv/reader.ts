@@ -129,7 +129,7 @@ export function parseRecord(text: string, line: number): CsvRecord {
  * ```
  */
 export function parseRecords(records: ReadonlyArray<{ line: number; text: string }>): CsvRecord[] {
-  const results: CsvRecord[] = new Array(records.length);
+  const results = new Array<CsvRecord>(records.length);
   const quoted: number[] = [];
   records.forEach(({ text, line }, index) => {
     // Most ledger lines have no quote at all: then csv-parse's answer is the comma-split fields, trimmed as it

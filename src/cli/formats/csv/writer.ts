@@ -127,6 +127,15 @@ export function csvField(text: string): string {
 
 const csvLine = (cells: readonly string[]) => `${cells.map(csvField).join(',')}\n`;
 
+/**
+ * The CSV row encoder of a run: the input's cells as they came (formulas neutralised when asked, quoted where
+ * needed), then the result columns, one line per row.
+ *
+ * @example
+ * ```ts
+ * const encode = csvEncoder({ columns: ['id'], neutraliseFormulas: true, resultColumns: undefined });
+ * ```
+ */
 export function csvEncoder({ columns, neutraliseFormulas, resultColumns }: EncoderOptions): RowEncoder {
   const guard = neutraliseFormulas ? neutraliseFormula : (text: string) => text;
   // One test for both rules in the usual case; a cell that may need either goes through both.

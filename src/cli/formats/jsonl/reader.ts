@@ -52,6 +52,15 @@ export type JsonRecord = { line: number; values: Record<string, unknown> } | { l
 const describe = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 
+/**
+ * The records of a JSON Lines input, one per non-blank line: its object, or the line's error (too long, not UTF-8,
+ * not JSON, not an object), so a bad line fails alone.
+ *
+ * @example
+ * ```ts
+ * for await (const record of readJsonlRecords(physicalLines(stream), 1_000_000)) console.log(record.line);
+ * ```
+ */
 export async function* readJsonlRecords(
   lines: AsyncIterable<PhysicalLine>,
   maxLineChars: number,

@@ -113,7 +113,7 @@ export function exactDecimal(value: unknown, scale: number): unknown {
  * for await (const row of source.rows) console.log(row.line, row.values);
  * ```
  *
- * @throws {InputFileError} when the file is not Parquet (or is damaged).
+ * @throws {@link InputFileError} when the file is not Parquet (or is damaged).
  */
 export async function readParquetRows(
   file: string,
