@@ -1,23 +1,8 @@
-import { CPU_DATASETS } from './cloud/cpu';
-import { EMBODIED_DATASETS } from './cloud/embodied';
-import { INSTANCE_DATASETS } from './cloud/instance';
-import { MEMORY_DATASETS } from './cloud/memory';
-import { NETWORKING_DATASETS } from './cloud/networking';
-import { STORAGE_DATASETS } from './cloud/storage';
+import { type CalculatorName, CALCULATORS } from './calculators';
 import type { DatasetPart } from './datasets/require';
-import { SPEND_PARTS } from './spend/spend';
 
 export type { DatasetPart } from './datasets/require';
-
-/** The calculators of {@link CALCULATOR_DATASETS}. */
-export type CalculatorName =
-  | 'calculateCpu'
-  | 'calculateMemory'
-  | 'calculateStorage'
-  | 'calculateNetworking'
-  | 'calculateEmbodied'
-  | 'calculateInstance'
-  | 'calculateSpend';
+export type { CalculatorName } from './calculators';
 
 /**
  * The dataset parts each calculator reads, as each declares them (its `…_DATASETS`). Load only these for the
@@ -31,12 +16,10 @@ export type CalculatorName =
  * ```
  */
 export const CALCULATOR_DATASETS: Readonly<Record<CalculatorName, readonly DatasetPart[]>> =
-  /* @__PURE__ */ Object.freeze({
-    calculateCpu: CPU_DATASETS.parts,
-    calculateMemory: MEMORY_DATASETS.parts,
-    calculateStorage: STORAGE_DATASETS.parts,
-    calculateNetworking: NETWORKING_DATASETS.parts,
-    calculateEmbodied: EMBODIED_DATASETS.parts,
-    calculateInstance: INSTANCE_DATASETS.parts,
-    calculateSpend: SPEND_PARTS,
-  });
+  /* @__PURE__ */ partsByName();
+
+function partsByName(): Readonly<Record<CalculatorName, readonly DatasetPart[]>> {
+  const byName: Partial<Record<CalculatorName, readonly DatasetPart[]>> = {};
+  for (const { name, parts } of Object.values(CALCULATORS)) byName[name] = parts;
+  return Object.freeze(byName as Record<CalculatorName, readonly DatasetPart[]>);
+}

@@ -85,5 +85,6 @@ export {
 } from './capabilities';
 export { DatasetError } from './datasets/errors';
 export { CALCULATOR_DATASETS, type CalculatorName, type DatasetPart } from './calculator-datasets';
+export { CALCULATORS, type CalculatorId, type CloudCalculatorId } from './calculators';
 export * from './datasets/tables';
 export type * from './datasets/types';

@@ -1,20 +1,13 @@
 import { decimal, mul } from '../core/decimal';
-import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toHours } from '../core/units';
+import type { CalculationOptions, Estimate } from '../core/estimate';
 import type { CalculatorDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
-import { usePhaseEstimate } from './estimate';
-import {
-  cachedCloudFactor,
-  gridFactor,
-  kwhPerVcpuHour,
-  publishedFactor,
-  usePhaseFactor,
-  usePhaseMetadata,
-} from './factors/use-phase';
-import { resolveUsePhaseRequest, USE_PHASE_PARTS } from './resolve';
+import { USE_PHASE_PARTS } from './resolve';
+import { usePhaseCalculator } from './use-phase-calculator';
+import { kwhPerVcpuHour } from './factors/use-phase';
 import { CpuRequest } from './cpu.schema';
 
 /** Published CPU factors (`published_factors.cpu`) are per CPU-hour at 50 % utilisation; at any other, computed. */
@@ -25,6 +18,19 @@ export const CPU_DATASETS = {
   calculator: 'calculateCpu',
   parts: USE_PHASE_PARTS,
 } as const satisfies CalculatorDatasets;
+
+const cpu = /* @__PURE__ */ usePhaseCalculator({
+  kind: 'cpu',
+  datasets: CPU_DATASETS,
+  schema: CpuRequest,
+  unit: 'CPU-hour',
+  activity: (input) => mul(decimal(input.cpu_count), toHours(decimal(input.duration), input.duration_unit)),
+  energyPerUnit: (coefficients, input) =>
+    kwhPerVcpuHour(coefficients, decimal(input.average_vcpu_utilization)),
+  variant: (input) => input.average_vcpu_utilization,
+  published: (input) => (input.average_vcpu_utilization === PUBLISHED_CPU_UTILIZATION ? 'cpu' : undefined),
+  naming: (input) => ({ identity: `u=${input.average_vcpu_utilization}` }),
+});
 
 /**
  * Use-phase emissions of virtual CPUs: activity `cpu_count × hours` in `CPU-hour`, factor
@@ -46,38 +52,7 @@ export function calculateCpu<P extends CloudProviderSpelling>(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  const {
-    provider: id,
-    coefficients,
-    input,
-    region,
-    year,
-  } = resolveUsePhaseRequest(provider, CpuRequest, request, datasets, CPU_DATASETS);
-  const utilization = input.average_vcpu_utilization;
-  const factor = cachedCloudFactor(
-    datasets,
-    ['cpu', id, region.region, year, utilization],
-    () =>
-      (utilization === PUBLISHED_CPU_UTILIZATION
-        ? publishedFactor(region, 'cpu', year, datasets)
-        : undefined) ?? {
-        factor: usePhaseFactor(
-          kwhPerVcpuHour(coefficients, decimal(utilization)),
-          coefficients,
-          gridFactor(region, year),
-          region,
-        ),
-        metadata: usePhaseMetadata('cpu', id, region, year, datasets, undefined, `u=${utilization}`),
-      },
-  );
-  return usePhaseEstimate(
-    mul(decimal(input.cpu_count), toHours(decimal(input.duration), input.duration_unit)),
-    'CPU-hour',
-    factor,
-    input.audit_trail,
-    datasets,
-    options,
-  );
+  return cpu(provider, request, datasets, options);
 }
 
 /**

@@ -1,20 +1,13 @@
 import { decimal, mul } from '../core/decimal';
-import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toGigabytes, toHours } from '../core/units';
+import type { CalculationOptions, Estimate } from '../core/estimate';
 import type { CalculatorDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
-import { echoReplication, replicated } from './replication';
 import type { CloudProviderSpelling } from './spellings';
-import { usePhaseEstimate } from './estimate';
-import {
-  cachedCloudFactor,
-  gridFactor,
-  publishedFactor,
-  usePhaseFactor,
-  usePhaseMetadata,
-} from './factors/use-phase';
-import { resolveUsePhaseRequest, USE_PHASE_PARTS } from './resolve';
+import { USE_PHASE_PARTS } from './resolve';
+import { usePhaseCalculator } from './use-phase-calculator';
+import { replicated } from './replication';
 import { MemoryRequest } from './memory.schema';
 
 /** The dataset parts `calculateMemory` reads: the provider coefficients and the region grid factors. */
@@ -22,6 +15,23 @@ export const MEMORY_DATASETS = {
   calculator: 'calculateMemory',
   parts: USE_PHASE_PARTS,
 } as const satisfies CalculatorDatasets;
+
+const memory = /* @__PURE__ */ usePhaseCalculator({
+  kind: 'memory',
+  datasets: MEMORY_DATASETS,
+  schema: MemoryRequest,
+  unit: 'GB-hour',
+  activity: (input) =>
+    replicated(
+      mul(
+        toGigabytes(decimal(input.data), input.data_unit),
+        toHours(decimal(input.duration), input.duration_unit),
+      ),
+      input.replication_factor,
+    ),
+  energyPerUnit: (coefficients) => decimal(coefficients.memory_kwh_per_gb_hour),
+  published: () => 'memory',
+});
 
 /**
  * Use-phase emissions of allocated memory: activity `GB × hours × replication_factor` in `GB-hour` (decimal units, 1 TB = 1000 GB),
@@ -39,42 +49,7 @@ export function calculateMemory<P extends CloudProviderSpelling>(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  const {
-    provider: id,
-    coefficients,
-    input,
-    region,
-    year,
-  } = resolveUsePhaseRequest(provider, MemoryRequest, request, datasets, MEMORY_DATASETS);
-  const factor = cachedCloudFactor(
-    datasets,
-    ['memory', id, region.region, year],
-    () =>
-      publishedFactor(region, 'memory', year, datasets) ?? {
-        factor: usePhaseFactor(
-          decimal(coefficients.memory_kwh_per_gb_hour),
-          coefficients,
-          gridFactor(region, year),
-          region,
-        ),
-        metadata: usePhaseMetadata('memory', id, region, year, datasets),
-      },
-  );
-  const gigabytes = toGigabytes(decimal(input.data), input.data_unit);
-  return echoReplication(
-    usePhaseEstimate(
-      replicated(
-        mul(gigabytes, toHours(decimal(input.duration), input.duration_unit)),
-        input.replication_factor,
-      ),
-      'GB-hour',
-      factor,
-      input.audit_trail,
-      datasets,
-      options,
-    ),
-    input.replication_factor,
-  );
+  return memory(provider, request, datasets, options);
 }
 
 /**

@@ -1,19 +1,12 @@
 import { decimal } from '../core/decimal';
-import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toGigabytes } from '../core/units';
+import type { CalculationOptions, Estimate } from '../core/estimate';
 import type { CalculatorDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
-import { usePhaseEstimate } from './estimate';
-import {
-  cachedCloudFactor,
-  gridFactor,
-  publishedFactor,
-  usePhaseFactor,
-  usePhaseMetadata,
-} from './factors/use-phase';
-import { resolveUsePhaseRequest, USE_PHASE_PARTS } from './resolve';
+import { USE_PHASE_PARTS } from './resolve';
+import { usePhaseCalculator } from './use-phase-calculator';
 import { NetworkingRequest } from './networking.schema';
 
 /** The dataset parts `calculateNetworking` reads: the provider coefficients and the region grid factors. */
@@ -21,6 +14,16 @@ export const NETWORKING_DATASETS = {
   calculator: 'calculateNetworking',
   parts: USE_PHASE_PARTS,
 } as const satisfies CalculatorDatasets;
+
+const networking = /* @__PURE__ */ usePhaseCalculator({
+  kind: 'networking',
+  datasets: NETWORKING_DATASETS,
+  schema: NetworkingRequest,
+  unit: 'GB',
+  activity: (input) => toGigabytes(decimal(input.data), input.data_unit),
+  energyPerUnit: (coefficients) => decimal(coefficients.networking_kwh_per_gb),
+  published: () => 'networking',
+});
 
 /**
  * Use-phase emissions of data transferred between data centres: activity in `GB`, factor
@@ -38,35 +41,7 @@ export function calculateNetworking<P extends CloudProviderSpelling>(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  const {
-    provider: id,
-    coefficients,
-    input,
-    region,
-    year,
-  } = resolveUsePhaseRequest(provider, NetworkingRequest, request, datasets, NETWORKING_DATASETS);
-  const factor = cachedCloudFactor(
-    datasets,
-    ['networking', id, region.region, year],
-    () =>
-      publishedFactor(region, 'networking', year, datasets) ?? {
-        factor: usePhaseFactor(
-          decimal(coefficients.networking_kwh_per_gb),
-          coefficients,
-          gridFactor(region, year),
-          region,
-        ),
-        metadata: usePhaseMetadata('networking', id, region, year, datasets),
-      },
-  );
-  return usePhaseEstimate(
-    toGigabytes(decimal(input.data), input.data_unit),
-    'GB',
-    factor,
-    input.audit_trail,
-    datasets,
-    options,
-  );
+  return networking(provider, request, datasets, options);
 }
 
 /**

@@ -1,20 +1,13 @@
 import { decimal, mul } from '../core/decimal';
-import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toGigabytes, toHours } from '../core/units';
+import type { CalculationOptions, Estimate } from '../core/estimate';
 import type { CalculatorDatasets } from '../datasets/require';
 import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
-import { echoReplication, replicated } from './replication';
 import type { CloudProviderSpelling } from './spellings';
-import { usePhaseEstimate } from './estimate';
-import {
-  cachedCloudFactor,
-  gridFactor,
-  publishedFactor,
-  usePhaseFactor,
-  usePhaseMetadata,
-} from './factors/use-phase';
-import { resolveUsePhaseRequest, USE_PHASE_PARTS } from './resolve';
+import { USE_PHASE_PARTS } from './resolve';
+import { usePhaseCalculator } from './use-phase-calculator';
+import { replicated } from './replication';
 import { StorageRequest } from './storage.schema';
 
 const TB_PER_GB = decimal('0.001');
@@ -25,6 +18,31 @@ export const STORAGE_DATASETS = {
   calculator: 'calculateStorage',
   parts: USE_PHASE_PARTS,
 } as const satisfies CalculatorDatasets;
+
+const storage = /* @__PURE__ */ usePhaseCalculator({
+  kind: 'storage',
+  datasets: STORAGE_DATASETS,
+  schema: StorageRequest,
+  unit: 'TB-hour',
+  activity: (input) =>
+    replicated(
+      mul(
+        mul(toGigabytes(decimal(input.data), input.data_unit), TB_PER_GB),
+        toHours(decimal(input.duration), input.duration_unit),
+      ),
+      input.replication_factor,
+    ),
+  energyPerUnit: (coefficients, input) =>
+    mul(
+      decimal(
+        input.storage_type === 'ssd' ? coefficients.ssd_wh_per_tb_hour : coefficients.hdd_wh_per_tb_hour,
+      ),
+      KWH_PER_WH,
+    ),
+  variant: (input) => input.storage_type,
+  published: (input) => (input.storage_type === 'ssd' ? 'storage_ssd' : 'storage_hdd'),
+  naming: (input) => ({ variant: { label: input.storage_type.toUpperCase(), id: input.storage_type } }),
+});
 
 /**
  * Use-phase emissions of stored data: activity `TB × hours × replication_factor` in `TB-hour`, factor
@@ -42,46 +60,7 @@ export function calculateStorage<P extends CloudProviderSpelling>(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  const {
-    provider: id,
-    coefficients,
-    input,
-    region,
-    year,
-  } = resolveUsePhaseRequest(provider, StorageRequest, request, datasets, STORAGE_DATASETS);
-  const type = input.storage_type;
-  const factor = cachedCloudFactor(datasets, ['storage', id, region.region, year, type], () => {
-    const published = publishedFactor(region, type === 'ssd' ? 'storage_ssd' : 'storage_hdd', year, datasets);
-    if (published !== undefined) return published;
-    const whPerTbHour = type === 'ssd' ? coefficients.ssd_wh_per_tb_hour : coefficients.hdd_wh_per_tb_hour;
-    return {
-      factor: usePhaseFactor(
-        mul(decimal(whPerTbHour), KWH_PER_WH),
-        coefficients,
-        gridFactor(region, year),
-        region,
-      ),
-      metadata: usePhaseMetadata('storage', id, region, year, datasets, {
-        label: type.toUpperCase(),
-        id: type,
-      }),
-    };
-  });
-  const terabytes = mul(toGigabytes(decimal(input.data), input.data_unit), TB_PER_GB);
-  return echoReplication(
-    usePhaseEstimate(
-      replicated(
-        mul(terabytes, toHours(decimal(input.duration), input.duration_unit)),
-        input.replication_factor,
-      ),
-      'TB-hour',
-      factor,
-      input.audit_trail,
-      datasets,
-      options,
-    ),
-    input.replication_factor,
-  );
+  return storage(provider, request, datasets, options);
 }
 
 /**
