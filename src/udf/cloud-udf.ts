@@ -1,26 +1,10 @@
-import { calculateCpu } from '../cloud/cpu';
-import { calculateEmbodied } from '../cloud/embodied';
-import { calculateInstance, type InstanceEstimate } from '../cloud/instance';
-import { calculateMemory } from '../cloud/memory';
-import { calculateNetworking } from '../cloud/networking';
-import { calculateStorage } from '../cloud/storage';
+import { CLOUD_CALCULATOR_IDS, CLOUD_CALCULATORS, type CloudCalculatorId } from '../cloud/calculators';
+import type { InstanceEstimate } from '../cloud/instance';
 import { EmissionsError, type ErrorBody } from '../core/errors';
 import type { Estimate } from '../core/estimate';
 import type { CloudDatasets } from '../datasets/types';
 import { orErrorBody } from './error-body';
 import { withoutNulls } from './sql-nulls';
-
-const CALCULATORS = {
-  cpu: calculateCpu,
-  memory: calculateMemory,
-  storage: calculateStorage,
-  networking: calculateNetworking,
-  embodied: calculateEmbodied,
-  instance: calculateInstance,
-} as const;
-
-/** The cloud calculators a UDF can name: `cpu`, `memory`, `storage`, `networking`, `embodied`, `instance`. */
-export const CLOUD_CALCULATORS = Object.keys(CALCULATORS) as Array<keyof typeof CALCULATORS>;
 
 /** `cloud(calculator, provider, request)`: one cloud estimate, or the error body of a bad row. Never throws. */
 export type CloudUdf = (
@@ -42,14 +26,14 @@ export type CloudUdf = (
  */
 export function cloudUdf(datasets: CloudDatasets): CloudUdf {
   return orErrorBody((calculator: unknown, provider: unknown, request: unknown) => {
-    if (typeof calculator !== 'string' || !Object.hasOwn(CALCULATORS, calculator)) {
+    if (typeof calculator !== 'string' || !Object.hasOwn(CLOUD_CALCULATORS, calculator)) {
       throw new EmissionsError(
         'invalid_request',
-        `Calculator '${String(calculator)}' is not known. Valid calculators: ${CLOUD_CALCULATORS.join(', ')}.`,
-        { path: 'calculator', valid_values: CLOUD_CALCULATORS },
+        `Calculator '${String(calculator)}' is not known. Valid calculators: ${CLOUD_CALCULATOR_IDS.join(', ')}.`,
+        { path: 'calculator', valid_values: CLOUD_CALCULATOR_IDS },
       );
     }
-    const calculate = CALCULATORS[calculator as keyof typeof CALCULATORS] as (
+    const calculate = CLOUD_CALCULATORS[calculator as CloudCalculatorId].calculate as (
       provider: string,
       request: unknown,
       datasets: CloudDatasets,

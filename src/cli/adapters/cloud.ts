@@ -1,15 +1,5 @@
-import { calculateCpu } from '../../cloud/cpu';
-import { CpuRequest } from '../../cloud/cpu.schema';
-import { calculateEmbodied } from '../../cloud/embodied';
-import { EmbodiedRequest } from '../../cloud/embodied.schema';
-import { calculateInstance, type InstanceEstimate } from '../../cloud/instance';
-import { InstanceRequest } from '../../cloud/instance.schema';
-import { calculateMemory } from '../../cloud/memory';
-import { MemoryRequest } from '../../cloud/memory.schema';
-import { calculateNetworking } from '../../cloud/networking';
-import { NetworkingRequest } from '../../cloud/networking.schema';
-import { calculateStorage } from '../../cloud/storage';
-import { StorageRequest } from '../../cloud/storage.schema';
+import { CLOUD_CALCULATOR_IDS, CLOUD_CALCULATORS, type CloudCalculatorId } from '../../cloud/calculators';
+import type { InstanceEstimate } from '../../cloud/instance';
 import { EmissionsError } from '../../core/errors';
 import type { Estimate } from '../../core/estimate';
 import { CLOUD_PROVIDERS } from '../../datasets/tables';
@@ -21,20 +11,9 @@ import { add, decimal, div, toNumber } from '../../core/decimal';
 
 type Calculator = (provider: string, request: never, datasets: CloudDatasets) => Estimate | InstanceEstimate;
 
-const CALCULATORS = {
-  cpu: { calculate: calculateCpu, schema: CpuRequest },
-  memory: { calculate: calculateMemory, schema: MemoryRequest },
-  storage: { calculate: calculateStorage, schema: StorageRequest },
-  networking: { calculate: calculateNetworking, schema: NetworkingRequest },
-  embodied: { calculate: calculateEmbodied, schema: EmbodiedRequest },
-  instance: { calculate: calculateInstance, schema: InstanceRequest },
-} as const;
-export type CloudCalculatorName = keyof typeof CALCULATORS;
-export const CLOUD_CALCULATOR_NAMES = Object.keys(CALCULATORS) as CloudCalculatorName[];
-
 /** Every request field of any cloud calculator; a row passes those it fills, and the calculator rejects strangers. */
 export const CLOUD_REQUEST_COLUMNS: readonly string[] = [
-  ...new Set(Object.values(CALCULATORS).flatMap(({ schema }) => Object.keys(schema.shape))),
+  ...new Set(Object.values(CLOUD_CALCULATORS).flatMap(({ schema }) => Object.keys(schema.shape))),
 ];
 
 function requiredText(
@@ -94,7 +73,7 @@ function instanceOutcome(result: InstanceEstimate): Omit<RowOutcome, 'notices'> 
  * kWh × grid, so the quotient is the kWh with PUE); null for embodied rows and where the grid factor is unknown.
  */
 function useEnergy(
-  calculator: CloudCalculatorName,
+  calculator: CloudCalculatorId,
   provider: string,
   request: Record<string, unknown>,
   estimate: Estimate,
@@ -117,18 +96,18 @@ export function cloudRows(datasets: CloudDatasets): RowAdapter {
     name: 'cloud',
     groupings: { provider: 'by provider', calculator: 'by calculator' },
     compute(values, source) {
-      const name = requiredText(values, 'calculator', CLOUD_CALCULATOR_NAMES, source).toLowerCase();
-      if (!Object.hasOwn(CALCULATORS, name)) {
+      const name = requiredText(values, 'calculator', CLOUD_CALCULATOR_IDS, source).toLowerCase();
+      if (!Object.hasOwn(CLOUD_CALCULATORS, name)) {
         throw new EmissionsError(
           'invalid_request',
-          `'${name}' is not a calculator; one of ${CLOUD_CALCULATOR_NAMES.join(', ')}.`,
-          { path: 'calculator', valid_values: CLOUD_CALCULATOR_NAMES },
+          `'${name}' is not a calculator; one of ${CLOUD_CALCULATOR_IDS.join(', ')}.`,
+          { path: 'calculator', valid_values: CLOUD_CALCULATOR_IDS },
         );
       }
-      const calculator = name as CloudCalculatorName;
+      const calculator = name as CloudCalculatorId;
       const provider = requiredText(values, 'provider', CLOUD_PROVIDERS, source);
       const request = pickFields(values, CLOUD_REQUEST_COLUMNS, source);
-      const calculate = CALCULATORS[calculator].calculate as Calculator;
+      const calculate = CLOUD_CALCULATORS[calculator].calculate as Calculator;
       const result = calculate(provider, request as never, datasets);
       const outcome =
         calculator === 'instance'

@@ -1,0 +1,91 @@
+import { calculateCpu, calculateCpuBatch, CPU_DATASETS } from './cpu';
+import { CpuRequest } from './cpu.schema';
+import { calculateEmbodied, calculateEmbodiedBatch, EMBODIED_DATASETS } from './embodied';
+import { EmbodiedRequest } from './embodied.schema';
+import { calculateInstance, calculateInstanceBatch, INSTANCE_DATASETS } from './instance';
+import { InstanceRequest } from './instance.schema';
+import { calculateMemory, calculateMemoryBatch, MEMORY_DATASETS } from './memory';
+import { MemoryRequest } from './memory.schema';
+import { calculateNetworking, calculateNetworkingBatch, NETWORKING_DATASETS } from './networking';
+import { NetworkingRequest } from './networking.schema';
+import { calculateStorage, calculateStorageBatch, STORAGE_DATASETS } from './storage';
+import { StorageRequest } from './storage.schema';
+
+/**
+ * The cloud calculators, once each: function, batch form, request schema, the dataset parts it reads, and its name
+ * on the wire (`/compute/{provider_id}/{id}`, the CLI's and the warehouse function's `calculator`). Part of the
+ * registry `CALCULATORS` (src/calculators.ts); the cloud adapters (CLI, warehouse functions) read this half alone, so
+ * a cloud-only bundle carries no spend code.
+ *
+ * `wireFlags`: the per-resource endpoints send `data_quality_flags` as the list's text form (SPEC.md); the instance
+ * endpoint sends the list.
+ *
+ * @example
+ * ```ts
+ * CLOUD_CALCULATORS.cpu.parts; // ['cloudCoefficients', 'cloudRegions']
+ * ```
+ */
+export const CLOUD_CALCULATORS = /* @__PURE__ */ Object.freeze({
+  cpu: {
+    family: 'cloud',
+    name: 'calculateCpu',
+    calculate: calculateCpu,
+    batch: calculateCpuBatch,
+    schema: CpuRequest,
+    parts: CPU_DATASETS.parts,
+    wireFlags: true,
+  },
+  memory: {
+    family: 'cloud',
+    name: 'calculateMemory',
+    calculate: calculateMemory,
+    batch: calculateMemoryBatch,
+    schema: MemoryRequest,
+    parts: MEMORY_DATASETS.parts,
+    wireFlags: true,
+  },
+  storage: {
+    family: 'cloud',
+    name: 'calculateStorage',
+    calculate: calculateStorage,
+    batch: calculateStorageBatch,
+    schema: StorageRequest,
+    parts: STORAGE_DATASETS.parts,
+    wireFlags: true,
+  },
+  networking: {
+    family: 'cloud',
+    name: 'calculateNetworking',
+    calculate: calculateNetworking,
+    batch: calculateNetworkingBatch,
+    schema: NetworkingRequest,
+    parts: NETWORKING_DATASETS.parts,
+    wireFlags: true,
+  },
+  embodied: {
+    family: 'cloud',
+    name: 'calculateEmbodied',
+    calculate: calculateEmbodied,
+    batch: calculateEmbodiedBatch,
+    schema: EmbodiedRequest,
+    parts: EMBODIED_DATASETS.parts,
+    wireFlags: true,
+  },
+  instance: {
+    family: 'cloud',
+    name: 'calculateInstance',
+    calculate: calculateInstance,
+    batch: calculateInstanceBatch,
+    schema: InstanceRequest,
+    parts: INSTANCE_DATASETS.parts,
+    wireFlags: false,
+  },
+} as const);
+
+/** A cloud calculator's wire name: `cpu`, `memory`, `storage`, `networking`, `embodied`, `instance`. */
+export type CloudCalculatorId = keyof typeof CLOUD_CALCULATORS;
+
+/** The cloud calculators' wire names, in the registry's order. */
+export const CLOUD_CALCULATOR_IDS: readonly CloudCalculatorId[] = /* @__PURE__ */ Object.freeze(
+  Object.keys(CLOUD_CALCULATORS) as CloudCalculatorId[],
+);
