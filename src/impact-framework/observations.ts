@@ -1,0 +1,67 @@
+import { ERRORS } from '@grnsft/if-core/utils';
+import { EmissionsError } from '../core/errors';
+
+/**
+ * Reading an Impact Framework observation: its parameters by IF's names, each checked, and every failure thrown as
+ * IF's own error class with the observation's index, as IF's built-in plugins word it
+ * (`"cloud/region" parameter is required at index 3.`).
+ */
+
+const { InputValidationError } = ERRORS;
+
+/** One observation as IF passes it: parameter name → value. */
+export type Observation = Readonly<Record<string, unknown>>;
+
+/** IF's wording of a bad parameter: `"duration" parameter is not a positive number at index 2.` */
+export function badParameter(name: string, problem: string, index: number): Error {
+  return new InputValidationError(`"${name}" parameter is ${problem} at index ${index}.`);
+}
+
+/** A required non-empty string parameter. */
+export function text(observation: Observation, name: string, index: number): string {
+  const value = observation[name];
+  if (value === undefined || value === null) throw badParameter(name, 'required', index);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw badParameter(name, 'not a non-empty string', index);
+  return value;
+}
+
+/** A number parameter: required unless `fallback` is given; finite, and positive or at least zero as asked. */
+export function quantity(
+  observation: Observation,
+  name: string,
+  index: number,
+  { min, fallback }: { min: 'positive' | 'zero'; fallback?: number },
+): number {
+  const value = observation[name];
+  if (value === undefined || value === null) {
+    if (fallback !== undefined) return fallback;
+    throw badParameter(name, 'required', index);
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw badParameter(name, 'not a finite number', index);
+  if (min === 'positive' ? value <= 0 : value < 0)
+    throw badParameter(name, min === 'positive' ? 'not greater than 0' : 'negative', index);
+  return value;
+}
+
+/**
+ * Runs the library on one observation. An {@link EmissionsError} (unknown region, instance, …) becomes IF's
+ * `InputValidationError` naming the IF parameter the library's field maps to and the observation's index; any
+ * other error is a bug and propagates as it is.
+ */
+export function computeObservation<T>(
+  index: number,
+  parameterOf: Readonly<Record<string, string>>,
+  compute: () => T,
+): T {
+  try {
+    return compute();
+  } catch (error) {
+    if (!(error instanceof EmissionsError)) throw error;
+    const field = error.path?.split(/[.[]/)[0] ?? '';
+    const parameter = parameterOf[field];
+    const where = parameter === undefined ? '' : ` ("${parameter}" parameter)`;
+    throw new InputValidationError(`${error.message}${where} at index ${index}.`);
+  }
+}
