@@ -46,6 +46,16 @@ export function quantity(
 }
 
 /**
+ * The library's message, or its first sentence when the whole would not fit in `room` characters (a long list of
+ * valid regions, say): an error line stays at most 200 characters with the parameter and index.
+ */
+function brief(message: string, room: number): string {
+  if (message.length <= room) return message;
+  const first = /^.*?[.!?](?=\s|$)/.exec(message)?.[0] ?? message;
+  return first.length <= room ? first : `${first.slice(0, room - 1)}…`;
+}
+
+/**
  * Runs the library on one observation. An {@link EmissionsError} (unknown region, instance, …) becomes IF's
  * `InputValidationError` naming the IF parameter the library's field maps to and the observation's index; any
  * other error is a bug and propagates as it is.
@@ -62,6 +72,8 @@ export function computeObservation<T>(
     const field = error.path?.split(/[.[]/)[0] ?? '';
     const parameter = parameterOf[field];
     const where = parameter === undefined ? '' : ` ("${parameter}" parameter)`;
-    throw new InputValidationError(`${error.message}${where} at index ${index}.`);
+    throw new InputValidationError(
+      `${brief(error.message, 200 - where.length - 20)}${where} at index ${index}.`,
+    );
   }
 }

@@ -450,15 +450,17 @@ describe('loading the installed package', () => {
       string,
       { import?: { browser?: string }; require?: { default?: string } }
     >;
+    // Node-only entries: co2e-engine/node (files) and co2e-engine/impact-framework (IF runs in Node).
+    const nodeOnly = ['./node', './impact-framework'];
     for (const [subpath, target] of Object.entries(exportsMap)) {
-      if (typeof target !== 'object' || subpath === './node') continue;
+      if (typeof target !== 'object' || nodeOnly.includes(subpath)) continue;
       const browserFile = target.import?.browser;
       expect(browserFile, subpath).toMatch(/^\.\/dist\/browser\/.+\.js$/);
       expect(packedFiles, subpath).toContain((browserFile as string).slice(2));
       expect(target.require?.default, subpath).toMatch(/\.cjs$/);
       expect(Object.keys(target), subpath).not.toContain('browser');
     }
-    expect(exportsMap['./node']?.import?.browser).toBeUndefined();
+    for (const subpath of nodeOnly) expect(exportsMap[subpath]?.import?.browser).toBeUndefined();
   });
 
   it('offers the package.json subpath', async () => {
