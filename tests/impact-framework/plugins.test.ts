@@ -124,6 +124,27 @@ describe('outputs, worked by hand', () => {
   });
 });
 
+describe('docs/impact-framework.md', () => {
+  it('the first AWS observation of the example comes out as the page shows', async () => {
+    const [out] = await CloudInstance({ datasets: 'default' }).execute([
+      { ...AWS, 'cloud/instance-type': 't3a.large', 'cpu/utilization': 8 },
+    ]);
+    // 2 × (0.74 + 0.08 × 2.76) W × 1.135 / 1000 = 2 × 0.9608 × 1.135 / 1000 = 0.002181016 kWh
+    // (0.002181016 + 0.00382183369867264) × 475 g/kWh = 2.851353606869504 g
+    expect(out).toMatchObject({
+      'cpu/energy': 0.002181016,
+      'memory/energy': 0.00382183369867264,
+      energy: 0.00600284969867264,
+      'carbon-operational': 2.851353606869504,
+      'carbon-embodied': 0.9577090468036529,
+      carbon: 3.809062653673157,
+      'grid/carbon-intensity': 475,
+      'grid/factor-id': '5a41e84a5b99a5cbd1f6d84dc177cf0e',
+      'embodied/factor-id': '93c63ab6aeea73719e2052856ac712ce',
+    });
+  });
+});
+
 describe('config', () => {
   it('datasets picks the preset: hosted-api-2021 gives its 2021 grid', async () => {
     const [hosted] = await CloudCpu({ datasets: 'hosted-api-2021' }).execute([
