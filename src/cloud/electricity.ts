@@ -92,7 +92,10 @@ const RESOURCES: Readonly<Record<ElectricityResource, Resource>> = {
     schema: NetworkingRequest,
     needs: NETWORKING_DATASETS,
     calculate: calculateNetworking,
-    perUnit: (coefficients) => ({ kwh: decimal(coefficients.networking_kwh_per_gb), published: 'networking' }),
+    perUnit: (coefficients) => ({
+      kwh: decimal(coefficients.networking_kwh_per_gb),
+      published: 'networking',
+    }),
   },
 };
 

@@ -54,8 +54,7 @@ export interface Reply {
 export interface RulesOptions<R> {
   datasets: Datasets;
   authorize?:
-    | ((apiKey: string, request: R) => boolean | 'forbidden' | Promise<boolean | 'forbidden'>)
-    | undefined;
+    ((apiKey: string, request: R) => boolean | 'forbidden' | Promise<boolean | 'forbidden'>) | undefined;
   maxBatchSize?: number | undefined;
   maxBodyBytes?: number | undefined;
   basePath?: string | undefined;
