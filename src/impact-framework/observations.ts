@@ -12,12 +12,26 @@ const { InputValidationError } = ERRORS;
 /** One observation as IF passes it: parameter name → value. */
 export type Observation = Readonly<Record<string, unknown>>;
 
-/** IF's wording of a bad parameter: `"duration" parameter is not a positive number at index 2.` */
+/**
+ * IF's wording of a bad parameter, as IF's `InputValidationError`.
+ *
+ * @example
+ * ```ts
+ * throw badParameter('duration', 'not greater than 0', 2); // "duration" parameter is not greater than 0 at index 2.
+ * ```
+ */
 export function badParameter(name: string, problem: string, index: number): Error {
   return new InputValidationError(`"${name}" parameter is ${problem} at index ${index}.`);
 }
 
-/** A required non-empty string parameter. */
+/**
+ * A required non-empty string parameter.
+ *
+ * @example
+ * ```ts
+ * text({ 'cloud/region': 'eu-central-1' }, 'cloud/region', 0); // 'eu-central-1'
+ * ```
+ */
 export function text(observation: Observation, name: string, index: number): string {
   const value = observation[name];
   if (value === undefined || value === null) throw badParameter(name, 'required', index);
@@ -26,7 +40,15 @@ export function text(observation: Observation, name: string, index: number): str
   return value;
 }
 
-/** A number parameter: required unless `fallback` is given; finite, and positive or at least zero as asked. */
+/**
+ * A number parameter: required unless `fallback` is given; finite, and positive or at least zero as asked.
+ *
+ * @example
+ * ```ts
+ * quantity({ duration: 3600 }, 'duration', 0, { min: 'positive' }); // 3600
+ * quantity({}, 'network/data-out', 0, { min: 'zero', fallback: 0 }); // 0
+ * ```
+ */
 export function quantity(
   observation: Observation,
   name: string,
@@ -59,6 +81,12 @@ function brief(message: string, room: number): string {
  * Runs the library on one observation. An {@link EmissionsError} (unknown region, instance, …) becomes IF's
  * `InputValidationError` naming the IF parameter the library's field maps to and the observation's index; any
  * other error is a bug and propagates as it is.
+ *
+ * @example
+ * ```ts
+ * computeObservation(3, { region: 'cloud/region' }, () => calculateCpu('aws', request, datasets));
+ * // an unknown region throws InputValidationError: "Region 'mars' is not … ("cloud/region" parameter) at index 3."
+ * ```
  */
 export function computeObservation<T>(
   index: number,

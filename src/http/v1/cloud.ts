@@ -44,7 +44,15 @@ const regionNames: Intl.DisplayNames | undefined = (() => {
   }
 })();
 
-/** `DE` → `Germany`; `HK-HKG` → `Hong Kong` (its country part); a code no country has → itself. */
+/**
+ * `DE` → `Germany`; `HK-HKG` → `Hong Kong` (its country part); a code no country has → itself.
+ *
+ * @example
+ * ```ts
+ * regionName('ZA'); // 'South Africa'
+ * regionName('GLOBAL'); // 'GLOBAL'
+ * ```
+ */
 export function regionName(code: string): string {
   const country = /^([A-Z]{2})(?:-|$)/.exec(code)?.[1];
   if (country === undefined || regionNames === undefined) return code;
@@ -55,7 +63,14 @@ export function regionName(code: string): string {
   }
 }
 
-/** The v1 source trail of a factor: one entry, named from the factor's metadata. */
+/**
+ * The v1 source trail of a factor: one entry, named from the factor's metadata.
+ *
+ * @example
+ * ```ts
+ * sourceTrail(estimate.emission_factor!)[0].region_name; // 'Germany' for a DE grid factor
+ * ```
+ */
 export function sourceTrail(metadata: FactorMetadata): SourceTrailEntry[] {
   return [
     {
@@ -85,7 +100,15 @@ const electricity =
     return answer;
   };
 
-/** The v1 calculator of each cloud route: one request in, the answer's body out. */
+/**
+ * The v1 calculator of each cloud route: one request in, the answer's body out.
+ *
+ * @example
+ * ```ts
+ * V1_CLOUD.cpu('aws', { cpu_count: 2, region: 'eu_central_1', duration: 1 }, defaultDatasets, undefined);
+ * // { co2e: 0.00228589, …, activity_data: { activity_value: 0.0048124, activity_unit: 'kWh' }, source_trail: [ … ] }
+ * ```
+ */
 export const V1_CLOUD: Readonly<Record<CloudCalculatorName, V1Single>> = {
   instance: (provider, request, datasets, options) =>
     calculateInstance(provider, request as never, datasets, options),
@@ -111,6 +134,12 @@ const LIBRARY_BATCH: Readonly<
 /**
  * A v1 cloud batch: each element as {@link V1_CLOUD} answers it alone, in order; a failed element is its error
  * body (`{ error, error_code, message, path }`, path `requests[i]…`).
+ *
+ * @example
+ * ```ts
+ * v1CloudBatch('memory', 'aws', [{ region: 'us_east_1', data: 8, duration: 1 }, {}], defaultDatasets, undefined);
+ * // [{ co2e: …, activity_data: { activity_value: 0.00355936, activity_unit: 'kWh' }, … }, { error: 'bad_request', … }]
+ * ```
  */
 export function v1CloudBatch(
   calculator: CloudCalculatorName,

@@ -6,7 +6,14 @@ import { normaliseBasePath } from '../routes';
  * batch); the unversioned paths keep SPEC.md's shapes.
  */
 
-/** Most operations a v1 batch may carry, as on the hosted v1 API (a server's own `maxBatchSize` may be lower). */
+/**
+ * Most operations a v1 batch may carry, as on the hosted v1 API (a server's own `maxBatchSize` may be lower).
+ *
+ * @example
+ * ```ts
+ * const limit = Math.min(maxBatchSize, V1_MAX_BATCH); // 100 at most on /compute/v1/…/batch
+ * ```
+ */
 export const V1_MAX_BATCH = 100;
 
 /**
