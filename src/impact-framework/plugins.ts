@@ -447,9 +447,8 @@ export const Spend = plugin(
     const request = {
       activity: {
         classification_type: text(observation, 'spend/classification-type', index),
-        classification_code: String(
-          observation['spend/classification-code'] ?? text(observation, 'spend/classification-code', index),
-        ),
+        // A YAML manifest may give a numeric code unquoted (4711): it is the code's text.
+        classification_code: classificationCode(observation, index),
       },
       spend_year: year,
       spend_region: text(observation, 'spend/region', index),
@@ -468,6 +467,13 @@ export const Spend = plugin(
     };
   },
 );
+
+/** `spend/classification-code` as text: a string, or a whole number as YAML reads an unquoted code. */
+function classificationCode(observation: Observation, index: number): string {
+  const code = observation['spend/classification-code'];
+  if (typeof code === 'number' && Number.isSafeInteger(code) && code >= 0) return String(code);
+  return text(observation, 'spend/classification-code', index);
+}
 
 /** The UTC year of the observation's `timestamp`, for a spend without `spend/year`. */
 function yearOf(observation: Observation, index: number): number {

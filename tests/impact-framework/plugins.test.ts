@@ -121,6 +121,14 @@ describe('outputs, worked by hand', () => {
     expect(out!['spend/notices']).toBe(library.notices.map((notice) => notice.code).join(', '));
     const [given] = await Spend().execute([{ ...observation, 'spend/year': 2019 }]);
     expect(given!.carbon).not.toBe(out!.carbon);
+    // An unquoted code in YAML is a number: the same code.
+    const [numeric] = await Spend().execute([{ ...observation, 'spend/classification-code': 4711 }]);
+    expect(numeric!.carbon).toBe(out!.carbon);
+    const error = await Spend()
+      .execute([{ ...observation, 'spend/classification-code': { code: 4711 } }])
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(InputValidationError);
+    expect(error.message).toBe('"spend/classification-code" parameter is not a non-empty string at index 0.');
   });
 });
 
