@@ -87,6 +87,9 @@ export default defineConfig([
       'datasets-cloud-instances': 'src/datasets/cloud-instances.ts',
       'datasets-spend': 'src/datasets/spend.ts',
       http: 'src/http/index.ts',
+      // Impact Framework plugins; @grnsft/if-core (their PluginFactory and error classes) stays an import, an
+      // optional peer dependency that IF itself brings, so the plugins throw IF's own error classes.
+      'impact-framework': 'src/impact-framework/index.ts',
       loaders: 'src/loaders/index.ts',
       node: 'src/node/index.ts',
       // Kept apart and imported as `#fast-parse`, so package.json `imports` can give browsers their own build.
@@ -99,6 +102,7 @@ export default defineConfig([
     // ESM files, which halves the root entry's import time (issue 13: cold start). The declarations still
     // reference zod/mini's types, so zod stays a dependency.
     noExternal: ['csv-parse', 'fflate', 'fastest-levenshtein', /^zod(\/|$)/],
+    external: [/^@grnsft\/if-core(\/|$)/],
     // The data plugin first: it claims the dataset tables before jsonAsParse would inline them.
     esbuildPlugins: [externalDataModules, jsonAsParse, fastParseByCondition, lazyEmbeddedDatasets],
     // dist/data/: one module per table, with its licence at its head (scripts/data-files.ts).

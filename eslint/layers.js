@@ -48,6 +48,19 @@ export const LAYERS = {
     layer: 5,
     imports: ['core', 'datasets', 'cloud', 'spend', 'calculators.ts', 'calculator-datasets.ts', 'engine.ts'],
   },
+  'impact-framework': {
+    layer: 5,
+    imports: [
+      'core',
+      'datasets',
+      'node',
+      'cloud',
+      'spend',
+      'calculators.ts',
+      'calculator-datasets.ts',
+      'engine.ts',
+    ],
+  },
   cli: {
     layer: 5,
     imports: [

@@ -27,6 +27,8 @@ import {
   InstanceEstimateSchema,
   ProcurementMetadataSchema,
   SpendEstimateSchema,
+  SourceTrailEntrySchema,
+  V1EstimateSchema,
   WireEstimateSchema,
 } from '../src/http/openapi/responses';
 import { ClassifiedActivity, IdentifiedActivity, SpendRequest } from '../src/spend/spend.schema';
@@ -93,6 +95,7 @@ const CLOUD_ROUTES = [
 const ERROR_STATUSES = {
   '400': 'Invalid request, JSON, batch or provider (`error_code` says which).',
   '401': 'Missing or rejected API key (when the server has keys).',
+  '403': 'A valid API key that is not allowed this operation (when `authorize` says `forbidden`).',
   '404': 'No such route, or the server has no datasets for it.',
   '405': 'Method not allowed.',
   '413': 'Body larger than the limit.',
@@ -134,15 +137,40 @@ function operation(
 }
 
 const batch = (schema: object) => ({ type: 'array', items: schema });
-const batchResults = (schema: object) => ({ type: 'array', items: { oneOf: [schema, ref('ErrorBody')] } });
+const unversionedBatchResults = (schema: object) => ({
+  type: 'array',
+  items: { oneOf: [schema, ref('ErrorBody')] },
+});
+/** A v1 batch answer: the results in the hosted v1 envelope `{"results": […]}`. */
+const v1BatchResults = (schema: object) => ({
+  type: 'object',
+  properties: { results: unversionedBatchResults(schema) },
+  required: ['results'],
+  additionalProperties: false,
+});
+
+/** The v1 use-phase routes answer kWh with a source trail (src/http/v1/cloud.ts); the others as unversioned. */
+const V1_RESPONSE: Readonly<Record<string, string>> = {
+  cpu: 'V1Estimate',
+  memory: 'V1Estimate',
+  storage: 'V1Estimate',
+  networking: 'V1Estimate',
+};
 
 /** The OpenAPI 3.1 document. */
 export function openApiDocument(): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
-  // The unversioned routes, then the same under the hosted API's /v1/ spelling (identical bodies).
+  // The unversioned routes (SPEC.md's shapes), then the hosted API's /v1/ spelling (the hosted v1 shapes).
   for (const version of ['', '/v1']) {
     const id = (name: string) => (version === '' ? name : `${name}V1`);
-    for (const [calculator, requestName, responseName, summary] of CLOUD_ROUTES) {
+    const batchResults = version === '' ? unversionedBatchResults : v1BatchResults;
+    for (const [calculator, requestName, unversionedResponse, unversionedSummary] of CLOUD_ROUTES) {
+      const v1Response = version === '' ? undefined : V1_RESPONSE[calculator];
+      const responseName = v1Response ?? unversionedResponse;
+      const summary =
+        v1Response === undefined
+          ? unversionedSummary
+          : `${unversionedSummary} v1: activity_data is the electricity in kWh (PUE included), the factor the grid's kg per kWh, with a source_trail.`;
       const path = `/compute${version}/{provider_id}/${calculator}`;
       const name = calculator[0]!.toUpperCase() + calculator.slice(1);
       paths[path] = operation(id(`calculate${name}`), summary, ref(requestName), ref(responseName), [
@@ -202,9 +230,12 @@ export function openApiDocument(): Record<string, unknown> {
       summary: "The hosted API's procurement spend and cloud computing endpoints, served by co2e-engine.",
       description:
         'Generated from the zod schemas by scripts/generate-openapi.ts; do not edit. Every route is also served ' +
-        "under the hosted API's /v1/ spelling (listed too) and with one trailing slash. A body without a " +
-        'Content-Type is read as JSON. Per-resource cloud routes send `emission_factor.data_quality_flags` as the ' +
-        "list's Python text form (a string); spend and instance routes as a JSON array.",
+        "under the hosted API's /v1/ spelling (listed too) in the hosted v1 shapes: batches answer " +
+        '`{"results": […]}` (at most 100 operations), and cpu, memory, storage and networking answer the ' +
+        "electricity in kWh with the grid's kg per kWh and a `source_trail` (docs/http.md lists every difference). " +
+        'One trailing slash is tolerated. A body without a Content-Type is read as JSON. Per-resource cloud routes ' +
+        "send `emission_factor.data_quality_flags` as the list's Python text form (a string); spend and instance " +
+        'routes as a JSON array.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: 'http://127.0.0.1:8080', description: '`npx co2e-engine serve`' }],
@@ -240,6 +271,8 @@ export function openApiDocument(): Record<string, unknown> {
           {
             Estimate: EstimateSchema,
             WireEstimate: WireEstimateSchema,
+            V1Estimate: V1EstimateSchema,
+            SourceTrailEntry: SourceTrailEntrySchema,
             InstanceEstimate: InstanceEstimateSchema,
             SpendEstimate: SpendEstimateSchema,
             ErrorBody: ErrorBodySchema,

@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'missing_dataset',
   // Used by the HTTP adapter only.
   'unauthorized',
+  'forbidden',
   'not_found',
   'method_not_allowed',
   'payload_too_large',
@@ -28,6 +29,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 const ERROR_BY_STATUS: Readonly<Record<number, string>> = {
   400: 'bad_request',
   401: 'unauthorized',
+  403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
   413: 'payload_too_large',

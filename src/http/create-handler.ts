@@ -7,8 +7,21 @@ import { createRules, type Reply } from './rules';
 
 export { HANDLER_CEILINGS } from './rules';
 
-/** Decides whether an API key may use the server. May be async (a database lookup). */
-export type Authorize = (apiKey: string, request: Request) => boolean | Promise<boolean>;
+/**
+ * Decides whether an API key may use the server: `true` lets the request through, `false` answers 401, and
+ * `'forbidden'` (a valid key not allowed this operation, e.g. a plan without the cloud routes) answers 403, as the
+ * hosted API did. May be async (a database lookup).
+ *
+ * @example
+ * ```ts
+ * const authorize: Authorize = (key, request) =>
+ *   key !== process.env.API_KEY ? false : new URL(request.url).pathname.startsWith('/compute/') ? 'forbidden' : true;
+ * ```
+ */
+export type Authorize = (apiKey: string, request: Request) => AuthorizeVerdict | Promise<AuthorizeVerdict>;
+
+/** What {@link Authorize} decides: `true` (allowed), `false` (401 `unauthorized`) or `'forbidden'` (403). */
+export type AuthorizeVerdict = boolean | 'forbidden';
 
 /** Options of {@link createHandler}. */
 export interface HandlerOptions {

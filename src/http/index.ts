@@ -8,6 +8,7 @@ export {
   createHandler,
   HANDLER_CEILINGS,
   type Authorize,
+  type AuthorizeVerdict,
   type Handler,
   type HandlerOptions,
 } from './create-handler';

@@ -2,6 +2,7 @@
 export const httpMessages = {
   missingApiKey: () => 'Missing API key. Send it as the header `Authorization: Bearer <API_KEY>`.',
   invalidApiKey: () => 'The API key is not valid.',
+  forbidden: () => 'The API key is valid, but not for this operation.',
   notFound: (method: string, path: string) =>
     `No route ${method} ${path}. See the endpoint list in the documentation.`,
   notServed: (family: string) =>

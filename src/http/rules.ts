@@ -19,6 +19,8 @@ import { computeMetadata, matchMetadataRoute, type MetadataRoute, procurementMet
 import { openApiDocument } from './openapi/document';
 import { type CloudCalculatorName, matchRoute, normaliseBasePath, type Route, routePath } from './routes';
 import { toWireBatch, toWireEstimate } from './wire';
+import { isV1Path, V1_MAX_BATCH } from './v1/paths';
+import { V1_CLOUD, v1CloudBatch } from './v1/cloud';
 
 /**
  * The server's rules, once for both edges (the Fetch handler and the direct node:http listener): auth, routing,
@@ -51,7 +53,8 @@ export interface Reply {
 /** The rules' options; the edges' options are this with their own request type. */
 export interface RulesOptions<R> {
   datasets: Datasets;
-  authorize?: ((apiKey: string, request: R) => boolean | Promise<boolean>) | undefined;
+  authorize?:
+    ((apiKey: string, request: R) => boolean | 'forbidden' | Promise<boolean | 'forbidden'>) | undefined;
   maxBatchSize?: number | undefined;
   maxBodyBytes?: number | undefined;
   basePath?: string | undefined;
@@ -197,37 +200,48 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     const key = BEARER.exec(call.header('authorization') ?? '')?.[1];
     if (key === undefined)
       throw new EmissionsError('unauthorized', httpMessages.missingApiKey(), { status: 401 });
-    if ((await authorize(key, call.raw)) !== true) {
+    const verdict = await authorize(key, call.raw);
+    if (verdict === 'forbidden')
+      throw new EmissionsError('forbidden', httpMessages.forbidden(), { status: 403 });
+    if (verdict !== true) {
       throw new EmissionsError('unauthorized', httpMessages.invalidApiKey(), { status: 401 });
     }
   }
 
-  function checkBatch(body: unknown): readonly unknown[] {
+  function checkBatch(body: unknown, v1: boolean): readonly unknown[] {
     if (!Array.isArray(body))
       throw new EmissionsError('invalid_request', messages.notABatch(), { path: 'requests' });
-    if (body.length > maxBatchSize) {
-      throw new EmissionsError('batch_too_large', messages.batchTooLarge(body.length, maxBatchSize), {
+    const limit = v1 ? Math.min(maxBatchSize, V1_MAX_BATCH) : maxBatchSize;
+    if (body.length > limit) {
+      throw new EmissionsError('batch_too_large', messages.batchTooLarge(body.length, limit), {
         path: 'requests',
       });
     }
     return body;
   }
 
-  async function compute(route: Route, body: unknown): Promise<unknown> {
+  async function compute(route: Route, body: unknown, v1: boolean): Promise<unknown> {
     if (route.family === 'spend') {
       const spend = spendDatasets as SpendDatasets;
-      if (route.batch)
-        return inSlices(checkBatch(body), (slice) =>
-          calculateSpendBatch(slice as readonly never[], spend, calculation),
-        );
-      return calculateSpend(body as never, spend, calculation);
+      if (!route.batch) return calculateSpend(body as never, spend, calculation);
+      const results = await inSlices(checkBatch(body, v1), (slice) =>
+        calculateSpendBatch(slice as readonly never[], spend, calculation),
+      );
+      return v1 ? { results } : results;
     }
     const cloud = cloudDatasets as CloudDatasets;
     const calculator = CLOUD[route.calculator];
     // The provider is checked once for the whole request, so a bad one is a 400 rather than N failed elements.
     const { provider } = resolveProvider(route.provider, cloud);
+    if (v1) {
+      if (!route.batch) return V1_CLOUD[route.calculator](provider, body, cloud, calculation);
+      const results = await inSlices(checkBatch(body, v1), (slice) =>
+        v1CloudBatch(route.calculator, provider, slice, cloud, calculation),
+      );
+      return { results };
+    }
     if (route.batch) {
-      const results = await inSlices(checkBatch(body), (slice) =>
+      const results = await inSlices(checkBatch(body, v1), (slice) =>
         calculator.batch(provider, slice as readonly never[], cloud, calculation),
       );
       return calculator.wire ? toWireBatch(results) : results;
@@ -260,7 +274,7 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared) > maxBodyBytes)
       throw tooLarge(maxBodyBytes);
     const body = parseJsonBytes(await call.readBody(maxBodyBytes));
-    return reply(await compute(route, body));
+    return reply(await compute(route, body, isV1Path(call.pathname, basePath)));
   }
 
   async function respond(call: Call<R>): Promise<Reply> {

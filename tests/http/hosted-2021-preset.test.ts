@@ -7,7 +7,7 @@ import { loadDatasets } from '../../src/node/index';
 import { readSharedData, skipWithoutSharedData } from '../shared-data';
 
 /**
- * The `hosted-api-2021` preset over real HTTP, on the hosted API's own paths: every one of the 340 hosted 2021
+ * The `hosted-api-2021` preset over real HTTP: every one of the 340 hosted 2021
  * cloud factors in OEFDB's source file (shared/data/oefdb/ccf_cloud_factors.csv, read here independently of the
  * build script) comes back as the factor, activity id, name, location and year of a request for one unit of
  * activity, and so as its co2e.
@@ -39,7 +39,8 @@ function oneUnit(row: Row): { path: string; body: Record<string, unknown> } {
     string,
     string?,
   ];
-  const path = `/compute/v1/${provider}/${resource}`;
+  // The unversioned path: its activity is the factor's own unit (CPU-hour, …); v1 answers in kWh.
+  const path = `/compute/${provider}/${resource}`;
   if (resource === 'cpu') return { path, body: { region, cpu_count: 1, duration: 1 } };
   if (resource === 'memory') return { path, body: { region, data: 1, data_unit: 'GB', duration: 1 } };
   if (resource === 'storage')

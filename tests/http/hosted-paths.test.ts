@@ -8,8 +8,10 @@ import { startServer, type TestServer } from './server';
 /**
  * The hosted API's own request paths (`/compute/v1/{provider}/…`, `/procurement/v1/spend`, their batch forms and
  * `/…/v1/metadata`), a trailing slash, and a JSON body sent without a Content-Type, replayed over real HTTP on
- * loopback against both edges (createHandler through toNodeListener, and createNodeListener): every one gets the
- * same status and body, byte for byte, as the unversioned route.
+ * loopback against both edges (createHandler through toNodeListener, and createNodeListener): a trailing slash and
+ * a missing Content-Type change nothing, byte for byte. The v1 path answers as the unversioned route where the
+ * hosted v1 shape is the same (instance, embodied and spend single requests, error bodies); batches and the
+ * use-phase routes answer in the v1 shapes (tests/http/v1.test.ts).
  */
 
 const CPU = { cpu_count: 4, region: 'us_east_1', duration: 30, duration_unit: 'min' };
@@ -102,15 +104,21 @@ describe.each(['createHandler', 'createNodeListener'])('%s edge', (edgeName) => 
       expect(plain.status).toBe(
         path === '/compute/aws/cpu' && (body as typeof CPU).region === 'nowhere' ? 400 : 200,
       );
-      const variants = [
-        await post(hosted(path), body),
-        await post(`${path}/`, body),
-        await post(`${hosted(path)}/`, body),
-        await rawPost(url(), hosted(path), JSON.stringify(body), {}), // no Content-Type at all
+      const v1 = await post(hosted(path), body);
+      expect(v1.status).toBe(plain.status);
+      const sameShape = plain.status !== 200 || /\/(instance|embodied|spend)$/.test(path);
+      if (sameShape) expect(v1.text).toBe(plain.text);
+      else if (path.endsWith('/batch')) expect(Object.keys(JSON.parse(v1.text))).toEqual(['results']);
+      else expect(JSON.parse(v1.text).activity_data.activity_unit).toBe('kWh');
+      const variants: Array<[{ status: number; text: string }, { status: number; text: string }]> = [
+        [await post(`${path}/`, body), plain],
+        [await rawPost(url(), path, JSON.stringify(body), {}), plain], // no Content-Type at all
+        [await post(`${hosted(path)}/`, body), v1],
+        [await rawPost(url(), hosted(path), JSON.stringify(body), {}), v1],
       ];
-      for (const variant of variants) {
-        expect(variant.status).toBe(plain.status);
-        expect(variant.text).toBe(plain.text);
+      for (const [variant, expected] of variants) {
+        expect(variant.status).toBe(expected.status);
+        expect(variant.text).toBe(expected.text);
       }
     },
   );
@@ -124,11 +132,16 @@ describe.each(['createHandler', 'createNodeListener'])('%s edge', (edgeName) => 
     }
   });
 
-  it('the hosted CPU path gives the hand-worked figure (see routes.test.ts)', async () => {
-    // 4 vCPU × 0.5 h = 2 CPU-hour × 0.0010442908 kg = 0.0020885816 kg
+  it('the hosted CPU path gives the hand-worked figure (see routes.test.ts), in kWh', async () => {
+    // 4 vCPU × 0.5 h = 2 CPU-hour × 0.0010442908 kg = 0.0020885816 kg;
+    // 2 CPU-hour × 2.12 W / 1000 × PUE 1.135 = 0.0048124 kWh, × grid 0.434 kg/kWh = 0.0020885816 kg
     const { status, text } = await post('/compute/v1/aws/cpu', CPU);
     expect(status).toBe(200);
-    expect(JSON.parse(text).co2e).toBe(0.0020885816);
+    expect(JSON.parse(text)).toMatchObject({
+      co2e: 0.0020885816,
+      activity_data: { activity_value: 0.0048124, activity_unit: 'kWh' },
+      emission_factor: { factor: 0.434 },
+    });
   });
 
   it.each([

@@ -164,6 +164,29 @@ describe('real responses validate against the document’s schemas', () => {
     },
   );
 
+  it.each(CASES)(
+    'v1 %s: the single and batch answers match the v1 schemas',
+    async (path, _requestSchema, body, unversionedSchema) => {
+      const v1Path = path.replace(/^\/(compute|procurement)\//, '/$1/v1/');
+      const useShape = /\/(cpu|memory|storage|networking)$/.test(path);
+      const schema = useShape ? 'V1Estimate' : unversionedSchema;
+      const single = await server.post(v1Path, body);
+      expect(single.status).toBe(200);
+      check(schema, single.body);
+      const batch = await server.post(`${v1Path}/batch`, [body, { nonsense: true }]);
+      const route = `${v1Path.replace(/\/(aws|gcp|azure)\//, '/{provider_id}/')}/batch`;
+      const pointer = ['paths', route, 'post', 'responses', '200', 'content', 'application/json', 'schema']
+        .map((segment) => encodeURIComponent(segment.replaceAll('~', '~0').replaceAll('/', '~1')))
+        .join('/');
+      const validate = ajv.getSchema(`https://co2e-engine.test/openapi.json#/${pointer}`);
+      expect(validate?.(batch.body), JSON.stringify(validate?.errors)).toBe(true);
+      expect(validate?.(batch.body.results)).toBe(false); // a bare array is not a v1 batch answer
+      expect(Object.keys(batch.body)).toEqual(['results']);
+      check(schema, batch.body.results[0]);
+      check('ErrorBody', batch.body.results[1]);
+    },
+  );
+
   it('error bodies and metadata match', async () => {
     check('ErrorBody', (await server.post('/compute/aws/cpu', { ...CPU, region: 'mars' })).body);
     check('ErrorBody', (await server.post('/nowhere', {})).body);

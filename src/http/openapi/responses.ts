@@ -181,3 +181,23 @@ export const ProcurementMetadataSchema = z.object({
     ),
   ),
 });
+
+/** One element of a v1 `source_trail` (see src/http/v1/cloud.ts). */
+export const SourceTrailEntrySchema = z.object({
+  data_category: z.literal('emission_factor'),
+  name: z.string(),
+  source: z.string(),
+  source_dataset: z.string(),
+  /** The factor's year as a string, as the hosted v1 API sent it. */
+  year: z.string(),
+  region: z.string(),
+  region_name: z.string(),
+});
+
+/**
+ * A v1 use-phase estimate (`/compute/v1/{provider_id}/{cpu,memory,storage,networking}`): `activity_data` is the
+ * electricity in `kWh`, the factor the grid's kg per kWh, and `source_trail` names where the factor came from.
+ */
+export const V1EstimateSchema = z.extend(WireEstimateSchema, {
+  source_trail: z.array(SourceTrailEntrySchema),
+});

@@ -1,0 +1,154 @@
+import { calculateCpuBatch } from '../../cloud/cpu';
+import { calculateEmbodied, calculateEmbodiedBatch } from '../../cloud/embodied';
+import { type ElectricityResource, electricityEstimate } from '../../cloud/electricity';
+import { calculateInstance, calculateInstanceBatch } from '../../cloud/instance';
+import { calculateMemoryBatch } from '../../cloud/memory';
+import { calculateNetworkingBatch } from '../../cloud/networking';
+import { calculateStorageBatch } from '../../cloud/storage';
+import { runBatch } from '../../core/batch';
+import type { ErrorBody } from '../../core/errors';
+import type { CalculationOptions, Estimate, FactorMetadata } from '../../core/estimate';
+import type { CloudProvider } from '../../datasets/tables';
+import type { CloudDatasets } from '../../datasets/types';
+import type { CloudCalculatorName } from '../routes';
+import { toWireEstimate, type WireEstimate } from '../wire';
+
+/**
+ * The hosted API's v1 cloud answers (`/compute/v1/{provider}/…`): cpu, memory, storage and networking give the
+ * electricity used as `activity_data` (kWh, PUE included) with the grid's kg per kWh as the factor, and a
+ * `source_trail` naming where the factor came from; instance and embodied answer as the unversioned routes do
+ * (the hosted v1 instance answer already had that shape). co2e is the library's on every route.
+ */
+
+/** One element of a v1 `source_trail`: where a factor came from, as the hosted v1 API listed it. */
+export interface SourceTrailEntry {
+  data_category: 'emission_factor';
+  name: string;
+  source: string;
+  source_dataset: string;
+  /** The factor's year as a string, as v1 sent it. */
+  year: string;
+  region: string;
+  /** The region's English name where the region code is a country's (`DE` → `Germany`), else the code. */
+  region_name: string;
+}
+
+/** A v1 per-resource estimate: the wire estimate (kWh activity for use-phase routes) and its source trail. */
+export type V1Estimate = WireEstimate & { source_trail: SourceTrailEntry[] };
+
+const regionNames: Intl.DisplayNames | undefined = (() => {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+  } catch {
+    return undefined; // a runtime without Intl.DisplayNames: the code stands for the name
+  }
+})();
+
+/**
+ * `DE` → `Germany`; `HK-HKG` → `Hong Kong` (its country part); a code no country has → itself.
+ *
+ * @example
+ * ```ts
+ * regionName('ZA'); // 'South Africa'
+ * regionName('GLOBAL'); // 'GLOBAL'
+ * ```
+ */
+export function regionName(code: string): string {
+  const country = /^([A-Z]{2})(?:-|$)/.exec(code)?.[1];
+  if (country === undefined || regionNames === undefined) return code;
+  try {
+    return regionNames.of(country) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/**
+ * The v1 source trail of a factor: one entry, named from the factor's metadata.
+ *
+ * @example
+ * ```ts
+ * sourceTrail(estimate.emission_factor!)[0].region_name; // 'Germany' for a DE grid factor
+ * ```
+ */
+export function sourceTrail(metadata: FactorMetadata): SourceTrailEntry[] {
+  return [
+    {
+      data_category: 'emission_factor',
+      name: metadata.name,
+      source: metadata.source,
+      source_dataset: metadata.source_dataset,
+      year: String(metadata.year),
+      region: metadata.region,
+      region_name: regionName(metadata.region),
+    },
+  ];
+}
+
+type V1Single = (
+  provider: CloudProvider,
+  request: unknown,
+  datasets: CloudDatasets,
+  options: CalculationOptions | undefined,
+) => unknown;
+
+const electricity =
+  (resource: ElectricityResource): V1Single =>
+  (provider, request, datasets, options) => {
+    const { estimate, metadata } = electricityEstimate(resource, provider, request, datasets, options);
+    const answer: V1Estimate = { ...toWireEstimate(estimate), source_trail: sourceTrail(metadata) };
+    return answer;
+  };
+
+/**
+ * The v1 calculator of each cloud route: one request in, the answer's body out.
+ *
+ * @example
+ * ```ts
+ * V1_CLOUD.cpu('aws', { cpu_count: 2, region: 'eu_central_1', duration: 1 }, defaultDatasets, undefined);
+ * // { co2e: 0.00228589, …, activity_data: { activity_value: 0.0048124, activity_unit: 'kWh' }, source_trail: [ … ] }
+ * ```
+ */
+export const V1_CLOUD: Readonly<Record<CloudCalculatorName, V1Single>> = {
+  instance: (provider, request, datasets, options) =>
+    calculateInstance(provider, request as never, datasets, options),
+  cpu: electricity('cpu'),
+  memory: electricity('memory'),
+  storage: electricity('storage'),
+  networking: electricity('networking'),
+  embodied: (provider, request, datasets, options) =>
+    toWireEstimate(calculateEmbodied(provider, request as never, datasets, options) as Estimate),
+};
+
+const LIBRARY_BATCH: Readonly<
+  Record<CloudCalculatorName, (provider: CloudProvider, requests: [], datasets: CloudDatasets) => unknown>
+> = {
+  instance: calculateInstanceBatch,
+  cpu: calculateCpuBatch,
+  memory: calculateMemoryBatch,
+  storage: calculateStorageBatch,
+  networking: calculateNetworkingBatch,
+  embodied: calculateEmbodiedBatch,
+};
+
+/**
+ * A v1 cloud batch: each element as {@link V1_CLOUD} answers it alone, in order; a failed element is its error
+ * body (`{ error, error_code, message, path }`, path `requests[i]…`).
+ *
+ * @example
+ * ```ts
+ * v1CloudBatch('memory', 'aws', [{ region: 'us_east_1', data: 8, duration: 1 }, {}], defaultDatasets, undefined);
+ * // [{ co2e: …, activity_data: { activity_value: 0.00355936, activity_unit: 'kWh' }, … }, { error: 'bad_request', … }]
+ * ```
+ */
+export function v1CloudBatch(
+  calculator: CloudCalculatorName,
+  provider: CloudProvider,
+  requests: readonly unknown[],
+  datasets: CloudDatasets,
+  options: CalculationOptions | undefined,
+): Array<unknown | ErrorBody> {
+  // The library's batch on no elements: what fails a whole batch (a missing dataset part) fails it here too.
+  LIBRARY_BATCH[calculator](provider, [], datasets);
+  return runBatch(requests, (request) => V1_CLOUD[calculator](provider, request, datasets, options));
+}
