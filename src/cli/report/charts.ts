@@ -39,16 +39,20 @@ const shortLabel = (text: string, max: number) => (text.length > max ? `${text.s
  */
 export function barChartSvg(title: string, items: readonly BarItem[], width = 640): string {
   const rows = [...items].reverse();
+  const labels = rows.map((item) => shortLabel(item.label, 34));
   const height = Math.max(80, 28 * rows.length + 30);
+  // Room for the longest label, from the font's average character width: the renderer has no text metrics of
+  // the reader's font, and its own estimate clips long labels.
+  const left = 16 + Math.ceil(Math.max(...labels.map((label) => label.length)) * 7.2);
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   chart.setOption({
     animation: false,
     textStyle: { fontFamily: FONT, fontSize: 12, color: '#222' },
-    grid: { left: 8, right: 88, top: 8, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
+    grid: { left, right: 88, top: 8, bottom: 8, outerBoundsMode: 'none' },
     xAxis: { type: 'value', show: false, max: 'dataMax' },
     yAxis: {
       type: 'category',
-      data: rows.map((item) => shortLabel(item.label, 34)),
+      data: labels,
       axisTick: { show: false },
       axisLine: { lineStyle: { color: COLOURS.muted } },
       axisLabel: { color: '#222', fontSize: 12 },

@@ -56,7 +56,9 @@ function sectionHtml(model: ReportModel, section: ReportSection, tonnes: boolean
     text: massText(item.kg, tonnes),
   }));
   const title = `Emissions ${section.title.toLowerCase()}`;
-  const chart = section.series === true ? columnChartSvg(title, bars) : barChartSvg(title, bars);
+  // One group makes no chart: its table says it all.
+  const chart =
+    bars.length < 2 ? '' : section.series === true ? columnChartSvg(title, bars) : barChartSvg(title, bars);
   const more =
     section.items.length > shown.length
       ? `<p class="note">The chart shows the ${shown.length} largest of ${section.items.length}; the table lists them all.</p>`
@@ -75,8 +77,8 @@ function sectionHtml(model: ReportModel, section: ReportSection, tonnes: boolean
   const id = `s-${section.id}`;
   return `<section id="${id}" aria-labelledby="${id}-h">
 <h2 id="${id}-h">${escapeHtml(section.title)}</h2>
-<div class="pair">
-<figure>${chart}<figcaption>${escapeHtml(title)} (${tonnes ? 't' : 'kg'} CO<sub>2</sub>e).</figcaption>${more}</figure>
+<div class="pair${chart === '' ? ' single' : ''}">
+${chart === '' ? '' : `<figure>${chart}<figcaption>${escapeHtml(title)} (${tonnes ? 't' : 'kg'} CO<sub>2</sub>e).</figcaption>${more}</figure>`}
 <div class="table-wrap" tabindex="0" role="region" aria-labelledby="${id}-c">
 <table><caption id="${id}-c">${escapeHtml(title)}</caption>
 <thead><tr><th scope="col">${escapeHtml(section.key)}</th>${withNames ? '<th scope="col">Factor</th>' : ''}<th scope="col" class="num">CO<sub>2</sub>e</th><th scope="col" class="num">Share</th><th scope="col" class="num">Rows</th></tr></thead>

@@ -27,6 +27,7 @@ a:focus-visible, .table-wrap:focus-visible { outline: 3px solid #f2a900; outline
 .skip:focus { left: 8px; top: 8px; background: #fff; padding: 4px 8px; }
 .lead { font-size: 16px; }
 .pair { display: grid; grid-template-columns: minmax(0, 640px) minmax(0, 1fr); gap: 24px; align-items: start; }
+.pair.single { grid-template-columns: minmax(0, 640px); }
 figure { margin: 0; }
 figure svg { max-width: 100%; height: auto; display: block; }
 .table-wrap { max-height: 420px; overflow: auto; border: 1px solid var(--line); border-radius: 6px; }
