@@ -73,6 +73,21 @@ const proxyAgentApart: Plugin = {
   },
 };
 
+/**
+ * The report renderer carries the chart library (ECharts, SVG only): imported by the CLI only when a report is
+ * written, it stays dist/cli-report.js, an entry of its own, so cli.js does not parse it at every start.
+ */
+const reportApart: Plugin = {
+  name: 'report-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/report\/render$/ }, ({ importer }) =>
+      /[\\/]src[\\/]cli[\\/]commands[\\/]file\.ts$/.test(importer)
+        ? { path: './cli-report.js', external: true }
+        : undefined,
+    );
+  },
+};
+
 export default defineConfig([
   {
     entry: {
@@ -119,6 +134,8 @@ export default defineConfig([
       '!cli-worker.js.map',
       '!cli-proxy-agent.js',
       '!cli-proxy-agent.js.map',
+      '!cli-report.js',
+      '!cli-report.js.map',
     ],
     sourcemap: true,
     target: 'es2022',
@@ -134,6 +151,7 @@ export default defineConfig([
       cli: 'src/cli/index.ts',
       'cli-worker': 'src/cli/worker.ts',
       'cli-proxy-agent': 'src/cli/commands/proxy-agent.ts',
+      'cli-report': 'src/cli/report/render.ts',
     },
     format: ['esm'],
     platform: 'node',
@@ -148,9 +166,12 @@ export default defineConfig([
       'hyparquet-writer',
       // datasets fetch: the proxy agent for HTTPS_PROXY, in cli-proxy-agent.js (loaded only when a proxy is set).
       'undici',
+      // --report and `report`: the charts, in cli-report.js (loaded only when a report is written).
+      'echarts',
+      'zrender',
     ],
     // The tables stay in dist/data/ (imported by reference, each with its licence), as for the library entries.
-    esbuildPlugins: [externalDataModules, jsonAsParse, proxyAgentApart],
+    esbuildPlugins: [externalDataModules, jsonAsParse, proxyAgentApart, reportApart],
     banner: {
       // Bundled CommonJS (commander, cli-progress) calls require() for Node built-ins; give it a real one.
       js: "#!/usr/bin/env node\nimport { createRequire as __cliCreateRequire } from 'node:module';\nconst require = __cliCreateRequire(import.meta.url);",

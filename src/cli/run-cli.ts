@@ -4,6 +4,7 @@ import { addDatasetsCommand } from './commands/datasets';
 import { cliDatasets } from './commands/datasets-flag';
 import { addFileCommand, FILE_COMMANDS } from './commands/file';
 import { addListCommand } from './commands/list';
+import { addReportCommand } from './commands/report';
 import { collect, datasetsOption, integer } from './commands/options';
 import { serve, type ServeOptions, serveLimitOptions } from './commands/serve';
 import { type CliIo, EXIT, UsageError } from './io';
@@ -61,6 +62,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   for (const spec of FILE_COMMANDS) addFileCommand(program, spec, io, (code) => (exitCode = code));
 
+  addReportCommand(program, io, (code) => (exitCode = code));
   addDatasetsCommand(program, io, (code) => {
     exitCode = code;
   });

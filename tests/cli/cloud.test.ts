@@ -81,10 +81,13 @@ describe('cloud CSV', () => {
 
     // 0.0020885816 + 0.002130109391547207 + 0.049259 = 0.053477690991547207 (summed as the decimals shown)
     expect(stderr).toContain('co2e-engine cloud: 7 rows, 4 failed');
-    expect(stderr).toContain('total co2e: 0.053477690991547207 kg');
-    expect(stderr).toContain('by provider:\n  aws  0.053477690991547207 kg  (3 rows)\n');
-    expect(stderr).toContain('by calculator:\n  networking  0.049259 kg  (1 row)\n');
-    expect(stderr).toContain('failures by error code: invalid_request 4');
+    expect(stderr).toContain('total co2e: 0.00005348 t (0.05348 kg; rows that succeeded)');
+    expect(stderr).toContain('by provider:\n  aws  0.05348 kg  (3 rows)\n');
+    expect(stderr).toContain('by calculator:\n  networking   0.04926 kg  (1 row)\n');
+    // One line per error code: its count and the first row's message.
+    expect(stderr).toContain(
+      "failed, by error code (count, first example):\n  invalid_request  4 rows  line 5: 'gpu' is not a calculator;",
+    );
   });
 
   it('an unknown provider is the calculator’s error', async () => {

@@ -93,7 +93,7 @@ describe('100,000-row ledger in a real process', () => {
     expect(large.code).toBe(1);
     expect(large.stderr).toContain('co2e-engine spend: 100000 rows, 1 failed');
     expect(large.stderr).toContain(
-      `invalid_request: line ${BAD_ROW + 1}: 'money' must be a number, got 'n/a'.`,
+      `invalid_request  1 row   line ${BAD_ROW + 1}: 'money' must be a number, got 'n/a'.`,
     );
 
     const written = await outputRows(out);

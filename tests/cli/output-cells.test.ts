@@ -253,7 +253,7 @@ describe('plain decimals in CSV', () => {
     expect(row?.co2e).toBe('0.000000001333');
     expect(row?.activity_value).toBe('0.00000001');
     expect(csv.stdout).not.toMatch(/\de-\d/);
-    expect(csv.stderr).toContain('total co2e: 0.000000001333 kg');
+    expect(csv.stderr).toContain('total co2e: 0.000000000001333 t (0.000000001333 kg;');
 
     const jsonl = await cli(['spend', file, '--format', 'jsonl']);
     expect(parseJsonl(jsonl.stdout)[0]?.co2e).toBe(1.333e-9);

@@ -54,12 +54,15 @@ describe('spend CSV', () => {
 
     // 18.768 + 66.65 = 85.418
     expect(stderr).toContain('co2e-engine spend: 3 rows, 1 failed');
-    expect(stderr).toContain('total co2e: 85.418 kg (rows that succeeded)');
+    // In t and kg to four significant digits, each classification with its factor's name (shortened to 40).
+    expect(stderr).toContain('total co2e: 0.08542 t (85.42 kg; rows that succeeded)');
     expect(stderr).toContain(
-      'by classification:\n  isic4 62    66.65 kg  (1 row)\n  isic4 4711  18.768 kg  (1 row)\n',
+      'by classification:\n' +
+        '  isic4 62 · Computer and related services               66.65 kg  (1 row)\n' +
+        '  isic4 4711 · Retail trade (except of motor vehicles …  18.77 kg  (1 row)\n',
     );
     expect(stderr).toContain(
-      "failures by error code: invalid_request 1\n  invalid_request: line 3: 'money' must be a number, got 'abc'.",
+      "failed, by error code (count, first example):\n  invalid_request  1 row   line 3: 'money' must be a number, got 'abc'.\n",
     );
   });
 
@@ -131,7 +134,7 @@ describe('spend CSV', () => {
     expect(code).toBe(0);
     expect(stdout).toBe(`${RESULT_COLUMNS.join(',')}\n`);
     expect(stderr).toContain('co2e-engine spend: 0 rows, 0 failed');
-    expect(stderr).toContain('total co2e: 0 kg');
+    expect(stderr).toContain('total co2e: 0 t (0 kg; rows that succeeded)');
   });
 
   it('a header-only file keeps its columns', async () => {

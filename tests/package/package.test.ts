@@ -623,6 +623,23 @@ describe("the installed command's downloads through a proxy", () => {
   }, 60_000);
 });
 
+describe("the installed command's report", () => {
+  it('loads the charts from dist/cli-report.js, which cli.js leaves apart, and writes a page with no script', async () => {
+    expect(packedFiles).toContain('dist/cli-report.js');
+    expect(readFileSync(join(ROOT, 'dist', 'cli.js'), 'utf8')).not.toContain('node_modules/echarts/');
+    writeFileSync(join(project, 'report-ledger.csv'), readFileSync(join(ROOT, 'examples', 'ledger.csv')));
+    const args = ['spend', 'report-ledger.csv', '--out', 'report-out.csv', '--report', 'report.html'];
+    await run(join(project, 'node_modules', '.bin', 'co2e-engine'), args, { cwd: project }).catch(
+      (error: { code?: number }) => {
+        if (error.code !== 1) throw error; // the example ledger has one bad row, on purpose
+      },
+    );
+    const html = readFileSync(join(project, 'report.html'), 'utf8');
+    expect(html).toContain('<svg ');
+    expect(html).not.toMatch(/<script/i);
+  }, 60_000);
+});
+
 describe('TypeScript consumers (the repo’s tsc)', () => {
   beforeAll(() => {
     // @types/node for the node:http adapter's and the Fetch API's types, as any Node project has it.

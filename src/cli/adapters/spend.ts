@@ -46,10 +46,18 @@ function spendOutcome(parts: SpendParts): RowOutcome {
   };
 }
 
-function categoryOf(activity: Record<string, unknown>): string {
-  if (typeof activity.activity_id === 'string') return `activity_id ${activity.activity_id}`;
+/** Characters of a factor's name shown beside its code in the end report. */
+const NAME_CHARS = 40;
+
+/** The summary group of a row: its classification, and the name of the factor it got, shortened. */
+function categoryOf(activity: Record<string, unknown>, factorName: string | null): string {
+  const name =
+    factorName === null || factorName === ''
+      ? ''
+      : ` · ${factorName.length > NAME_CHARS ? `${factorName.slice(0, NAME_CHARS - 1)}…` : factorName}`;
+  if (typeof activity.activity_id === 'string') return `activity_id ${activity.activity_id}${name}`;
   const type = String(activity.classification_type).toLowerCase();
-  return `${type} ${normaliseCode(type, String(activity.classification_code))}`;
+  return `${type} ${normaliseCode(type, String(activity.classification_code))}${name}`;
 }
 
 /**
@@ -73,9 +81,10 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
       }
       const activity = nested ?? (Object.keys(flat).length > 0 ? flat : undefined);
       if (activity !== undefined) request.activity = activity;
+      const outcome = spendOutcome(spendParts(request as SpendRequest, datasets));
       return {
-        outcome: spendOutcome(spendParts(request as SpendRequest, datasets)),
-        groups: { category: categoryOf(activity as Record<string, unknown>) },
+        outcome,
+        groups: { category: categoryOf(activity as Record<string, unknown>, outcome.factor_name) },
       };
     },
   };

@@ -1,4 +1,4 @@
-import { createReadStream, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { type Command, Option } from 'commander';
@@ -19,15 +19,18 @@ import { readCsvRecords } from '../formats/csv/reader';
 import { readJsonlRecords } from '../formats/jsonl/reader';
 import { MAX_LINE_CHARS, readLines } from '../formats/lines';
 import { readParquetRows } from '../formats/parquet/reader';
-import { type CliIo, EXIT, UsageError } from '../io';
+import { type CliIo, UsageError } from '../io';
+import { cloudCalculatorsOf, datasetSources } from '../pipeline/ledger-summary';
 import type { FileCommandOptions } from '../pipeline/run-file';
+import type { Summarise } from '../pipeline/side-files';
 import { cliDatasets } from './datasets-flag';
 
 /**
  * `co2e-engine billing FILE`: a cloud bill (FOCUS, AWS CUR, GCP or Azure export) through the row pipeline with the
  * billing adapter (adapters/billing.ts). Its own options: `--export-format` (else detected from the header),
  * `--unknown cost-ratio` (a first pass over the file finds the kg per cost of the estimated rows; then the rows are
- * computed in the main thread) and `--summary FILE` (the summary as JSON, read back from `--out` when the run ends).
+ * computed in the main thread). Its `--summary FILE` is the bill's own summary (src/billing/summary.ts), read back
+ * from `--out` when the run ends.
  */
 
 interface BillingFlags {
@@ -171,19 +174,10 @@ export const billingCommand = {
         )
           .choices(['off', 'cost-ratio'])
           .default('off'),
-      )
-      .option(
-        '--summary <file>',
-        'write the summary (kg by provider, service, region, account; cost share; reasons) as JSON',
       );
   },
   async prepare(file: string, rawFlags: Record<string, unknown>, options: FileCommandOptions, io: CliIo) {
     const flags = rawFlags as unknown as BillingFlags;
-    // `--out -` is stdout, which cannot be read back.
-    if (flags.summary !== undefined && (flags.out === undefined || flags.out === '-'))
-      throw new UsageError(
-        '--summary needs --out FILE (the summary is read back from the output file; stdout cannot be read back).',
-      );
     const inputFormat = options.inputFormat ?? formatOfPath(file);
     if (flags.unknown === 'cost-ratio' && file === '-')
       throw new UsageError('--unknown cost-ratio reads the file twice: give a file, not stdin.');
@@ -204,34 +198,23 @@ export const billingCommand = {
     } else if (flags.exportFormat !== undefined) {
       adapter = billingRows(datasets, { exportFormat: flags.exportFormat });
     }
-    const after =
-      flags.summary === undefined
-        ? undefined
-        : async (code: number) => {
-            if (code === EXIT.interrupted || flags.out === undefined) return code;
-            const outFormat = options.format ?? formatOfPath(flags.out);
-            const summary = await summaryOf(
-              flags.out,
-              outFormat,
-              datasets,
-              flags.exportFormat,
-              inputFormat === 'jsonl' && outFormat !== 'jsonl',
-            );
-            const target = flags.summary!;
-            const partial = `${target}.partial-${process.pid}`;
-            try {
-              writeFileSync(partial, `${JSON.stringify(summary, null, 2)}\n`);
-              renameSync(partial, target);
-            } catch (error) {
-              rmSync(partial, { force: true });
-              throw new UsageError(`cannot write --summary ${target}: ${(error as Error).message}`);
-            }
-            const share = summary.cost.share_estimated;
-            io.stderr.write(
-              `co2e-engine billing: ${share === null ? 'no cost' : `${(share * 100).toFixed(1)} % of cost`} estimated; summary in ${target}\n`,
-            );
-            return code;
-          };
-    return { ...(adapter !== undefined && { adapter }), ...(after !== undefined && { after }) };
+    // The summary (kg by provider, service, region, account; cost share; reasons), read back from the output.
+    const summarise: Summarise = async (out) => {
+      const outFormat = options.format ?? formatOfPath(out);
+      const summary = await summaryOf(
+        out,
+        outFormat,
+        datasets,
+        flags.exportFormat,
+        inputFormat === 'jsonl' && outFormat !== 'jsonl',
+      );
+      const share = summary.cost.share_estimated;
+      return {
+        summary,
+        line: `${share === null ? 'no cost' : `${(share * 100).toFixed(1)} % of cost`} estimated`,
+        sources: datasetSources(datasets, cloudCalculatorsOf(Object.keys(summary.by_calculator))),
+      };
+    };
+    return { ...(adapter !== undefined && { adapter }), summarise };
   },
 };

@@ -1,8 +1,12 @@
 import { type Command, Option } from 'commander';
 import { type RowAdapterName, rowAdapter } from '../adapters/index';
 import type { ParquetAwareFormat } from '../formats/records';
-import type { CliIo } from '../io';
+import { type CliIo, EXIT, UsageError } from '../io';
+import { refuseSideFileClashes, type SideFile } from '../pipeline/output-file';
 import { type FileCommandOptions, runFileCommand } from '../pipeline/run-file';
+import { summariseLedger } from '../pipeline/ledger-summary';
+import { outputFormatOf, readOutputRows } from '../pipeline/read-back';
+import { type RenderReport, type Summarise, writeRunSideFiles } from '../pipeline/side-files';
 import type { RowAdapter } from '../pipeline/row-adapter';
 import { billingCommand } from './billing';
 import { cliDatasets, describeDatasets } from './datasets-flag';
@@ -25,6 +29,8 @@ export interface FileFlags {
   jobs?: number;
   allowFormulas?: boolean;
   datasets: string[];
+  summary?: string;
+  report?: string;
   /** Flags a command adds with {@link FileCommandSpec.configure}. */
   [extra: string]: unknown;
 }
@@ -60,18 +66,26 @@ export interface FileCommandSpec {
   /** The columns the rows take, shown after the options in `--help`. */
   help: string;
   adapter: RowAdapterName;
-  /** Adds the command's own options (billing: `--export-format`, `--unknown`, `--summary`). */
+  /** Adds the command's own options (billing: `--export-format`, `--unknown`). */
   configure?: (command: Command) => void;
   /**
    * Runs before the file: may replace the adapter (one built with the command's options, computed in the main
-   * thread) and return `after`, run once the file is done with its exit code (billing's `--summary`).
+   * thread) and give the summary of the finished output (billing's, read back with its export format).
    */
   prepare?: (
     file: string,
     flags: FileFlags,
     options: FileCommandOptions,
     io: CliIo,
-  ) => Promise<{ adapter?: RowAdapter; after?: (code: number) => Promise<number> }>;
+  ) => Promise<{ adapter?: RowAdapter; summarise?: Summarise }>;
+}
+
+/** The files a run writes besides `--out`, each named by its option. */
+function sideFilesOf(flags: FileFlags): SideFile[] {
+  const files: SideFile[] = [];
+  if (flags.summary !== undefined) files.push({ option: '--summary', path: flags.summary });
+  if (flags.report !== undefined) files.push({ option: '--report', path: flags.report });
+  return files;
 }
 
 export const FILE_COMMANDS: FileCommandSpec[] = [
@@ -89,6 +103,23 @@ export const FILE_COMMANDS: FileCommandSpec[] = [
   },
   billingCommand,
 ];
+
+/** The summary of a spend or cloud output file, read back from its rows. */
+function ledgerSummariser(name: string, flags: FileFlags, options: FileCommandOptions): Summarise {
+  return async (out) => {
+    const command = name === 'cloud' ? 'cloud' : 'spend';
+    const rows = readOutputRows(out, options.format ?? outputFormatOf(out));
+    const summary = await summariseLedger(command, rows, cliDatasets(flags.datasets));
+    return { summary };
+  };
+}
+
+/**
+ * The report renderer, loaded only when a report is asked for: it carries the chart library (in the package,
+ * dist/cli-report.js, apart from cli.js; see tsup.config.ts).
+ */
+export const renderReport: RenderReport = async (input) =>
+  (await import('../report/render')).renderReport(input);
 
 /** The adapter over the embedded data merged with `datasetFiles`; workers rebuild it from the same name and files. */
 function fileAdapter(name: RowAdapterName, datasetFiles: string[]): RowAdapter {
@@ -131,6 +162,8 @@ export function addFileCommand(
       integer('--jobs', 1, 256),
     )
     .option('--allow-formulas', 'CSV output: leave formula-like pass-through cells as they are')
+    .option('--summary <file>', 'write the totals as JSON (read back from --out when the run ends)')
+    .option('--report <file>', 'write a self-contained HTML report of the run (needs --out)')
     .addOption(datasetsOption())
     .addHelpText('after', spec.help + (spec.configure === undefined ? TRAILER : ''));
   spec.configure?.(command);
@@ -144,6 +177,13 @@ export function addFileCommand(
     if (flags.format !== undefined) options.format = flags.format;
     if (flags.inputFormat !== undefined) options.inputFormat = flags.inputFormat;
     if (flags.jobs !== undefined) options.jobs = flags.jobs;
+    // Every file the run writes is checked before any work starts (billing's cost-ratio pass included).
+    const sideFiles = sideFilesOf(flags);
+    if (sideFiles.length > 0 && (options.out === undefined || options.out === '-'))
+      throw new UsageError(
+        `${sideFiles[0]!.option} needs --out FILE (it is read back from the output file; stdout cannot be read back).`,
+      );
+    refuseSideFileClashes(file, options.out, sideFiles, options.force === true);
     const prepared = (await spec.prepare?.(file, flags, options, io)) ?? {};
     const built = prepared.adapter ?? fileAdapter(spec.adapter, flags.datasets);
     // Every file command's rows depend on its datasets; --resume compares them with the adapter's own options.
@@ -152,6 +192,14 @@ export function addFileCommand(
       rowOptions: { '--datasets': describeDatasets(flags.datasets), ...built.rowOptions },
     };
     const code = await runFileCommand(adapter, file, options, io);
-    setExitCode(prepared.after === undefined ? code : await prepared.after(code));
+    if (sideFiles.length > 0 && code !== EXIT.interrupted)
+      await writeRunSideFiles(spec.name, sideFiles, {
+        out: options.out!,
+        summarise: prepared.summarise ?? ledgerSummariser(spec.name, flags, options),
+        force: options.force === true,
+        io,
+        render: renderReport,
+      });
+    setExitCode(code);
   });
 }

@@ -15,7 +15,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../io';
 import { errorCode } from './streams';
 import { isCount, isSummaryState, type SummaryState } from './summary';
@@ -385,4 +385,120 @@ function refuseOtherRun(saved: RunIdentity, now: RunIdentity, partial: string): 
     throw new UsageError(
       `the partial output ${partial} was written with other options (${changed.join('; ')}); resume with the same options, or ${again}.`,
     );
+}
+
+/**
+ * A file a run writes besides its rows (`--summary`, `--report`, and any later one): the option that names it and
+ * the path given.
+ */
+export interface SideFile {
+  option: string;
+  path: string;
+}
+
+/** The path a name will have once written: symlinks in its directory (and the name itself, if any) resolved. */
+function resolvedTarget(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    try {
+      return join(realpathSync(dirname(resolve(path))), basename(path));
+    } catch {
+      return resolve(path);
+    }
+  }
+}
+
+/**
+ * Refuses, before any work starts, every side file that would destroy or race a file of the same run: the input
+ * (through any name or link, or stdin redirected from it), `--out` or the partial, state and lock files kept beside
+ * it, another side file, a name co2e-engine reserves, something that is not a regular file, or an existing file
+ * without `--force`. One place for these rules, for every file option of every command.
+ *
+ * @throws {UsageError} naming the option and the file it would destroy.
+ *
+ * @example
+ * ```ts
+ * // `billing in.csv --out out.csv --summary in.csv`: refused, the bill is kept.
+ * refuseSideFileClashes('in.csv', 'out.csv', [{ option: '--summary', path: 'in.csv' }], false); // throws
+ * ```
+ */
+export function refuseSideFileClashes(
+  input: string,
+  out: string | undefined,
+  sideFiles: readonly SideFile[],
+  force: boolean,
+): void {
+  const inputInfo = inputStats(input);
+  const outTarget = out === undefined || out === '-' ? undefined : resolvedTarget(out);
+  const outInfo = out === undefined || out === '-' ? undefined : statOrUndefined(out);
+  const kept =
+    outTarget === undefined ? [] : Object.values(partialPaths(outTarget)).flatMap((p) => [p, `${p}.tmp`]);
+  const taken = new Map<string, string>();
+  for (const { option, path } of sideFiles) {
+    const refuse = (why: string) => {
+      throw new UsageError(`${option} ${path} ${why}; write it elsewhere.`);
+    };
+    if (path === '-' || path === '') refuse('is not a file name');
+    if (RESERVED_NAME.test(basename(path))) refuse('is named like a file kept beside an output');
+    const target = resolvedTarget(path);
+    const info = statOrUndefined(path);
+    if (input !== '-' && target === resolvedTarget(input)) refuse('is the input file');
+    if (inputInfo?.isFile() === true && info !== undefined && sameFile(inputInfo, info))
+      refuse('is the input file (through another name or link)');
+    if (target === outTarget || (outInfo !== undefined && info !== undefined && sameFile(outInfo, info)))
+      refuse('is the --out file');
+    if (kept.includes(target)) refuse('is a file kept beside --out (partial, state or lock)');
+    const other = taken.get(target);
+    if (other !== undefined) refuse(`is also ${other}`);
+    taken.set(target, option);
+    if (info !== undefined && !info.isFile()) refuse('is not a regular file');
+    if (info !== undefined && !force)
+      throw new UsageError(`${option} ${path} exists; use --force to replace it.`);
+  }
+}
+
+/**
+ * Writes a side file atomically: the text goes to a partial file beside it, flushed, then renamed over it, so a
+ * reader sees the old file or the whole new one. Held under the same lock as an output, so two runs never write
+ * it at once; an existing file is replaced only with `force` (checked again here: it may have appeared during the
+ * run).
+ *
+ * @throws {UsageError} when it exists without `force`, is locked by another run, or cannot be written.
+ *
+ * @example
+ * ```ts
+ * writeSideFile({ option: '--summary', path: 'summary.json' }, '{}\n', false);
+ * ```
+ */
+export function writeSideFile(file: SideFile, text: string, force: boolean): void {
+  const existing = statOrUndefined(file.path);
+  if (existing !== undefined && !existing.isFile())
+    throw new UsageError(`${file.option} ${file.path} is not a regular file; write it elsewhere.`);
+  if (existing !== undefined && !force)
+    throw new UsageError(`${file.option} ${file.path} exists; use --force to replace it.`);
+  const target = existing !== undefined ? realpathSync(file.path) : file.path;
+  const paths = partialPaths(target);
+  const release = takeLock(paths.lock, file.path);
+  try {
+    const fd = openSync(paths.partial, 'w');
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (existing !== undefined) chmodSync(paths.partial, existing.mode & 0o7777);
+    renameSync(paths.partial, target);
+  } catch (error) {
+    try {
+      unlinkSync(paths.partial);
+    } catch {
+      // never created
+    }
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot write ${file.option} ${file.path}: ${errorCode(error)}`);
+  } finally {
+    release();
+  }
 }

@@ -1,6 +1,7 @@
-import { compare, toPlainString } from '../../core/decimal';
+import { compare } from '../../core/decimal';
 import { DecimalSum } from '../../core/decimal-sum';
 import { numberText } from '../../core/number-text';
+import { inTonnes, massText } from './mass-text';
 
 /**
  * A summary as plain data: what a worker sends back for its chunk, and what a resumable run keeps beside its
@@ -85,7 +86,13 @@ interface Group {
 }
 
 const MAX_GROUPS_SHOWN = 15;
-const MAX_FAILURES_SHOWN = 5;
+/** Error codes kept with an example (one each): a run has a handful of codes, not dozens. */
+const MAX_FAILURES_SHOWN = 20;
+/** Characters of an example message shown; the whole message is in the row's error column. */
+const MAX_EXAMPLE_CHARS = 160;
+
+/** The error code a kept example is for (`code: line N: message`). */
+const codeOf = (failure: string): string => failure.slice(0, failure.indexOf(':'));
 
 /**
  * Totals of a run, summed exactly, for the summary printed at the end: rows, failures by error code, and kg per
@@ -133,8 +140,9 @@ export class RunSummary {
   failure(line: number, code: string, message: string): void {
     this.rows += 1;
     this.failures += 1;
+    const seen = this.errorCodes.has(code);
     this.errorCodes.set(code, (this.errorCodes.get(code) ?? 0) + 1);
-    if (this.firstFailures.length < MAX_FAILURES_SHOWN) {
+    if (!seen && this.firstFailures.length < MAX_FAILURES_SHOWN) {
       const text = message.startsWith(`line ${line}:`) ? message : `line ${line}: ${message}`;
       this.firstFailures.push(`${code}: ${text}`);
     }
@@ -263,8 +271,13 @@ export class RunSummary {
 
   private mergeFailures(codes: Iterable<[string, number]>, firstFailures: readonly string[]): void {
     for (const [code, count] of codes) this.errorCodes.set(code, (this.errorCodes.get(code) ?? 0) + count);
-    for (const failure of firstFailures)
-      if (this.firstFailures.length < MAX_FAILURES_SHOWN) this.firstFailures.push(failure);
+    // One example per code: the first in file order (parts merge in order).
+    const kept = new Set(this.firstFailures.map(codeOf));
+    for (const failure of firstFailures) {
+      if (this.firstFailures.length >= MAX_FAILURES_SHOWN || kept.has(codeOf(failure))) continue;
+      kept.add(codeOf(failure));
+      this.firstFailures.push(failure);
+    }
   }
 
   /** Total kg CO2e of the rows that succeeded, as an exact decimal string. */
@@ -272,12 +285,18 @@ export class RunSummary {
     return this.total.text();
   }
 
-  /** `timedRows`: the rows computed in `seconds` (fewer than `rows` when a run was resumed). */
+  /**
+   * The end report: rows, the total in t and kg (four significant digits; the exact sums are in `--summary`), the
+   * largest groups, and one line per error code with its count and an example. `timedRows`: the rows computed in
+   * `seconds` (fewer than `rows` when a run was resumed).
+   */
   format(command: string, seconds: number, interrupted = false, timedRows = this.rows): string {
     const rate = seconds > 0 ? Math.round(timedRows / seconds) : timedRows;
+    const total = this.total.total();
+    const tonnes = inTonnes(total);
     const lines = [
       `co2e-engine ${command}: ${this.rows} rows, ${this.failures} failed, ${seconds.toFixed(1)} s (${rate} rows/s)${interrupted ? ', interrupted' : ''}`,
-      `total co2e: ${this.totalCo2e()} kg (rows that succeeded)`,
+      `total co2e: ${massText(total, true)} (${massText(total, false)}; rows that succeeded)`,
     ];
     for (const [name, title] of Object.entries(this.groupings)) {
       const grouping = [...(this.groups.get(name) ?? new Map<string, Group>()).entries()].map(
@@ -286,21 +305,32 @@ export class RunSummary {
       if (grouping.length === 0) continue;
       grouping.sort(([, a], [, b]) => compare(b.co2e, a.co2e));
       lines.push(`${title}:`);
-      const width = Math.max(...grouping.slice(0, MAX_GROUPS_SHOWN).map(([key]) => key.length));
-      for (const [key, group] of grouping.slice(0, MAX_GROUPS_SHOWN)) {
+      const shown = grouping.slice(0, MAX_GROUPS_SHOWN);
+      const width = Math.max(...shown.map(([key]) => key.length));
+      const masses = shown.map(([, group]) => massText(group.co2e, tonnes));
+      const massWidth = Math.max(...masses.map((mass) => mass.length));
+      shown.forEach(([key, group], index) => {
         lines.push(
-          `  ${key.padEnd(width)}  ${toPlainString(group.co2e)} kg  (${group.rows} ${group.rows === 1 ? 'row' : 'rows'})`,
+          `  ${key.padEnd(width)}  ${masses[index]!.padStart(massWidth)}  (${group.rows} ${group.rows === 1 ? 'row' : 'rows'})`,
         );
-      }
+      });
       if (grouping.length > MAX_GROUPS_SHOWN)
         lines.push(`  … and ${grouping.length - MAX_GROUPS_SHOWN} more`);
     }
     if (this.failures > 0) {
-      const codes = [...this.errorCodes.entries()].map(([code, count]) => `${code} ${count}`).join(', ');
-      lines.push(`failures by error code: ${codes}`);
-      for (const failure of this.firstFailures) lines.push(`  ${failure}`);
-      if (this.failures > this.firstFailures.length)
-        lines.push(`  … see the error columns of the output for the rest`);
+      lines.push('failed, by error code (count, first example):');
+      const codes = [...this.errorCodes.entries()].sort(([, a], [, b]) => b - a);
+      const width = Math.max(...codes.map(([code]) => code.length));
+      const examples = new Map(this.firstFailures.map((failure) => [codeOf(failure), failure]));
+      for (const [code, count] of codes) {
+        const failure = examples.get(code);
+        let example = failure === undefined ? '' : failure.slice(code.length + 2);
+        if (example.length > MAX_EXAMPLE_CHARS) example = `${example.slice(0, MAX_EXAMPLE_CHARS - 1)}…`;
+        lines.push(
+          `  ${code.padEnd(width)}  ${count} ${count === 1 ? 'row ' : 'rows'}  ${example}`.trimEnd(),
+        );
+      }
+      lines.push('  (every failed row has its code and message in the error columns of the output)');
     }
     return `${lines.join('\n')}\n`;
   }
