@@ -24,11 +24,13 @@ import {
   FORMATS,
   formatSpec,
   headerIndex,
+  type MissingColumn,
   missingColumns,
   resolveColumns,
 } from './formats';
 import { type Quantity, quantify } from './quantify';
 import { type CompiledRules, compileRules, type ReasonCode } from './rules';
+import { parseGroupBy } from './summary';
 import defaultRules from '../../datasets/billing/rules.json';
 import defaultReplication from '../../datasets/billing/replication-factors.json';
 
@@ -84,6 +86,11 @@ export interface BillingOptions {
   unknown?: 'off' | 'cost-ratio';
   /** Tag keys whose values the facts carry (for `groupBy: ['tag:KEY']`); none by default (tags are not parsed). */
   tagKeys?: readonly string[];
+  /**
+   * Extra summary groupings: `resource`, `account`, `service`, `region`, `month`, `provider`, `tag:KEY`
+   * (FOCUS `Tags`, CUR `resourceTags/user:KEY`, Azure `Tags`, GCP `labels`). Implies their tag keys.
+   */
+  groupBy?: readonly string[];
 }
 
 /** Reasons the cost-ratio estimate may replace (CCF estimates unknown usage by cost). */
@@ -111,7 +118,7 @@ export const notEstimated = (reason: ReasonCode | string): BillingColumns => ({
 export interface BillingEstimator {
   readonly format: BillingFormat;
   /** Columns of the format the header lacks that would have helped, each with what the reader does instead. */
-  readonly missing: readonly string[];
+  readonly missing: readonly MissingColumn[];
   /** Classifies and estimates one row: the same row with the appended columns, and its facts for a summary. */
   estimate(row: Record<string, unknown>): { row: BilledRow; facts: LineFacts };
   /**
@@ -166,7 +173,9 @@ export function createBillingEstimator(
   }
   const columns = resolveColumns(format, header);
   const rules = rulesFor(options);
-  const tagKeys = options?.tagKeys ?? [];
+  const tagKeys = [
+    ...new Set([...(options?.tagKeys ?? []), ...parseGroupBy(options?.groupBy ?? []).tagKeys]),
+  ];
   const line = (row: Record<string, unknown>): { columns: BillingColumns; facts: LineFacts } => {
     const classified = classifyLine(fieldReader(row, columns), format, rules, datasets);
     if (tagKeys.length > 0) classified.facts.tags = readTags(row, format, columns, tagKeys);

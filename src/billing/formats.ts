@@ -284,43 +284,61 @@ export function resolveColumns(
   return resolved;
 }
 
+/** A column the header lacks that would have helped, for the rows of `provider` (all rows when undefined). */
+export interface MissingColumn {
+  column: string;
+  provider?: CloudProvider;
+  /** `no x_UsageType: instance types read from ChargeDescription`. */
+  text: string;
+}
+
 /**
  * The columns of a format that the header lacks, for the fields that help classification, with what the reader
- * does instead: the summary names them (`no x_UsageType: instance types read from ChargeDescription`).
+ * does instead: the summary names them for the providers its rows have.
  *
  * @example
  * ```ts
- * missingColumns(formatSpec('focus'), ['BilledCost', 'ChargeDescription']); // ['no x_UsageType: …', …]
+ * missingColumns(formatSpec('focus'), ['BilledCost', 'ChargeDescription'])[0]!.text;
+ * // 'no x_UsageType: AWS instance types, storage classes and transfer directions read from ChargeDescription'
  * ```
  */
-export function missingColumns(format: FormatSpec, header: readonly string[]): string[] {
+export function missingColumns(format: FormatSpec, header: readonly string[]): MissingColumn[] {
   const index = headerIndex(header);
-  const has = (name: string) => index.has(name.toLowerCase());
   return (MISSING_HINTS[format.id] ?? [])
-    .filter(([column]) => !has(column))
-    .map(([column, instead]) => `no ${column}: ${instead}`);
+    .filter(([column]) => !index.has(column.toLowerCase()))
+    .map(([column, instead, provider]) => ({
+      column,
+      text: `no ${column}: ${instead}`,
+      ...(provider !== undefined && { provider }),
+    }));
 }
 
-/** Per format: columns that refine classification when present, and what the reader does without them. */
-const MISSING_HINTS: Partial<Record<BillingFormat, readonly (readonly [string, string])[]>> = {
-  focus: [
-    [
-      'x_UsageType',
-      'AWS instance types, storage classes and transfer directions read from ChargeDescription',
+/** Per format: columns that refine classification when present, what the reader does without them, for whom. */
+const MISSING_HINTS: Partial<Record<BillingFormat, readonly (readonly [string, string, CloudProvider?])[]>> =
+  {
+    focus: [
+      [
+        'x_UsageType',
+        'AWS instance types, storage classes and transfer directions read from ChargeDescription',
+        'aws',
+      ],
+      [
+        'x_SkuMeterSubcategory',
+        'Azure disks, databases and transfer read from SkuMeter or ChargeDescription',
+        'azure',
+      ],
+      ['ConsumedQuantity', 'quantities read from PricingQuantity and PricingUnit'],
+      ['RegionId', 'regions read from RegionName'],
     ],
-    ['x_SkuMeterSubcategory', 'Azure disks and transfer read from the meter name and ChargeDescription'],
-    ['ConsumedQuantity', 'quantities read from PricingQuantity/PricingUnit'],
-    ['RegionId', 'regions read from RegionName'],
-  ],
-  'aws-cur': [
-    ['product/instanceType', 'instance types read from lineItem/UsageType'],
-    ['product/regionCode', 'regions read from product/region, product/fromRegionCode or product/location'],
-  ],
-  'aws-cur2': [
-    ['product_instance_type', 'instance types read from line_item_usage_type'],
-    ['product_region_code', 'regions read from product_from_region_code or product_location'],
-  ],
-  azure: [['AdditionalInfo', 'VM sizes read from MeterName']],
-};
+    'aws-cur': [
+      ['product/instanceType', 'instance types read from lineItem/UsageType'],
+      ['product/regionCode', 'regions read from product/region, product/fromRegionCode or product/location'],
+    ],
+    'aws-cur2': [
+      ['product_instance_type', 'instance types read from line_item_usage_type'],
+      ['product_region_code', 'regions read from product_from_region_code or product_location'],
+    ],
+    azure: [['AdditionalInfo', 'VM sizes read from MeterName']],
+  };
 
 export const formatSpec = (id: BillingFormat): FormatSpec => FORMATS.find((format) => format.id === id)!;

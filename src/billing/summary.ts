@@ -1,5 +1,8 @@
-import { add, type Decimal, decimal, div, isZero, toNumber } from '../core/decimal';
-import type { BillingColumns, LineFacts } from './estimate';
+import { add, compare, type Decimal, decimal, div, isZero, toNumber } from '../core/decimal';
+import { EmissionsError } from '../core/errors';
+import type { LineFacts } from './classify';
+import type { BillingColumns } from './estimate';
+import type { MissingColumn } from './formats';
 
 /** kg CO2e and rows of one group. */
 export interface GroupTotal {
@@ -28,6 +31,74 @@ export interface BillingSummary {
   not_estimated: { reason: string; rows: number; cost: number }[];
   /** Rows estimated by `--unknown cost-ratio`, and their kg (included in the totals). */
   cost_ratio: { rows: number; kg: number };
+  /**
+   * The (service, unit) pairs no rule classified (`unknown_usage_type`, `unknown_unit`), most cost first (then most
+   * rows), at most {@link UNCLASSIFIED_SHOWN}: what to add to the classification table first.
+   */
+  unclassified: { service: string; unit: string; rows: number; cost: number }[];
+  /** Columns the export lacked that would have helped, each with what the reader did instead (providers seen). */
+  missing_columns: string[];
+  /** Per `groupBy` key (`resource`, `tag:team`, `account`, `service`, `region`, `month`): kg and rows per value. */
+  groups?: Record<string, Record<string, GroupTotal>>;
+}
+
+/** The most (service, unit) pairs {@link BillingSummary.unclassified} lists. */
+export const UNCLASSIFIED_SHOWN = 20;
+
+/** The groupings `groupBy` takes: these, or `tag:KEY`. */
+export const GROUP_BY_KEYS = ['resource', 'account', 'service', 'region', 'month', 'provider'] as const;
+
+/**
+ * Checks `groupBy` keys: each one of {@link GROUP_BY_KEYS} or `tag:KEY`; the tag keys, for the estimator.
+ *
+ * @example
+ * ```ts
+ * parseGroupBy(['tag:team', 'month']); // { keys: ['tag:team', 'month'], tagKeys: ['team'] }
+ * ```
+ * @throws {EmissionsError} `invalid_request` naming the key and the valid ones.
+ */
+export function parseGroupBy(groupBy: readonly string[]): { keys: string[]; tagKeys: string[] } {
+  const tagKeys: string[] = [];
+  for (const key of groupBy) {
+    if (key.startsWith('tag:') && key.length > 4) tagKeys.push(key.slice(4));
+    else if (!(GROUP_BY_KEYS as readonly string[]).includes(key))
+      throw new EmissionsError(
+        'invalid_request',
+        `'${key.slice(0, 60)}' is not a group-by: use ${GROUP_BY_KEYS.join(', ')} or tag:KEY.`,
+        { path: 'groupBy', valid_values: [...GROUP_BY_KEYS, 'tag:KEY'] },
+      );
+  }
+  return { keys: [...new Set(groupBy)], tagKeys: [...new Set(tagKeys)] };
+}
+
+/**
+ * A row's value for a grouping key (`'(none)'` when it has none).
+ *
+ * @example
+ * ```ts
+ * groupValue(facts, 'tag:team'); // 'web'
+ * ```
+ */
+export function groupValue(facts: LineFacts, key: string): string {
+  const value = key.startsWith('tag:')
+    ? facts.tags[key.slice(4)]
+    : key === 'resource' ||
+        key === 'account' ||
+        key === 'service' ||
+        key === 'region' ||
+        key === 'month' ||
+        key === 'provider'
+      ? facts[key]
+      : undefined;
+  return value === undefined || value === '' ? '(none)' : value;
+}
+
+/** Options of {@link createBillingSummary}. */
+export interface BillingSummaryOptions {
+  /** Extra groupings, as {@link parseGroupBy} takes them. */
+  groupBy?: readonly string[];
+  /** The estimator's {@link BillingEstimator.missing}: listed for the providers the rows have. */
+  missing?: readonly MissingColumn[];
 }
 
 interface Group {
@@ -45,7 +116,11 @@ interface Group {
  * summary.result().total_kg;
  * ```
  */
-export function createBillingSummary(format: string) {
+export function createBillingSummary(format: string, options: BillingSummaryOptions = {}) {
+  const groupBy = parseGroupBy(options.groupBy ?? []).keys;
+  const extra = new Map(groupBy.map((key) => [key, new Map<string, Group>()]));
+  const providers = new Set<string>();
+  const unclassified = new Map<string, { service: string; unit: string; rows: number; cost: Decimal }>();
   let rows = 0;
   let estimated = 0;
   let totalKg = decimal(0);
@@ -75,6 +150,7 @@ export function createBillingSummary(format: string) {
   return {
     add(row: BillingColumns, facts: LineFacts): void {
       rows += 1;
+      providers.add(facts.provider);
       const cost = decimal(facts.cost ?? 0);
       costTotal = add(costTotal, cost);
       if (row.co2e_status === 'estimated' && row.co2e_kg !== null) {
@@ -92,9 +168,20 @@ export function createBillingSummary(format: string) {
         bump(groups.region, facts.region || '(none)', kg);
         bump(groups.account, facts.account || '(none)', kg);
         bump(groups.calculator, row.co2e_calculator ?? '(none)', kg);
+        for (const [key, map] of extra) bump(map, groupValue(facts, key), kg);
       } else {
         const entry = reasons.get(row.co2e_reason) ?? { rows: 0, cost: decimal(0) };
         reasons.set(row.co2e_reason, { rows: entry.rows + 1, cost: add(entry.cost, cost) });
+        if (row.co2e_reason === 'unknown_usage_type' || row.co2e_reason === 'unknown_unit') {
+          const pair = `${facts.service}\u0000${facts.unit}`;
+          const known = unclassified.get(pair) ?? {
+            service: facts.service,
+            unit: facts.unit,
+            rows: 0,
+            cost: decimal(0),
+          };
+          unclassified.set(pair, { ...known, rows: known.rows + 1, cost: add(known.cost, cost) });
+        }
       }
     },
     result(): BillingSummary {
@@ -119,6 +206,21 @@ export function createBillingSummary(format: string) {
           .map(([reason, entry]) => ({ reason, rows: entry.rows, cost: toNumber(entry.cost) }))
           .sort((a, b) => b.cost - a.cost || b.rows - a.rows || (a.reason < b.reason ? -1 : 1)),
         cost_ratio: { rows: ratioRows, kg: toNumber(ratioKg) },
+        unclassified: [...unclassified.values()]
+          .sort(
+            (a, b) =>
+              compare(b.cost, a.cost) ||
+              b.rows - a.rows ||
+              (a.service + a.unit < b.service + b.unit ? -1 : 1),
+          )
+          .slice(0, UNCLASSIFIED_SHOWN)
+          .map((entry) => ({ ...entry, cost: toNumber(entry.cost) })),
+        missing_columns: (options.missing ?? [])
+          .filter((entry) => entry.provider === undefined || providers.has(entry.provider))
+          .map((entry) => entry.text),
+        ...(extra.size > 0 && {
+          groups: Object.fromEntries([...extra].map(([key, map]) => [key, out(map)])),
+        }),
       };
     },
   };
