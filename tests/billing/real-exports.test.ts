@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type BilledRow,
@@ -375,6 +376,68 @@ describe('group by tag, resource, account, service, region, month', () => {
     expect(Object.keys(cur.summary.groups!['tag:team']!).sort()).toEqual(['(none)', 'data', 'web']);
     const azure = estimateBilling(readFixture('azure-export.csv'), defaultDatasets, { groupBy: ['tag:env'] });
     expect(azure.summary.groups!['tag:env']!['prod']!.rows).toBe(1);
+  });
+
+  it('GCP labels, nested (JSON Lines) and as JSON text (CSV), group by tag', () => {
+    const line = (team: string, amount: number) => ({
+      service: { description: 'Compute Engine' },
+      sku: { description: 'N1 Predefined Instance Core running in Americas' },
+      usage_start_time: '2026-11-01T00:00:00Z',
+      location: { region: 'us-central1' },
+      cost: 1,
+      usage: { amount, unit: 'seconds' },
+      cost_type: 'regular',
+      labels: [{ key: 'team', value: team }],
+    });
+    const nested = [line('web', 3600), line('web', 7200), line('data', 3600)];
+    const flat = nested.map((row) => ({
+      'service.description': row.service.description,
+      'sku.description': row.sku.description,
+      usage_start_time: row.usage_start_time,
+      'location.region': row.location.region,
+      cost: String(row.cost),
+      'usage.amount': String(row.usage.amount),
+      'usage.unit': row.usage.unit,
+      cost_type: row.cost_type,
+      labels: JSON.stringify(row.labels),
+    }));
+    const cpu = (hours: number) =>
+      calculateCpu('gcp', { cpu_count: 1, region: 'us-central1', duration: hours }, defaultDatasets).co2e;
+    for (const rows of [nested, flat]) {
+      const groups = estimateBilling(rows, defaultDatasets, { groupBy: ['tag:team'] }).summary.groups![
+        'tag:team'
+      ]!;
+      expect(groups['data']).toEqual({ kg: cpu(1), rows: 1 });
+      expect(groups['web']!.rows).toBe(2);
+      expect(groups['web']!.kg).toBe(toNumber(add(decimal(cpu(1)), decimal(cpu(2)))));
+    }
+  });
+
+  it('property: per tag, the group totals are the exact sums of their rows, whatever the rows and tags', () => {
+    const source = readFixture('focus-spec-aws.csv');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(source.length - 1), fc.constantFrom('a', 'b', 'c', '')), { maxLength: 40 }),
+        (picks) => {
+          const rows = picks.map(([index, team]) => ({
+            ...source[index]!,
+            Tags: team === '' ? '{}' : JSON.stringify({ team }),
+          }));
+          if (rows.length === 0) return;
+          const { rows: out, summary } = estimateBilling(rows, defaultDatasets, { groupBy: ['tag:team'] });
+          const sums = new Map<string, Decimal>();
+          out.forEach((row, index) => {
+            if (row.co2e_kg === null) return;
+            const key = picks[index]![1] || '(none)';
+            sums.set(key, add(sums.get(key) ?? decimal(0), decimal(row.co2e_kg)));
+          });
+          const groups = summary.groups!['tag:team']!;
+          expect(Object.keys(groups).sort()).toEqual([...sums.keys()].sort());
+          for (const [key, kg] of sums) expect(groups[key]!.kg).toBe(toNumber(kg));
+        },
+      ),
+      { numRuns: 50 },
+    );
   });
 
   it('an unknown grouping is invalid_request', () => {
