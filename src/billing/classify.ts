@@ -81,6 +81,14 @@ export function rowHeader(row: Record<string, unknown>): string[] {
   return names;
 }
 
+/**
+ * A row's value of a column: the key itself, else a dotted path into nested objects (JSON Lines).
+ *
+ * @example
+ * ```ts
+ * valueAt({ location: { region: 'us-central1' } }, 'location.region'); // 'us-central1'
+ * ```
+ */
 export function valueAt(row: Record<string, unknown>, column: string): unknown {
   if (Object.hasOwn(row, column)) return row[column];
   if (!column.includes('.')) return undefined;
@@ -92,6 +100,14 @@ export function valueAt(row: Record<string, unknown>, column: string): unknown {
   return value;
 }
 
+/**
+ * A cell as trimmed text ('' for null or missing; objects as JSON).
+ *
+ * @example
+ * ```ts
+ * text(' 720 '); // '720'
+ * ```
+ */
 export const text = (value: unknown): string =>
   value === undefined || value === null
     ? ''
@@ -105,6 +121,12 @@ export const text = (value: unknown): string =>
  * A reader of a row's fields: each the first of its columns non-empty in the row, memoised per row. `quantity` and
  * `unit` are a pair: the unit is the one beside the quantity read (`ConsumedQuantity` with `ConsumedUnit`), else
  * the first non-empty unit.
+ *
+ * @example
+ * ```ts
+ * const read = fieldReader({ 'product/regionCode': '', 'product/region': 'us-east-1' }, columns);
+ * read('region'); // 'us-east-1'
+ * ```
  */
 export function fieldReader(row: Record<string, unknown>, columns: ResolvedColumns): FieldReader {
   const values: Partial<Record<LineField, string>> = {};
@@ -138,11 +160,25 @@ export function fieldReader(row: Record<string, unknown>, columns: ResolvedColum
 }
 
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-/** The text when it is a plain decimal, else null. */
+/**
+ * The text when it is a plain decimal, else null.
+ *
+ * @example
+ * ```ts
+ * decimalText('1.5e3'); // '1.5e3'
+ * ```
+ */
 export const decimalText = (value: string): string | null => (DECIMAL.test(value) ? value : null);
 
 const monthCache = new Map<string, { hours: number; month: string } | undefined>();
-/** Hours of the calendar month (UTC) that contains the date, or undefined when it is not a date. */
+/**
+ * Hours of the calendar month (UTC) that contains the date, or undefined when it is not a date.
+ *
+ * @example
+ * ```ts
+ * monthHours('09/22/2023'); // { hours: 720, month: '2023-09' }
+ * ```
+ */
 export function monthHours(start: string): { hours: number; month: string } | undefined {
   if (start === '') return undefined;
   if (monthCache.has(start)) return monthCache.get(start);
@@ -169,6 +205,7 @@ function monthOf(start: string): { hours: number; month: string } | undefined {
   return { hours, month: `${year}-${String(month + 1).padStart(2, '0')}` };
 }
 
+/** The cost-ratio category of a calculator's rows when the export states none. */
 export const KIND_CATEGORY: Record<string, string> = {
   instance: 'Compute',
   cpu: 'Compute',
@@ -187,6 +224,11 @@ const UNIT_CATEGORY: Record<string, string> = {
 /**
  * The tags of a row, only the keys asked for: FOCUS/CUR 2.0/Azure JSON objects (Azure EA writes them without the
  * braces), GCP `labels` (`[{key, value}]`), or CUR's one column per key (`resourceTags/user:team`).
+ *
+ * @example
+ * ```ts
+ * readTags({ Tags: '"team": "web","env": "prod"' }, formatSpec('azure'), { tags: ['Tags'] }, ['team']); // { team: 'web' }
+ * ```
  */
 export function readTags(
   row: Record<string, unknown>,
@@ -234,7 +276,14 @@ export function readTags(
   return tags;
 }
 
-/** The summary facts of a row, read from its columns (no classification). */
+/**
+ * The summary facts of a row, read from its columns (no classification).
+ *
+ * @example
+ * ```ts
+ * readFacts(fieldReader(row, columns), formatSpec('focus')).facts.service; // 'Amazon Elastic Compute Cloud'
+ * ```
+ */
 export function readFacts(
   read: FieldReader,
   format: FormatSpec,

@@ -30,7 +30,7 @@ import {
 } from './formats';
 import { type Quantity, quantify } from './quantify';
 import { type CompiledRules, compileRules, type ReasonCode } from './rules';
-import { parseGroupBy } from './summary';
+import { parseGroupBy } from './groups';
 import defaultRules from '../../datasets/billing/rules.json';
 import defaultReplication from '../../datasets/billing/replication-factors.json';
 

@@ -50,11 +50,9 @@ export {
   type ReasonCode,
   type ReplicationFactorsTable,
 } from './rules';
+export { GROUP_BY_KEYS, groupValue, parseGroupBy } from './groups';
 export {
   createBillingSummary,
-  GROUP_BY_KEYS,
-  groupValue,
-  parseGroupBy,
   UNCLASSIFIED_SHOWN,
   type BillingSummary,
   type BillingSummaryBuilder,
