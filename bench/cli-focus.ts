@@ -269,3 +269,41 @@ export function focusLine(index: number): string {
   ];
   return fields.map((field) => (/[",]/.test(field!) ? `"${field!.replace(/"/g, '""')}"` : field)).join(',');
 }
+
+/** The FOCUS specification's columns of {@link HEADER}: no `x_` vendor column (`focusSpecLine` writes these). */
+export const SPEC_HEADER = HEADER.filter((name) => !name.startsWith('x_'));
+
+/**
+ * AWS `ChargeDescription` as AWS publishes it (Price List `description`), per usage type of {@link TEMPLATES}: what a
+ * FOCUS file without `x_UsageType` carries instead.
+ */
+const AWS_DESCRIPTIONS: Record<string, string> = {
+  'BoxUsage:m5.large': '$0.096 per On Demand Linux m5.large Instance Hour',
+  'BoxUsage:t3.micro': '$0.0114 per On Demand Linux t3.micro Instance Hour',
+  'EBS:VolumeUsage.gp3':
+    '$0.08 per GB-month of General Purpose SSD (gp3) provisioned storage - US East (Northern Virginia)',
+  'TimedStorage-ByteHrs': '$0.023 per GB - first 50 TB / month of storage used',
+  'USE1-USW2-AWS-Out-Bytes': '$0.02 per GB - US East (Northern Virginia) data transfer to US West (Oregon)',
+  'DataTransfer-Out-Bytes':
+    '$0.09 per GB - first 10 TB / month data transfer out beyond the global free tier',
+  'Requests-Tier1': '$0.005 per 1,000 PUT, COPY, POST, or LIST requests',
+};
+
+/**
+ * Row `index` of the same bill with the specification's columns only ({@link SPEC_HEADER}): AWS lines described as
+ * AWS publishes them, Azure lines by their meter name, Google Cloud lines by their SKU description.
+ */
+export function focusSpecLine(index: number): string {
+  const template = TEMPLATES[index % TEMPLATES.length]!;
+  const usage = template[4]!;
+  const cells = focusLine(index)
+    .match(/("([^"]|"")*"|[^,]*)(,|$)/g)!
+    .slice(0, HEADER.length);
+  const fields = cells.map((cell) => cell.replace(/,$/, ''));
+  const description = HEADER.indexOf('ChargeDescription');
+  if (AWS_DESCRIPTIONS[usage] !== undefined) {
+    const text = AWS_DESCRIPTIONS[usage]!;
+    fields[description] = /[",]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  }
+  return fields.slice(0, SPEC_HEADER.length).join(',');
+}

@@ -3,32 +3,34 @@ import { calculateInstance, type InstanceEstimate } from '../cloud/instance';
 import { calculateMemory } from '../cloud/memory';
 import { calculateNetworking } from '../cloud/networking';
 import { calculateStorage } from '../cloud/storage';
-import {
-  add,
-  type Decimal,
-  decimal,
-  div,
-  isNegative,
-  isPositive,
-  mul,
-  toNumber,
-  toPlainString,
-} from '../core/decimal';
+import { add, type Decimal, decimal, div, isPositive, mul, toNumber, toPlainString } from '../core/decimal';
 import { EmissionsError } from '../core/errors';
 import type { Estimate } from '../core/estimate';
-import type { CloudProvider } from '../datasets/tables';
 import type { CloudDatasets, CloudRegion } from '../datasets/types';
 import {
+  type Classification,
+  classifyLine,
+  fieldReader,
+  KIND_CATEGORY,
+  type LineFacts,
+  readFacts,
+  readTags,
+  text,
+} from './classify';
+import {
+  BILLING_FORMATS,
   type BillingFormat,
-  type FormatSpec,
-  focusProvider,
-  formatSpec,
-  type LineField,
-  resolveColumns,
   detectBillingFormat,
+  FORMATS,
+  formatSpec,
+  headerIndex,
+  type MissingColumn,
+  missingColumns,
+  resolveColumns,
 } from './formats';
-import { type CompiledRule, type CompiledRules, compileRules, type ReasonCode } from './rules';
-import { parseUsageUnit } from './units';
+import { type Quantity, quantify } from './quantify';
+import { type CompiledRules, compileRules, type ReasonCode } from './rules';
+import { parseGroupBy } from './groups';
 import defaultRules from '../../datasets/billing/rules.json';
 import defaultReplication from '../../datasets/billing/replication-factors.json';
 
@@ -68,19 +70,7 @@ export interface BillingColumns {
 /** An input row with the appended columns. */
 export type BilledRow = Record<string, unknown> & BillingColumns;
 
-/** What the summary needs to know of a row besides its columns. */
-export interface LineFacts {
-  provider: string;
-  service: string;
-  region: string;
-  account: string;
-  /** Effective (or billed) cost as the export writes it (exact decimal text); null when the row has none. */
-  cost: string | null;
-  /** The cost-ratio category: FOCUS `ServiceCategory`, else by calculator or unit (Compute, Storage, …). */
-  category: string;
-  /** The rule that classified the row, or null. */
-  rule: string | null;
-}
+export type { LineFacts } from './classify';
 
 export interface BillingOptions {
   /** The export format; detected from the header when omitted. */
@@ -94,6 +84,13 @@ export interface BillingOptions {
    * service category (CCF's method), labelled in `co2e_calculator` and `co2e_reason`. Default `off`.
    */
   unknown?: 'off' | 'cost-ratio';
+  /** Tag keys whose values the facts carry (for `groupBy: ['tag:KEY']`); none by default (tags are not parsed). */
+  tagKeys?: readonly string[];
+  /**
+   * Extra summary groupings: `resource`, `account`, `service`, `region`, `month`, `provider`, `tag:KEY`
+   * (FOCUS `Tags`, CUR `resourceTags/user:KEY`, Azure `Tags`, GCP `labels`). Implies their tag keys.
+   */
+  groupBy?: readonly string[];
 }
 
 /** Reasons the cost-ratio estimate may replace (CCF estimates unknown usage by cost). */
@@ -103,80 +100,7 @@ export const COST_RATIO_REASONS: ReadonlySet<string> = new Set([
   'unknown_unit',
 ]);
 
-const HOURS_730 = '730';
-
-/**
- * The header of a row: its keys, with nested plain objects (JSON Lines of a BigQuery export) as dotted paths.
- *
- * @example
- * ```ts
- * rowHeader({ cost: 1, sku: { description: 'SSD backed PD Capacity' } }); // ['cost', 'sku.description']
- * ```
- */
-export function rowHeader(row: Record<string, unknown>): string[] {
-  const names: string[] = [];
-  const walk = (value: Record<string, unknown>, prefix: string) => {
-    for (const [key, item] of Object.entries(value)) {
-      if (
-        item !== null &&
-        typeof item === 'object' &&
-        !Array.isArray(item) &&
-        Object.getPrototypeOf(item) === Object.prototype
-      ) {
-        walk(item as Record<string, unknown>, `${prefix}${key}.`);
-      } else names.push(`${prefix}${key}`);
-    }
-  };
-  walk(row, '');
-  return names;
-}
-
-function valueAt(row: Record<string, unknown>, column: string): unknown {
-  if (Object.hasOwn(row, column)) return row[column];
-  if (!column.includes('.')) return undefined;
-  let value: unknown = row;
-  for (const part of column.split('.')) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[part];
-  }
-  return value;
-}
-
-const text = (value: unknown): string =>
-  value === undefined || value === null
-    ? ''
-    : typeof value === 'string'
-      ? value.trim()
-      : String(value).trim();
-
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-const strictDecimal = (value: string): Decimal | null => (DECIMAL.test(value) ? decimal(value) : null);
-const decimalText = (value: string): string | null => (DECIMAL.test(value) ? value : null);
-
-const monthCache = new Map<string, { hours: number; month: string } | undefined>();
-/** Hours of the calendar month (UTC) that contains the date, or undefined when it is not a date. */
-function monthHours(start: string): { hours: number; month: string } | undefined {
-  if (start === '') return undefined;
-  if (monthCache.has(start)) return monthCache.get(start);
-  if (monthCache.size > 10_000) monthCache.clear();
-  const found = monthOf(start);
-  monthCache.set(start, found);
-  return found;
-}
-
-function monthOf(start: string): { hours: number; month: string } | undefined {
-  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(start) ? `${start}T00:00:00Z` : start);
-  if (Number.isNaN(date.getTime())) return undefined;
-  const year = date.getUTCFullYear();
-  const month = date.getUTCMonth();
-  const hours = (Date.UTC(year, month + 1, 1) - Date.UTC(year, month, 1)) / 3_600_000;
-  return { hours, month: `${year}-${String(month + 1).padStart(2, '0')}` };
-}
-
-interface Classified {
-  columns: BillingColumns;
-  facts: LineFacts;
-}
+export { rowHeader } from './classify';
 
 /** The appended columns of a row that is not estimated, with its reason. */
 export const notEstimated = (reason: ReasonCode | string): BillingColumns => ({
@@ -190,24 +114,11 @@ export const notEstimated = (reason: ReasonCode | string): BillingColumns => ({
   co2e_factor_id: null,
 });
 
-const KIND_CATEGORY: Record<string, string> = {
-  instance: 'Compute',
-  cpu: 'Compute',
-  memory: 'Compute',
-  storage: 'Storage',
-  networking: 'Networking',
-};
-const UNIT_CATEGORY: Record<string, string> = {
-  time: 'Compute',
-  data: 'Networking',
-  data_time: 'Storage',
-  data_month: 'Storage',
-  count_month: 'Storage',
-};
-
 /** One row's estimator, bound to a format, a header, datasets and rules. */
 export interface BillingEstimator {
   readonly format: BillingFormat;
+  /** Columns of the format the header lacks that would have helped, each with what the reader does instead. */
+  readonly missing: readonly MissingColumn[];
   /** Classifies and estimates one row: the same row with the appended columns, and its facts for a summary. */
   estimate(row: Record<string, unknown>): { row: BilledRow; facts: LineFacts };
   /**
@@ -248,11 +159,10 @@ export function createBillingEstimator(
 ): BillingEstimator {
   const id = options?.format ?? detectBillingFormat(header);
   if (id === undefined) {
-    throw new EmissionsError(
-      'invalid_request',
-      'The header matches no billing export format (FOCUS 1.0–1.2, AWS CUR legacy or 2.0, GCP BigQuery billing export, Azure cost details); give the format explicitly.',
-      { path: 'format', valid_values: ['focus', 'aws-cur', 'aws-cur2', 'gcp', 'azure'] },
-    );
+    throw new EmissionsError('invalid_request', unknownHeaderMessage(header), {
+      path: 'format',
+      valid_values: [...BILLING_FORMATS],
+    });
   }
   const format = formatSpec(id);
   if (format === undefined) {
@@ -263,21 +173,33 @@ export function createBillingEstimator(
   }
   const columns = resolveColumns(format, header);
   const rules = rulesFor(options);
+  const tagKeys = [
+    ...new Set([...(options?.tagKeys ?? []), ...parseGroupBy(options?.groupBy ?? []).tagKeys]),
+  ];
+  const line = (row: Record<string, unknown>): { columns: BillingColumns; facts: LineFacts } => {
+    const classified = classifyLine(fieldReader(row, columns), format, rules, datasets);
+    if (tagKeys.length > 0) classified.facts.tags = readTags(row, format, columns, tagKeys);
+    if (classified.line === undefined)
+      return { columns: notEstimated(classified.reason), facts: classified.facts };
+    const quantified = quantify(classified.line, rules);
+    if (quantified.quantity === undefined)
+      return { columns: notEstimated(quantified.reason), facts: classified.facts };
+    return {
+      columns: compute(classified.line, quantified.quantity, quantified.notes, datasets),
+      facts: classified.facts,
+    };
+  };
   return {
     format: id,
+    missing: missingColumns(format, header),
     estimate(row) {
-      const { columns: appended, facts } = classifyRow(row, format, columns, rules, datasets);
+      const { columns: appended, facts } = line(row);
       return { row: { ...row, ...appended }, facts };
     },
-    columns(row) {
-      return classifyRow(row, format, columns, rules, datasets);
-    },
+    columns: line,
     factsOf(row) {
-      const read = (name: LineField): string => {
-        const column = columns[name];
-        return column === undefined ? '' : text(valueAt(row, column));
-      };
-      const { facts, serviceCategory } = readFacts(read, format);
+      const { facts, serviceCategory } = readFacts(fieldReader(row, columns), format);
+      if (tagKeys.length > 0) facts.tags = readTags(row, format, columns, tagKeys);
       const calculator = text(row.co2e_calculator);
       if (serviceCategory === '' && KIND_CATEGORY[calculator] !== undefined)
         facts.category = KIND_CATEGORY[calculator]!;
@@ -286,264 +208,124 @@ export function createBillingEstimator(
   };
 }
 
-/** The summary facts of a row, read from its columns (no classification). */
-function readFacts(read: (name: LineField) => string, format: FormatSpec) {
-  const providerName = read('provider_name');
-  const provider: CloudProvider | undefined = format.provider ?? focusProvider(providerName);
-  const unitText = read('unit');
-  const unit = unitText === '' ? undefined : parseUsageUnit(unitText);
-  const serviceCategory = read('service_category');
-  const facts: LineFacts = {
-    provider: provider ?? (providerName === '' ? 'unknown' : providerName),
-    service: read('service'),
-    region: read('region'),
-    account: read('account'),
-    cost: decimalText(read('cost')) ?? decimalText(read('billed_cost')),
-    category: serviceCategory || (unit === undefined ? 'Other' : (UNIT_CATEGORY[unit.dimension] ?? 'Other')),
-    rule: null,
-  };
-  return { facts, provider, unit, serviceCategory };
+/** The supported formats, as an error names them. */
+const FORMAT_LIST =
+  'FOCUS 1.0–1.2 (AWS, Microsoft, Google Cloud, Oracle), AWS CUR legacy or 2.0, GCP BigQuery billing export, Azure cost details';
+
+/**
+ * Why a header matches no format: the formats and the columns each looks for; an OCI cost report (not FOCUS) said
+ * plainly.
+ */
+function unknownHeaderMessage(header: readonly string[]): string {
+  const index = headerIndex(header);
+  if (index.has('lineitem/referenceno') || index.has('cost/mycost'))
+    return "This is an OCI cost report: not supported. Export OCI's FOCUS report instead (OCI Console: Billing, Cost and Usage Reports, FOCUS).";
+  const looked = FORMATS.map(
+    (format) => `${format.id}: ${format.detect.map((names) => names.join('|')).join(', ')}`,
+  ).join('; ');
+  return `The header matches no billing export format (${FORMAT_LIST}). Columns looked for: ${looked}.`;
 }
 
-function classifyRow(
-  row: Record<string, unknown>,
-  format: FormatSpec,
-  columns: Partial<Record<LineField, string>>,
-  rules: CompiledRules,
+/**
+ * Step 3 (classify → quantify → compute): one calculator call with the quantities of step 2 and the region record
+ * of step 1 (passed by its id, which the calculator finds directly), and the appended columns.
+ */
+function compute(
+  line: Classification,
+  quantity: Quantity,
+  notes: string[],
   datasets: CloudDatasets,
-): Classified {
-  const read = (name: LineField): string => {
-    const column = columns[name];
-    return column === undefined ? '' : text(valueAt(row, column));
-  };
-  const { facts, provider, unit, serviceCategory } = readFacts(read, format);
-  const done = (columns: BillingColumns): Classified => ({ columns, facts });
-  if (provider === undefined) return done(notEstimated('unsupported_provider'));
-  const charge = read('charge_category');
-  if (charge !== '' && !format.usage_values.some((value) => value.toLowerCase() === charge.toLowerCase())) {
-    return done(notEstimated('not_usage'));
-  }
-  const values: Partial<Record<LineField, string>> = {};
-  const valueOf = (name: LineField) => (values[name] ??= read(name));
-  let match: { rule: CompiledRule; groups: Partial<Record<LineField, Record<string, string>>> } | undefined;
-  for (const rule of rules.byProvider[provider]) {
-    if (rule.formats !== undefined && !rule.formats.includes(format.id)) continue;
-    const groups: Partial<Record<LineField, Record<string, string>>> = {};
-    let all = true;
-    for (const [name, pattern] of rule.matchers) {
-      const found = pattern.exec(valueOf(name));
-      if (found === null) {
-        all = false;
-        break;
-      }
-      if (found.groups !== undefined) groups[name] = found.groups as Record<string, string>;
-    }
-    if (all) {
-      match = { rule, groups };
-      break;
-    }
-  }
-  if (match === undefined) return done(notEstimated('unknown_usage_type'));
-  const { rule } = match;
-  facts.rule = rule.id;
-  if (serviceCategory === '' && KIND_CATEGORY[rule.then] !== undefined)
-    facts.category = KIND_CATEGORY[rule.then]!;
-  if (rule.then === 'not_estimated') return done(notEstimated(rule.reason ?? 'unknown_usage_type'));
-
-  const amount = strictDecimal(read('quantity'));
-  if (amount === null || isNegative(amount)) return done(notEstimated('no_quantity'));
-  if (unit === undefined) return done(notEstimated('unknown_unit'));
-  const region = resolveRegionSpelling(provider, read('region'), datasets);
-  if (region === undefined) return done(notEstimated('unknown_region'));
-  const notes: string[] = [];
-  if (unit.binary) notes.push('gib_as_1.073741824_gb');
-  const base = mul(mul(amount, decimal(unit.count)), decimal(unit.scale));
-  const months = () => {
-    const month = monthHours(read('start'));
-    if (month === undefined) {
-      notes.push('gb_month_as_730h');
-      return HOURS_730;
-    }
-    notes.push(`gb_month_as_${month.hours}h(${month.month})`);
-    return String(month.hours);
-  };
-
+): BillingColumns {
+  const { provider, region } = line;
   try {
-    switch (rule.then) {
-      case 'instance': {
-        if (unit.dimension !== 'time') return done(notEstimated('unknown_unit'));
-        const instance = instanceType(rule, match.groups, valueOf, read('additional_info'));
-        if (instance === undefined) return done(notEstimated('unknown_instance_type'));
-        const result = calculateInstance(
-          provider,
-          { instance, region: region.region, duration: toNumber(base), duration_unit: unit.time },
-          datasets,
+    switch (quantity.calculator) {
+      case 'instance':
+        return instanceColumns(
+          calculateInstance(
+            provider,
+            {
+              instance: quantity.instance,
+              region: region.region,
+              duration: toNumber(quantity.duration),
+              duration_unit: quantity.time,
+            },
+            datasets,
+          ),
+          notes,
         );
-        return done(instanceColumns(result, notes));
-      }
-      case 'cpu': {
-        if (unit.dimension !== 'time') return done(notEstimated('unknown_unit'));
-        const result = calculateCpu(
-          provider,
-          { cpu_count: 1, region: region.region, duration: toNumber(base), duration_unit: unit.time },
-          datasets,
+      case 'cpu':
+        return estimateColumns(
+          'cpu',
+          calculateCpu(
+            provider,
+            {
+              cpu_count: toNumber(quantity.cpus),
+              region: region.region,
+              duration: toNumber(quantity.duration),
+              duration_unit: quantity.time,
+            },
+            datasets,
+          ),
+          region,
+          notes,
         );
-        return done(estimateColumns('cpu', result, region, notes));
-      }
-      case 'memory': {
-        if (unit.dimension !== 'data_time') return done(notEstimated('unknown_unit'));
-        const result = calculateMemory(
-          provider,
-          {
-            region: region.region,
-            data: toNumber(base),
-            data_unit: 'GB',
-            duration: 1,
-            duration_unit: unit.time,
-          },
-          datasets,
+      case 'memory':
+        return estimateColumns(
+          'memory',
+          calculateMemory(
+            provider,
+            {
+              region: region.region,
+              data: toNumber(quantity.gigabytes),
+              data_unit: 'GB',
+              duration: 1,
+              duration_unit: quantity.time,
+            },
+            datasets,
+          ),
+          region,
+          notes,
         );
-        return done(estimateColumns('memory', result, region, notes));
-      }
-      case 'storage': {
-        const storageType = storageTypeOf(rule, valueOf('usage_type') || valueOf('meter_subcategory'));
-        const replication = replicationOf(rule, valueOf, rules, provider);
-        let data: Decimal;
-        let duration: string;
-        let durationUnit: 'hour' | 'sec' = 'hour';
-        if (unit.dimension === 'data_month') {
-          data = base;
-          duration = months();
-        } else if (unit.dimension === 'data_time') {
-          data = base;
-          duration = '1';
-          durationUnit = unit.time;
-        } else if (unit.dimension === 'count_month' && rule.disk_size !== undefined) {
-          const size = diskSize(rule, valueOf, rules);
-          if (size === undefined) return done(notEstimated('unknown_usage_type'));
-          data = mul(base, decimal(size));
-          duration = months();
-          notes.push(`disk_gb=${size}`);
-        } else return done(notEstimated('unknown_unit'));
-        if (replication !== 1) notes.push(`replication_factor=${replication}`);
-        const result = calculateStorage(
-          provider,
-          {
-            region: region.region,
-            storage_type: storageType,
-            data: toNumber(data),
-            data_unit: 'GB',
-            duration: Number(duration),
-            duration_unit: durationUnit,
-            ...(replication !== 1 && { replication_factor: replication }),
-          },
-          datasets,
+      case 'storage':
+        return estimateColumns(
+          'storage',
+          calculateStorage(
+            provider,
+            {
+              region: region.region,
+              storage_type: quantity.storageType,
+              data: toNumber(quantity.gigabytes),
+              data_unit: 'GB',
+              duration: toNumber(quantity.duration),
+              duration_unit: quantity.time,
+              ...(quantity.replication !== 1 && { replication_factor: quantity.replication }),
+            },
+            datasets,
+          ),
+          region,
+          notes,
         );
-        return done(estimateColumns('storage', result, region, notes));
-      }
-      case 'networking': {
-        if (unit.dimension !== 'data') return done(notEstimated('unknown_unit'));
-        const result = calculateNetworking(
-          provider,
-          { region: region.region, data: toNumber(base), data_unit: 'GB' },
-          datasets,
+      case 'networking':
+        return estimateColumns(
+          'networking',
+          calculateNetworking(
+            provider,
+            { region: region.region, data: toNumber(quantity.gigabytes), data_unit: 'GB' },
+            datasets,
+          ),
+          region,
+          notes,
         );
-        return done(estimateColumns('networking', result, region, notes));
-      }
     }
   } catch (error) {
     if (error instanceof EmissionsError) {
-      if (error.error_code === 'unknown_instance') return done(notEstimated('unknown_instance_type'));
-      if (error.error_code === 'unknown_region') return done(notEstimated('unknown_region'));
-      if (error.error_code === 'invalid_request') return done(notEstimated('no_quantity'));
-      if (error.error_code === 'no_emission_factors_found') return done(notEstimated('unknown_region'));
+      if (error.error_code === 'unknown_instance') return notEstimated('unknown_instance_type');
+      if (error.error_code === 'unknown_region') return notEstimated('unknown_region');
+      if (error.error_code === 'invalid_request') return notEstimated('no_quantity');
+      if (error.error_code === 'no_emission_factors_found') return notEstimated('unknown_region');
     }
     throw error;
   }
-  return done(notEstimated('unknown_usage_type'));
-}
-
-/** The region record for a spelling: as written, without spaces (`East US` → eastus), or reversed (`US East`). */
-function resolveRegionSpelling(
-  provider: CloudProvider,
-  spelling: string,
-  datasets: CloudDatasets,
-): CloudRegion | undefined {
-  if (spelling === '') return undefined;
-  const direct = datasets.cloudRegions.get(provider, spelling);
-  if (direct !== undefined) return direct;
-  const words = spelling.split(/\s+/);
-  if (words.length < 2) return undefined;
-  return (
-    datasets.cloudRegions.get(provider, words.join('')) ??
-    datasets.cloudRegions.get(provider, [...words.slice(1), words[0]].join(''))
-  );
-}
-
-function instanceType(
-  rule: CompiledRule,
-  groups: Partial<Record<LineField, Record<string, string>>>,
-  valueOf: (name: LineField) => string,
-  additionalInfo: string,
-): string | undefined {
-  const spec = rule.instance!;
-  const hint = valueOf('instance_hint') || serviceTypeOf(additionalInfo);
-  let found: string | undefined = hint === '' ? undefined : hint;
-  if (found === undefined) {
-    const source = valueOf(spec.from);
-    found =
-      spec.pattern === undefined
-        ? groups[spec.from]?.instance
-        : (rule.instancePattern?.exec(source)?.groups?.instance ?? undefined);
-  }
-  found ??= spec.default;
-  if (found === undefined || found === '') return undefined;
-  return spec.spaces === undefined ? found : found.trim().replace(/\s+/g, spec.spaces);
-}
-
-/** Azure `AdditionalInfo` (JSON) `ServiceType`: the VM size (`Standard_D2s_v3`), when present. */
-function serviceTypeOf(additionalInfo: string): string {
-  if (!additionalInfo.startsWith('{')) return '';
-  try {
-    const parsed = JSON.parse(additionalInfo) as { ServiceType?: unknown };
-    return typeof parsed.ServiceType === 'string' ? parsed.ServiceType : '';
-  } catch {
-    return '';
-  }
-}
-
-function storageTypeOf(rule: CompiledRule, usage: string): 'ssd' | 'hdd' {
-  if (rule.storage_type !== undefined) return rule.storage_type;
-  for (const option of rule.storageTypes) {
-    if (option.when === undefined || option.when.test(usage)) return option.type;
-  }
-  return 'hdd';
-}
-
-function replicationOf(
-  rule: CompiledRule,
-  valueOf: (name: LineField) => string,
-  rules: CompiledRules,
-  provider: CloudProvider,
-): number {
-  const factors = rules.replication.providers[provider] ?? {};
-  if (rule.replication === undefined) return 1;
-  if (typeof rule.replication === 'string') return factors[rule.replication] ?? 1;
-  const usage = [valueOf('usage_type'), valueOf('meter_name'), valueOf('meter_subcategory')].join(' ');
-  for (const option of rule.replications) {
-    if (option.when === undefined || option.when.test(usage)) return factors[option.factor] ?? 1;
-  }
-  return 1;
-}
-
-function diskSize(
-  rule: CompiledRule,
-  valueOf: (name: LineField) => string,
-  rules: CompiledRules,
-): number | undefined {
-  const spec = rule.disk_size!;
-  const disk = rule.diskPattern?.exec(valueOf(spec.from))?.groups?.disk;
-  return disk === undefined ? undefined : rules.tables[spec.table]?.values[disk];
 }
 
 function instanceColumns(result: InstanceEstimate, notes: string[]): BillingColumns {

@@ -47,7 +47,10 @@ export type LineField =
   | 'start'
   | 'end'
   | 'account'
-  | 'charge_category';
+  | 'charge_category'
+  | 'resource'
+  | 'tags'
+  | 'commitment_status';
 
 export interface FormatSpec {
   id: BillingFormat;
@@ -56,8 +59,14 @@ export interface FormatSpec {
   detect: readonly (readonly string[])[];
   /** The provider of every row, or undefined when a column names it (FOCUS `ProviderName`). */
   provider?: CloudProvider;
-  /** Columns per field, first present wins. */
+  /**
+   * Columns per field, in order of preference: a field reads the first of them that is non-empty in the row (an
+   * empty `product/regionCode` does not hide the `product/region` beside it). `quantity` and `unit` are read as a
+   * pair: the unit of the quantity's column position when that cell has one.
+   */
   columns: Partial<Record<LineField, readonly string[]>>;
+  /** How the tags are written: a JSON object (`json`), GCP `labels` (`[{key, value}]`), or one column per key. */
+  tags?: { kind: 'json' } | { kind: 'labels' } | { kind: 'columns'; prefix: string };
   /** Values of `charge_category` that are usage (any case); other rows are `not_usage`. */
   usage_values: readonly string[];
 }
@@ -80,10 +89,10 @@ export const FORMATS: readonly FormatSpec[] = [
       usage_type: ['x_UsageType', 'ChargeDescription'],
       description: ['ChargeDescription'],
       operation: ['x_Operation'],
-      meter_category: ['x_SkuMeterCategory'],
+      meter_category: ['x_SkuMeterCategory', 'ServiceName'],
       meter_subcategory: ['x_SkuMeterSubcategory'],
-      meter_name: ['x_SkuMeterName', 'SkuMeter'],
-      additional_info: ['x_SkuDetails'],
+      meter_name: ['x_SkuMeterName', 'SkuMeter', 'ChargeDescription'],
+      additional_info: ['x_SkuDetails', 'SkuPriceDetails'],
       unit: ['ConsumedUnit', 'PricingUnit'],
       quantity: ['ConsumedQuantity', 'PricingQuantity'],
       region: ['RegionId', 'RegionName'],
@@ -93,7 +102,11 @@ export const FORMATS: readonly FormatSpec[] = [
       end: ['ChargePeriodEnd'],
       account: ['SubAccountId', 'BillingAccountId'],
       charge_category: ['ChargeCategory'],
+      resource: ['ResourceId', 'ResourceName'],
+      tags: ['Tags'],
+      commitment_status: ['CommitmentDiscountStatus'],
     },
+    tags: { kind: 'json' },
     usage_values: ['Usage'],
   },
   {
@@ -110,14 +123,23 @@ export const FORMATS: readonly FormatSpec[] = [
       instance_hint: ['product_instance_type'],
       unit: ['pricing_unit', 'product_pricing_unit'],
       quantity: ['line_item_usage_amount'],
-      region: ['product_region_code', 'product_from_region_code'],
+      region: [
+        'product_region_code',
+        'product_from_region_code',
+        'product_to_region_code',
+        'product_from_location',
+        'product_location',
+      ],
       cost: ['line_item_net_unblended_cost', 'line_item_unblended_cost'],
       billed_cost: ['line_item_unblended_cost'],
       start: ['line_item_usage_start_date'],
       end: ['line_item_usage_end_date'],
       account: ['line_item_usage_account_id'],
       charge_category: ['line_item_line_item_type'],
+      resource: ['line_item_resource_id'],
+      tags: ['resource_tags'],
     },
+    tags: { kind: 'json' },
     usage_values: ['Usage', 'DiscountedUsage', 'SavingsPlanCoveredUsage'],
   },
   {
@@ -134,14 +156,23 @@ export const FORMATS: readonly FormatSpec[] = [
       instance_hint: ['product/instanceType'],
       unit: ['pricing/unit'],
       quantity: ['lineItem/UsageAmount'],
-      region: ['product/regionCode', 'product/region'],
+      region: [
+        'product/regionCode',
+        'product/region',
+        'product/fromRegionCode',
+        'product/toRegionCode',
+        'product/fromLocation',
+        'product/location',
+      ],
       cost: ['lineItem/NetUnblendedCost', 'lineItem/UnblendedCost'],
       billed_cost: ['lineItem/UnblendedCost'],
       start: ['lineItem/UsageStartDate'],
       end: ['lineItem/UsageEndDate'],
       account: ['lineItem/UsageAccountId'],
       charge_category: ['lineItem/LineItemType'],
+      resource: ['lineItem/ResourceId'],
     },
+    tags: { kind: 'columns', prefix: 'resourceTags/' },
     usage_values: ['Usage', 'DiscountedUsage', 'SavingsPlanCoveredUsage'],
   },
   {
@@ -159,14 +190,17 @@ export const FORMATS: readonly FormatSpec[] = [
       description: ['sku.description', 'sku_description'],
       unit: ['usage.unit', 'usage_unit'],
       quantity: ['usage.amount', 'usage_amount'],
-      region: ['location.region', 'location_region'],
+      region: ['location.region', 'location_region', 'location.location', 'location_location'],
       cost: ['cost'],
       billed_cost: ['cost'],
       start: ['usage_start_time'],
       end: ['usage_end_time'],
       account: ['project.id', 'project_id', 'billing_account_id'],
       charge_category: ['cost_type'],
+      resource: ['resource.global_name', 'resource.name', 'resource_global_name', 'resource_name'],
+      tags: ['labels'],
     },
+    tags: { kind: 'labels' },
     usage_values: ['regular'],
   },
   {
@@ -185,13 +219,16 @@ export const FORMATS: readonly FormatSpec[] = [
       additional_info: ['AdditionalInfo'],
       unit: ['UnitOfMeasure'],
       quantity: ['Quantity', 'UsageQuantity'],
-      region: ['ResourceLocation'],
+      region: ['ResourceLocation', 'MeterRegion', 'Location'],
       cost: ['CostInBillingCurrency', 'Cost', 'PreTaxCost'],
       billed_cost: ['CostInBillingCurrency', 'Cost', 'PreTaxCost'],
       start: ['Date', 'UsageDate'],
       account: ['SubscriptionId', 'SubscriptionGuid', 'SubscriptionName'],
       charge_category: ['ChargeType'],
+      resource: ['ResourceId', 'InstanceId', 'ResourceName'],
+      tags: ['Tags'],
     },
+    tags: { kind: 'json' },
     usage_values: ['Usage'],
   },
 ];
@@ -224,18 +261,84 @@ export function detectBillingFormat(header: readonly string[]): BillingFormat | 
   )?.id;
 }
 
-/** The column of the header that fills each field under `format` (fields without one are absent). */
+/**
+ * The columns of the header that may fill each field under `format`, in order of preference (fields without one
+ * are absent). A field's value is the first of them non-empty in the row.
+ *
+ * @example
+ * ```ts
+ * resolveColumns(formatSpec('aws-cur'), ['product/region', 'product/regionCode']).region;
+ * // ['product/regionCode', 'product/region']
+ * ```
+ */
 export function resolveColumns(
   format: FormatSpec,
   header: readonly string[],
-): Partial<Record<LineField, string>> {
+): Partial<Record<LineField, string[]>> {
   const index = headerIndex(header);
-  const resolved: Partial<Record<LineField, string>> = {};
+  const resolved: Partial<Record<LineField, string[]>> = {};
   for (const [field, names] of Object.entries(format.columns) as [LineField, readonly string[]][]) {
-    const found = names.map((name) => index.get(name.toLowerCase())).find((name) => name !== undefined);
-    if (found !== undefined) resolved[field] = found;
+    const found = names.flatMap((name) => index.get(name.toLowerCase()) ?? []);
+    if (found.length > 0) resolved[field] = [...new Set(found)];
   }
   return resolved;
 }
+
+/** A column the header lacks that would have helped, for the rows of `provider` (all rows when undefined). */
+export interface MissingColumn {
+  column: string;
+  provider?: CloudProvider;
+  /** `no x_UsageType: instance types read from ChargeDescription`. */
+  text: string;
+}
+
+/**
+ * The columns of a format that the header lacks, for the fields that help classification, with what the reader
+ * does instead: the summary names them for the providers its rows have.
+ *
+ * @example
+ * ```ts
+ * missingColumns(formatSpec('focus'), ['BilledCost', 'ChargeDescription'])[0]!.text;
+ * // 'no x_UsageType: AWS instance types, storage classes and transfer directions read from ChargeDescription'
+ * ```
+ */
+export function missingColumns(format: FormatSpec, header: readonly string[]): MissingColumn[] {
+  const index = headerIndex(header);
+  return (MISSING_HINTS[format.id] ?? [])
+    .filter(([column]) => !index.has(column.toLowerCase()))
+    .map(([column, instead, provider]) => ({
+      column,
+      text: `no ${column}: ${instead}`,
+      ...(provider !== undefined && { provider }),
+    }));
+}
+
+/** Per format: columns that refine classification when present, what the reader does without them, for whom. */
+const MISSING_HINTS: Partial<Record<BillingFormat, readonly (readonly [string, string, CloudProvider?])[]>> =
+  {
+    focus: [
+      [
+        'x_UsageType',
+        'AWS instance types, storage classes and transfer directions read from ChargeDescription',
+        'aws',
+      ],
+      [
+        'x_SkuMeterSubcategory',
+        'Azure disks, databases and transfer read from SkuMeter or ChargeDescription',
+        'azure',
+      ],
+      ['ConsumedQuantity', 'quantities read from PricingQuantity and PricingUnit'],
+      ['RegionId', 'regions read from RegionName'],
+    ],
+    'aws-cur': [
+      ['product/instanceType', 'instance types read from lineItem/UsageType'],
+      ['product/regionCode', 'regions read from product/region, product/fromRegionCode or product/location'],
+    ],
+    'aws-cur2': [
+      ['product_instance_type', 'instance types read from line_item_usage_type'],
+      ['product_region_code', 'regions read from product_from_region_code or product_location'],
+    ],
+    azure: [['AdditionalInfo', 'VM sizes read from MeterName']],
+  };
 
 export const formatSpec = (id: BillingFormat): FormatSpec => FORMATS.find((format) => format.id === id)!;

@@ -39,6 +39,7 @@ export {
   FORMATS,
   type BillingFormat,
   type FormatSpec,
+  type MissingColumn,
 } from './formats';
 export {
   compileRules,
@@ -49,10 +50,13 @@ export {
   type ReasonCode,
   type ReplicationFactorsTable,
 } from './rules';
+export { GROUP_BY_KEYS, groupValue, parseGroupBy } from './groups';
 export {
   createBillingSummary,
+  UNCLASSIFIED_SHOWN,
   type BillingSummary,
   type BillingSummaryBuilder,
+  type BillingSummaryOptions,
   type GroupTotal,
 } from './summary';
 export { parseUsageUnit, type UsageUnit } from './units';
@@ -94,7 +98,10 @@ export function estimateBilling(
     for (const { row, facts } of estimated) addToRatios(ratios, row, facts);
     for (const entry of estimated) entry.row = applyCostRatio(entry.row, entry.facts, ratios);
   }
-  const summary = createBillingSummary(estimator.format);
+  const summary = createBillingSummary(estimator.format, {
+    ...(options?.groupBy !== undefined && { groupBy: options.groupBy }),
+    missing: estimator.missing,
+  });
   for (const { row, facts } of estimated) summary.add(row, facts);
   return { format: estimator.format, rows: estimated.map(({ row }) => row), summary: summary.result() };
 }

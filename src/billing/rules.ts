@@ -48,6 +48,7 @@ const FIELDS: readonly LineField[] = [
   'unit',
   'region',
   'charge_category',
+  'resource',
 ];
 
 const regex = z.string().check(
@@ -89,6 +90,8 @@ const RuleSchema = z.strictObject({
     }),
   ),
   disk_size: z.optional(z.strictObject({ from: field, pattern: regex, table: z.string() })),
+  /** `cpu` rules: the vCPUs per hour, from a named group `count` (`2 vCore`); 1 without it. */
+  cpu_count: z.optional(z.strictObject({ from: field, pattern: regex })),
   source: z.string().check(z.minLength(1)),
 });
 export type BillingRule = z.infer<typeof RuleSchema>;
@@ -100,6 +103,16 @@ export const RulesTableSchema = z.strictObject({
   tables: z.record(
     z.string(),
     z.strictObject({ source: z.string(), values: z.record(z.string(), z.number().check(z.positive())) }),
+  ),
+  /**
+   * Published location names per provider (AWS `product/location`, price-list descriptions) → region ids, matched
+   * case-insensitively when the region column holds a name.
+   */
+  region_names: z.optional(
+    z.strictObject({
+      source: z.string(),
+      providers: z.partialRecord(z.enum(['aws', 'azure', 'gcp']), z.record(z.string(), z.string())),
+    }),
   ),
   rules: z.array(RuleSchema),
 });
@@ -121,6 +134,7 @@ export interface CompiledRule extends BillingRule {
   replications: { when: RegExp | undefined; factor: string }[];
   instancePattern: RegExp | undefined;
   diskPattern: RegExp | undefined;
+  cpuCountPattern: RegExp | undefined;
 }
 
 /** Rules compiled and grouped by provider, checked once. */
@@ -129,6 +143,8 @@ export interface CompiledRules {
   tables: BillingRulesTable['tables'];
   replication: ReplicationFactorsTable;
   info: BillingRulesTable['dataset'];
+  /** Location names (lower case) → region id, per provider. */
+  regionNames: Partial<Record<CloudProvider, Map<string, string>>>;
 }
 
 function invalid(what: string, issue: z.core.$ZodIssue | undefined): never {
@@ -192,7 +208,19 @@ export function compileRules(rules: unknown, replication: unknown): CompiledRule
           : rule.replication.map((option) => ({ when: optional(option.when), factor: option.factor })),
       instancePattern: optional(rule.instance?.pattern),
       diskPattern: optional(rule.disk_size?.pattern),
+      cpuCountPattern: optional(rule.cpu_count?.pattern),
     });
   });
-  return { byProvider, tables: table.data.tables, replication: factors.data, info: table.data.dataset };
+  const regionNames: CompiledRules['regionNames'] = {};
+  for (const [provider, names] of Object.entries(table.data.region_names?.providers ?? {}))
+    regionNames[provider as CloudProvider] = new Map(
+      Object.entries(names).map(([name, id]) => [name.toLowerCase(), id]),
+    );
+  return {
+    byProvider,
+    tables: table.data.tables,
+    replication: factors.data,
+    info: table.data.dataset,
+    regionNames,
+  };
 }

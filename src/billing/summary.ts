@@ -1,5 +1,8 @@
-import { add, type Decimal, decimal, div, isZero, toNumber } from '../core/decimal';
-import type { BillingColumns, LineFacts } from './estimate';
+import { add, compare, type Decimal, decimal, div, isZero, toNumber } from '../core/decimal';
+import type { LineFacts } from './classify';
+import type { BillingColumns } from './estimate';
+import type { MissingColumn } from './formats';
+import { groupValue, parseGroupBy } from './groups';
 
 /** kg CO2e and rows of one group. */
 export interface GroupTotal {
@@ -28,6 +31,26 @@ export interface BillingSummary {
   not_estimated: { reason: string; rows: number; cost: number }[];
   /** Rows estimated by `--unknown cost-ratio`, and their kg (included in the totals). */
   cost_ratio: { rows: number; kg: number };
+  /**
+   * The (service, unit) pairs no rule classified (`unknown_usage_type`, `unknown_unit`), most cost first (then most
+   * rows), at most {@link UNCLASSIFIED_SHOWN}: what to add to the classification table first.
+   */
+  unclassified: { service: string; unit: string; rows: number; cost: number }[];
+  /** Columns the export lacked that would have helped, each with what the reader did instead (providers seen). */
+  missing_columns: string[];
+  /** Per `groupBy` key (`resource`, `tag:team`, `account`, `service`, `region`, `month`): kg and rows per value. */
+  groups?: Record<string, Record<string, GroupTotal>>;
+}
+
+/** The most (service, unit) pairs {@link BillingSummary.unclassified} lists. */
+export const UNCLASSIFIED_SHOWN = 20;
+
+/** Options of {@link createBillingSummary}. */
+export interface BillingSummaryOptions {
+  /** Extra groupings, as {@link parseGroupBy} takes them. */
+  groupBy?: readonly string[];
+  /** The estimator's {@link BillingEstimator.missing}: listed for the providers the rows have. */
+  missing?: readonly MissingColumn[];
 }
 
 interface Group {
@@ -45,7 +68,11 @@ interface Group {
  * summary.result().total_kg;
  * ```
  */
-export function createBillingSummary(format: string) {
+export function createBillingSummary(format: string, options: BillingSummaryOptions = {}) {
+  const groupBy = parseGroupBy(options.groupBy ?? []).keys;
+  const extra = new Map(groupBy.map((key) => [key, new Map<string, Group>()]));
+  const providers = new Set<string>();
+  const unclassified = new Map<string, { service: string; unit: string; rows: number; cost: Decimal }>();
   let rows = 0;
   let estimated = 0;
   let totalKg = decimal(0);
@@ -75,6 +102,7 @@ export function createBillingSummary(format: string) {
   return {
     add(row: BillingColumns, facts: LineFacts): void {
       rows += 1;
+      providers.add(facts.provider);
       const cost = decimal(facts.cost ?? 0);
       costTotal = add(costTotal, cost);
       if (row.co2e_status === 'estimated' && row.co2e_kg !== null) {
@@ -92,9 +120,20 @@ export function createBillingSummary(format: string) {
         bump(groups.region, facts.region || '(none)', kg);
         bump(groups.account, facts.account || '(none)', kg);
         bump(groups.calculator, row.co2e_calculator ?? '(none)', kg);
+        for (const [key, map] of extra) bump(map, groupValue(facts, key), kg);
       } else {
         const entry = reasons.get(row.co2e_reason) ?? { rows: 0, cost: decimal(0) };
         reasons.set(row.co2e_reason, { rows: entry.rows + 1, cost: add(entry.cost, cost) });
+        if (row.co2e_reason === 'unknown_usage_type' || row.co2e_reason === 'unknown_unit') {
+          const pair = `${facts.service}\u0000${facts.unit}`;
+          const known = unclassified.get(pair) ?? {
+            service: facts.service,
+            unit: facts.unit,
+            rows: 0,
+            cost: decimal(0),
+          };
+          unclassified.set(pair, { ...known, rows: known.rows + 1, cost: add(known.cost, cost) });
+        }
       }
     },
     result(): BillingSummary {
@@ -119,6 +158,21 @@ export function createBillingSummary(format: string) {
           .map(([reason, entry]) => ({ reason, rows: entry.rows, cost: toNumber(entry.cost) }))
           .sort((a, b) => b.cost - a.cost || b.rows - a.rows || (a.reason < b.reason ? -1 : 1)),
         cost_ratio: { rows: ratioRows, kg: toNumber(ratioKg) },
+        unclassified: [...unclassified.values()]
+          .sort(
+            (a, b) =>
+              compare(b.cost, a.cost) ||
+              b.rows - a.rows ||
+              (a.service + a.unit < b.service + b.unit ? -1 : 1),
+          )
+          .slice(0, UNCLASSIFIED_SHOWN)
+          .map((entry) => ({ ...entry, cost: toNumber(entry.cost) })),
+        missing_columns: (options.missing ?? [])
+          .filter((entry) => entry.provider === undefined || providers.has(entry.provider))
+          .map((entry) => entry.text),
+        ...(extra.size > 0 && {
+          groups: Object.fromEntries([...extra].map(([key, map]) => [key, out(map)])),
+        }),
       };
     },
   };

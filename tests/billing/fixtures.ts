@@ -20,6 +20,7 @@ export const idOf = (row: Record<string, unknown>): string =>
   String(
     row['ResourceId'] ??
       row['lineItem/ResourceId'] ??
+      row['identity/LineItemId'] ??
       row['line_item_resource_id'] ??
       row['resource.name'] ??
       '',
@@ -29,10 +30,13 @@ export const idOf = (row: Record<string, unknown>): string =>
 
 export const FIXTURE_FILES = [
   'focus-aws.csv',
+  'focus-spec-aws.csv',
+  'focus-spec-azure.csv',
   'focus-azure.csv',
   'focus-gcp.csv',
   'focus-oracle.csv',
   'aws-cur.csv',
+  'aws-cur-regions.csv',
   'aws-cur2.csv',
   'gcp-export.csv',
   'gcp-export.jsonl',

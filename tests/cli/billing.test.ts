@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -22,7 +22,10 @@ describe('billing FILE', () => {
     'focus-azure.csv',
     'focus-gcp.csv',
     'focus-oracle.csv',
+    'focus-spec-aws.csv',
+    'focus-spec-azure.csv',
     'aws-cur.csv',
+    'aws-cur-regions.csv',
     'aws-cur2.csv',
     'gcp-export.csv',
     'azure-export.csv',
@@ -132,12 +135,61 @@ describe('billing FILE', () => {
     expect(bad.code).toBe(2);
   });
 
-  it('a header of no known format: every row says so, the run goes on', async () => {
-    const { code, stdout } = await cli(['billing', tempFile('plain2.csv', 'a,b\n1,2\n')]);
+  it('a header of no known format stops before --out is created, naming the formats and columns', async () => {
+    const out = tempPath('never.csv');
+    const { code, stderr } = await cli(['billing', tempFile('plain2.csv', 'a,b\n1,2\n'), '--out', out]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('The header matches no billing export format');
+    expect(stderr).toContain('Columns looked for: focus: BilledCost, ChargeCategory, ChargePeriodStart');
+    expect(existsSync(out)).toBe(false);
+    const oci = await cli([
+      'billing',
+      tempFile(
+        'oci.csv',
+        'lineItem/referenceNo,product/service,usage/billedQuantity,cost/myCost\nr1,COMPUTE,1,0.5\n',
+      ),
+      '--out',
+      out,
+    ]);
+    expect(oci.code).toBe(2);
+    expect(oci.stderr).toContain('OCI cost report: not supported');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('stdin of no known format: every row says so (nothing can be read ahead)', async () => {
+    const { code, stdout } = await cli(['billing', '-'], { stdin: 'a,b\n1,2\n' });
     expect(code).toBe(1);
     expect(parseCsv(stdout)[0]?.co2e_reason).toMatch(
       /^invalid_request: The header matches no billing export format/,
     );
+  });
+
+  it('--group-by tag:team and month: the report and --summary carry the library totals', async () => {
+    const summaryFile = tempPath('grouped.json');
+    const { code, stderr } = await cli([
+      'billing',
+      fixture('focus-spec-aws.csv'),
+      '--out',
+      tempPath('grouped.csv'),
+      '--group-by',
+      'tag:team',
+      '--group-by',
+      'month',
+      '--summary',
+      summaryFile,
+    ]);
+    expect(code).toBe(0);
+    const expected = estimateBilling(readFixture('focus-spec-aws.csv'), defaultDatasets, {
+      groupBy: ['tag:team', 'month'],
+    }).summary;
+    const written = JSON.parse(readFileSync(summaryFile, 'utf8'));
+    expect(written.groups).toEqual(expected.groups);
+    expect(written.missing_columns).toEqual(expected.missing_columns);
+    expect(stderr).toContain('by tag:team:');
+    expect(stderr).toContain('no x_UsageType: AWS instance types');
+    const bad = await cli(['billing', fixture('focus-spec-aws.csv'), '--group-by', 'colour']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("'colour' is not a group-by");
   });
 
   it('on worker threads (--jobs 2, 2,500 rows) the output equals one thread', async () => {

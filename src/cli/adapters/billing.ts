@@ -5,6 +5,7 @@ import {
   type BillingFormat,
   type CostRatios,
   createBillingEstimator,
+  groupValue,
   rowHeader,
 } from '../../billing/index';
 import { notEstimated } from '../../billing/estimate';
@@ -18,6 +19,8 @@ export interface BillingAdapterOptions {
   exportFormat?: BillingFormat;
   /** `--unknown cost-ratio`: the ratios of a first pass over the file (pipeline/billing-passes.ts). */
   ratios?: CostRatios;
+  /** `--group-by`: extra summary groupings (`resource`, `tag:KEY`, `account`, `service`, `region`, `month`). */
+  groupBy?: readonly string[];
 }
 
 /**
@@ -37,9 +40,11 @@ export function billingRows(datasets: CloudDatasets, options: BillingAdapterOpti
   let estimator: BillingEstimator | undefined;
   /** The header's columns hold nested values as JSON text (our own CSV/Parquet output of a JSON Lines export). */
   let nestedText = false;
+  const groupBy = options.groupBy ?? [];
   const create = (header: string[]) =>
     createBillingEstimator(datasets, header, {
       ...(options.exportFormat !== undefined && { format: options.exportFormat }),
+      ...(groupBy.length > 0 && { groupBy }),
     });
   const estimatorFor = (values: Record<string, unknown>): BillingEstimator => {
     const header = rowHeader(values);
@@ -71,7 +76,9 @@ export function billingRows(datasets: CloudDatasets, options: BillingAdapterOpti
       service: 'by service',
       region: 'by region',
       account: 'by account',
+      ...Object.fromEntries(groupBy.map((key) => [`group-by ${key}`, `by ${key}`])),
       not_estimated: 'not estimated, by reason (rows)',
+      unclassified: 'unclassified (service, unit), by rows',
     },
     resultColumns: BILLING_COLUMNS,
     resultTypes: { co2e_kg: 'DOUBLE', co2e_kwh: 'DOUBLE', co2e_activity_value: 'DOUBLE' },
@@ -92,6 +99,9 @@ export function billingRows(datasets: CloudDatasets, options: BillingAdapterOpti
             account: facts.account || '(none)',
           }
         : { not_estimated: row.co2e_reason };
+      if (estimated) for (const key of groupBy) groups[`group-by ${key}`] = groupValue(facts, key);
+      else if (row.co2e_reason === 'unknown_usage_type' || row.co2e_reason === 'unknown_unit')
+        groups['unclassified'] = `${facts.service || '(none)'} / ${facts.unit || '(no unit)'}`;
       return {
         outcome: {
           co2e: row.co2e_kg ?? 0,

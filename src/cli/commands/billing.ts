@@ -11,6 +11,7 @@ import {
   createBillingEstimator,
   createBillingSummary,
   newCostRatios,
+  parseGroupBy,
   rowHeader,
 } from '../../billing/index';
 import { EmissionsError } from '../../core/errors';
@@ -24,6 +25,7 @@ import { cloudCalculatorsOf, datasetSources } from '../pipeline/ledger-summary';
 import type { FileCommandOptions } from '../pipeline/run-file';
 import type { Summarise } from '../pipeline/side-files';
 import { cliDatasets } from './datasets-flag';
+import { collect } from './options';
 
 /**
  * `co2e-engine billing FILE`: a cloud bill (FOCUS, AWS CUR, GCP or Azure export) through the row pipeline with the
@@ -40,7 +42,7 @@ interface BillingFlags {
   datasets: string[];
   exportFormat?: BillingFormat;
   unknown?: 'off' | 'cost-ratio';
-  summary?: string;
+  groupBy: string[];
 }
 
 const HELP = `
@@ -53,7 +55,9 @@ or the conversions applied), co2e_kg, co2e_kwh, co2e_calculator, co2e_activity_v
 co2e_factor_id. One output row per input row. A summary goes to stderr; --summary writes it as JSON.
 --out is written atomically and can be continued with --resume, as for spend and cloud. See docs/billing.md.
 Exit code: 0 when every record was read (rows not estimated are not failures), 1 when a record could not be
-read, 2 on usage errors, 130 when interrupted.`;
+read, 2 on usage errors (a header of no supported format stops before --out is written), 130 when interrupted.
+--group-by resource|tag:KEY|account|service|region|month (repeatable) adds totals per value to the end report and
+to --summary (tags: FOCUS Tags, CUR resourceTags/user:KEY, Azure Tags, GCP labels).`;
 
 /** The export's records as row objects, for the passes before and after the pipeline. */
 async function* readRows(file: string, format: string): AsyncGenerator<Record<string, unknown>> {
@@ -98,18 +102,43 @@ function estimatorFor(
   datasets: ReturnType<typeof cliDatasets>,
   values: Record<string, unknown>,
   exportFormat: BillingFormat | undefined,
+  groupBy: readonly string[] = [],
 ): BillingEstimator {
+  const options = {
+    ...(exportFormat !== undefined && { format: exportFormat }),
+    ...(groupBy.length > 0 && { groupBy }),
+  };
   try {
-    return createBillingEstimator(
-      datasets,
-      rowHeader(values),
-      exportFormat === undefined ? {} : { format: exportFormat },
-    );
+    return createBillingEstimator(datasets, rowHeader(values), options);
   } catch (error) {
-    if (error instanceof EmissionsError)
-      throw new UsageError(`${error.message} (--export-format ${BILLING_FORMATS.join('|')})`);
-    throw error;
+    if (!(error instanceof EmissionsError)) throw error;
+    // A nested export written as CSV (our own output of a GCP JSON Lines file) matches once its JSON cells are read.
+    const unnested = unnestedCells(values);
+    if (unnested !== values) {
+      try {
+        return createBillingEstimator(datasets, rowHeader(unnested), options);
+      } catch {
+        // the first error says why
+      }
+    }
+    throw new UsageError(`${error.message} (--export-format ${BILLING_FORMATS.join('|')})`);
   }
+}
+
+/**
+ * The file's first row checked against the formats before anything is written: a header of no supported format is
+ * a usage error (exit 2) and `--out` is not created. Returns the estimator, or undefined for an empty file or stdin.
+ */
+async function checkHeader(
+  file: string,
+  inputFormat: string,
+  datasets: ReturnType<typeof cliDatasets>,
+  flags: BillingFlags,
+): Promise<{ estimator: BillingEstimator; first: Record<string, unknown> } | undefined> {
+  if (file === '-') return undefined;
+  for await (const values of readRows(file, inputFormat))
+    return { estimator: estimatorFor(datasets, values, flags.exportFormat, flags.groupBy), first: values };
+  return undefined;
 }
 
 const number = (value: unknown): number | null =>
@@ -126,13 +155,14 @@ async function summaryOf(
   datasets: ReturnType<typeof cliDatasets>,
   exportFormat: BillingFormat | undefined,
   nested: boolean,
+  groupBy: readonly string[],
 ) {
   let estimator: BillingEstimator | undefined;
   let summary: ReturnType<typeof createBillingSummary> | undefined;
   for await (const read of readRows(out, format)) {
     const values = nested ? unnestedCells(read) : read;
-    estimator ??= estimatorFor(datasets, values, exportFormat);
-    summary ??= createBillingSummary(estimator.format);
+    estimator ??= estimatorFor(datasets, values, exportFormat, groupBy);
+    summary ??= createBillingSummary(estimator.format, { groupBy, missing: estimator.missing });
     const row = {
       ...values,
       co2e_status: values.co2e_status === 'estimated' ? 'estimated' : 'not_estimated',
@@ -149,7 +179,7 @@ async function summaryOf(
     } as BilledRow;
     summary.add(row, estimator.factsOf(row));
   }
-  return (summary ?? createBillingSummary(exportFormat ?? 'unknown')).result();
+  return (summary ?? createBillingSummary(exportFormat ?? 'unknown', { groupBy })).result();
 }
 
 /** The `billing` entry of FILE_COMMANDS (commands/file.ts). */
@@ -174,6 +204,14 @@ export const billingCommand = {
         )
           .choices(['off', 'cost-ratio'])
           .default('off'),
+      )
+      .addOption(
+        new Option(
+          '--group-by <key>',
+          'totals per resource, tag:KEY, account, service, region or month (repeatable), in the report and --summary',
+        )
+          .argParser(collect)
+          .default([]),
       );
   },
   async prepare(file: string, rawFlags: Record<string, unknown>, options: FileCommandOptions, io: CliIo) {
@@ -181,7 +219,18 @@ export const billingCommand = {
     const inputFormat = options.inputFormat ?? formatOfPath(file);
     if (flags.unknown === 'cost-ratio' && file === '-')
       throw new UsageError('--unknown cost-ratio reads the file twice: give a file, not stdin.');
+    try {
+      parseGroupBy(flags.groupBy);
+    } catch (error) {
+      throw new UsageError(`--group-by: ${(error as Error).message}`);
+    }
     const datasets = cliDatasets(flags.datasets);
+    const checked = await checkHeader(file, inputFormat, datasets, flags);
+    // What the file lacked, for the provider of its first row (the --summary lists it for every provider seen).
+    const provider = checked?.estimator.factsOf(checked.first).provider;
+    for (const missing of checked?.estimator.missing ?? [])
+      if (missing.provider === undefined || missing.provider === provider)
+        io.stderr.write(`co2e-engine billing: ${missing.text}\n`);
     let adapter;
     if (flags.unknown === 'cost-ratio') {
       const ratios = newCostRatios();
@@ -194,9 +243,13 @@ export const billingCommand = {
       adapter = billingRows(datasets, {
         ratios,
         ...(flags.exportFormat !== undefined && { exportFormat: flags.exportFormat }),
+        ...(flags.groupBy.length > 0 && { groupBy: flags.groupBy }),
       });
-    } else if (flags.exportFormat !== undefined) {
-      adapter = billingRows(datasets, { exportFormat: flags.exportFormat });
+    } else if (flags.exportFormat !== undefined || flags.groupBy.length > 0) {
+      adapter = billingRows(datasets, {
+        ...(flags.exportFormat !== undefined && { exportFormat: flags.exportFormat }),
+        ...(flags.groupBy.length > 0 && { groupBy: flags.groupBy }),
+      });
     }
     // The summary (kg by provider, service, region, account; cost share; reasons), read back from the output.
     const summarise: Summarise = async (out) => {
@@ -207,6 +260,7 @@ export const billingCommand = {
         datasets,
         flags.exportFormat,
         inputFormat === 'jsonl' && outFormat !== 'jsonl',
+        flags.groupBy,
       );
       const share = summary.cost.share_estimated;
       return {

@@ -1,0 +1,392 @@
+import type { CloudProvider } from '../datasets/tables';
+import type { CloudDatasets, CloudRegion } from '../datasets/types';
+import { type FormatSpec, focusProvider, type LineField } from './formats';
+import { type CompiledRule, type CompiledRules, type ReasonCode } from './rules';
+import { parseUsageUnit, type UsageUnit } from './units';
+
+/**
+ * Step 1 of a bill line (classify → quantify → compute): read its fields (each the first non-empty of its
+ * candidate columns), the rule that matches it, its unit and its region resolved to a record, or the reason it
+ * stops here. No arithmetic happens in this step.
+ */
+
+/** What the summary needs to know of a row besides its columns. */
+export interface LineFacts {
+  provider: string;
+  service: string;
+  region: string;
+  account: string;
+  /** Effective (or billed) cost as the export writes it (exact decimal text); null when the row has none. */
+  cost: string | null;
+  /** The cost-ratio category: FOCUS `ServiceCategory`, else by calculator or unit (Compute, Storage, …). */
+  category: string;
+  /** The rule that classified the row, or null. */
+  rule: string | null;
+  /** The resource id (or name) the row bills, '' when none. */
+  resource: string;
+  /** The calendar month (UTC, `YYYY-MM`) of the charge period start, '' when the row has no date. */
+  month: string;
+  /** The row's unit as written (for the unclassified (service, unit) pairs of the summary). */
+  unit: string;
+  /** The tags asked for ({@link BillingOptions.tagKeys}), by key; a key the row lacks is absent. */
+  tags: Record<string, string>;
+}
+
+/** Reads one field of a row: the first of its candidate columns that is non-empty. */
+export type FieldReader = (name: LineField) => string;
+
+/** A line the rules sent to a calculator: the rule, its captures, the unit, the amount text, the region record. */
+export interface Classification {
+  rule: CompiledRule;
+  provider: CloudProvider;
+  groups: Partial<Record<LineField, Record<string, string>>>;
+  unit: UsageUnit;
+  /** The quantity as the export writes it (a plain decimal). */
+  amount: string;
+  region: CloudRegion;
+  read: FieldReader;
+}
+
+/** The outcome of step 1: a classification, or the reason the row is not estimated. */
+export type Classified = { facts: LineFacts } & (
+  { reason: ReasonCode | string; line?: undefined } | { line: Classification; reason?: undefined }
+);
+
+/** The columns of a format present in a header, per field (see `resolveColumns`). */
+export type ResolvedColumns = Partial<Record<LineField, string[]>>;
+
+/**
+ * The header of a row: its keys, with nested plain objects (JSON Lines of a BigQuery export) as dotted paths.
+ *
+ * @example
+ * ```ts
+ * rowHeader({ cost: 1, sku: { description: 'SSD backed PD Capacity' } }); // ['cost', 'sku.description']
+ * ```
+ */
+export function rowHeader(row: Record<string, unknown>): string[] {
+  const names: string[] = [];
+  const walk = (value: Record<string, unknown>, prefix: string) => {
+    for (const [key, item] of Object.entries(value)) {
+      if (
+        item !== null &&
+        typeof item === 'object' &&
+        !Array.isArray(item) &&
+        Object.getPrototypeOf(item) === Object.prototype
+      ) {
+        walk(item as Record<string, unknown>, `${prefix}${key}.`);
+      } else names.push(`${prefix}${key}`);
+    }
+  };
+  walk(row, '');
+  return names;
+}
+
+/**
+ * A row's value of a column: the key itself, else a dotted path into nested objects (JSON Lines).
+ *
+ * @example
+ * ```ts
+ * valueAt({ location: { region: 'us-central1' } }, 'location.region'); // 'us-central1'
+ * ```
+ */
+export function valueAt(row: Record<string, unknown>, column: string): unknown {
+  if (Object.hasOwn(row, column)) return row[column];
+  if (!column.includes('.')) return undefined;
+  let value: unknown = row;
+  for (const part of column.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+/**
+ * A cell as trimmed text ('' for null or missing; objects as JSON).
+ *
+ * @example
+ * ```ts
+ * text(' 720 '); // '720'
+ * ```
+ */
+export const text = (value: unknown): string =>
+  value === undefined || value === null
+    ? ''
+    : typeof value === 'string'
+      ? value.trim()
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value).trim();
+
+/**
+ * A reader of a row's fields: each the first of its columns non-empty in the row, memoised per row. `quantity` and
+ * `unit` are a pair: the unit is the one beside the quantity read (`ConsumedQuantity` with `ConsumedUnit`), else
+ * the first non-empty unit.
+ *
+ * @example
+ * ```ts
+ * const read = fieldReader({ 'product/regionCode': '', 'product/region': 'us-east-1' }, columns);
+ * read('region'); // 'us-east-1'
+ * ```
+ */
+export function fieldReader(row: Record<string, unknown>, columns: ResolvedColumns): FieldReader {
+  const values: Partial<Record<LineField, string>> = {};
+  let quantityAt = -1;
+  const first = (name: LineField): string => {
+    const candidates = columns[name];
+    if (candidates === undefined) return '';
+    for (let index = 0; index < candidates.length; index += 1) {
+      const value = text(valueAt(row, candidates[index]!));
+      if (value !== '') {
+        if (name === 'quantity') quantityAt = index;
+        return value;
+      }
+    }
+    return '';
+  };
+  const read = (name: LineField): string => {
+    const known = values[name];
+    if (known !== undefined) return known;
+    let value: string;
+    if (name === 'unit') {
+      read('quantity');
+      const beside = columns.unit?.[quantityAt];
+      const paired = beside === undefined ? '' : text(valueAt(row, beside));
+      value = paired !== '' ? paired : first('unit');
+    } else value = first(name);
+    values[name] = value;
+    return value;
+  };
+  return read;
+}
+
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+/**
+ * The text when it is a plain decimal, else null.
+ *
+ * @example
+ * ```ts
+ * decimalText('1.5e3'); // '1.5e3'
+ * ```
+ */
+export const decimalText = (value: string): string | null => (DECIMAL.test(value) ? value : null);
+
+const monthCache = new Map<string, { hours: number; month: string } | undefined>();
+/**
+ * Hours of the calendar month (UTC) that contains the date, or undefined when it is not a date.
+ *
+ * @example
+ * ```ts
+ * monthHours('09/22/2023'); // { hours: 720, month: '2023-09' }
+ * ```
+ */
+export function monthHours(start: string): { hours: number; month: string } | undefined {
+  if (start === '') return undefined;
+  if (monthCache.has(start)) return monthCache.get(start);
+  if (monthCache.size > 10_000) monthCache.clear();
+  const found = monthOf(start);
+  monthCache.set(start, found);
+  return found;
+}
+
+function monthOf(start: string): { hours: number; month: string } | undefined {
+  // Azure EA exports write `MM/DD/YYYY`: read as a UTC date, not in the machine's time zone.
+  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(start);
+  const date = new Date(
+    us !== null
+      ? Date.UTC(Number(us[3]), Number(us[1]) - 1, Number(us[2]))
+      : /^\d{4}-\d{2}-\d{2}$/.test(start)
+        ? `${start}T00:00:00Z`
+        : start,
+  );
+  if (Number.isNaN(date.getTime())) return undefined;
+  const year = date.getUTCFullYear();
+  const month = date.getUTCMonth();
+  const hours = (Date.UTC(year, month + 1, 1) - Date.UTC(year, month, 1)) / 3_600_000;
+  return { hours, month: `${year}-${String(month + 1).padStart(2, '0')}` };
+}
+
+/** The cost-ratio category of a calculator's rows when the export states none. */
+export const KIND_CATEGORY: Record<string, string> = {
+  instance: 'Compute',
+  cpu: 'Compute',
+  memory: 'Compute',
+  storage: 'Storage',
+  networking: 'Networking',
+};
+const UNIT_CATEGORY: Record<string, string> = {
+  time: 'Compute',
+  data: 'Networking',
+  data_time: 'Storage',
+  data_month: 'Storage',
+  count_month: 'Storage',
+};
+
+/**
+ * The tags of a row, only the keys asked for: FOCUS/CUR 2.0/Azure JSON objects (Azure EA writes them without the
+ * braces), GCP `labels` (`[{key, value}]`), or CUR's one column per key (`resourceTags/user:team`).
+ *
+ * @example
+ * ```ts
+ * readTags({ Tags: '"team": "web","env": "prod"' }, formatSpec('azure'), { tags: ['Tags'] }, ['team']); // { team: 'web' }
+ * ```
+ */
+export function readTags(
+  row: Record<string, unknown>,
+  format: FormatSpec,
+  columns: ResolvedColumns,
+  keys: readonly string[],
+): Record<string, string> {
+  const tags: Record<string, string> = {};
+  if (keys.length === 0 || format.tags === undefined) return tags;
+  if (format.tags.kind === 'columns') {
+    const prefix = format.tags.prefix;
+    for (const key of keys) {
+      const value = text(row[`${prefix}${key}`] ?? row[`${prefix}user:${key}`]);
+      if (value !== '') tags[key] = value;
+    }
+    return tags;
+  }
+  const column = columns.tags?.[0];
+  if (column === undefined) return tags;
+  let parsed = valueAt(row, column);
+  if (typeof parsed === 'string') {
+    const source = parsed.trim();
+    if (source === '') return tags;
+    try {
+      parsed = JSON.parse(source.startsWith('{') || source.startsWith('[') ? source : `{${source}}`);
+    } catch {
+      return tags;
+    }
+  }
+  const entries: [string, unknown][] = Array.isArray(parsed)
+    ? parsed.flatMap((label: unknown) =>
+        label !== null && typeof label === 'object' && 'key' in label
+          ? [
+              [String((label as { key: unknown }).key), (label as { value?: unknown }).value] as [
+                string,
+                unknown,
+              ],
+            ]
+          : [],
+      )
+    : parsed !== null && typeof parsed === 'object'
+      ? Object.entries(parsed)
+      : [];
+  for (const [key, value] of entries) if (keys.includes(key)) tags[key] = text(value);
+  return tags;
+}
+
+/**
+ * The summary facts of a row, read from its columns (no classification).
+ *
+ * @example
+ * ```ts
+ * readFacts(fieldReader(row, columns), formatSpec('focus')).facts.service; // 'Amazon Elastic Compute Cloud'
+ * ```
+ */
+export function readFacts(
+  read: FieldReader,
+  format: FormatSpec,
+): {
+  facts: LineFacts;
+  provider: CloudProvider | undefined;
+  unit: UsageUnit | undefined;
+  serviceCategory: string;
+} {
+  const providerName = read('provider_name');
+  const provider: CloudProvider | undefined = format.provider ?? focusProvider(providerName);
+  const unitText = read('unit');
+  const unit = unitText === '' ? undefined : parseUsageUnit(unitText);
+  const serviceCategory = read('service_category');
+  const facts: LineFacts = {
+    provider: provider ?? (providerName === '' ? 'unknown' : providerName),
+    service: read('service'),
+    region: read('region'),
+    account: read('account'),
+    cost: decimalText(read('cost')) ?? decimalText(read('billed_cost')),
+    category: serviceCategory || (unit === undefined ? 'Other' : (UNIT_CATEGORY[unit.dimension] ?? 'Other')),
+    rule: null,
+    resource: read('resource'),
+    month: monthHours(read('start'))?.month ?? '',
+    unit: unitText,
+    tags: {},
+  };
+  return { facts, provider, unit, serviceCategory };
+}
+
+/**
+ * Classifies one row: the facts, and either the calculator line (rule, unit, amount, region record) or the reason.
+ *
+ * @example
+ * ```ts
+ * const { line, reason } = classifyLine(fieldReader(row, columns), format, rules, cloudDatasets);
+ * ```
+ */
+export function classifyLine(
+  read: FieldReader,
+  format: FormatSpec,
+  rules: CompiledRules,
+  datasets: CloudDatasets,
+): Classified {
+  const { facts, provider, unit, serviceCategory } = readFacts(read, format);
+  if (provider === undefined) return { facts, reason: 'unsupported_provider' };
+  const charge = read('charge_category');
+  if (charge !== '' && !format.usage_values.some((value) => value.toLowerCase() === charge.toLowerCase()))
+    return { facts, reason: 'not_usage' };
+  // FOCUS: usage an unused commitment pays for is not usage of anything running.
+  if (read('commitment_status').toLowerCase() === 'unused') return { facts, reason: 'not_usage' };
+  let match: { rule: CompiledRule; groups: Partial<Record<LineField, Record<string, string>>> } | undefined;
+  for (const rule of rules.byProvider[provider]) {
+    if (rule.formats !== undefined && !rule.formats.includes(format.id)) continue;
+    const groups: Partial<Record<LineField, Record<string, string>>> = {};
+    let all = true;
+    for (const [name, pattern] of rule.matchers) {
+      const found = pattern.exec(read(name));
+      if (found === null) {
+        all = false;
+        break;
+      }
+      if (found.groups !== undefined) groups[name] = found.groups as Record<string, string>;
+    }
+    if (all) {
+      match = { rule, groups };
+      break;
+    }
+  }
+  if (match === undefined) return { facts, reason: 'unknown_usage_type' };
+  const { rule } = match;
+  facts.rule = rule.id;
+  if (serviceCategory === '' && KIND_CATEGORY[rule.then] !== undefined)
+    facts.category = KIND_CATEGORY[rule.then]!;
+  if (rule.then === 'not_estimated') return { facts, reason: rule.reason ?? 'unknown_usage_type' };
+  const amount = decimalText(read('quantity'));
+  if (amount === null || amount.startsWith('-')) return { facts, reason: 'no_quantity' };
+  if (unit === undefined) return { facts, reason: 'unknown_unit' };
+  const region = resolveRegion(provider, read, rules, datasets);
+  if (region === undefined) return { facts, reason: 'unknown_region' };
+  return { facts, line: { rule, provider, groups: match.groups, unit, amount, region, read } };
+}
+
+/**
+ * The region record of a row, resolved once: the region field (first non-empty of its columns) as written, without
+ * spaces (`East US` → eastus), reversed (`US East`), or a published location name (`US East (N. Virginia)`).
+ */
+function resolveRegion(
+  provider: CloudProvider,
+  read: FieldReader,
+  rules: CompiledRules,
+  datasets: CloudDatasets,
+): CloudRegion | undefined {
+  const spelling = read('region');
+  if (spelling === '') return undefined;
+  const direct = datasets.cloudRegions.get(provider, spelling);
+  if (direct !== undefined) return direct;
+  const named = rules.regionNames[provider]?.get(spelling.toLowerCase());
+  if (named !== undefined) return datasets.cloudRegions.get(provider, named);
+  const words = spelling.split(/\s+/);
+  if (words.length < 2) return undefined;
+  return (
+    datasets.cloudRegions.get(provider, words.join('')) ??
+    datasets.cloudRegions.get(provider, [...words.slice(1), words[0]].join(''))
+  );
+}
