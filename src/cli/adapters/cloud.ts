@@ -15,7 +15,7 @@ import type { Estimate } from '../../core/estimate';
 import { CLOUD_PROVIDERS } from '../../datasets/tables';
 import type { CloudDatasets } from '../../datasets/types';
 import { cellValue, pickFields } from './cells';
-import type { RowAdapter, RowOutcome } from '../pipeline/row-adapter';
+import type { ColumnSpec, RowAdapter, RowOutcome } from '../pipeline/row-adapter';
 import { estimateOutcome } from './outcome';
 import { add, decimal, div, toNumber } from '../../core/decimal';
 
@@ -36,6 +36,22 @@ export const CLOUD_CALCULATOR_NAMES = Object.keys(CALCULATORS) as CloudCalculato
 export const CLOUD_REQUEST_COLUMNS: readonly string[] = [
   ...new Set(Object.values(CALCULATORS).flatMap(({ schema }) => Object.keys(schema.shape))),
 ];
+
+/**
+ * The cloud columns for the header check: `calculator` and `provider` are needed by every row, the rest by some
+ * calculators only (their rows say what they miss).
+ */
+export const CLOUD_COLUMNS: ColumnSpec = {
+  required: [[['calculator']], [['provider']]],
+  known: ['calculator', 'provider', ...CLOUD_REQUEST_COLUMNS],
+  aliases: {
+    cloud_provider: 'provider',
+    cloud: 'provider',
+    instance_type: 'instance',
+    vcpus: 'cpu_count',
+    vcpu_count: 'cpu_count',
+  },
+};
 
 function requiredText(
   values: Record<string, unknown>,
@@ -116,7 +132,8 @@ export function cloudRows(datasets: CloudDatasets): RowAdapter {
   return {
     name: 'cloud',
     groupings: { provider: 'by provider', calculator: 'by calculator' },
-    compute(values, source) {
+    columns: CLOUD_COLUMNS,
+    compute(values, source, reading = {}) {
       const name = requiredText(values, 'calculator', CLOUD_CALCULATOR_NAMES, source).toLowerCase();
       if (!Object.hasOwn(CALCULATORS, name)) {
         throw new EmissionsError(
@@ -127,7 +144,7 @@ export function cloudRows(datasets: CloudDatasets): RowAdapter {
       }
       const calculator = name as CloudCalculatorName;
       const provider = requiredText(values, 'provider', CLOUD_PROVIDERS, source);
-      const request = pickFields(values, CLOUD_REQUEST_COLUMNS, source);
+      const request = pickFields(values, CLOUD_REQUEST_COLUMNS, source, reading.decimalComma);
       const calculate = CALCULATORS[calculator].calculate as Calculator;
       const result = calculate(provider, request as never, datasets);
       const outcome =

@@ -6,7 +6,8 @@ import { type FileCommandOptions, runFileCommand } from '../pipeline/run-file';
 import type { RowAdapter } from '../pipeline/row-adapter';
 import { billingCommand } from './billing';
 import { cliDatasets, describeDatasets } from './datasets-flag';
-import { datasetsOption, integer } from './options';
+import { creditsOption, datasetsOption, decimalCommaOptions, delimiterOption, integer } from './options';
+import type { Delimiter } from '../formats/csv/reader';
 
 /**
  * The file commands, `spend FILE` and `cloud FILE` (and the next, `billing FILE`): one per row adapter, each a
@@ -25,6 +26,9 @@ export interface FileFlags {
   jobs?: number;
   allowFormulas?: boolean;
   datasets: string[];
+  delimiter?: Delimiter;
+  decimalComma?: boolean;
+  credits?: 'refuse' | 'net';
   /** Flags a command adds with {@link FileCommandSpec.configure}. */
   [extra: string]: unknown;
 }
@@ -132,7 +136,11 @@ export function addFileCommand(
     )
     .option('--allow-formulas', 'CSV output: leave formula-like pass-through cells as they are')
     .addOption(datasetsOption())
-    .addHelpText('after', spec.help + (spec.configure === undefined ? TRAILER : ''));
+    .addOption(delimiterOption());
+  for (const option of decimalCommaOptions()) command.addOption(option);
+  // Credit notes are negative amounts of money: spend rows only (a bill's negative costs are billing's own).
+  if (spec.adapter === 'spend') command.addOption(creditsOption());
+  command.addHelpText('after', spec.help + (spec.configure === undefined ? TRAILER : ''));
   spec.configure?.(command);
   command.action(async (file: string, flags: FileFlags) => {
     const options: FileCommandOptions = {
@@ -144,6 +152,9 @@ export function addFileCommand(
     if (flags.format !== undefined) options.format = flags.format;
     if (flags.inputFormat !== undefined) options.inputFormat = flags.inputFormat;
     if (flags.jobs !== undefined) options.jobs = flags.jobs;
+    if (flags.delimiter !== undefined) options.delimiter = flags.delimiter;
+    if (flags.decimalComma !== undefined) options.decimalComma = flags.decimalComma;
+    if (flags.credits !== undefined) options.credits = flags.credits;
     const prepared = (await spec.prepare?.(file, flags, options, io)) ?? {};
     const built = prepared.adapter ?? fileAdapter(spec.adapter, flags.datasets);
     // Every file command's rows depend on its datasets; --resume compares them with the adapter's own options.

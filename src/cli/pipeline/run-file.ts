@@ -29,6 +29,9 @@ import {
   readRecords,
 } from '../formats/records';
 import { RunSummary } from './summary';
+import { type Delimiter, delimiterName } from '../formats/csv/reader';
+import { checkHeader, HeaderError } from './header';
+import type { CellReading } from './row-adapter';
 
 /**
  * `spend FILE` and `cloud FILE`: stream records through a calculator a chunk at a time (on worker threads when
@@ -52,6 +55,12 @@ export interface FileCommandOptions {
   jobs?: number;
   /** CSV output: make formula-like pass-through cells inert (default true). */
   neutraliseFormulas?: boolean;
+  /** CSV input: the delimiter; detected from the header when omitted. */
+  delimiter?: Delimiter;
+  /** CSV input: numbers have a decimal comma; when omitted, on for a `;` file. */
+  decimalComma?: boolean;
+  /** Negative amounts (credit notes): refused (default), or estimated as negative emissions. */
+  credits?: 'refuse' | 'net';
 }
 
 /** Records per chunk, and the most characters of record text in one (long records make shorter chunks). */
@@ -120,10 +129,70 @@ function runIdentity(kind: RowAdapter, file: string, context: ChunkContext): Run
       '--input-format': context.inputFormat,
       '--format': context.format,
       '--allow-formulas': context.neutraliseFormulas ? 'off' : 'on',
+      // Recorded only when they differ from a plain comma file's reading, so partials of such files still resume.
+      ...(context.delimiter !== undefined &&
+        context.delimiter !== ',' && { '--delimiter': delimiterName(context.delimiter) }),
+      ...(context.reading?.decimalComma === true && { '--decimal-comma': 'on' }),
+      ...(context.reading?.credits === 'net' && { '--credits': 'net' }),
       ...kind.rowOptions,
     },
     version: packageJson.version,
   };
+}
+
+/**
+ * How the cells of a run are read: decimal commas (given, else on for a `;` CSV file) and credit notes, and what
+ * the end report says about it (a reading the user did not ask for is always stated).
+ */
+function readingOf(
+  source: { delimiter: Delimiter; delimiterFrom: string },
+  inputFormat: FileFormat,
+  options: FileCommandOptions,
+): { cells: CellReading; notes: string[] } {
+  const csv = inputFormat === 'csv';
+  const decimalComma = csv && (options.decimalComma ?? source.delimiter === ';');
+  const notes: string[] = [];
+  if (csv && source.delimiterFrom !== 'option' && source.delimiter !== ',') {
+    notes.push(
+      `read with the delimiter ${delimiterName(source.delimiter)} (from the ${source.delimiterFrom}; --delimiter to change)`,
+    );
+  }
+  if (decimalComma) {
+    notes.push(
+      options.decimalComma === true
+        ? 'numbers read with a decimal comma (--decimal-comma)'
+        : "numbers read with a decimal comma, as usual in ';' files (--no-decimal-comma for points)",
+    );
+  }
+  if (options.credits === 'net')
+    notes.push('negative amounts estimated as negative emissions (--credits net)');
+  return {
+    cells: { ...(decimalComma && { decimalComma }), ...(options.credits === 'net' && { credits: 'net' }) },
+    notes,
+  };
+}
+
+/**
+ * The CSV header matched to the adapter's columns before any row: the names to read differently and the notes for
+ * the end report.
+ *
+ * @throws {UsageError} for a required column missing (naming it and the nearest header name) or named twice.
+ */
+function csvHeaderReading(
+  kind: RowAdapter,
+  file: string,
+  header: readonly string[],
+  inputFormat: FileFormat,
+): { rename: Record<string, string>; notes: string[] } {
+  // An empty file has no header and no rows: nothing to check.
+  if (kind.columns === undefined || inputFormat !== 'csv' || header.length === 0)
+    return { rename: {}, notes: [] };
+  try {
+    return checkHeader(header, kind.columns);
+  } catch (error) {
+    if (error instanceof HeaderError) throw new UsageError(`${file}: ${error.message}.`);
+    throw error;
+  }
 }
 
 /**
@@ -163,12 +232,17 @@ export async function runFileCommand(
   let bytesRead = 0;
   let source;
   try {
-    source = await readRecords(input.source, inputFormat, { onChunk: (bytes) => (bytesRead += bytes) });
+    source = await readRecords(input.source, inputFormat, {
+      onChunk: (bytes) => (bytesRead += bytes),
+      ...(options.delimiter !== undefined && { delimiter: options.delimiter }),
+    });
   } catch (error) {
     if (error instanceof InputFileError) throw new UsageError(`${file}: ${error.message}.`);
     throw new UsageError(`cannot read ${file}: ${errorCode(error)}`);
   }
   const { header, batches } = source;
+  const reading = readingOf(source, inputFormat, options);
+  const header_ = csvHeaderReading(kind, file, header, inputFormat);
 
   // The first chunk is read before anything is written: JSON Lines written as CSV takes its columns from it.
   // Records come a source chunk (64 KB) at a time, so reading awaits once per batch, not once per record.
@@ -193,6 +267,9 @@ export async function runFileCommand(
     columns: outputColumns(header, first, inputFormat, kind.resultColumns),
     neutraliseFormulas: options.neutraliseFormulas ?? true,
     ...(kind.resultColumns !== undefined && { resultColumns: kind.resultColumns }),
+    ...(inputFormat === 'csv' && { delimiter: source.delimiter }),
+    reading: reading.cells,
+    rename: header_.rename,
   };
 
   const summary = new RunSummary(kind.groupings);
@@ -334,6 +411,8 @@ export async function runFileCommand(
   }
   progress.stop();
   io.stderr.write(summary.format(kind.name, (performance.now() - started) / 1000, interrupted));
+  for (const note of [...reading.notes, ...header_.notes])
+    io.stderr.write(`co2e-engine ${kind.name}: ${note}\n`);
   if (interrupted && output !== undefined)
     io.stderr.write(
       `co2e-engine ${kind.name}: ${options.out} is untouched; run the same command with --resume to continue\n`,
