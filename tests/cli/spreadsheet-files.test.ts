@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { FIXTURES } from '../billing/fixtures';
 import { cli, parseCsv, tempFile, tempPath } from './harness';
 
 /**
@@ -274,5 +276,59 @@ describe('credit notes', () => {
     ]);
     expect(stderr).toContain('total co2e: 0 kg');
     expect(stderr).toContain('negative amounts estimated as negative emissions (--credits net)');
+  });
+});
+
+describe('every file command reads the Excel-saved file as the original', () => {
+  /** A comma file re-saved by Excel in Germany: number cells with a decimal comma, `;`, BOM, CRLF. */
+  const resaved = (text: string) => {
+    const rows = parse(text, { relax_column_count: false }) as string[][];
+    return excelGerman(
+      rows.map((row) => row.map((cell) => (/^-?\d+\.\d+$/.test(cell) ? cell.replace('.', ',') : cell))),
+    );
+  };
+  const results = (stdout: string, columns: readonly string[]) =>
+    parseCsv(stdout).map((row) => columns.map((column) => row[column]));
+
+  it('cloud: the example usage file', async () => {
+    const path = resolve(__dirname, '../../examples/cloud-usage.csv');
+    const excel = tempFile('cloud-excel.csv', resaved(readFileSync(path, 'utf8')));
+    const [fromExcel, fromOriginal] = await Promise.all([cli(['cloud', excel]), cli(['cloud', path])]);
+    expect(fromExcel.code).toBe(fromOriginal.code);
+    const columns = ['resource', 'co2e', 'energy_kwh', 'error_code'];
+    expect(results(fromExcel.stdout, columns)).toEqual(results(fromOriginal.stdout, columns));
+    expect(readFileSync(excel, 'utf8')).toMatch(/;0,35;/); // average_vcpu_utilization 0.35 as Excel writes it
+  });
+
+  it('billing: a FOCUS export, with its --summary', async () => {
+    const path = join(FIXTURES, 'focus-aws.csv');
+    const excel = tempFile('focus-excel.csv', resaved(readFileSync(path, 'utf8')));
+    const runs = await Promise.all(
+      [excel, path].map(async (input) => {
+        const out = tempPath('focus-out.csv');
+        const summary = tempPath('focus-summary.json');
+        const run = await cli(['billing', input, '--out', out, '--summary', summary]);
+        return { ...run, out: readFileSync(out, 'utf8'), summary: JSON.parse(readFileSync(summary, 'utf8')) };
+      }),
+    );
+    const [fromExcel, fromOriginal] = runs as [(typeof runs)[0], (typeof runs)[0]];
+    expect(readFileSync(excel, 'utf8')).toContain(';7,488;'); // BilledCost 7.488 as Excel writes it
+    expect(fromExcel.code).toBe(0);
+    const columns = ['co2e_status', 'co2e_reason', 'co2e_kg', 'co2e_activity_value'];
+    expect(results(fromExcel.out, columns)).toEqual(results(fromOriginal.out, columns));
+    expect(fromExcel.summary).toEqual(fromOriginal.summary);
+    expect(fromExcel.summary.cost.total).toBeGreaterThan(0);
+  });
+
+  it('Parquet output from an Excel-saved CSV', async () => {
+    const file = tempFile(
+      'excel-parquet.csv',
+      excelGerman([header, ['a', 'isic4', '4711', '2019', 'DE', '1000', 'EUR', '0,19', '0,1', '0,02']]),
+    );
+    const out = tempPath('excel.parquet');
+    const { code, stderr } = await cli(['spend', file, '--out', out]);
+    expect(code).toBe(0);
+    expect(stderr).toContain('total co2e: 18.768 kg');
+    expect(stderr).toContain("numbers read with a decimal comma, as usual in ';' files");
   });
 });

@@ -15,7 +15,9 @@ import {
 } from '../../billing/index';
 import { EmissionsError } from '../../core/errors';
 import { billingRows, unnestedCells } from '../adapters/billing';
-import { readCsvRecords } from '../formats/csv/reader';
+import { type Delimiter, parseRecord } from '../formats/csv/reader';
+import { readRecords } from '../formats/records';
+import { pointDecimals } from '../adapters/cells';
 import { readJsonlRecords } from '../formats/jsonl/reader';
 import { MAX_LINE_CHARS, readLines } from '../formats/lines';
 import { readParquetRows } from '../formats/parquet/reader';
@@ -52,8 +54,18 @@ co2e_factor_id. One output row per input row. A summary goes to stderr; --summar
 Exit code: 0 when every record was read (rows not estimated are not failures), 1 when a record could not be
 read, 2 on usage errors, 130 when interrupted.`;
 
+/** How `readRows` reads a CSV file: its delimiter (else detected), and decimal commas (else on for a `;` file). */
+interface CsvReading {
+  delimiter?: Delimiter;
+  decimalComma?: boolean;
+}
+
 /** The export's records as row objects, for the passes before and after the pipeline. */
-async function* readRows(file: string, format: string): AsyncGenerator<Record<string, unknown>> {
+async function* readRows(
+  file: string,
+  format: string,
+  reading: CsvReading = {},
+): AsyncGenerator<Record<string, unknown>> {
   if (format === 'parquet') {
     const source = await readParquetRows(file);
     for await (const row of source.rows) if (row.error === undefined) yield row.values;
@@ -61,23 +73,37 @@ async function* readRows(file: string, format: string): AsyncGenerator<Record<st
   }
   const stream = createReadStream(file);
   const bytes = file.toLowerCase().endsWith('.gz') ? stream.pipe(createGunzip()) : stream;
-  const lines = readLines(bytes, MAX_LINE_CHARS);
   if (format === 'jsonl') {
-    for await (const record of readJsonlRecords(lines, MAX_LINE_CHARS))
+    for await (const record of readJsonlRecords(readLines(bytes, MAX_LINE_CHARS), MAX_LINE_CHARS))
       if ('values' in record) yield record.values;
     return;
   }
-  let header: string[] | undefined;
-  for await (const record of readCsvRecords(lines, MAX_LINE_CHARS)) {
-    if ('error' in record) continue;
-    if (header === undefined) {
-      header = record.fields;
-      continue;
-    }
-    if (record.fields.length !== header.length) continue;
+  const source = await readRecords(bytes, 'csv', {
+    ...(reading.delimiter !== undefined && { delimiter: reading.delimiter }),
+  });
+  const decimalComma = reading.decimalComma ?? source.delimiter === ';';
+  const { header } = source;
+  for (let next = await source.records.next(); next.done !== true; next = await source.records.next()) {
+    if (next.value.text === undefined) continue;
+    const record = parseRecord(next.value.text, next.value.line, source.delimiter);
+    if ('error' in record || record.fields.length !== header.length) continue;
     const values: Record<string, unknown> = {};
     header.forEach((name, index) => (values[name] = record.fields[index]));
-    yield values;
+    yield decimalComma ? pointDecimals(values) : values;
+  }
+}
+
+/** Whether the pipeline reads `file` with decimal commas: as given, else when it is a `;` CSV file. */
+async function readsDecimalCommas(file: string, format: string, reading: CsvReading): Promise<boolean> {
+  if (reading.decimalComma !== undefined) return reading.decimalComma;
+  if (format !== 'csv' || file === '-') return false;
+  if (reading.delimiter !== undefined) return reading.delimiter === ';';
+  const stream = createReadStream(file);
+  try {
+    const bytes = file.toLowerCase().endsWith('.gz') ? stream.pipe(createGunzip()) : stream;
+    return (await readRecords(bytes, 'csv')).delimiter === ';';
+  } finally {
+    stream.destroy();
   }
 }
 
@@ -123,10 +149,12 @@ async function summaryOf(
   datasets: ReturnType<typeof cliDatasets>,
   exportFormat: BillingFormat | undefined,
   nested: boolean,
+  decimalComma: boolean,
 ) {
   let estimator: BillingEstimator | undefined;
   let summary: ReturnType<typeof createBillingSummary> | undefined;
-  for await (const read of readRows(out, format)) {
+  // The output's own columns are written with points; its pass-through columns as the input had them.
+  for await (const read of readRows(out, format, { decimalComma })) {
     const values = nested ? unnestedCells(read) : read;
     estimator ??= estimatorFor(datasets, values, exportFormat);
     summary ??= createBillingSummary(estimator.format);
@@ -188,11 +216,15 @@ export const billingCommand = {
     if (flags.unknown === 'cost-ratio' && file === '-')
       throw new UsageError('--unknown cost-ratio reads the file twice: give a file, not stdin.');
     const datasets = cliDatasets(flags.datasets);
+    const reading: CsvReading = {
+      ...(options.delimiter !== undefined && { delimiter: options.delimiter }),
+      ...(options.decimalComma !== undefined && { decimalComma: options.decimalComma }),
+    };
     let adapter;
     if (flags.unknown === 'cost-ratio') {
       const ratios = newCostRatios();
       let estimator: BillingEstimator | undefined;
-      for await (const values of readRows(file, inputFormat)) {
+      for await (const values of readRows(file, inputFormat, reading)) {
         estimator ??= estimatorFor(datasets, values, flags.exportFormat);
         const { row, facts } = estimator.estimate(values);
         addToRatios(ratios, row, facts);
@@ -216,6 +248,7 @@ export const billingCommand = {
               datasets,
               flags.exportFormat,
               inputFormat === 'jsonl' && outFormat !== 'jsonl',
+              await readsDecimalCommas(file, inputFormat, reading),
             );
             const target = flags.summary!;
             const partial = `${target}.partial-${process.pid}`;

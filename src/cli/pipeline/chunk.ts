@@ -167,8 +167,15 @@ export function fieldCountMessage(line: number, expected: number, found: number,
   return `line ${line}: expected ${expected} fields as in the header, found ${found}${hint}.`;
 }
 
-/** A row's values under the names the adapter reads ({@link ChunkContext.rename}); the row itself is unchanged. */
-function renamed(
+/**
+ * A row's values under the names the adapter reads ({@link ChunkContext.rename}); the row itself is unchanged.
+ *
+ * @example
+ * ```ts
+ * renamed({ Amount: '12', id: 'a' }, { Amount: 'money' }); // { money: '12', id: 'a' }
+ * ```
+ */
+export function renamed(
   values: Record<string, unknown>,
   rename: Readonly<Record<string, string>>,
 ): Record<string, unknown> {

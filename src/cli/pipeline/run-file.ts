@@ -30,8 +30,7 @@ import {
 } from '../formats/records';
 import { RunSummary } from './summary';
 import { type Delimiter, delimiterName } from '../formats/csv/reader';
-import { checkHeader, HeaderError } from './header';
-import type { CellReading } from './row-adapter';
+import { headerReading, readingOf } from './reading';
 
 /**
  * `spend FILE` and `cloud FILE`: stream records through a calculator a chunk at a time (on worker threads when
@@ -141,61 +140,6 @@ function runIdentity(kind: RowAdapter, file: string, context: ChunkContext): Run
 }
 
 /**
- * How the cells of a run are read: decimal commas (given, else on for a `;` CSV file) and credit notes, and what
- * the end report says about it (a reading the user did not ask for is always stated).
- */
-function readingOf(
-  source: { delimiter: Delimiter; delimiterFrom: string },
-  inputFormat: FileFormat,
-  options: FileCommandOptions,
-): { cells: CellReading; notes: string[] } {
-  const csv = inputFormat === 'csv';
-  const decimalComma = csv && (options.decimalComma ?? source.delimiter === ';');
-  const notes: string[] = [];
-  if (csv && source.delimiterFrom !== 'option' && source.delimiter !== ',') {
-    notes.push(
-      `read with the delimiter ${delimiterName(source.delimiter)} (from the ${source.delimiterFrom}; --delimiter to change)`,
-    );
-  }
-  if (decimalComma) {
-    notes.push(
-      options.decimalComma === true
-        ? 'numbers read with a decimal comma (--decimal-comma)'
-        : "numbers read with a decimal comma, as usual in ';' files (--no-decimal-comma for points)",
-    );
-  }
-  if (options.credits === 'net')
-    notes.push('negative amounts estimated as negative emissions (--credits net)');
-  return {
-    cells: { ...(decimalComma && { decimalComma }), ...(options.credits === 'net' && { credits: 'net' }) },
-    notes,
-  };
-}
-
-/**
- * The CSV header matched to the adapter's columns before any row: the names to read differently and the notes for
- * the end report.
- *
- * @throws {UsageError} for a required column missing (naming it and the nearest header name) or named twice.
- */
-function csvHeaderReading(
-  kind: RowAdapter,
-  file: string,
-  header: readonly string[],
-  inputFormat: FileFormat,
-): { rename: Record<string, string>; notes: string[] } {
-  // An empty file has no header and no rows: nothing to check.
-  if (kind.columns === undefined || inputFormat !== 'csv' || header.length === 0)
-    return { rename: {}, notes: [] };
-  try {
-    return checkHeader(header, kind.columns);
-  } catch (error) {
-    if (error instanceof HeaderError) throw new UsageError(`${file}: ${error.message}.`);
-    throw error;
-  }
-}
-
-/**
  * Runs one batch file. Returns the exit code: 0 when every row succeeded, 1 when any failed, 130 when interrupted.
  *
  * @throws {UsageError} for an unreadable input, an output that is the input or exists without `force`, an
@@ -242,7 +186,7 @@ export async function runFileCommand(
   }
   const { header, batches } = source;
   const reading = readingOf(source, inputFormat, options);
-  const header_ = csvHeaderReading(kind, file, header, inputFormat);
+  const header_ = headerReading(kind, file, header, inputFormat === 'csv');
 
   // The first chunk is read before anything is written: JSON Lines written as CSV takes its columns from it.
   // Records come a source chunk (64 KB) at a time, so reading awaits once per batch, not once per record.
