@@ -81,6 +81,25 @@ const source_ = (
 });
 
 /**
+ * The delimiter of a CSV file whose first line with text is `header`: the one given, else the one a `sep=` line
+ * names, else the one the header uses most.
+ *
+ * @example
+ * ```ts
+ * chooseDelimiter('sep=;', undefined); // { delimiter: ';', delimiterFrom: 'sep line' }
+ * ```
+ */
+export function chooseDelimiter(
+  header: string,
+  given: Delimiter | undefined,
+): Pick<RecordSource, 'delimiter' | 'delimiterFrom'> {
+  if (given !== undefined) return { delimiter: given, delimiterFrom: 'option' };
+  const sep = sepLine(header);
+  if (sep !== undefined) return { delimiter: sep, delimiterFrom: 'sep line' };
+  return { delimiter: detectDelimiter(header), delimiterFrom: 'header' };
+}
+
+/**
  * The line batches of `lines` with the file's delimiter: the option's, else a leading `sep=` line's (dropped), else
  * the one the header (the first line with text) uses most.
  */
@@ -101,15 +120,11 @@ async function withDelimiter(
     read.push(next.value);
     header = next.value.find((line) => line.tooLong || line.text.trim() !== '');
   }
-  let delimiter: Delimiter = given ?? ',';
-  let delimiterFrom: RecordSource['delimiterFrom'] = given === undefined ? 'header' : 'option';
-  const sep = header === undefined || header.tooLong ? undefined : sepLine(header.text);
-  if (sep !== undefined) {
+  const text = header === undefined || header.tooLong ? '' : header.text;
+  const { delimiter, delimiterFrom } = chooseDelimiter(text, given);
+  if (sepLine(text) !== undefined) {
     const batch = read[read.length - 1] as PhysicalLine[];
     batch.splice(batch.indexOf(header as PhysicalLine), 1);
-    if (given === undefined) [delimiter, delimiterFrom] = [sep, 'sep line'];
-  } else if (given === undefined && header !== undefined && !header.tooLong) {
-    delimiter = detectDelimiter(header.text);
   }
   async function* all(): AsyncGenerator<PhysicalLine[]> {
     yield* read;
@@ -152,7 +167,10 @@ export async function readRecords(
   options: ReadRecordsOptions = {},
 ): Promise<RecordSource> {
   const max = options.maxRecordChars ?? MAX_LINE_CHARS;
-  const physical = readLineBatches(source, max, options.onChunk);
+  // With the header's delimiter, a line too long to keep still yields its short cells.
+  const physical = readLineBatches(source, max, options.onChunk, (header) =>
+    format === 'csv' ? chooseDelimiter(header, options.delimiter).delimiter : undefined,
+  );
   if (format === 'jsonl') return source_([], jsonlRecordTexts(physical, max));
   const { lines, ...delimiter } = await withDelimiter(physical, options.delimiter);
   const batches = readCsvRecordTextBatches(lines, max, delimiter.delimiter);

@@ -135,7 +135,7 @@ export function decode(
   if (record.text === undefined) {
     const fields =
       context.inputFormat === 'csv' && record.salvage !== undefined
-        ? salvageFields(record.salvage, context.delimiter)
+        ? salvageFields(record.salvage, context.delimiter, header.length)
         : (record.fields ?? []);
     return { values: byHeader(header, fields), error: record.error ?? 'unreadable record' };
   }
@@ -144,7 +144,11 @@ export function decode(
     return 'values' in parsed ? { values: parsed.values } : { values: {}, error: parsed.error };
   }
   if (parsed === undefined) return { values: {}, error: 'unreadable record' };
-  if ('error' in parsed) return { values: byHeader(header, parsed.fields ?? []), error: parsed.error };
+  if ('error' in parsed)
+    return {
+      values: byHeader(header, salvageFields(record.text, context.delimiter, header.length)),
+      error: parsed.error,
+    };
   if (parsed.fields.length !== header.length) {
     // No cell is kept: with a field too many or too few, none can be trusted to be where the header says.
     return {

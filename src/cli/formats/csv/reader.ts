@@ -17,7 +17,14 @@ export type CsvRecord =
  */
 export type CsvRecordText =
   | { line: number; text: string; error?: undefined }
-  | { line: number; error: string; salvage?: string; text?: undefined };
+  | {
+      line: number;
+      error: string;
+      salvage?: string;
+      /** The cells of a line too long to keep whole, oversized ones emptied (lines.ts). */
+      fields?: readonly string[];
+      text?: undefined;
+    };
 
 /**
  * Whether a quoted field is still open at the end of `text`, given whether one was open at its start. A quote
@@ -47,25 +54,35 @@ export function quoteOpenAfter(text: string, openAtStart: boolean, delimiter = '
 }
 
 /**
- * The fields of `text` that come before its first malformed one (a quote never closed, text after a closing
- * quote): they are where the header says, so a failed row can still show its invoice id. Trimmed as in parsing.
+ * The fields of a record that csv-parse cannot read, so that its row still shows its own ids. A malformed field
+ * (a quote never closed, text after a closing quote) is emptied; the fields after it are kept when the record then
+ * has the `expected` number of fields (the header's), as they are then where the header says; otherwise only the
+ * fields before it are (they are where the header says in any case). Trimmed as in parsing.
  *
  * @example
  * ```ts
  * salvageFields('INV-7,isic4,"4711,2019'); // ['INV-7', 'isic4']
+ * salvageFields('INV-7,isic4,"47"11,2019', ',', 4); // ['INV-7', 'isic4', '', '2019']
  * ```
  */
-export function salvageFields(text: string, delimiter = ','): string[] {
+export function salvageFields(text: string, delimiter = ',', expected?: number): string[] {
   const fields: string[] = [];
+  let firstBad: number | undefined;
+  const result = () =>
+    firstBad === undefined || fields.length === expected ? fields : fields.slice(0, firstBad);
   let index = 0;
   for (;;) {
     while (text[index] === ' ' || text[index] === '\t') index++;
     if (text[index] === '"') {
       let value = '';
       let end = index + 1;
+      let closed = true;
       for (;;) {
         const close = text.indexOf('"', end);
-        if (close === -1) return fields; // never closed
+        if (close === -1) {
+          closed = false;
+          break;
+        }
         value += text.slice(end, close);
         if (text[close + 1] === '"') {
           value += '"';
@@ -75,15 +92,37 @@ export function salvageFields(text: string, delimiter = ','): string[] {
         end = close + 1;
         break;
       }
+      if (!closed) {
+        // Never closed: if the quote was a stray one, the rest of the line holds the other fields.
+        firstBad ??= fields.length;
+        const after = text.indexOf(delimiter, index);
+        fields.push('');
+        if (after !== -1)
+          fields.push(
+            ...text
+              .slice(after + 1)
+              .split(delimiter)
+              .map(trimField),
+          );
+        return result();
+      }
       while (text[end] === ' ' || text[end] === '\t') end++;
-      if (end < text.length && text[end] !== delimiter) return fields; // text after the closing quote
+      if (end < text.length && text[end] !== delimiter) {
+        // Text after the closing quote: the field runs to the next delimiter, emptied.
+        firstBad ??= fields.length;
+        fields.push('');
+        const next = text.indexOf(delimiter, end);
+        if (next === -1) return result();
+        index = next + 1;
+        continue;
+      }
       fields.push(value);
-      if (end >= text.length) return fields;
+      if (end >= text.length) return result();
       index = end + 1;
     } else {
       const comma = text.indexOf(delimiter, index);
-      fields.push(text.slice(index, comma === -1 ? undefined : comma).trim());
-      if (comma === -1) return fields;
+      fields.push(trimField(text.slice(index, comma === -1 ? undefined : comma)));
+      if (comma === -1) return result();
       index = comma + 1;
     }
   }
@@ -235,8 +274,12 @@ export async function* readCsvRecords(
     const used = chosen ?? ',';
     if (record.error === undefined) yield parseRecord(record.text, record.line, used);
     else {
-      const { line, error, salvage } = record;
-      yield salvage === undefined ? { line, error } : { line, error, fields: salvageFields(salvage, used) };
+      const { line, error, salvage, fields } = record;
+      yield salvage !== undefined
+        ? { line, error, fields: salvageFields(salvage, used) }
+        : fields !== undefined
+          ? { line, error, fields }
+          : { line, error };
     }
   }
 }
@@ -291,13 +334,23 @@ function csvRecordSplitter(
 
   function take(line: PhysicalLine): void {
     if (line.tooLong) {
-      const start = pending[0]?.line ?? line.line;
+      const first = pending[0];
+      const start = first?.line ?? line.line;
       pending = [];
       openQuote = false;
       chars = 0;
+      // The row keeps what can be read of it: the short cells of the long line, or the leading ones of the record's
+      // first line when the long line continues a quoted field.
+      const kept =
+        first !== undefined
+          ? { salvage: first.text }
+          : line.cells !== undefined
+            ? { fields: line.cells }
+            : {};
       out.push({
         line: start,
         error: `line ${start}: the record is longer than ${maxRecordChars} characters.`,
+        ...kept,
       });
       return;
     }
@@ -310,6 +363,7 @@ function csvRecordSplitter(
             ? {
                 line: line.line,
                 error: `line ${line.line}: the line is not valid UTF-8; save the file as UTF-8.`,
+                salvage: line.text, // its ids are most often ASCII, and pass through
               }
             : { line: line.line, text: line.text },
         );
@@ -335,6 +389,7 @@ function csvRecordSplitter(
           ? {
               line: start.line,
               error: `line ${start.line}: the line is not valid UTF-8; save the file as UTF-8.`,
+              salvage: text,
             }
           : { line: start.line, text },
       );
