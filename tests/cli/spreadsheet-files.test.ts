@@ -169,8 +169,8 @@ describe('delimiters', () => {
 describe('numbers with thousands separators or currency symbols', () => {
   it.each([
     ['"1,000.00"', 'did you mean 1000.00? (no thousands separators)'],
-    ['€1000', 'did you mean 1000? (no currency symbols; the currency goes in its own column)'],
-    ['1000 EUR', 'did you mean 1000? (no currency symbols; the currency goes in its own column)'],
+    ['€1000', 'did you mean 1000? (no currency symbol; the currency has its own column)'],
+    ['1000 EUR', 'did you mean 1000? (no currency symbol; the currency has its own column)'],
     ['"1000,50"', 'did you mean 1000.50? (a decimal point; --decimal-comma for commas)'],
     ['"1,000"', "did you mean 1000 or 1.000? (',' may group thousands or mark decimals)"],
   ])('%s fails its row with the number meant', async (cell, suggestion) => {

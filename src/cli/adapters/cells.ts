@@ -1,5 +1,5 @@
 import { isLosslessNumber } from 'lossless-json';
-import { EmissionsError } from '../../core/errors';
+import { EmissionsError, MAX_MESSAGE_CHARS } from '../../core/errors';
 
 /**
  * Input cells to request fields. CSV cells are text: an empty cell means "not supplied" and a numeric field must
@@ -53,12 +53,15 @@ export function strictNumber(text: string, field: string, decimalComma = false):
   const value = plain === undefined ? Number.NaN : Number(plain);
   if (!Number.isFinite(value)) {
     const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+    const head = `'${field}' must be a number, got '${shown}'`;
     const meant = meantNumber(text, decimalComma);
-    throw new EmissionsError(
-      'invalid_request',
-      `'${field}' must be a number, got '${shown}'${meant === undefined ? '.' : `; ${meant}`}`,
-      { path: field },
-    );
+    // The suggestion, then its reasons, as far as the message stays short.
+    const message = [
+      meant === undefined ? undefined : `${head}; ${meant}`,
+      meant === undefined ? undefined : `${head}; ${meant.replace(/ \(.*\)$/, '')}`,
+      `${head}.`,
+    ].find((text) => text !== undefined && text.length <= MAX_MESSAGE_CHARS) as string;
+    throw new EmissionsError('invalid_request', message, { path: field });
   }
   return value;
 }
@@ -82,7 +85,7 @@ const GROUP_SPACES = /[ \u00a0\u202f\u2009]/g;
  * @example
  * ```ts
  * meantNumber('1,234.50', false); // 'did you mean 1234.50? (no thousands separators)'
- * meantNumber('€1234', false); // 'did you mean 1234? (no currency symbols; the currency goes in its own column)'
+ * meantNumber('€1234', false); // 'did you mean 1234? (no currency symbol; the currency has its own column)'
  * ```
  */
 export function meantNumber(text: string, decimalComma: boolean): string | undefined {
@@ -101,7 +104,7 @@ export function meantNumber(text: string, decimalComma: boolean): string | undef
   }
   const withoutCurrency = body.replace(CURRENCY_SYMBOL, '').replace(CURRENCY_SUFFIX, '').trim();
   if (withoutCurrency !== body) {
-    why.push('no currency symbols; the currency goes in its own column');
+    why.push('no currency symbol; the currency has its own column');
     body = withoutCurrency;
     if (/^[-+]/.test(body)) {
       negative = negative !== (body[0] === '-');
@@ -146,6 +149,7 @@ export function meantNumber(text: string, decimalComma: boolean): string | undef
   if (why.length === 0 && alternative === undefined) return undefined;
   const sign = negative ? '-' : '';
   const meant = `${sign}${digits}${fraction === '' ? '' : `${point}${fraction}`}`;
+  if (meant.length > 40) return undefined; // no number anyone means, and a message stays short
   const or = alternative === undefined ? '' : ` or ${sign}${alternative}`;
   return `did you mean ${meant}${or}? (${why.join('; ')})`;
 }

@@ -10,7 +10,7 @@ import { calculateNetworking } from '../../cloud/networking';
 import { NetworkingRequest } from '../../cloud/networking.schema';
 import { calculateStorage } from '../../cloud/storage';
 import { StorageRequest } from '../../cloud/storage.schema';
-import { EmissionsError } from '../../core/errors';
+import { EmissionsError, shownInput } from '../../core/errors';
 import type { Estimate } from '../../core/estimate';
 import { CLOUD_PROVIDERS } from '../../datasets/tables';
 import type { CloudDatasets } from '../../datasets/types';
@@ -138,7 +138,7 @@ export function cloudRows(datasets: CloudDatasets): RowAdapter {
       if (!Object.hasOwn(CALCULATORS, name)) {
         throw new EmissionsError(
           'invalid_request',
-          `'${name}' is not a calculator; one of ${CLOUD_CALCULATOR_NAMES.join(', ')}.`,
+          `'${shownInput(name)}' is not a calculator; one of ${CLOUD_CALCULATOR_NAMES.join(', ')}.`,
           { path: 'calculator', valid_values: CLOUD_CALCULATOR_NAMES },
         );
       }
