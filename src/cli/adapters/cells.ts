@@ -111,7 +111,7 @@ export function meantNumber(text: string, decimalComma: boolean): string | undef
       body = body.slice(1);
     }
   }
-  if (!/^\d[\d.,' \u00a0\u202f\u2009]*$/.test(body) || !/\d$/.test(body)) return undefined;
+  if (!/^\d[\d.,'\u2019 \u00a0\u202f\u2009]*$/.test(body) || !/\d$/.test(body)) return undefined;
   const point = decimalComma ? ',' : '.';
   const other = decimalComma ? '.' : ',';
   let whole = body;
@@ -126,12 +126,16 @@ export function meantNumber(text: string, decimalComma: boolean): string | undef
       : lastPoint >= 0 && body.indexOf(point) === lastPoint
         ? lastPoint
         : -1;
-  const groupsOnly = (digits: string) => /^\d{1,3}(?:[.,' \u00a0\u202f\u2009]\d{3})*$/.test(digits);
+  const groupsOnly = (digits: string) => /^\d{1,3}(?:[.,'\u2019 \u00a0\u202f\u2009]\d{3})*$/.test(digits);
   if (decimalAt >= 0) {
     whole = body.slice(0, decimalAt);
     fraction = body.slice(decimalAt + 1);
     if (body[decimalAt] !== point) why.push(DECIMAL_MARK_HINT(decimalComma));
-  } else if (lastOther >= 0 && body.indexOf(other) === lastOther && !/[' \u00a0\u202f\u2009]/.test(body)) {
+  } else if (
+    lastOther >= 0 &&
+    body.indexOf(other) === lastOther &&
+    !/['\u2019 \u00a0\u202f\u2009]/.test(body)
+  ) {
     // One mark of the other kind: a decimal mark (1234,50) unless three digits follow (1,234), which reads both ways.
     const after = body.slice(lastOther + 1);
     if (after.length === 3) {
@@ -143,7 +147,7 @@ export function meantNumber(text: string, decimalComma: boolean): string | undef
     }
   }
   if (!/^\d*$/.test(fraction) || !(groupsOnly(whole) || /^\d+$/.test(whole))) return undefined;
-  const digits = whole.replace(/[.,']/g, '').replace(GROUP_SPACES, '');
+  const digits = whole.replace(/[.,'\u2019]/g, '').replace(GROUP_SPACES, '');
   if (alternative !== undefined) why.push(`'${other}' may group thousands or mark decimals`);
   else if (digits !== whole) why.unshift('no thousands separators');
   if (why.length === 0 && alternative === undefined) return undefined;
