@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { CloudProviderSpelling, ForProvider, StorageTypeSpelling } from './spellings';
 import { withInput } from '../core/validate';
+import { shownInput } from '../core/errors';
 import { dataOverTimeFields } from './memory.schema';
 
 /** Request body of `POST /compute/{provider_id}/storage`. */
@@ -15,7 +16,7 @@ export const StorageRequest = z.strictObject(
           ctx.issues.push({
             code: 'custom',
             input: value,
-            message: `'${value}' is not a storage type. Valid storage types: ssd, hdd`,
+            message: `'${shownInput(value)}' is not a storage type. Valid storage types: ssd, hdd`,
             params: { valid_values: ['ssd', 'hdd'] },
           });
           return z.NEVER;

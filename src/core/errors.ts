@@ -124,6 +124,43 @@ export function listForMessage(values: ReadonlyArray<string | number>, max = 12)
   return values.length > max ? `${shown} (and ${values.length - max} more)` : shown;
 }
 
+/** The longest message an error may have; longer detail (valid values, lists) goes in its own field. */
+export const MAX_MESSAGE_CHARS = 200;
+
+/**
+ * An input value as a message quotes it: at most `max` characters, then `…`, so a message stays short whatever was
+ * sent.
+ *
+ * @example
+ * ```ts
+ * shownInput('x'.repeat(100)); // 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
+ * ```
+ */
+export const shownInput = (value: string, max = 40): string =>
+  value.length > max ? `${value.slice(0, max)}…` : value;
+
+/**
+ * As many of `values` as fit in `room` characters, saying how many more there are (all of them are in the error's
+ * `valid_values`); '' when not even one fits.
+ *
+ * @example
+ * ```ts
+ * listWithin(['eastus', 'westus', 'northeurope'], 30); // 'eastus, westus (and 1 more)'
+ * ```
+ */
+export function listWithin(values: ReadonlyArray<string | number>, room: number): string {
+  for (let count = values.length; count > 0; count--) {
+    const more = count < values.length ? ` (and ${values.length - count} more)` : '';
+    const text = values.slice(0, count).join(', ') + more;
+    if (text.length <= room) return text;
+  }
+  return '';
+}
+
+/** `text`, cut to `room` characters with `…` when longer. */
+const within = (text: string, room: number) =>
+  text.length <= room ? text : `${text.slice(0, Math.max(0, room - 1))}…`;
+
 /** ` Did you mean: a, b?` for the suggestions, or nothing when there are none. */
 export const didYouMean = (suggestions: readonly string[]): string =>
   suggestions.length > 0 ? ` Did you mean: ${suggestions.join(', ')}?` : '';
@@ -131,21 +168,28 @@ export const didYouMean = (suggestions: readonly string[]): string =>
 /** Message builders, kept together so wording stays consistent. */
 export const messages = {
   unsupportedProvider: (provider: string, valid: readonly string[]) =>
-    `Provider '${provider}' is not supported. Valid providers: ${valid.join(', ')}.`,
+    `Provider '${shownInput(provider)}' is not supported. Valid providers: ${valid.join(', ')}.`,
   unknownRegion: (
     provider: string,
     region: string,
     valid: readonly string[],
     suggestions: readonly string[] = [],
-  ) =>
-    `Region '${region}' is not a known ${provider} region.` +
-    didYouMean(suggestions) +
-    ` Valid regions: ${listForMessage(valid)}.`,
-  /** A region or type the datasets name as unsupported: the reason they give instead of a list. */
-  listedUnsupported: (what: 'region' | 'instance type', provider: string, id: string, reason: string) =>
-    `The ${provider} ${what} '${id}' is not supported by these datasets: ${reason}.`,
+  ) => {
+    // The valid regions as many as fit; all of them are in valid_values.
+    const head =
+      `Region '${shownInput(region)}' is not a known ${provider} region.` +
+      didYouMean(suggestions.slice(0, 3));
+    const listed = listWithin(valid, MAX_MESSAGE_CHARS - head.length - ' Valid regions: .'.length);
+    return listed === '' ? head : `${head} Valid regions: ${listed}.`;
+  },
+  /** A region or type the datasets name as unsupported: the reason they give (cut to fit) instead of a list. */
+  listedUnsupported: (what: 'region' | 'instance type', provider: string, id: string, reason: string) => {
+    const head = `The ${provider} ${what} '${shownInput(id)}' is not supported by these datasets: `;
+    return `${head}${within(reason, MAX_MESSAGE_CHARS - head.length - 1)}.`;
+  },
   unknownInstance: (provider: string, instance: string, suggestions: readonly string[]) =>
-    `Instance type '${instance}' is not a known ${provider} instance type.` + didYouMean(suggestions),
+    `Instance type '${shownInput(instance)}' is not a known ${provider} instance type.` +
+    didYouMean(suggestions.slice(0, 3).map((suggestion) => shownInput(suggestion))),
   noFactorForYear: (what: string, year: number, valid: readonly number[]) =>
     `No emission factor for ${what} in year ${year}. Valid years: ${valid.join(', ')}.`,
   batchTooLarge: (size: number, max: number) => `The batch has ${size} elements; at most ${max} are allowed.`,

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { didYouMean, EmissionsError, formatPath } from './errors';
+import { didYouMean, EmissionsError, formatPath, listForMessage, shownInput } from './errors';
 import { fastParser } from './fast-parse';
 import {
   closeDataUnits,
@@ -69,9 +69,9 @@ const unitSchema = <U extends string>(
           code: 'custom',
           input: spelling,
           message:
-            `'${spelling}' is not a valid unit.` +
+            `'${shownInput(spelling)}' is not a valid unit.` +
             didYouMean(suggestions) +
-            ` Valid units: ${valid.join(', ')}`,
+            ` Valid units: ${listForMessage(valid, 10)}`,
           params: { valid_values: valid },
         });
         return z.NEVER;

@@ -1,5 +1,5 @@
 import { type Decimal, decimal, div, ONE } from '../core/decimal';
-import { EmissionsError } from '../core/errors';
+import { EmissionsError, shownInput } from '../core/errors';
 import type { FxProvider } from '../datasets/types';
 import { notice, type Notice } from './notices';
 import { currencySuggestion } from './suggestions';
@@ -38,8 +38,8 @@ export function exchangeRate(from: string, to: string, year: number, fx: FxProvi
       throw new EmissionsError(
         'unsupported_currency',
         currency === from
-          ? `Currency '${currency}' is not supported by ${fx.info.source_dataset}.${currencySuggestion(currency, fx.currencies)}`
-          : `The factor currency '${currency}' has no exchange rates in ${fx.info.source_dataset}.`,
+          ? `Currency '${shownInput(currency)}' is not supported by the exchange rates (${fx.info.id}).${currencySuggestion(currency, fx.currencies)}`
+          : `The factor currency '${currency}' has no exchange rates in ${fx.info.id}.`,
         { path, valid_values: [...fx.currencies] },
       );
     }

@@ -87,6 +87,22 @@ describe('spend --summary', () => {
     expect(summaries[0]).toEqual(summaries[1]);
     expect(summaries[0].total_kg).toBe(85.418);
   });
+
+  it('reads the amounts of an Excel-saved (`;`, decimal comma) ledger as the run did', async () => {
+    // As Excel writes it in Germany: BOM, `;`, CRLF, decimal commas. 1000,50 EUR at margins 0.19/0.1/0.02:
+    // 1000.5 × 0.69 × 0.0272 = 18.777384 kg; 500,25 EUR of ISIC 62 at margins 0: 500.25 × 0.1333 = 66.683325 kg.
+    const lines = [
+      SPEND_HEADER.replaceAll(',', ';'),
+      'a;S;2019-03-15;ops;isic4;4711;2019;DE;1000,50;eur;0,19;0,1;0,02',
+      'b;S;2019-03-16;ops;isic4;62;2019;DE;500,25;eur;0;0;0',
+    ];
+    const input = tempFile('excel.csv', `\uFEFF${lines.join('\r\n')}\r\n`);
+    const summaryFile = tempPath('s.json');
+    expect((await cli(['spend', input, '--out', tempPath('out.csv'), '--summary', summaryFile])).code).toBe(0);
+    const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
+    expect(summary.total_kg).toBe(85.460709);
+    expect(summary.by_currency.EUR).toMatchObject({ money: 1500.75, money_estimated: 1500.75, share_estimated: 1 });
+  });
 });
 
 describe('cloud --summary', () => {

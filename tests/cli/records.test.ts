@@ -116,10 +116,14 @@ describe('readCsvRecords', () => {
     );
   });
 
-  it('a line that is not UTF-8 is an error row', async () => {
+  it('a line that is not UTF-8 is an error row that keeps its cells (the bad byte as U+FFFD)', async () => {
     const result = await records([bytes('a,b\n'), new Uint8Array([0x31, 0x2c, 0xe9, 0x0a]), bytes('3,4\n')]);
     expect(result.slice(1)).toEqual([
-      { line: 2, error: 'line 2: the line is not valid UTF-8; save the file as UTF-8.' },
+      {
+        line: 2,
+        error: 'line 2: the line is not valid UTF-8; save the file as UTF-8.',
+        fields: ['1', '\uFFFD'],
+      },
       { line: 3, fields: ['3', '4'] },
     ]);
   });

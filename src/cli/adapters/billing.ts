@@ -12,6 +12,7 @@ import { notEstimated } from '../../billing/estimate';
 import { EmissionsError } from '../../core/errors';
 import type { CloudDatasets } from '../../datasets/types';
 import type { RowAdapter } from '../pipeline/row-adapter';
+import { pointDecimals } from './cells';
 
 /** Options of `billing FILE` that shape the rows (the rest are the pipeline's). */
 export interface BillingAdapterOptions {
@@ -83,7 +84,9 @@ export function billingRows(datasets: CloudDatasets, options: BillingAdapterOpti
     resultColumns: BILLING_COLUMNS,
     resultTypes: { co2e_kg: 'DOUBLE', co2e_kwh: 'DOUBLE', co2e_activity_value: 'DOUBLE' },
     errorFields: billingErrorFields,
-    compute(values) {
+    compute(given, _source, reading = {}) {
+      // Decimal commas (a `;` export saved by a spreadsheet): the estimator reads numbers with a point.
+      const values = reading.decimalComma === true ? pointDecimals(given) : given;
       const active = estimatorFor(values);
       // The appended columns only: the writer takes the input columns from the record itself.
       let { columns: row, facts } = active.columns(nestedText ? unnestedCells(values) : values);

@@ -1,11 +1,11 @@
 import { CLOUD_CALCULATOR_IDS, CLOUD_CALCULATORS, type CloudCalculatorId } from '../../cloud/calculators';
 import type { InstanceEstimate } from '../../cloud/instance';
-import { EmissionsError } from '../../core/errors';
+import { EmissionsError, shownInput } from '../../core/errors';
 import type { Estimate } from '../../core/estimate';
 import { CLOUD_PROVIDERS } from '../../datasets/tables';
 import type { CloudDatasets } from '../../datasets/types';
 import { cellValue, pickFields } from './cells';
-import type { RowAdapter, RowOutcome } from '../pipeline/row-adapter';
+import type { ColumnSpec, RowAdapter, RowOutcome } from '../pipeline/row-adapter';
 import { estimateOutcome } from './outcome';
 import { add, decimal, div, toNumber } from '../../core/decimal';
 
@@ -15,6 +15,22 @@ type Calculator = (provider: string, request: never, datasets: CloudDatasets) =>
 export const CLOUD_REQUEST_COLUMNS: readonly string[] = [
   ...new Set(Object.values(CLOUD_CALCULATORS).flatMap(({ schema }) => Object.keys(schema.shape))),
 ];
+
+/**
+ * The cloud columns for the header check: `calculator` and `provider` are needed by every row, the rest by some
+ * calculators only (their rows say what they miss).
+ */
+export const CLOUD_COLUMNS: ColumnSpec = {
+  required: [[['calculator']], [['provider']]],
+  known: ['calculator', 'provider', ...CLOUD_REQUEST_COLUMNS],
+  aliases: {
+    cloud_provider: 'provider',
+    cloud: 'provider',
+    instance_type: 'instance',
+    vcpus: 'cpu_count',
+    vcpu_count: 'cpu_count',
+  },
+};
 
 function requiredText(
   values: Record<string, unknown>,
@@ -95,18 +111,19 @@ export function cloudRows(datasets: CloudDatasets): RowAdapter {
   return {
     name: 'cloud',
     groupings: { provider: 'by provider', calculator: 'by calculator' },
-    compute(values, source) {
+    columns: CLOUD_COLUMNS,
+    compute(values, source, reading = {}) {
       const name = requiredText(values, 'calculator', CLOUD_CALCULATOR_IDS, source).toLowerCase();
       if (!Object.hasOwn(CLOUD_CALCULATORS, name)) {
         throw new EmissionsError(
           'invalid_request',
-          `'${name}' is not a calculator; one of ${CLOUD_CALCULATOR_IDS.join(', ')}.`,
+          `'${shownInput(name)}' is not a calculator; one of ${CLOUD_CALCULATOR_IDS.join(', ')}.`,
           { path: 'calculator', valid_values: CLOUD_CALCULATOR_IDS },
         );
       }
       const calculator = name as CloudCalculatorId;
       const provider = requiredText(values, 'provider', CLOUD_PROVIDERS, source);
-      const request = pickFields(values, CLOUD_REQUEST_COLUMNS, source);
+      const request = pickFields(values, CLOUD_REQUEST_COLUMNS, source, reading.decimalComma);
       const calculate = CLOUD_CALCULATORS[calculator].calculate as Calculator;
       const result = calculate(provider, request as never, datasets);
       const outcome =

@@ -5,7 +5,8 @@ import { outputNumber, sharedNumber } from '../../core/estimate';
 import { type SpendParts, spendNotices, spendParts } from '../../spend/spend';
 import { SpendRequest } from '../../spend/spend.schema';
 import { cellValue, pickFields } from './cells';
-import type { RowAdapter, RowOutcome } from '../pipeline/row-adapter';
+import type { ColumnSpec, RowAdapter, RowOutcome } from '../pipeline/row-adapter';
+import { notice } from '../../spend/notices';
 
 /** Flat columns that make up the request's `activity` object. */
 export const SPEND_ACTIVITY_COLUMNS = ['classification_type', 'classification_code', 'activity_id'] as const;
@@ -46,6 +47,45 @@ function spendOutcome(parts: SpendParts): RowOutcome {
   };
 }
 
+/**
+ * The spend columns for the header check: the activity (classification type and code, or an activity id), the
+ * year, region, amount and currency; the margins are optional. Aliases are names ledgers and ERP exports use.
+ */
+export const SPEND_COLUMNS: ColumnSpec = {
+  required: [
+    [['classification_type', 'classification_code'], ['activity_id']],
+    [['spend_year']],
+    [['spend_region']],
+    [['money']],
+    [['money_unit']],
+  ],
+  known: [...SPEND_ACTIVITY_COLUMNS, ...SPEND_REQUEST_COLUMNS],
+  aliases: {
+    amount: 'money',
+    net_amount: 'money',
+    spend: 'money',
+    currency: 'money_unit',
+    currency_code: 'money_unit',
+    year: 'spend_year',
+    fiscal_year: 'spend_year',
+    country: 'spend_region',
+    country_code: 'spend_region',
+    region: 'spend_region',
+    classification: 'classification_type',
+    classification_system: 'classification_type',
+  },
+};
+
+/** A credit note estimated under `--credits net`: said in the row, as its emissions are negative. */
+const CREDIT_NOTE = notice(
+  'credit_note',
+  'info',
+  'A negative amount (a credit note): estimated for the amount without its sign, then negated (--credits net).',
+);
+
+/** `-x`, but 0 for 0 (never `-0`, which would print as such). */
+const negated = (value: number) => 0 - value;
+
 /** Characters of a factor's name shown beside its code in the end report. */
 const NAME_CHARS = 40;
 
@@ -68,9 +108,10 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
   return {
     name: 'spend',
     groupings: { category: 'by classification' },
-    compute(values, source) {
-      const request = pickFields(values, SPEND_REQUEST_COLUMNS, source);
-      const flat = pickFields(values, SPEND_ACTIVITY_COLUMNS, source);
+    columns: SPEND_COLUMNS,
+    compute(values, source, reading = {}) {
+      const request = pickFields(values, SPEND_REQUEST_COLUMNS, source, reading.decimalComma);
+      const flat = pickFields(values, SPEND_ACTIVITY_COLUMNS, source, reading.decimalComma);
       const nested = source === 'jsonl' ? cellValue(values.activity, 'activity', source) : undefined;
       if (nested !== undefined && Object.keys(flat).length > 0) {
         throw new EmissionsError(
@@ -81,9 +122,28 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
       }
       const activity = nested ?? (Object.keys(flat).length > 0 ? flat : undefined);
       if (activity !== undefined) request.activity = activity;
+      // A credit note: the calculator refuses a negative amount (as the hosted API does), so the CLI refuses it too
+      // unless asked, and under --credits net estimates the amount without its sign and negates the result, exact
+      // as emissions are proportional to the amount.
+      const credit = typeof request.money === 'number' && request.money < 0;
+      if (credit && reading.credits !== 'net') {
+        throw new EmissionsError(
+          'invalid_request',
+          "'money' is negative (a credit note?); use --credits net to estimate it as negative emissions.",
+          { path: 'money' },
+        );
+      }
+      if (credit) request.money = negated(request.money as number);
       const outcome = spendOutcome(spendParts(request as SpendRequest, datasets));
       return {
-        outcome,
+        outcome: credit
+          ? {
+              ...outcome,
+              co2e: negated(outcome.co2e),
+              activity_value: negated(outcome.activity_value),
+              notices: [...outcome.notices, CREDIT_NOTE],
+            }
+          : outcome,
         groups: { category: categoryOf(activity as Record<string, unknown>, outcome.factor_name) },
       };
     },

@@ -16,13 +16,16 @@ import {
 } from '../../billing/index';
 import { EmissionsError } from '../../core/errors';
 import { billingRows, unnestedCells } from '../adapters/billing';
-import { readCsvRecords } from '../formats/csv/reader';
+import { type Delimiter, parseRecord } from '../formats/csv/reader';
+import { readRecords } from '../formats/records';
+import { pointDecimals } from '../adapters/cells';
 import { readJsonlRecords } from '../formats/jsonl/reader';
 import { MAX_LINE_CHARS, readLines } from '../formats/lines';
 import { readParquetRows } from '../formats/parquet/reader';
 import { type CliIo, UsageError } from '../io';
 import { cloudCalculatorsOf, datasetSources } from '../pipeline/ledger-summary';
 import type { FileCommandOptions } from '../pipeline/run-file';
+import { readsDecimalCommas } from '../pipeline/reading';
 import type { Summarise } from '../pipeline/side-files';
 import { cliDatasets } from './datasets-flag';
 import { collect } from './options';
@@ -59,8 +62,18 @@ read, 2 on usage errors (a header of no supported format stops before --out is w
 --group-by resource|tag:KEY|account|service|region|month (repeatable) adds totals per value to the end report and
 to --summary (tags: FOCUS Tags, CUR resourceTags/user:KEY, Azure Tags, GCP labels).`;
 
+/** How `readRows` reads a CSV file: its delimiter (else detected), and decimal commas (else on for a `;` file). */
+interface CsvReading {
+  delimiter?: Delimiter;
+  decimalComma?: boolean;
+}
+
 /** The export's records as row objects, for the passes before and after the pipeline. */
-async function* readRows(file: string, format: string): AsyncGenerator<Record<string, unknown>> {
+async function* readRows(
+  file: string,
+  format: string,
+  reading: CsvReading = {},
+): AsyncGenerator<Record<string, unknown>> {
   if (format === 'parquet') {
     const source = await readParquetRows(file);
     for await (const row of source.rows) if (row.error === undefined) yield row.values;
@@ -68,23 +81,23 @@ async function* readRows(file: string, format: string): AsyncGenerator<Record<st
   }
   const stream = createReadStream(file);
   const bytes = file.toLowerCase().endsWith('.gz') ? stream.pipe(createGunzip()) : stream;
-  const lines = readLines(bytes, MAX_LINE_CHARS);
   if (format === 'jsonl') {
-    for await (const record of readJsonlRecords(lines, MAX_LINE_CHARS))
+    for await (const record of readJsonlRecords(readLines(bytes, MAX_LINE_CHARS), MAX_LINE_CHARS))
       if ('values' in record) yield record.values;
     return;
   }
-  let header: string[] | undefined;
-  for await (const record of readCsvRecords(lines, MAX_LINE_CHARS)) {
-    if ('error' in record) continue;
-    if (header === undefined) {
-      header = record.fields;
-      continue;
-    }
-    if (record.fields.length !== header.length) continue;
+  const source = await readRecords(bytes, 'csv', {
+    ...(reading.delimiter !== undefined && { delimiter: reading.delimiter }),
+  });
+  const decimalComma = reading.decimalComma ?? source.delimiter === ';';
+  const { header } = source;
+  for (let next = await source.records.next(); next.done !== true; next = await source.records.next()) {
+    if (next.value.text === undefined) continue;
+    const record = parseRecord(next.value.text, next.value.line, source.delimiter);
+    if ('error' in record || record.fields.length !== header.length) continue;
     const values: Record<string, unknown> = {};
     header.forEach((name, index) => (values[name] = record.fields[index]));
-    yield values;
+    yield decimalComma ? pointDecimals(values) : values;
   }
 }
 
@@ -156,10 +169,12 @@ async function summaryOf(
   exportFormat: BillingFormat | undefined,
   nested: boolean,
   groupBy: readonly string[],
+  decimalComma: boolean,
 ) {
   let estimator: BillingEstimator | undefined;
   let summary: ReturnType<typeof createBillingSummary> | undefined;
-  for await (const read of readRows(out, format)) {
+  // The output's own columns are written with points; its pass-through columns as the input had them.
+  for await (const read of readRows(out, format, { decimalComma })) {
     const values = nested ? unnestedCells(read) : read;
     estimator ??= estimatorFor(datasets, values, exportFormat, groupBy);
     summary ??= createBillingSummary(estimator.format, { groupBy, missing: estimator.missing });
@@ -231,11 +246,15 @@ export const billingCommand = {
     for (const missing of checked?.estimator.missing ?? [])
       if (missing.provider === undefined || missing.provider === provider)
         io.stderr.write(`co2e-engine billing: ${missing.text}\n`);
+    const reading: CsvReading = {
+      ...(options.delimiter !== undefined && { delimiter: options.delimiter }),
+      ...(options.decimalComma !== undefined && { decimalComma: options.decimalComma }),
+    };
     let adapter;
     if (flags.unknown === 'cost-ratio') {
       const ratios = newCostRatios();
       let estimator: BillingEstimator | undefined;
-      for await (const values of readRows(file, inputFormat)) {
+      for await (const values of readRows(file, inputFormat, reading)) {
         estimator ??= estimatorFor(datasets, values, flags.exportFormat);
         const { row, facts } = estimator.estimate(values);
         addToRatios(ratios, row, facts);
@@ -261,6 +280,7 @@ export const billingCommand = {
         flags.exportFormat,
         inputFormat === 'jsonl' && outFormat !== 'jsonl',
         flags.groupBy,
+        await readsDecimalCommas(file, inputFormat, reading),
       );
       const share = summary.cost.share_estimated;
       return {

@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { pointDecimals } from '../adapters/cells';
 import { type RowAdapterName, rowAdapter } from '../adapters/index';
 import type { ParquetAwareFormat } from '../formats/records';
 import { type CliIo, EXIT, UsageError } from '../io';
@@ -7,10 +8,12 @@ import { type FileCommandOptions, runFileCommand } from '../pipeline/run-file';
 import { summariseLedger } from '../pipeline/ledger-summary';
 import { outputFormatOf, readOutputRows } from '../pipeline/read-back';
 import { type RenderReport, type Summarise, writeRunSideFiles } from '../pipeline/side-files';
+import { readsDecimalCommas } from '../pipeline/reading';
 import type { RowAdapter } from '../pipeline/row-adapter';
 import { billingCommand } from './billing';
 import { cliDatasets, describeDatasets } from './datasets-flag';
-import { datasetsOption, integer } from './options';
+import { creditsOption, datasetsOption, decimalCommaOptions, delimiterOption, integer } from './options';
+import type { Delimiter } from '../formats/csv/reader';
 
 /**
  * The file commands, `spend FILE` and `cloud FILE` (and the next, `billing FILE`): one per row adapter, each a
@@ -31,6 +34,9 @@ export interface FileFlags {
   datasets: string[];
   summary?: string;
   report?: string;
+  delimiter?: Delimiter;
+  decimalComma?: boolean;
+  credits?: 'refuse' | 'net';
   /** Flags a command adds with {@link FileCommandSpec.configure}. */
   [extra: string]: unknown;
 }
@@ -104,11 +110,25 @@ export const FILE_COMMANDS: FileCommandSpec[] = [
   billingCommand,
 ];
 
+async function* pointed(
+  rows: AsyncIterable<Record<string, unknown>>,
+): AsyncGenerator<Record<string, unknown>> {
+  for await (const row of rows) yield pointDecimals(row);
+}
+
 /** The summary of a spend or cloud output file, read back from its rows. */
-function ledgerSummariser(name: string, flags: FileFlags, options: FileCommandOptions): Summarise {
+function ledgerSummariser(
+  name: string,
+  file: string,
+  flags: FileFlags,
+  options: FileCommandOptions,
+): Summarise {
   return async (out) => {
     const command = name === 'cloud' ? 'cloud' : 'spend';
-    const rows = readOutputRows(out, options.format ?? outputFormatOf(out));
+    const read = readOutputRows(out, options.format ?? outputFormatOf(out));
+    // The output's own columns are written with points; its pass-through cells (money) as the input had them.
+    const inputFormat = options.inputFormat ?? outputFormatOf(file);
+    const rows = (await readsDecimalCommas(file, inputFormat, options)) ? pointed(read) : read;
     const summary = await summariseLedger(command, rows, cliDatasets(flags.datasets));
     return { summary };
   };
@@ -165,7 +185,11 @@ export function addFileCommand(
     .option('--summary <file>', 'write the totals as JSON (read back from --out when the run ends)')
     .option('--report <file>', 'write a self-contained HTML report of the run (needs --out)')
     .addOption(datasetsOption())
-    .addHelpText('after', spec.help + (spec.configure === undefined ? TRAILER : ''));
+    .addOption(delimiterOption());
+  for (const option of decimalCommaOptions()) command.addOption(option);
+  // Credit notes are negative amounts of money: spend rows only (a bill's negative costs are billing's own).
+  if (spec.adapter === 'spend') command.addOption(creditsOption());
+  command.addHelpText('after', spec.help + (spec.configure === undefined ? TRAILER : ''));
   spec.configure?.(command);
   command.action(async (file: string, flags: FileFlags) => {
     const options: FileCommandOptions = {
@@ -184,6 +208,9 @@ export function addFileCommand(
         `${sideFiles[0]!.option} needs --out FILE (it is read back from the output file; stdout cannot be read back).`,
       );
     refuseSideFileClashes(file, options.out, sideFiles, options.force === true);
+    if (flags.delimiter !== undefined) options.delimiter = flags.delimiter;
+    if (flags.decimalComma !== undefined) options.decimalComma = flags.decimalComma;
+    if (flags.credits !== undefined) options.credits = flags.credits;
     const prepared = (await spec.prepare?.(file, flags, options, io)) ?? {};
     const built = prepared.adapter ?? fileAdapter(spec.adapter, flags.datasets);
     // Every file command's rows depend on its datasets; --resume compares them with the adapter's own options.
@@ -195,7 +222,7 @@ export function addFileCommand(
     if (sideFiles.length > 0 && code !== EXIT.interrupted)
       await writeRunSideFiles(spec.name, sideFiles, {
         out: options.out!,
-        summarise: prepared.summarise ?? ledgerSummariser(spec.name, flags, options),
+        summarise: prepared.summarise ?? ledgerSummariser(spec.name, file, flags, options),
         force: options.force === true,
         io,
         render: renderReport,

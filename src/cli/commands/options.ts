@@ -69,3 +69,66 @@ export const datasetsOption = () =>
   )
     .argParser(collect)
     .default([]);
+
+/** `--delimiter` values: the character, or a name for those awkward to type. */
+const DELIMITER_NAMES: Readonly<Record<string, ',' | ';' | '\t' | '|'>> = {
+  ',': ',',
+  comma: ',',
+  ';': ';',
+  semicolon: ';',
+  '\t': '\t',
+  '\\t': '\t',
+  tab: '\t',
+  '|': '|',
+  pipe: '|',
+};
+
+/**
+ * `--delimiter <char>` of the file commands: the CSV input's delimiter, instead of the one detected from its header.
+ *
+ * @example
+ * ```ts
+ * command.addOption(delimiterOption()); // --delimiter ';' or --delimiter semicolon
+ * ```
+ */
+export const delimiterOption = () =>
+  new Option(
+    '--delimiter <char>',
+    'CSV input delimiter: , ; tab | (or comma, semicolon, pipe); default: detected from the header',
+  ).argParser((text: string) => {
+    const delimiter = DELIMITER_NAMES[text.toLowerCase()];
+    if (delimiter === undefined)
+      throw new InvalidArgumentError('--delimiter must be one of , ; tab | (or comma, semicolon, pipe).');
+    return delimiter;
+  });
+
+/**
+ * `--decimal-comma` and `--no-decimal-comma` of the file commands: whether CSV numbers are written `1234,50`.
+ * Neither given: on for a `;` file (as spreadsheets save them where the comma is the decimal mark), off otherwise.
+ *
+ * @example
+ * ```ts
+ * for (const option of decimalCommaOptions()) command.addOption(option);
+ * ```
+ */
+export const decimalCommaOptions = () => [
+  new Option('--decimal-comma', 'CSV numbers have a decimal comma (1234,50); default: on for ; files'),
+  new Option('--no-decimal-comma', 'CSV numbers have a decimal point, even in a ; file'),
+];
+
+/**
+ * `--credits <mode>` of `spend`: a negative amount (a credit note) is refused (`refuse`, the default) or estimated
+ * as negative emissions (`net`), labelled in its row.
+ *
+ * @example
+ * ```ts
+ * command.addOption(creditsOption());
+ * ```
+ */
+export const creditsOption = () =>
+  new Option(
+    '--credits <mode>',
+    'negative amounts (credit notes): refuse them, or net: estimate them as negative emissions',
+  )
+    .choices(['refuse', 'net'])
+    .default('refuse');

@@ -1,4 +1,10 @@
-import { parseRecord, readCsvRecordTextBatches } from './csv/reader';
+import {
+  type Delimiter,
+  detectDelimiter,
+  parseRecord,
+  readCsvRecordTextBatches,
+  sepLine,
+} from './csv/reader';
 import { MAX_LINE_CHARS, type PhysicalLine, readLineBatches } from './lines';
 
 /**
@@ -18,6 +24,8 @@ export interface RecordText {
   error?: string;
   /** For a broken record: text whose leading fields can still be read. */
   salvage?: string;
+  /** For a record too long to keep: its cells but the oversized ones (emptied), where the header puts them. */
+  fields?: readonly string[];
 }
 
 /** A problem with the file as a whole (a malformed or duplicated header): a usage error. */
@@ -28,11 +36,17 @@ export class InputFileError extends Error {
 export interface ReadRecordsOptions {
   onChunk?: (bytes: number) => void;
   maxRecordChars?: number;
+  /** CSV: the delimiter (`--delimiter`); detected from the header when omitted. */
+  delimiter?: Delimiter;
 }
 
 export interface RecordSource {
   /** The CSV header's column names ([] for JSON Lines, and for an empty CSV file). */
   header: string[];
+  /** CSV: the delimiter the records are read with (given, named by a `sep=` line, or detected from the header). */
+  delimiter: Delimiter;
+  /** CSV: how the delimiter was chosen. */
+  delimiterFrom: 'option' | 'sep line' | 'header';
   /** The records after the header, one per output row. */
   records: AsyncIterator<RecordText>;
   /**
@@ -55,11 +69,69 @@ async function* after(
   for (let next = await batches.next(); next.done !== true; next = await batches.next()) yield next.value;
 }
 
-const source_ = (header: string[], batches: AsyncIterator<RecordText[]>): RecordSource => ({
+const source_ = (
+  header: string[],
+  batches: AsyncIterator<RecordText[]>,
+  delimiter: Pick<RecordSource, 'delimiter' | 'delimiterFrom'> = { delimiter: ',', delimiterFrom: 'header' },
+): RecordSource => ({
   header,
+  ...delimiter,
   batches,
   records: oneByOne(batches),
 });
+
+/**
+ * The delimiter of a CSV file whose first line with text is `header`: the one given, else the one a `sep=` line
+ * names, else the one the header uses most.
+ *
+ * @example
+ * ```ts
+ * chooseDelimiter('sep=;', undefined); // { delimiter: ';', delimiterFrom: 'sep line' }
+ * ```
+ */
+export function chooseDelimiter(
+  header: string,
+  given: Delimiter | undefined,
+): Pick<RecordSource, 'delimiter' | 'delimiterFrom'> {
+  if (given !== undefined) return { delimiter: given, delimiterFrom: 'option' };
+  const sep = sepLine(header);
+  if (sep !== undefined) return { delimiter: sep, delimiterFrom: 'sep line' };
+  return { delimiter: detectDelimiter(header), delimiterFrom: 'header' };
+}
+
+/**
+ * The line batches of `lines` with the file's delimiter: the option's, else a leading `sep=` line's (dropped), else
+ * the one the header (the first line with text) uses most.
+ */
+async function withDelimiter(
+  lines: AsyncIterable<PhysicalLine[]>,
+  given: Delimiter | undefined,
+): Promise<{
+  lines: AsyncIterable<PhysicalLine[]>;
+  delimiter: Delimiter;
+  delimiterFrom: RecordSource['delimiterFrom'];
+}> {
+  const iterator = lines[Symbol.asyncIterator]();
+  const read: PhysicalLine[][] = [];
+  let header: PhysicalLine | undefined;
+  while (header === undefined) {
+    const next = await iterator.next();
+    if (next.done === true) break;
+    read.push(next.value);
+    header = next.value.find((line) => line.tooLong || line.text.trim() !== '');
+  }
+  const text = header === undefined || header.tooLong ? '' : header.text;
+  const { delimiter, delimiterFrom } = chooseDelimiter(text, given);
+  if (sepLine(text) !== undefined) {
+    const batch = read[read.length - 1] as PhysicalLine[];
+    batch.splice(batch.indexOf(header as PhysicalLine), 1);
+  }
+  async function* all(): AsyncGenerator<PhysicalLine[]> {
+    yield* read;
+    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) yield next.value;
+  }
+  return { lines: all(), delimiter, delimiterFrom };
+}
 
 async function* jsonlRecordTexts(
   lines: AsyncIterable<readonly PhysicalLine[]>,
@@ -95,23 +167,27 @@ export async function readRecords(
   options: ReadRecordsOptions = {},
 ): Promise<RecordSource> {
   const max = options.maxRecordChars ?? MAX_LINE_CHARS;
-  const lines = readLineBatches(source, max, options.onChunk);
-  if (format === 'jsonl') return source_([], jsonlRecordTexts(lines, max));
-  const batches = readCsvRecordTextBatches(lines, max);
+  // With the header's delimiter, a line too long to keep still yields its short cells.
+  const physical = readLineBatches(source, max, options.onChunk, (header) =>
+    format === 'csv' ? chooseDelimiter(header, options.delimiter).delimiter : undefined,
+  );
+  if (format === 'jsonl') return source_([], jsonlRecordTexts(physical, max));
+  const { lines, ...delimiter } = await withDelimiter(physical, options.delimiter);
+  const batches = readCsvRecordTextBatches(lines, max, delimiter.delimiter);
   let batch: RecordText[] = [];
   while (batch.length === 0) {
     const next = await batches.next();
-    if (next.done === true) return source_([], batches);
+    if (next.done === true) return source_([], batches, delimiter);
     batch = next.value;
   }
   const [first, ...rest] = batch as [RecordText, ...RecordText[]];
   const parsed =
     first.text === undefined
       ? { error: first.error ?? 'unreadable record' }
-      : parseRecord(first.text, first.line);
+      : parseRecord(first.text, first.line, delimiter.delimiter);
   if ('error' in parsed) throw new InputFileError(`the header is not valid CSV (${parsed.error})`);
   const header = parsed.fields;
   const duplicate = header.find((name, index) => header.indexOf(name) !== index);
   if (duplicate !== undefined) throw new InputFileError(`the header names the column '${duplicate}' twice`);
-  return source_(header, after(rest, batches));
+  return source_(header, after(rest, batches), delimiter);
 }

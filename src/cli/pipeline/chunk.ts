@@ -1,7 +1,7 @@
 import { EmissionsError } from '../../core/errors';
-import { type CsvRecord, parseRecords, salvageFields } from '../formats/csv/reader';
+import { type CsvRecord, delimiterName, parseRecords, salvageFields } from '../formats/csv/reader';
 import { parseJsonLine } from '../formats/jsonl/reader';
-import type { RowAdapter } from './row-adapter';
+import type { CellReading, RowAdapter } from './row-adapter';
 import { ENCODERS, resultFields, type ResultFields } from '../formats/index';
 import type { FileFormat, RecordText } from '../formats/records';
 import { RunSummary, type SummaryParts } from './summary';
@@ -22,6 +22,15 @@ export interface ChunkContext {
   neutraliseFormulas: boolean;
   /** The row adapter's own result columns, when it has them. */
   resultColumns?: readonly string[];
+  /** The CSV input's delimiter (default `,`). */
+  delimiter?: string;
+  /** How cells are read (decimal commas, credit notes): the command's options, given to every row. */
+  reading?: CellReading;
+  /**
+   * Header columns the adapter reads under another name (`Money_Unit` → `money_unit`, an alias `Amount` → `money`):
+   * header name → request name. The output keeps the header's names.
+   */
+  rename?: Readonly<Record<string, string>>;
 }
 
 export interface ChunkResult {
@@ -125,7 +134,9 @@ export function decode(
   const { header } = context;
   if (record.text === undefined) {
     const fields =
-      context.inputFormat === 'csv' && record.salvage !== undefined ? salvageFields(record.salvage) : [];
+      context.inputFormat === 'csv' && record.salvage !== undefined
+        ? salvageFields(record.salvage, context.delimiter, header.length)
+        : (record.fields ?? []);
     return { values: byHeader(header, fields), error: record.error ?? 'unreadable record' };
   }
   if (context.inputFormat === 'jsonl') {
@@ -133,21 +144,55 @@ export function decode(
     return 'values' in parsed ? { values: parsed.values } : { values: {}, error: parsed.error };
   }
   if (parsed === undefined) return { values: {}, error: 'unreadable record' };
-  if ('error' in parsed) return { values: byHeader(header, parsed.fields ?? []), error: parsed.error };
+  if ('error' in parsed)
+    return {
+      values: byHeader(header, salvageFields(record.text, context.delimiter, header.length)),
+      error: parsed.error,
+    };
   if (parsed.fields.length !== header.length) {
+    // No cell is kept: with a field too many or too few, none can be trusted to be where the header says.
     return {
       values: {},
-      error: `line ${record.line}: expected ${header.length} fields as in the header, found ${parsed.fields.length}.`,
+      error: fieldCountMessage(record.line, header.length, parsed.fields.length, context.delimiter),
     };
   }
   return { values: byHeaderWith(newRow, header, parsed.fields) };
+}
+
+/**
+ * The message of a record with more or fewer fields than the header. One field where the header has several is
+ * most often a file written with another delimiter (a `;` file read as `,`), so the message says which was used.
+ */
+export function fieldCountMessage(line: number, expected: number, found: number, delimiter = ','): string {
+  const hint =
+    found === 1 && expected > 1
+      ? ` (read with the delimiter ${delimiterName(delimiter)}; set another with --delimiter)`
+      : '';
+  return `line ${line}: expected ${expected} fields as in the header, found ${found}${hint}.`;
+}
+
+/**
+ * A row's values under the names the adapter reads ({@link ChunkContext.rename}); the row itself is unchanged.
+ *
+ * @example
+ * ```ts
+ * renamed({ Amount: '12', id: 'a' }, { Amount: 'money' }); // { money: '12', id: 'a' }
+ * ```
+ */
+export function renamed(
+  values: Record<string, unknown>,
+  rename: Readonly<Record<string, string>>,
+): Record<string, unknown> {
+  const copy = guardedObject();
+  for (const key in values) copy[Object.hasOwn(rename, key) ? (rename[key] as string) : key] = values[key];
+  return copy;
 }
 
 /** Records parsed together (one csv-parse call for those with quotes); see {@link chunkProcessor}. */
 const PARSE_SLICE = 100;
 
 /** The parsed fields of each CSV record of `records` (undefined for a record that has no text), by index. */
-function parseSlice(records: readonly RecordText[]): Array<CsvRecord | undefined> {
+function parseSlice(records: readonly RecordText[], delimiter = ','): Array<CsvRecord | undefined> {
   const texts: Array<{ line: number; text: string }> = [];
   const at: number[] = [];
   records.forEach((record, index) => {
@@ -155,7 +200,7 @@ function parseSlice(records: readonly RecordText[]): Array<CsvRecord | undefined
     texts.push(record as { line: number; text: string });
     at.push(index);
   });
-  const results = parseRecords(texts);
+  const results = parseRecords(texts, delimiter);
   const byIndex = new Array<CsvRecord | undefined>(records.length);
   at.forEach((index, position) => (byIndex[index] = results[position]));
   return byIndex;
@@ -180,6 +225,9 @@ export function chunkProcessor(
   // The next chunk's buffer is sized from the last one's output, so it is rarely grown.
   let capacity = 64 * 1024;
   const newRow = rowObjectFor(context.header);
+  const rename =
+    context.rename !== undefined && Object.keys(context.rename).length > 0 ? context.rename : undefined;
+  const reading = context.reading ?? {};
   return (records) => {
     const summary = new RunSummary(kind.groupings);
     const sink = new ByteSink(capacity);
@@ -187,7 +235,7 @@ export function chunkProcessor(
     // live at once, so few survive a young-generation collection and old-space garbage stays small (peak RSS).
     for (let from = 0; from < records.length; from += PARSE_SLICE) {
       const slice = records.slice(from, from + PARSE_SLICE);
-      const parsed = context.inputFormat === 'csv' ? parseSlice(slice) : [];
+      const parsed = context.inputFormat === 'csv' ? parseSlice(slice, context.delimiter) : [];
       // Each row is computed and encoded before the next is decoded: nothing of a row but its bytes outlives it.
       slice.forEach((record, index) => {
         const { values, error } = decode(record, context, parsed[index], newRow);
@@ -198,7 +246,11 @@ export function chunkProcessor(
         }
         let result: ResultFields;
         try {
-          const { outcome, groups, fields } = kind.compute(values, context.inputFormat);
+          const { outcome, groups, fields } = kind.compute(
+            rename === undefined ? values : renamed(values, rename),
+            context.inputFormat,
+            reading,
+          );
           summary.success(outcome.co2e, groups);
           result = fields ?? outcome;
         } catch (thrown) {

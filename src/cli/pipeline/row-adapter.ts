@@ -3,6 +3,27 @@ import type { FileFormat } from '../formats/records';
 
 export type { RowOutcome } from '../formats/output-row';
 
+/** How a row's cells are read, from the command's options; plain data, as worker threads are given it. */
+export interface CellReading {
+  /** CSV: numbers are written with a decimal comma (`1234,50`), as spreadsheets save them in much of Europe. */
+  decimalComma?: boolean;
+  /** Negative amounts (credit notes): refused (the default), or estimated as negative emissions (`net`). */
+  credits?: 'refuse' | 'net';
+}
+
+/**
+ * The columns an adapter reads, for the header check before the first row (pipeline/header.ts): what it needs,
+ * what else it knows, and other names people give them.
+ */
+export interface ColumnSpec {
+  /** Each entry is needed; an entry of several names is met by the first group whose names are all present. */
+  readonly required: ReadonlyArray<ReadonlyArray<readonly string[]>>;
+  /** Every column the adapter reads, required ones included. */
+  readonly known: readonly string[];
+  /** Other names for known columns, as ledgers write them (`amount` → `money`), in normalised form. */
+  readonly aliases: Readonly<Record<string, string>>;
+}
+
 /**
  * The one interface between the row pipeline and a kind of ledger row (spend, cloud, billing, …): how a row's
  * cells become a request, what its result adds to the row, and which summary groups it joins. The pipeline reads
@@ -36,6 +57,7 @@ export interface RowAdapter {
   compute(
     values: Record<string, unknown>,
     source: FileFormat,
+    reading?: CellReading,
   ): { outcome: RowOutcome; groups: Record<string, string>; fields?: Readonly<Record<string, unknown>> };
   /**
    * Result columns of this adapter's own, written instead of the generic ones (billing's `co2e_*`): `compute`
@@ -63,4 +85,6 @@ export interface RowAdapter {
   readonly rowOptions?: Readonly<Record<string, string>>;
   /** Dataset files (`--datasets`) the workers merge over the defaults, in order, to build the same datasets. */
   readonly workerDatasets?: readonly string[];
+  /** The columns the rows read, for the header check; an adapter without them (billing) checks its own. */
+  readonly columns?: ColumnSpec;
 }

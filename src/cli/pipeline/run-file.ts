@@ -29,6 +29,8 @@ import {
   readRecords,
 } from '../formats/records';
 import { RunSummary } from './summary';
+import { type Delimiter, delimiterName } from '../formats/csv/reader';
+import { headerReading, readingOf } from './reading';
 
 /**
  * `spend FILE` and `cloud FILE`: stream records through a calculator a chunk at a time (on worker threads when
@@ -52,6 +54,12 @@ export interface FileCommandOptions {
   jobs?: number;
   /** CSV output: make formula-like pass-through cells inert (default true). */
   neutraliseFormulas?: boolean;
+  /** CSV input: the delimiter; detected from the header when omitted. */
+  delimiter?: Delimiter;
+  /** CSV input: numbers have a decimal comma; when omitted, on for a `;` file. */
+  decimalComma?: boolean;
+  /** Negative amounts (credit notes): refused (default), or estimated as negative emissions. */
+  credits?: 'refuse' | 'net';
 }
 
 /** Records per chunk, and the most characters of record text in one (long records make shorter chunks). */
@@ -120,6 +128,11 @@ function runIdentity(kind: RowAdapter, file: string, context: ChunkContext): Run
       '--input-format': context.inputFormat,
       '--format': context.format,
       '--allow-formulas': context.neutraliseFormulas ? 'off' : 'on',
+      // Recorded only when they differ from a plain comma file's reading, so partials of such files still resume.
+      ...(context.delimiter !== undefined &&
+        context.delimiter !== ',' && { '--delimiter': delimiterName(context.delimiter) }),
+      ...(context.reading?.decimalComma === true && { '--decimal-comma': 'on' }),
+      ...(context.reading?.credits === 'net' && { '--credits': 'net' }),
       ...kind.rowOptions,
     },
     version: packageJson.version,
@@ -163,12 +176,17 @@ export async function runFileCommand(
   let bytesRead = 0;
   let source;
   try {
-    source = await readRecords(input.source, inputFormat, { onChunk: (bytes) => (bytesRead += bytes) });
+    source = await readRecords(input.source, inputFormat, {
+      onChunk: (bytes) => (bytesRead += bytes),
+      ...(options.delimiter !== undefined && { delimiter: options.delimiter }),
+    });
   } catch (error) {
     if (error instanceof InputFileError) throw new UsageError(`${file}: ${error.message}.`);
     throw new UsageError(`cannot read ${file}: ${errorCode(error)}`);
   }
   const { header, batches } = source;
+  const reading = readingOf(source, inputFormat, options);
+  const header_ = headerReading(kind, file, header, inputFormat === 'csv');
 
   // The first chunk is read before anything is written: JSON Lines written as CSV takes its columns from it.
   // Records come a source chunk (64 KB) at a time, so reading awaits once per batch, not once per record.
@@ -193,6 +211,9 @@ export async function runFileCommand(
     columns: outputColumns(header, first, inputFormat, kind.resultColumns),
     neutraliseFormulas: options.neutraliseFormulas ?? true,
     ...(kind.resultColumns !== undefined && { resultColumns: kind.resultColumns }),
+    ...(inputFormat === 'csv' && { delimiter: source.delimiter }),
+    reading: reading.cells,
+    rename: header_.rename,
   };
 
   const summary = new RunSummary(kind.groupings);
@@ -334,6 +355,8 @@ export async function runFileCommand(
   }
   progress.stop();
   io.stderr.write(summary.format(kind.name, (performance.now() - started) / 1000, interrupted));
+  for (const note of [...reading.notes, ...header_.notes])
+    io.stderr.write(`co2e-engine ${kind.name}: ${note}\n`);
   if (interrupted && output !== undefined)
     io.stderr.write(
       `co2e-engine ${kind.name}: ${options.out} is untouched; run the same command with --resume to continue\n`,

@@ -1,5 +1,5 @@
 import { createReadStream, realpathSync, rmSync } from 'node:fs';
-import { type ChunkContext, decode } from './chunk';
+import { type ChunkContext, decode, renamed } from './chunk';
 import { parseRecord } from '../formats/csv/reader';
 import { type CliIo, EXIT, UsageError } from '../io';
 import type { RowAdapter } from './row-adapter';
@@ -9,7 +9,15 @@ import { readParquetRows } from '../formats/parquet/reader';
 import { type ByteSink, parquetWriter } from '../formats/parquet/writer';
 import { createProgress } from './progress';
 import { errorCode, inputFileSize, streamWriter } from './streams';
-import { type FileFormat, InputFileError, type ParquetAwareFormat, readRecords } from '../formats/records';
+import {
+  type FileFormat,
+  InputFileError,
+  type ParquetAwareFormat,
+  type RecordSource,
+  readRecords,
+} from '../formats/records';
+import type { Delimiter } from '../formats/csv/reader';
+import { headerReading, type ReadingOptions, readingOf } from './reading';
 import { RunSummary } from './summary';
 import { EmissionsError } from '../../core/errors';
 import { parquetRowValues } from '../adapters/cells';
@@ -22,8 +30,10 @@ import { parquetRowValues } from '../adapters/cells';
  * footer, so an interrupted run leaves no partial to continue).
  */
 
-export interface ParquetCommandOptions {
+export interface ParquetCommandOptions extends ReadingOptions {
   out?: string;
+  /** CSV input: the delimiter; detected from the header when omitted. */
+  delimiter?: Delimiter;
   format: ParquetAwareFormat;
   inputFormat: ParquetAwareFormat;
   force?: boolean;
@@ -47,6 +57,8 @@ interface Rows {
   columns: () => readonly string[];
   columnTypes?: Parameters<typeof parquetWriter>[2];
   bytes?: number;
+  /** CSV input: its delimiter and how it was chosen. */
+  delimiter?: { delimiter: Delimiter; delimiterFrom: RecordSource['delimiterFrom'] };
 }
 
 async function openRows(
@@ -54,6 +66,7 @@ async function openRows(
   inputFormat: ParquetAwareFormat,
   io: CliIo,
   onChunk: (bytes: number) => void,
+  delimiter?: Delimiter,
 ): Promise<Rows> {
   const size = file === '-' ? undefined : await inputFileSize(file);
   try {
@@ -67,13 +80,17 @@ async function openRows(
       };
     }
     const stream = file === '-' ? io.stdin : createReadStream(file, { highWaterMark: 64 * 1024 });
-    const { header, records } = await readRecords(stream, inputFormat, { onChunk });
+    const { header, records, ...read } = await readRecords(stream, inputFormat, {
+      onChunk,
+      ...(delimiter !== undefined && { delimiter }),
+    });
     const context: ChunkContext = {
       inputFormat,
       format: 'jsonl',
       header,
       columns: [],
       neutraliseFormulas: false,
+      delimiter: read.delimiter,
     };
     let columns: readonly string[] = inputFormat === 'csv' ? header : [];
     async function* decoded() {
@@ -81,14 +98,21 @@ async function openRows(
         const record = next.value;
         const parsed =
           inputFormat === 'csv' && record.text !== undefined
-            ? parseRecord(record.text, record.line)
+            ? parseRecord(record.text, record.line, read.delimiter)
             : undefined;
         const row = decode(record, context, parsed);
         if (columns.length === 0 && row.error === undefined) columns = Object.keys(row.values);
         yield { line: record.line, ...row };
       }
     }
-    return { rows: decoded(), columns: () => columns, ...(size !== undefined && { bytes: size }) };
+    return {
+      rows: decoded(),
+      columns: () => columns,
+      ...(size !== undefined && { bytes: size }),
+      ...(inputFormat === 'csv' && {
+        delimiter: { delimiter: read.delimiter, delimiterFrom: read.delimiterFrom },
+      }),
+    };
   } catch (error) {
     if (error instanceof InputFileError) throw new UsageError(`${file}: ${error.message}.`);
     throw new UsageError(`cannot read ${file}: ${errorCode(error)}`);
@@ -124,7 +148,15 @@ export async function runParquetFileCommand(
   }
 
   let bytesRead = 0;
-  const input = await openRows(file, inputFormat, io, (bytes) => (bytesRead += bytes));
+  const input = await openRows(file, inputFormat, io, (bytes) => (bytesRead += bytes), options.delimiter);
+  const reading = readingOf(
+    input.delimiter ?? { delimiter: ',', delimiterFrom: 'header' },
+    inputFormat,
+    options,
+  );
+  // JSON Lines has no header: each row names its own columns.
+  const header = headerReading(kind, file, input.columns(), inputFormat !== 'jsonl');
+  const rename = Object.keys(header.rename).length > 0 ? header.rename : undefined;
 
   let output: OutputFile | undefined;
   if (out !== undefined) {
@@ -223,7 +255,11 @@ export async function runParquetFileCommand(
       } else {
         try {
           const values = inputFormat === 'parquet' ? parquetRowValues(row.values) : row.values;
-          const { outcome, groups, fields } = kind.compute(values, source);
+          const { outcome, groups, fields } = kind.compute(
+            rename === undefined ? values : renamed(values, rename),
+            source,
+            reading.cells,
+          );
           summary.success(outcome.co2e, groups);
           await write({ input: row.values, result: fields ?? outcome });
         } catch (error) {
@@ -258,6 +294,8 @@ export async function runParquetFileCommand(
   }
   progress.stop();
   io.stderr.write(summary.format(kind.name, (performance.now() - started) / 1000, interrupted));
+  for (const note of [...reading.notes, ...header.notes])
+    io.stderr.write(`co2e-engine ${kind.name}: ${note}\n`);
   if (interrupted) return EXIT.interrupted;
   return summary.failures > 0 ? EXIT.rowsFailed : EXIT.ok;
 }

@@ -17,14 +17,21 @@ export type CsvRecord =
  */
 export type CsvRecordText =
   | { line: number; text: string; error?: undefined }
-  | { line: number; error: string; salvage?: string; text?: undefined };
+  | {
+      line: number;
+      error: string;
+      salvage?: string;
+      /** The cells of a line too long to keep whole, oversized ones emptied (lines.ts). */
+      fields?: readonly string[];
+      text?: undefined;
+    };
 
 /**
  * Whether a quoted field is still open at the end of `text`, given whether one was open at its start. A quote
  * opens a field only at the field's start (after optional spaces), as in RFC 4180; a quote inside an unquoted
  * field (`27" monitor`) is a literal and opens nothing, so it cannot glue the following lines into one record.
  */
-export function quoteOpenAfter(text: string, openAtStart: boolean): boolean {
+export function quoteOpenAfter(text: string, openAtStart: boolean, delimiter = ','): boolean {
   let open = openAtStart;
   let fieldStart = !openAtStart;
   for (let index = 0; index < text.length; index++) {
@@ -34,7 +41,7 @@ export function quoteOpenAfter(text: string, openAtStart: boolean): boolean {
       if (text[index + 1] === '"')
         index++; // an escaped quote
       else open = false;
-    } else if (character === ',') {
+    } else if (character === delimiter) {
       fieldStart = true;
     } else if (character === '"' && fieldStart) {
       open = true;
@@ -47,25 +54,35 @@ export function quoteOpenAfter(text: string, openAtStart: boolean): boolean {
 }
 
 /**
- * The fields of `text` that come before its first malformed one (a quote never closed, text after a closing
- * quote): they are where the header says, so a failed row can still show its invoice id. Trimmed as in parsing.
+ * The fields of a record that csv-parse cannot read, so that its row still shows its own ids. A malformed field
+ * (a quote never closed, text after a closing quote) is emptied; the fields after it are kept when the record then
+ * has the `expected` number of fields (the header's), as they are then where the header says; otherwise only the
+ * fields before it are (they are where the header says in any case). Trimmed as in parsing.
  *
  * @example
  * ```ts
  * salvageFields('INV-7,isic4,"4711,2019'); // ['INV-7', 'isic4']
+ * salvageFields('INV-7,isic4,"47"11,2019', ',', 4); // ['INV-7', 'isic4', '', '2019']
  * ```
  */
-export function salvageFields(text: string): string[] {
+export function salvageFields(text: string, delimiter = ',', expected?: number): string[] {
   const fields: string[] = [];
+  let firstBad: number | undefined;
+  const result = () =>
+    firstBad === undefined || fields.length === expected ? fields : fields.slice(0, firstBad);
   let index = 0;
   for (;;) {
     while (text[index] === ' ' || text[index] === '\t') index++;
     if (text[index] === '"') {
       let value = '';
       let end = index + 1;
+      let closed = true;
       for (;;) {
         const close = text.indexOf('"', end);
-        if (close === -1) return fields; // never closed
+        if (close === -1) {
+          closed = false;
+          break;
+        }
         value += text.slice(end, close);
         if (text[close + 1] === '"') {
           value += '"';
@@ -75,15 +92,37 @@ export function salvageFields(text: string): string[] {
         end = close + 1;
         break;
       }
+      if (!closed) {
+        // Never closed: if the quote was a stray one, the rest of the line holds the other fields.
+        firstBad ??= fields.length;
+        const after = text.indexOf(delimiter, index);
+        fields.push('');
+        if (after !== -1)
+          fields.push(
+            ...text
+              .slice(after + 1)
+              .split(delimiter)
+              .map(trimField),
+          );
+        return result();
+      }
       while (text[end] === ' ' || text[end] === '\t') end++;
-      if (end < text.length && text[end] !== ',') return fields; // text after the closing quote
+      if (end < text.length && text[end] !== delimiter) {
+        // Text after the closing quote: the field runs to the next delimiter, emptied.
+        firstBad ??= fields.length;
+        fields.push('');
+        const next = text.indexOf(delimiter, end);
+        if (next === -1) return result();
+        index = next + 1;
+        continue;
+      }
       fields.push(value);
-      if (end >= text.length) return fields;
+      if (end >= text.length) return result();
       index = end + 1;
     } else {
-      const comma = text.indexOf(',', index);
-      fields.push(text.slice(index, comma === -1 ? undefined : comma).trim());
-      if (comma === -1) return fields;
+      const comma = text.indexOf(delimiter, index);
+      fields.push(trimField(text.slice(index, comma === -1 ? undefined : comma)));
+      if (comma === -1) return result();
       index = comma + 1;
     }
   }
@@ -96,11 +135,12 @@ const trimField = (field: string) => field.replace(/^[ \t\f\r\n]+|[ \t\f\r\n]+$/
 const PARSE_OPTIONS = { trim: true, relax_quotes: true, skip_empty_lines: false } as const;
 
 /** Parses one record's text (from {@link readCsvRecordTexts}); `line` is where it starts in the file. */
-export function parseRecord(text: string, line: number): CsvRecord {
+export function parseRecord(text: string, line: number, delimiter = ','): CsvRecord {
   let records: string[][];
   try {
     records = parse(text, {
       ...PARSE_OPTIONS,
+      delimiter,
       relax_column_count: false,
       // Said outright when it can be: csv-parse's own discovery costs a Buffer copy of the text.
       ...(!text.includes('\r') && { record_delimiter: '\n' }),
@@ -113,7 +153,7 @@ export function parseRecord(text: string, line: number): CsvRecord {
         return `${word} line ${line + Number(relative) - 1}`;
       },
     );
-    return { line, error: `line ${line}: ${message}`, fields: salvageFields(text) };
+    return { line, error: `line ${line}: ${message}`, fields: salvageFields(text, delimiter) };
   }
   if (records.length !== 1)
     return { line, error: `line ${line}: expected one CSV record, found ${records.length}.` };
@@ -128,22 +168,25 @@ export function parseRecord(text: string, line: number): CsvRecord {
  * parseRecords([{ line: 2, text: 'a,1' }, { line: 3, text: '"b, c",2' }]); // fields ['a','1'], ['b, c','2']
  * ```
  */
-export function parseRecords(records: ReadonlyArray<{ line: number; text: string }>): CsvRecord[] {
+export function parseRecords(
+  records: ReadonlyArray<{ line: number; text: string }>,
+  delimiter = ',',
+): CsvRecord[] {
   const results = new Array<CsvRecord>(records.length);
   const quoted: number[] = [];
   records.forEach(({ text, line }, index) => {
     // Most ledger lines have no quote at all: then csv-parse's answer is the comma-split fields, trimmed as it
     // trims (tests/cli/records.test.ts checks they agree), at a fraction of the cost.
     if (text.trim() === '')
-      results[index] = parseRecord(text, line); // never joined: csv-parse may skip it
+      results[index] = parseRecord(text, line, delimiter); // never joined: csv-parse may skip it
     else if (!text.includes('"') && !text.includes('\r'))
-      results[index] = { line, fields: text.split(',').map(trimField) };
+      results[index] = { line, fields: text.split(delimiter).map(trimField) };
     else quoted.push(index);
   });
   const oneByOne = () => {
     for (const index of quoted) {
       const { text, line } = records[index] as { line: number; text: string };
-      results[index] = parseRecord(text, line);
+      results[index] = parseRecord(text, line, delimiter);
     }
     return results;
   };
@@ -154,6 +197,7 @@ export function parseRecords(records: ReadonlyArray<{ line: number; text: string
   try {
     parsed = parse(quoted.map((index) => records[index]?.text).join('\n'), {
       ...PARSE_OPTIONS,
+      delimiter,
       relax_column_count: true, // each record's field count is checked against the header by the caller
       record_delimiter: '\n',
     });
@@ -170,16 +214,72 @@ export function parseRecords(records: ReadonlyArray<{ line: number; text: string
   return results;
 }
 
+/** The delimiters a header may use, in order of preference when counts tie. */
+export const DELIMITERS = [',', ';', '\t', '|'] as const;
+export type Delimiter = (typeof DELIMITERS)[number];
+
+/** How a delimiter is named in messages and options (`--delimiter tab`). */
+export const delimiterName = (delimiter: string): string => (delimiter === '\t' ? 'tab' : `'${delimiter}'`);
+
+/**
+ * Excel's own first line, `sep=;`, which names the file's delimiter (Excel writes it on request and reads it): the
+ * delimiter, or undefined when `text` is no such line.
+ */
+export function sepLine(text: string): Delimiter | undefined {
+  const named = /^sep=(.) *$/i.exec(text)?.[1];
+  return DELIMITERS.find((delimiter) => delimiter === named);
+}
+
+/**
+ * The delimiter of a header line: whichever of `,` `;` tab `|` it holds most often outside quoted names (a header
+ * of one column, holding none, is read with `,`).
+ *
+ * @example
+ * ```ts
+ * detectDelimiter('invoice_id;money;money_unit'); // ';'
+ * detectDelimiter('"amount, net";money'); // ';'
+ * ```
+ */
+export function detectDelimiter(header: string): Delimiter {
+  const counts = new Map<string, number>();
+  let quoted = false;
+  for (const character of header) {
+    if (character === '"') quoted = !quoted;
+    else if (!quoted) counts.set(character, (counts.get(character) ?? 0) + 1);
+  }
+  let best: Delimiter = ',';
+  for (const delimiter of DELIMITERS)
+    if ((counts.get(delimiter) ?? 0) > (counts.get(best) ?? 0)) best = delimiter;
+  return best;
+}
+
 /** Parsed CSV records: {@link readCsvRecordTexts}, each parsed with {@link parseRecord}. */
 export async function* readCsvRecords(
   lines: AsyncIterable<PhysicalLine>,
   maxRecordChars: number,
+  delimiter?: string,
 ): AsyncGenerator<CsvRecord> {
-  for await (const record of readCsvRecordTexts(lines, maxRecordChars)) {
-    if (record.error === undefined) yield parseRecord(record.text, record.line);
+  let chosen = delimiter;
+  const detected = async function* (): AsyncGenerator<PhysicalLine> {
+    for await (const line of lines) {
+      if (chosen === undefined && !line.tooLong && line.text.trim() !== '') {
+        const sep = sepLine(line.text);
+        chosen = sep ?? detectDelimiter(line.text);
+        if (sep !== undefined) continue;
+      }
+      yield line;
+    }
+  };
+  for await (const record of readCsvRecordTexts(detected(), maxRecordChars, () => chosen ?? ',')) {
+    const used = chosen ?? ',';
+    if (record.error === undefined) yield parseRecord(record.text, record.line, used);
     else {
-      const { line, error, salvage } = record;
-      yield salvage === undefined ? { line, error } : { line, error, fields: salvageFields(salvage) };
+      const { line, error, salvage, fields } = record;
+      yield salvage !== undefined
+        ? { line, error, fields: salvageFields(salvage, used) }
+        : fields !== undefined
+          ? { line, error, fields }
+          : { line, error };
     }
   }
 }
@@ -188,8 +288,9 @@ export async function* readCsvRecords(
 export async function* readCsvRecordTexts(
   lines: AsyncIterable<PhysicalLine>,
   maxRecordChars: number,
+  delimiter: string | (() => string) = ',',
 ): AsyncGenerator<CsvRecordText> {
-  const splitter = csvRecordSplitter(maxRecordChars);
+  const splitter = csvRecordSplitter(maxRecordChars, delimiter);
   for await (const line of lines) yield* splitter.take([line]);
   yield* splitter.end();
 }
@@ -201,14 +302,18 @@ export async function* readCsvRecordTexts(
 export async function* readCsvRecordTextBatches(
   batches: AsyncIterable<readonly PhysicalLine[]>,
   maxRecordChars: number,
+  delimiter = ',',
 ): AsyncGenerator<CsvRecordText[]> {
-  const splitter = csvRecordSplitter(maxRecordChars);
+  const splitter = csvRecordSplitter(maxRecordChars, delimiter);
   for await (const batch of batches) yield splitter.take(batch);
   yield splitter.end();
 }
 
 /** Splits physical lines into record texts; `take` returns the records its lines complete, `end` the rest. */
-function csvRecordSplitter(maxRecordChars: number): {
+function csvRecordSplitter(
+  maxRecordChars: number,
+  delimiterOf: string | (() => string),
+): {
   take(lines: readonly PhysicalLine[]): CsvRecordText[];
   end(): CsvRecordText[];
 } {
@@ -229,13 +334,23 @@ function csvRecordSplitter(maxRecordChars: number): {
 
   function take(line: PhysicalLine): void {
     if (line.tooLong) {
-      const start = pending[0]?.line ?? line.line;
+      const first = pending[0];
+      const start = first?.line ?? line.line;
       pending = [];
       openQuote = false;
       chars = 0;
+      // The row keeps what can be read of it: the short cells of the long line, or the leading ones of the record's
+      // first line when the long line continues a quoted field.
+      const kept =
+        first !== undefined
+          ? { salvage: first.text }
+          : line.cells !== undefined
+            ? { fields: line.cells }
+            : {};
       out.push({
         line: start,
         error: `line ${start}: the record is longer than ${maxRecordChars} characters.`,
+        ...kept,
       });
       return;
     }
@@ -248,6 +363,7 @@ function csvRecordSplitter(maxRecordChars: number): {
             ? {
                 line: line.line,
                 error: `line ${line.line}: the line is not valid UTF-8; save the file as UTF-8.`,
+                salvage: line.text, // its ids are most often ASCII, and pass through
               }
             : { line: line.line, text: line.text },
         );
@@ -257,7 +373,11 @@ function csvRecordSplitter(maxRecordChars: number): {
     }
     pending.push(line);
     chars += line.text.length + 1;
-    openQuote = quoteOpenAfter(line.text, openQuote);
+    openQuote = quoteOpenAfter(
+      line.text,
+      openQuote,
+      typeof delimiterOf === 'string' ? delimiterOf : delimiterOf(),
+    );
     if (!openQuote) {
       const start = pending[0] as PhysicalLine;
       const invalid = pending.some((part) => part.invalidUtf8);
@@ -269,6 +389,7 @@ function csvRecordSplitter(maxRecordChars: number): {
           ? {
               line: start.line,
               error: `line ${start.line}: the line is not valid UTF-8; save the file as UTF-8.`,
+              salvage: text,
             }
           : { line: start.line, text },
       );
