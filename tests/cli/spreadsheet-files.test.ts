@@ -274,7 +274,7 @@ describe('credit notes', () => {
       ['a', '18.768', '690', ''],
       ['cn', '-18.768', '-690', 'credit_note'],
     ]);
-    expect(stderr).toContain('total co2e: 0 kg');
+    expect(stderr).toContain('total co2e: 0 t (0 kg;');
     expect(stderr).toContain('negative amounts estimated as negative emissions (--credits net)');
   });
 });
@@ -328,7 +328,7 @@ describe('every file command reads the Excel-saved file as the original', () => 
     const out = tempPath('excel.parquet');
     const { code, stderr } = await cli(['spend', file, '--out', out]);
     expect(code).toBe(0);
-    expect(stderr).toContain('total co2e: 18.768 kg');
+    expect(stderr).toContain('total co2e: 0.01877 t (18.77 kg;');
     expect(stderr).toContain("numbers read with a decimal comma, as usual in ';' files");
   });
 });
