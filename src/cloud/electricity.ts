@@ -110,7 +110,7 @@ const RESOURCES: Readonly<Record<ElectricityResource, Resource>> = {
  * const { estimate } = electricityEstimate('cpu', 'aws', { cpu_count: 2, region: 'eu_central_1', duration: 1 }, defaultDatasets);
  * estimate.activity_data; // { activity_value: 0.0048124, activity_unit: 'kWh' } (2 × 2.12 W × PUE 1.135 / 1000)
  * ```
- * @throws {EmissionsError} the library calculator's errors for the same request.
+ * @throws {@link EmissionsError} the library calculator's errors for the same request.
  */
 export function electricityEstimate(
   resource: ElectricityResource,
@@ -129,7 +129,7 @@ export function electricityEstimate(
     region,
     year,
   } = resolveUsePhaseRequest(provider, schema, request, datasets, needs);
-  const unit = perUnit(coefficients, input as Record<string, unknown>);
+  const unit = perUnit(coefficients, input);
   const kwhPerUnit = mul(unit.kwh, decimal(pueAt(coefficients, region.region)));
   const kwh = mul(decimal(library.activity_data.activity_value), kwhPerUnit);
   const stated =

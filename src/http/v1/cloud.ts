@@ -7,7 +7,7 @@ import { calculateNetworkingBatch } from '../../cloud/networking';
 import { calculateStorageBatch } from '../../cloud/storage';
 import { runBatch } from '../../core/batch';
 import type { ErrorBody } from '../../core/errors';
-import type { CalculationOptions, Estimate, FactorMetadata } from '../../core/estimate';
+import type { CalculationOptions, FactorMetadata } from '../../core/estimate';
 import type { CloudProvider } from '../../datasets/tables';
 import type { CloudDatasets } from '../../datasets/types';
 import type { CloudCalculatorName } from '../routes';
@@ -117,7 +117,7 @@ export const V1_CLOUD: Readonly<Record<CloudCalculatorName, V1Single>> = {
   storage: electricity('storage'),
   networking: electricity('networking'),
   embodied: (provider, request, datasets, options) =>
-    toWireEstimate(calculateEmbodied(provider, request as never, datasets, options) as Estimate),
+    toWireEstimate(calculateEmbodied(provider, request as never, datasets, options)),
 };
 
 const LIBRARY_BATCH: Readonly<
