@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { calculateEmbodied, calculateInstance } from '../../src/index';
+import { calculateCpu, calculateEmbodied, calculateInstance } from '../../src/index';
 import { ccfAppDatasets, cloudDatasets as defaultDatasets } from '../../src/datasets/cloud';
+import regionsJson from '../../datasets/cloud/regions-electricitymaps.json';
+import type { CloudRegionsTable } from '../../src/datasets/tables';
+
+const regionsTable = regionsJson as CloudRegionsTable;
 
 /**
  * Issue 38: the eight types a new user tries first answer, each embodied figure derived from its platform's published
@@ -109,5 +113,33 @@ describe("today's fleet under ccfAppDatasets: per-processor watts (issue 38)", (
       (vcpu * (min + 0.5 * (max - min)) * pue) / 1000,
       12,
     );
+  });
+});
+
+describe("today's regions: a grid zone and the year of its factor (issue 38 item 4)", () => {
+  const REGIONS = [
+    ['aws', 'mx-central-1', 'MX'],
+    ['aws', 'ap-southeast-5', 'MY-WM'],
+    ['aws', 'ap-southeast-7', 'TH'],
+    ['aws', 'ca-west-1', 'CA-AB'],
+    ['gcp', 'africa-south1', 'ZA'],
+    ['gcp', 'europe-north2', 'SE-SE3'],
+    ['azure', 'mexicocentral', 'MX'],
+    ['azure', 'spaincentral', 'ES'],
+    ['azure', 'newzealandnorth', 'NZ'],
+    ['azure', 'malaysiawest', 'MY-WM'],
+    ['azure', 'austriaeast', 'AT'],
+    ['azure', 'denmarkeast', 'DK-DK2'],
+  ] as const;
+  it.each(REGIONS)('%s %s answers with zone %s and names the factor’s year', (provider, region, zone) => {
+    const row = regionsTable.regions.find((r) => r.provider === provider && r.region === region);
+    expect(row?.grid_zone).toBe(zone);
+    for (const year of [2022, 2025]) {
+      const cpu = calculateCpu(provider, { cpu_count: 1, region, duration: 1, year }, defaultDatasets);
+      expect(cpu.emission_factor?.year).toBe(year);
+      expect(row?.grid_sources?.[year]).toBe(
+        `Electricity Maps yearly average ${year}, zone ${zone} (via @tgwf/co2 0.19.0)`,
+      );
+    }
   });
 });
