@@ -36,7 +36,9 @@ describe('the platform specs table (scripts/datasets/cloud/platform-specs.ts)', 
       ' ',
     ))
       expect(families, family).toContain(`gcp/${family}`);
-    for (const family of 'D#s_v6 E#s_v6 D#as_v6 E#as_v6 D#ps_v6 E#ps_v6 F#as_v6'.split(' '))
+    for (const family of 'D#s_v6 E#s_v6 D#as_v6 E#as_v6 D#ps_v6 E#ps_v6 F#as_v6 NC#ads_H100_v5 ND#isr_H100_v5 NV#ads_A10_v5'.split(
+      ' ',
+    ))
       expect(families, family).toContain(`azure/${family}`);
   });
 
@@ -60,7 +62,7 @@ describe('the platform specs table (scripts/datasets/cloud/platform-specs.ts)', 
     const derived = instances.instances.filter(
       (row) => row.embodied_method === 'derived from platform specs',
     );
-    expect(derived.length).toBe(526);
+    expect(derived.length).toBe(532);
     const byFamily = new Map<string, typeof derived>();
     for (const row of derived) {
       const key = `${row.provider}/${familyKey(row.provider, row.instance)}`;

@@ -9,7 +9,13 @@ import { platformEmbodied } from '../../../src/cloud/factors/platform-embodied';
 import type { CloudInstancesTable, CloudProvider } from '../../../src/datasets/tables';
 import { type InstanceTable, familyOf, SOURCE_AWS_2026, SOURCE_GCP_2026 } from '../cloud-instance-additions';
 import { assert, parseDecimal } from '../lib';
-import { AZURE_V6_SIZES, PLATFORM_SPECS, type PlatformSpecRow } from './platform-specs';
+import {
+  AZURE_GPU_SIZES,
+  AZURE_SERIES_ALIASES,
+  AZURE_V6_SIZES,
+  PLATFORM_SPECS,
+  type PlatformSpecRow,
+} from './platform-specs';
 
 type Instance = CloudInstancesTable['instances'][number];
 
@@ -30,8 +36,11 @@ export function gcpFamily(type: string): string {
   return match ? `${match[1]}${match[2] ?? ''}` : type;
 }
 
-export const familyKey = (provider: CloudProvider, instance: string): string =>
-  provider === 'gcp' ? gcpFamily(instance) : familyOf(provider, instance);
+export function familyKey(provider: CloudProvider, instance: string): string {
+  if (provider === 'gcp') return gcpFamily(instance);
+  const family = familyOf(provider, instance);
+  return provider === 'azure' ? (AZURE_SERIES_ALIASES[family] ?? family) : family;
+}
 
 /** The sizes of every provider's source lists, by `provider/family`. */
 export function familySizes(
@@ -64,6 +73,8 @@ export function familySizes(
       const [vcpu, memory] = size.split(':').map(Number) as [number, number];
       add('azure', { instance: `Standard_${letter}${vcpu}${suffix}`, vcpu, memory_gib: memory });
     }
+  for (const [instance, vcpu, memory] of AZURE_GPU_SIZES)
+    add('azure', { instance, vcpu, memory_gib: memory });
   return sizes;
 }
 
