@@ -11,11 +11,15 @@ import {
 } from '../../src/datasets/tables';
 import { azureArmName } from '../../src/loaders/parse-ccf-instances';
 import { CcfAppEc2Record, CcfAppMachineRecord, CcfAppVmRecord } from './cloud/ccf-app-schema';
+import { addedMinWatts } from './cloud-gpus';
+import { ccfAppPlatformRows } from './cloud/platform-derived';
+import { GPU_WATTS_ADDED } from './cloud/platform-specs';
 import {
   assert,
   byProviderThen,
   compareStrings,
   isMain,
+  readCsv,
   readJson,
   repoPath,
   sharedPath,
@@ -164,6 +168,9 @@ export function buildCcfAppCoefficients(constants: Record<CloudProvider, Provide
         assert(maxWatts !== undefined, `${provider} ${model}: min watts without max watts`);
         return [model, { min_watts: minWatts, max_watts: maxWatts }];
       });
+    // Today's GPUs, which the app lacks (issue 38; the default table's figures, platform-specs.ts GPU_WATTS_ADDED).
+    for (const [model, { max_watts }] of Object.entries(GPU_WATTS_ADDED))
+      gpuWatts.push([model, { min_watts: addedMinWatts(max_watts), max_watts }]);
     providers[provider] = {
       min_watts: CCF_APP_WATTS[provider][0],
       max_watts: CCF_APP_WATTS[provider][1],
@@ -457,7 +464,21 @@ export function buildCcfApp(): void {
     defaults.instances.filter((row) => row.provider === 'gcp').map((row) => [row.instance, row.memory_gib]),
   );
   const coefficients = buildCcfAppCoefficients(constants, app);
-  const instances = buildCcfAppInstances(constants, app, gcpMemory);
+  const appInstances = buildCcfAppInstances(constants, app, gcpMemory);
+  // Today's families (issue 38): the default table's platform-derived rows with CCF's 2026 per-processor watts.
+  const known = new Set(appInstances.instances.map((row) => `${row.provider}/${row.instance}`));
+  const today = ccfAppPlatformRows(
+    defaults.instances,
+    {
+      aws: readCsv(sharedPath('ccf/ccf-coefficients/coefficients-aws-use.csv')),
+      gcp: readCsv(sharedPath('ccf/ccf-coefficients/coefficients-gcp-use.csv')),
+    },
+    (chips, largest, perChip, memory) => chargedMemoryGb(chips, largest, decimal(perChip), memory),
+  ).filter((row) => !known.has(`${row.provider}/${row.instance}`));
+  const instances = CloudInstancesTableSchema.parse({
+    ...appInstances,
+    instances: [...appInstances.instances, ...today].sort(byProviderThen('instance')),
+  });
   const count = (provider: CloudProvider) =>
     instances.instances.filter((row) => row.provider === provider).length;
   console.log(

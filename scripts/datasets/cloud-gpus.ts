@@ -7,7 +7,13 @@ import {
   type CloudProvider,
 } from '../../src/datasets/tables';
 import { azureArmName } from '../../src/loaders/parse-ccf-instances';
+import { decimal, div, mul, toFixed } from '../../src/core/decimal';
+import { GPU_WATTS_ADDED } from './cloud/platform-specs';
 import { assert, compareStrings, readCsv, readJson, sharedPath } from './lib';
+
+/** Idle watts of an added GPU: max × 46/407 (CCF's A100 idle-to-max ratio), to 0.01 W. */
+export const addedMinWatts = (maxWatts: number): number =>
+  Number(toFixed(div(mul(decimal(maxWatts), decimal(46)), decimal(407)), 2));
 
 /**
  * GPUs of the default tables (issue 22 item 3; issue 21 item 6): the GPU count and model of each instance type, and
@@ -90,16 +96,21 @@ export function ccfGpuWatts(): Record<
   for (const provider of ['aws', 'azure', 'gcp'] as const) {
     const c = constants[provider];
     assert(c !== undefined, `provider_constants.json lacks ${provider}`);
-    result[provider] = Object.fromEntries(
-      Object.entries(c.MIN_WATTS_BY_COMPUTE_PROCESSOR)
-        .filter(([model]) => models.has(model))
-        .sort(([a], [b]) => compareStrings(a, b))
-        .map(([model, min]) => {
-          const max = c.MAX_WATTS_BY_COMPUTE_PROCESSOR[model];
-          assert(max !== undefined, `${provider} ${model}: min watts without max watts`);
-          return [model, { min_watts: min, max_watts: max }];
-        }),
+    const ccf = Object.entries(c.MIN_WATTS_BY_COMPUTE_PROCESSOR)
+      .filter(([model]) => models.has(model))
+      .map(([model, min]): [string, { min_watts: number; max_watts: number }] => {
+        const max = c.MAX_WATTS_BY_COMPUTE_PROCESSOR[model];
+        assert(max !== undefined, `${provider} ${model}: min watts without max watts`);
+        return [model, { min_watts: min, max_watts: max }];
+      });
+    // Today's GPUs, which CCF's tables lack (scripts/datasets/cloud/platform-specs.ts GPU_WATTS_ADDED).
+    const added = Object.entries(GPU_WATTS_ADDED).map(
+      ([model, { max_watts }]): [string, { min_watts: number; max_watts: number }] => {
+        assert(!models.has(model), `${model}: CCF now has watts for it; drop it from GPU_WATTS_ADDED`);
+        return [model, { min_watts: addedMinWatts(max_watts), max_watts }];
+      },
     );
+    result[provider] = Object.fromEntries([...ccf, ...added].sort(([a], [b]) => compareStrings(a, b)));
   }
   return result;
 }
@@ -181,6 +192,8 @@ export function withGpus(table: CloudInstancesTable): CloudInstancesTable {
       counted++;
       return { ...row, ...gpu };
     }
+    // A row that states its GPUs (derived from its platform's specs, issue 38) keeps them.
+    if (row.gpu_model !== undefined) return row;
     if (row.provider === 'aws' && accelerated.has(row.instance)) {
       uncounted++;
       return { ...row, gpu_model: familyModel.get(`aws|${row.instance}`.split('.')[0]!) ?? UNKNOWN_GPU };

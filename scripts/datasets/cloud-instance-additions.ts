@@ -423,7 +423,7 @@ export function addAws2026Instances(table: InstanceTable, records: readonly Reco
       table.add({
         source: `${SOURCE_AWS_2026} (specs); embodied derived from ${derived.predecessor}`,
         family,
-        row: candidate(s, platform, derived.kg),
+        row: { ...candidate(s, platform, derived.kg), embodied_method: 'derived from predecessor family' },
         checkedAgainstPredecessor: true,
       });
     }
@@ -467,7 +467,9 @@ export function excludeGcp2026(table: InstanceTable, records: readonly Record<st
   for (const r of records) {
     const kg = parseDecimal(r['Platform Embedded Emissions (kgCo2eq)']);
     const ours = table.rows.get(table.key('gcp', r['Instance Type'] ?? ''));
-    if (kg !== undefined && ours) ratios.push(kg / ours.platform_embodied_kgco2e);
+    // Published (Teads) figures only: a figure derived from platform specs is not a source's.
+    if (kg !== undefined && ours && ours.embodied_method === undefined)
+      ratios.push(kg / ours.platform_embodied_kgco2e);
   }
   assert(ratios.length > 0, `${SOURCE_GCP_2026}: no type in common with the table to compare`);
   const range = `${round2(Math.min(...ratios))}–${Math.round(Math.max(...ratios))}`;

@@ -7,7 +7,7 @@ import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
 import { embodiedYear, resolveInstance, resolveProvider } from './resolve';
-import { embodiedCo2e, embodiedFactor } from './factors/embodied';
+import { embodiedCo2e, embodiedFactor, embodiedMethod } from './factors/embodied';
 import { EmbodiedRequest } from './embodied.schema';
 
 /** The dataset parts `calculateEmbodied` reads: the provider coefficients and the instance table (no grid). */
@@ -19,7 +19,8 @@ export const EMBODIED_DATASETS = {
 /**
  * Embodied (manufacturing and disposal) emissions of the CPUs behind instances: activity
  * `instance_count × hours` in `instance-hour`, factor `TE · (instance vCPU / platform vCPU) / 35040` kg per
- * instance-hour, with TE the host platform's embodied kg CO2e.
+ * instance-hour, with TE the host platform's embodied kg CO2e. `calculation_details.embodied_method` says whether
+ * TE is the source's `published` figure or `derived from platform specs` (or from a predecessor family).
  *
  * @example
  * ```ts
@@ -44,7 +45,7 @@ export function calculateEmbodied<P extends CloudProviderSpelling>(
     toHours(decimal(input.duration), input.duration_unit),
   );
   const embodied = embodiedFactor(id, instance, coefficients, year, datasets);
-  return estimateFromCo2e(
+  const estimate = estimateFromCo2e(
     embodiedCo2e(instanceHours, embodied),
     {
       activityValue: instanceHours,
@@ -57,6 +58,9 @@ export function calculateEmbodied<P extends CloudProviderSpelling>(
     },
     options,
   );
+  // Which figure it rests on: the source's published platform figure or one derived (datasets/SOURCES.md).
+  estimate.calculation_details = { embodied_method: embodiedMethod(instance) };
+  return estimate;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type Decimal, add, decimal, mul, ZERO } from '../core/decimal';
 import {
   type CalculationOptions,
+  type EmbodiedMethod,
   type Estimate,
   type FactorMetadata,
   estimateFromCo2e,
@@ -17,7 +18,7 @@ import type { CloudProviderSpelling } from './spellings';
 import { gridMethod } from './factors/provenance';
 import { gridFactor, gridMetadata, kwhPerVcpuHour } from './factors/use-phase';
 import { embodiedYear, resolveInstance, resolveProvider, resolveRegion } from './resolve';
-import { embodiedCo2e, embodiedFactor } from './factors/embodied';
+import { embodiedCo2e, embodiedFactor, embodiedMethod } from './factors/embodied';
 import { type CloudNotice, type GpuPower, gpuPower } from './gpu';
 import { InstanceRequest } from './instance.schema';
 import { pueAt } from './pue';
@@ -92,6 +93,12 @@ export interface InstanceCalculationDetails {
   average_gpu_utilization?: number;
   /** GPU electricity, kWh (present when the instance has a GPU part). */
   energy_used_gpu?: number;
+  /**
+   * How the platform's embodied figure behind `embodied_cpu_estimate` was obtained: `published` (the source's
+   * figure), `derived from platform specs` (the Teads parts formula on the provider's published specs) or
+   * `derived from predecessor family`.
+   */
+  embodied_method: EmbodiedMethod;
   energy_unit: 'kWh';
 }
 
@@ -275,6 +282,7 @@ export function calculateInstance<P extends CloudProviderSpelling>(
     details.average_gpu_utilization = GPU_UTILIZATION_NUMBER;
     details.energy_used_gpu = gpuEstimate.activity_data.activity_value;
   }
+  details.embodied_method = embodiedMethod(instance);
   details.energy_unit = 'kWh';
   const result = {
     total_co2e: outputNumber(total, options),

@@ -58,8 +58,14 @@ export interface Estimate {
    * Inputs that shaped the activity beyond the request's quantities, present only when the request gave one: the
    * memory and storage calculators echo `replication_factor` here (activity = data × hours × replication_factor).
    */
-  calculation_details?: { replication_factor: number };
+  calculation_details?: { replication_factor: number } | { embodied_method: EmbodiedMethod };
 }
+
+/**
+ * How an embodied figure was obtained: the source's `published` figure, or derived (from the platform's published
+ * specs by the Teads parts formula, or from a predecessor family's published figure).
+ */
+export type EmbodiedMethod = 'published' | 'derived from platform specs' | 'derived from predecessor family';
 
 /** Options every calculator accepts. */
 export interface CalculationOptions {

@@ -263,6 +263,15 @@ export const CloudInstancesTableSchema = z.strictObject({
          */
         min_watts: z.optional(nonNegative),
         max_watts: z.optional(nonNegative),
+        /**
+         * How `platform_embodied_kgco2e` was obtained, where it is not the source's published figure: `derived from
+         * platform specs` (the Teads parts formula applied to the provider's published specs,
+         * `src/cloud/factors/platform-embodied.ts`) or `derived from predecessor family` (a predecessor's published
+         * figure scaled, datasets/SOURCES.md). Optional; absent: `published`.
+         */
+        embodied_method: z.optional(
+          z.enum(['derived from platform specs', 'derived from predecessor family']),
+        ),
       })
       .check(
         z.refine((i) => i.vcpu <= i.platform_vcpu, {

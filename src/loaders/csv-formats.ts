@@ -341,7 +341,7 @@ const cloudRegions: CsvFormat = {
 const cloudInstances: CsvFormat = {
   columns: [
     ...required('provider', 'instance', 'vcpu', 'memory_gib', 'platform_vcpu', 'platform_embodied_kgco2e'),
-    ...optional('gpu_count', 'gpu_model', 'charged_memory_gb'),
+    ...optional('gpu_count', 'gpu_model', 'charged_memory_gb', 'embodied_method'),
   ],
   build(readers, at, problems) {
     const seen = new FirstLines();
@@ -354,6 +354,7 @@ const cloudInstances: CsvFormat = {
       put(row, 'gpu_count', reader.optionalNumber('gpu_count'));
       put(row, 'gpu_model', reader.text('gpu_model') || undefined);
       put(row, 'charged_memory_gb', reader.optionalNumber('charged_memory_gb'));
+      put(row, 'embodied_method', reader.text('embodied_method') || undefined);
       locateRow(at, ['instances', index], reader, {
         provider: 'provider',
         instance: 'instance',
@@ -364,6 +365,7 @@ const cloudInstances: CsvFormat = {
         gpu_count: 'gpu_count',
         gpu_model: 'gpu_model',
         charged_memory_gb: 'charged_memory_gb',
+        embodied_method: 'embodied_method',
       });
       const provider = reader.text('provider') as CloudProvider;
       // Duplicates as the engine looks instances up: case-insensitive, Azure with or without `Standard_`.

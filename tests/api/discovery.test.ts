@@ -127,7 +127,7 @@ describe('metadata routes over HTTP', () => {
     expect(aws.virtual_machine_instances).toContain('t2.micro');
     expect(aws.virtual_machine_instances).toContain('m7g.large');
     expect(aws.excluded_instances).toContainEqual({
-      instance: 'c8i.large',
+      instance: 'c7i-flex.large',
       source: 'ccf/ccf-coefficients/aws-instances-latest-2026.csv',
       reason: 'no size of the family has an embodied figure',
     });

@@ -16,7 +16,7 @@ describe('cloud CSV: GPU instances (issue 22 item 3, issue 21 item 6)', () => {
       [
         HEADER,
         'train,instance,aws,us_east_1,p3.2xlarge,,,,,,1,h',
-        'infer,instance,aws,us_east_1,g6.xlarge,,,,,,1,h',
+        'infer,instance,aws,us_east_1,inf2.xlarge,,,,,,1,h',
         'web,instance,aws,us_east_1,m5.large,,,,,,1,h',
       ].join('\n'),
     );

@@ -593,12 +593,12 @@ describe('regions and types the datasets list as unsupported: the error gives th
 
   it('unknown_instance for an excluded type, in any case, gives the reason and the source', () => {
     const error = thrown(() =>
-      calculateEmbodied('aws', { instance: 'C8I.LARGE', instance_count: 1, duration: 1 }, ds),
+      calculateEmbodied('aws', { instance: 'C7I-FLEX.LARGE', instance_count: 1, duration: 1 }, ds),
     );
     expect(error.error_code).toBe('unknown_instance');
     expect(error.path).toBe('instance');
     expect(error.message).toBe(
-      "The aws instance type 'c8i.large' is not supported by these datasets: no size of the family has an embodied figure (ccf/ccf-coefficients/aws-instances-latest-2026.csv).",
+      "The aws instance type 'c7i-flex.large' is not supported by these datasets: no size of the family has an embodied figure (ccf/ccf-coefficients/aws-instances-latest-2026.csv).",
     );
     const azure = thrown(() =>
       calculateInstance('azure', { instance: 'a0', region: 'westeurope', duration: 1 }, ds),

@@ -386,6 +386,8 @@ describe('calculateInstance', () => {
       power_usage_effectiveness: 1.135,
       energy_used_cpu: 0.0024062,
       energy_used_memory: 0.00047772921233408,
+      // t2.micro's platform figure is ccf-coefficients' own (coefficients-aws-embodied.csv).
+      embodied_method: 'published',
       energy_unit: 'kWh',
     });
     expect(vm.cpu_estimate.activity_data).toEqual({ activity_value: 0.0024062, activity_unit: 'kWh' });

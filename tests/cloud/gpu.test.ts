@@ -117,8 +117,24 @@ describe('calculateInstance with GPUs (issue 22 item 3, issue 21 item 6)', () =>
     expect(vm.calculation_details.energy_used_gpu).toBe(47.8368);
   });
 
-  it('says GPU power is not in the estimate where the datasets have no figures (g6.xlarge, inf2.xlarge)', () => {
-    for (const instance of ['g6.xlarge', 'inf2.xlarge']) {
+  it('adds the GPU part of today’s GPUs (issue 38): g6.xlarge, 1 NVIDIA L4', () => {
+    // L4: max 72 W (NVIDIA), min 72 × 46/407 = 8.1376… → 8.14 W; at 50 %: 8.14 + 0.5 · 63.86 = 40.07 W;
+    // × PUE 1.135 = 45.47945 W → 0.04547945 kWh in 1 h.
+    const vm = calculateInstance(
+      'aws',
+      { instance: 'g6.xlarge', region: 'us-east-1', duration: 1 },
+      defaultDatasets,
+    );
+    expect(vm.calculation_details).toMatchObject({
+      gpu_count: 1,
+      gpu_model: 'Nvidia L4',
+      energy_used_gpu: 0.04547945,
+    });
+    expect(vm.notices).toBeUndefined();
+  });
+
+  it('says GPU power is not in the estimate where the datasets have no figures (inf2.xlarge)', () => {
+    for (const instance of ['inf2.xlarge']) {
       const vm = calculateInstance('aws', { instance, region: 'us-east-1', duration: 1 }, defaultDatasets);
       expect(vm.gpu_estimate).toBeUndefined();
       expect(vm.calculation_details.energy_used_gpu).toBeUndefined();
@@ -149,7 +165,8 @@ describe('calculateInstance with GPUs (issue 22 item 3, issue 21 item 6)', () =>
     const aws = listCapabilities(defaultDatasets).cloud?.providers.find((p) => p.provider === 'aws');
     expect(aws?.gpu_instances).toContain('p3.2xlarge');
     expect(aws?.gpu_instances).toContain('g5.4xlarge');
-    expect(aws?.gpu_instances).not.toContain('g6.xlarge');
+    expect(aws?.gpu_instances).toContain('g6.xlarge');
+    expect(aws?.gpu_instances).not.toContain('inf2.xlarge');
     expect(aws?.gpu_instances).not.toContain('m5.large');
     const gcp = listCapabilities(defaultDatasets).cloud?.providers.find((p) => p.provider === 'gcp');
     expect(gcp?.gpu_instances).toEqual([
@@ -158,6 +175,15 @@ describe('calculateInstance with GPUs (issue 22 item 3, issue 21 item 6)', () =>
       'a2-highgpu-4g',
       'a2-highgpu-8g',
       'a2-megagpu-16g',
+      // Issue 38: A3 (H100, H200) and G2 (L4) from their platforms' specs.
+      'a3-edgegpu-8g',
+      'a3-highgpu-1g',
+      'a3-highgpu-2g',
+      'a3-highgpu-4g',
+      'a3-highgpu-8g',
+      'a3-megagpu-8g',
+      'a3-ultragpu-8g',
+      ...['12', '16', '24', '32', '4', '48', '8', '96'].map((size) => `g2-standard-${size}`),
     ]);
   });
 });

@@ -56,9 +56,11 @@ describe('GPUs of the default tables', () => {
   });
 
   it('mark accelerated types no source counts, so their estimate can say so', () => {
-    expect(row('aws', 'g6.xlarge')).toMatchObject({ gpu_model: 'unknown' });
-    expect(row('aws', 'g6.xlarge')?.gpu_count).toBeUndefined();
-    expect(row('aws', 'inf2.xlarge')?.gpu_model).toBe('unknown');
+    expect(row('aws', 'inf2.xlarge')).toMatchObject({ gpu_model: 'unknown' });
+    expect(row('aws', 'inf2.xlarge')?.gpu_count).toBeUndefined();
+    // g6 is counted from its platform's specs (issue 38): 1 NVIDIA L4 per g6.xlarge, 8 per g6.48xlarge.
+    expect(row('aws', 'g6.xlarge')).toMatchObject({ gpu_count: 1, gpu_model: 'Nvidia L4' });
+    expect(row('aws', 'g6.48xlarge')).toMatchObject({ gpu_count: 8, gpu_model: 'Nvidia L4' });
   });
 
   it('have watts for every counted model', () => {

@@ -179,7 +179,10 @@ describe('addAws2026Instances', () => {
       row2026('c7g.large', 2, 4, '0.63'),
       row2026('c7g.16xlarge', 64, 128, '0.63'),
     ]);
-    expect(table.rows.get(table.key('aws', 'm7g.large'))).toEqual(aws('m7g.large', 2, 64, 1333.12));
+    expect(table.rows.get(table.key('aws', 'm7g.large'))).toEqual({
+      ...aws('m7g.large', 2, 64, 1333.12),
+      embodied_method: 'derived from predecessor family',
+    });
     expect(table.rows.get(table.key('aws', 'm7g.metal'))?.platform_vcpu).toBe(64);
     // 1155.46 × 0.63 / 0.65 = 1119.9073… → 1119.91
     expect(table.rows.get(table.key('aws', 'c7g.large'))?.platform_embodied_kgco2e).toBe(1119.91);
@@ -239,7 +242,10 @@ describe('addAws2026Instances', () => {
     // The real figures: 1155.46 × 0.79 / 0.65 = 1404.33 kg over 192 vCPU = 7.31 kg: 0.405× c6g (within 2.5×),
     // 0.18× the class median (refused before: the family band applied at class level).
     expect(reasons(table)).toEqual({});
-    expect(table.rows.get(table.key('aws', 'c8g.large'))).toEqual(aws('c8g.large', 2, 192, 1404.33, 4));
+    expect(table.rows.get(table.key('aws', 'c8g.large'))).toEqual({
+      ...aws('c8g.large', 2, 192, 1404.33, 4),
+      embodied_method: 'derived from predecessor family',
+    });
     expect(table.rows.get(table.key('aws', 'c8g.metal-48xl'))?.platform_embodied_kgco2e).toBe(1404.33);
   });
 

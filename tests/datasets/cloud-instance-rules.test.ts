@@ -124,11 +124,11 @@ describe('counts and goldens', () => {
           rows.filter((r) => r.provider === p).reduce((s, r) => s + n(r as never), 0),
         ]),
       );
-    expect(count(table.instances)).toEqual({ aws: 878, azure: 512, gcp: 133 });
+    expect(count(table.instances)).toEqual({ aws: 949, azure: 695, gcp: 309 });
     expect(count(table.excluded ?? [], (g: { instances: string[] }) => g.instances.length)).toEqual({
-      aws: 547,
-      azure: 289,
-      gcp: 207,
+      aws: 476,
+      azure: 133,
+      gcp: 31,
     });
   });
 
@@ -158,16 +158,15 @@ describe('counts and goldens', () => {
   });
 
   it('derives 2026 families from their predecessor: Teads figure × ratio of the 2026 figures', () => {
-    const kg = (instance: string) =>
-      defaultDatasets.cloudInstances.get('aws', instance)?.platform_embodied_kgco2e;
-    // c6i (CCF app, Teads) 1332.9 kg × c7i 1.4 t / c6i 0.9 t = 2073.4; platform = c7i's largest size, 192 vCPU.
-    expect(kg('c7i.large')).toBe(2073.4);
-    expect(defaultDatasets.cloudInstances.get('aws', 'c7i.metal-48xl')?.platform_vcpu).toBe(192);
-    // m6g 1333.12 × 0.88 / 0.88; m8g from m6g (not from derived m7g): 1333.12 × 1.1 / 0.88 = 1666.4.
+    const row = (instance: string) => defaultDatasets.cloudInstances.get('aws', instance);
+    const kg = (instance: string) => row(instance)?.platform_embodied_kgco2e;
+    // m6g 1333.12 × m7g 0.88 t / m6g 0.88 t; c6g 1155.46 × 0.63 / 0.65, rounded to 0.01 kg.
     expect(kg('m7g.large')).toBe(kg('m6g.large'));
-    expect(kg('m8g.large')).toBe(1666.4);
-    // c6g × 0.63 / 0.65, rounded to 0.01 kg.
     expect(kg('c7g.large')).toBe(Number(((kg('c6g.large')! * 0.63) / 0.65).toFixed(2)));
+    expect(row('m7g.large')?.embodied_method).toBe('derived from predecessor family');
+    // Families with platform specs (issue 38) are derived from them instead: c7i was 2073.4 from c6i.
+    expect(row('c7i.large')?.embodied_method).toBe('derived from platform specs');
+    expect(row('c7i.metal-48xl')?.platform_vcpu).toBe(192);
   });
 
   it('takes the CCF app types with the app’s figures (t × 1000) and the family’s largest size as platform', () => {
@@ -205,23 +204,28 @@ describe('exclusions', () => {
   it('leave out what has no defensible figure, with why', () => {
     const reason = (provider: string, instance: string) =>
       excluded.find((r) => r.provider === provider && r.instance === instance)?.reason;
-    expect(reason('aws', 'c8i.large')).toBe('no size of the family has an embodied figure');
+    expect(reason('aws', 'c7i-flex.large')).toBe('no size of the family has an embodied figure');
     expect(reason('aws', 'm7i-flex.large')).toMatch(/^no predecessor family/);
-    // c8g is in: derived from c6g and held to it, not to its class's median at the family band (issue 22 item 4).
+    // c8g is in, from its platform's specs (issue 38): c8g.metal-48xl 384 GiB, 2 Graviton4 sockets:
+    // 1000 + (384 − 16) · 533/384 = 510.79 + 100 = 1610.79 kg (it was 1404.33, derived from c6g).
     expect(reason('aws', 'c8g.large')).toBeUndefined();
-    expect(defaultDatasets.cloudInstances.get('aws', 'c8g.large')?.platform_embodied_kgco2e).toBe(1404.33);
+    expect(defaultDatasets.cloudInstances.get('aws', 'c8g.large')?.platform_embodied_kgco2e).toBe(1610.79);
     expect(reason('aws', 'x2iedn.xlarge')).toMatch(/class x/);
     expect(reason('aws', 'c2.8xlarge')).toMatch(/misspelling of cc2\.8xlarge/);
     expect(reason('aws', 'u-3tb1.56xlarge')).toMatch(/memory position/);
     expect(reason('azure', 'Standard_A0')).toBe('missing or zero platform_embodied_kgco2e');
-    // Azure Dv6/Ev6 and the Arm sizes (Ampere Altra v5, Cobalt 100 v6): in no instance source (issue 22 item 4).
-    expect(reason('azure', 'Standard_D2s_v6')).toMatch(/^in no instance source: .* end at v5/);
-    expect(reason('azure', 'Standard_E128-32ds_v6')).toMatch(/^in no instance source/);
-    expect(reason('azure', 'Standard_D4ps_v6')).toMatch(/^Arm \(Ampere Altra v5, Azure Cobalt 100 v6\)/);
-    expect(reason('azure', 'Standard_E20pds_v5')).toMatch(/^Arm/);
+    // Azure v6 from platform specs (issue 38), but for the series the specs table leaves out; Ampere Altra v5 out.
+    expect(reason('azure', 'Standard_D2s_v6')).toBeUndefined();
+    expect(reason('azure', 'Standard_D4ps_v6')).toBeUndefined();
+    expect(reason('azure', 'Standard_E128-32ds_v6')).toMatch(
+      /^in no instance source: .* leaves out this series/,
+    );
+    expect(reason('azure', 'Standard_D2nds_v6')).toMatch(/^in no instance source/);
+    expect(reason('azure', 'Standard_E20pds_v5')).toMatch(/^Arm on Ampere Altra \(v5\)/);
     expect(reason('azure', 'Standard_D2s_v5')).toBeUndefined();
-    expect(reason('gcp', 'c3-standard-4')).toMatch(
-      /^its embodied figure \(220000 kg\) is on no consistent unit/,
+    expect(reason('gcp', 'c3-standard-4')).toBeUndefined();
+    expect(reason('gcp', 'z3-highmem-88')).toMatch(
+      /^its embodied figure \(900000 kg\) is on no consistent unit: for the 132 types/,
     );
   });
 

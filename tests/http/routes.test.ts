@@ -142,7 +142,7 @@ describe('instance and spend routes send data_quality_flags as a JSON array', ()
     ]);
   });
 
-  it('POST /compute/aws/instance: p3.2xlarge has its GPU part, g6.xlarge a notice (issue 22 item 3, 21 item 6)', async () => {
+  it('POST /compute/aws/instance: p3.2xlarge has its GPU part, inf2.xlarge a notice (issue 22 item 3, 21 item 6)', async () => {
     // 1 V100 at 50 %: (35 + 0.5 · 271) W · 1.135 = 0.1935175 kWh in 1 h; · 0.434 kg/kWh = 0.083986595 kg.
     const p3 = await server.post('/compute/aws/instance', {
       instance: 'p3.2xlarge',
@@ -154,7 +154,7 @@ describe('instance and spend routes send data_quality_flags as a JSON array', ()
     expect(p3.body.gpu_estimate.co2e).toBe(0.083986595);
     expect(p3.body.gpu_estimate.emission_factor.data_quality_flags).toEqual([]);
     const g6 = await server.post('/compute/aws/instance', {
-      instance: 'g6.xlarge',
+      instance: 'inf2.xlarge',
       region: 'us_east_1',
       duration: 1,
     });

@@ -50,7 +50,7 @@ const instances: CloudInstancesTable = {
   instances: [
     {
       provider: 'aws',
-      instance: 'c8i.large',
+      instance: 'c7i-flex.large',
       vcpu: 2,
       memory_gib: 4,
       platform_vcpu: 384,
@@ -89,7 +89,7 @@ describe('a table’s unsupported regions and excluded types', () => {
     expect(Object.keys(aws ?? {})).toEqual(['provider', 'name', 'regions', 'instances']);
   });
 
-  it('in a merge, lose what a layer supplies: our Arizona factor and our c8i figure', () => {
+  it('in a merge, lose what a layer supplies: our Arizona factor and our c7i-flex figure', () => {
     const merged = mergeDatasets(
       defaultDatasets,
       createTableDatasets({ cloudRegions: regions, cloudInstances: instances }),
@@ -105,11 +105,11 @@ describe('a table’s unsupported regions and excluded types', () => {
     ).toBeGreaterThan(0);
 
     const excluded = merged.cloudInstances.excluded?.('aws').map((r) => r.instance) ?? [];
-    expect(excluded).not.toContain('c8i.large');
-    expect(excluded).toContain('c8i.xlarge');
+    expect(excluded).not.toContain('c7i-flex.large');
+    expect(excluded).toContain('c7i-flex.xlarge');
     expect(excluded).toContain('z9.large');
     expect(
-      calculateEmbodied('aws', { instance: 'c8i.large', instance_count: 1, duration: 1 }, merged).co2e,
+      calculateEmbodied('aws', { instance: 'c7i-flex.large', instance_count: 1, duration: 1 }, merged).co2e,
     ).toBeGreaterThan(0);
   });
 

@@ -134,6 +134,7 @@ export function toCsv<K extends TableKind>(
         'gpu_count',
         'gpu_model',
         'charged_memory_gb',
+        'embodied_method',
       ];
       return {
         text: csv(
@@ -148,6 +149,7 @@ export function toCsv<K extends TableKind>(
             i.gpu_count ?? '',
             i.gpu_model ?? '',
             i.charged_memory_gb ?? '',
+            i.embodied_method ?? '',
           ]),
         ),
         meta,

@@ -1,8 +1,9 @@
 /**
  * Azure sizes no instance source has (issue 22 item 4): the Dv6 and Ev6 series (Intel and AMD, 2024–2025) and the
  * Arm sizes (Dpsv5, Epsv5 … on Ampere Altra; Dpsv6, Epsv6 … on Azure Cobalt 100). ccf-coefficients (b0032d9) and the
- * CCF app (trunk b7a049c7) end at v5 and have no Arm sizes, so there are neither specs nor an embodied figure to
- * derive a row from; the table lists them as excluded, with that reason, so a request for one says why.
+ * CCF app (trunk b7a049c7) end at v5 and have no Arm sizes. Most v6 series are now derived from their platforms'
+ * specs (`platform-specs.ts`, issue 38); the rest are listed as excluded, with the reason, so a request for one says
+ * why.
  *
  * Names only (facts), by series, from microsoft/aspire commit 59d405ff (2026-08-21),
  * `src/Aspire.Hosting.Azure.Kubernetes/AksNodeVmSizes.Generated.cs` (MIT), which its GenVmSizes tool generates from
@@ -14,9 +15,9 @@ export const SOURCE_AZURE_SIZES =
   'microsoft/aspire 59d405ff src/Aspire.Hosting.Azure.Kubernetes/AksNodeVmSizes.Generated.cs (Azure Resource SKUs)';
 
 const NO_SOURCE =
-  'in no instance source: ccf-coefficients (b0032d9) and the CCF app (b7a049c7) end at v5, so no specs or embodied figure to derive from';
+  'in no instance source: ccf-coefficients (b0032d9) and the CCF app (b7a049c7) end at v5, and the platform specs table (issue 38) leaves out this series (network-optimised, isolated and constrained-vCPU v6 sizes)';
 const NO_ARM =
-  'Arm (Ampere Altra v5, Azure Cobalt 100 v6): no Arm platform in ccf-coefficients (b0032d9) or the CCF app (b7a049c7), so no specs or embodied figure to derive from';
+  'Arm on Ampere Altra (v5): no Arm platform in ccf-coefficients (b0032d9) or the CCF app (b7a049c7), and the platform specs table (issue 38) has only Cobalt 100 (v6)';
 
 /**
  * Sizes by series, as the source lists them: `[series, letter, suffix, sizes]`, each size of the space-separated

@@ -15,6 +15,7 @@ import {
 import { CCF_INSTANCE_FILES, parseCcfInstances } from '../../../src/loaders/parse-ccf-instances';
 import { withGpus } from '../cloud-gpus';
 import { excludeAzureUnlisted } from './azure-unlisted-sizes';
+import { addPlatformDerived, familySizes } from './platform-derived';
 import {
   addAws2026Instances,
   addCcfAppInstances,
@@ -90,7 +91,11 @@ function buildCcfInstances(): CloudInstancesTable {
   const table = new InstanceTable(cloudInstances.instances);
   const gcp2026 = readCsv(sharedPath(SOURCE_GCP_2026));
   addCcfAppInstances(table, readJson(sharedPath(SOURCE_APP)), gcp2026Specs(gcp2026));
-  addAws2026Instances(table, readCsv(sharedPath(SOURCE_AWS_2026)));
+  const aws2026 = readCsv(sharedPath(SOURCE_AWS_2026));
+  addAws2026Instances(table, aws2026);
+  // Today's families from their platforms' specs (scripts/datasets/cloud/platform-specs.ts, issue 38).
+  const derived = addPlatformDerived(table, familySizes(aws2026, gcp2026));
+  console.log(`  instances derived from platform specs: ${JSON.stringify(derived)}`);
   excludeGcp2026(table, gcp2026);
   excludeAzureUnlisted(table);
   const instances = [...table.rows.values()].sort(byProviderThen('instance'));

@@ -1,5 +1,5 @@
 import { type Decimal, decimal, div, mul } from '../../core/decimal';
-import type { FactorMetadata } from '../../core/estimate';
+import type { EmbodiedMethod, FactorMetadata } from '../../core/estimate';
 import { factorId } from '../../core/factor-id';
 import { createMemo } from '../../core/memo';
 import type { CloudProvider } from '../../datasets/tables';
@@ -85,3 +85,15 @@ export function embodiedFactor(
 /** `activity × TE · vCPU / (platform vCPU · lifetime)`, with a single rounding. */
 export const embodiedCo2e = (instanceHours: Decimal, { numerator, denominator }: EmbodiedFactor): Decimal =>
   div(mul(instanceHours, numerator), denominator);
+
+/**
+ * How an instance's platform embodied figure was obtained: the row's `embodied_method`, else `published`.
+ *
+ * @example
+ * ```ts
+ * embodiedMethod({ provider: 'gcp', instance: 'c3-standard-4', embodied_method: 'derived from platform specs', ... });
+ * // 'derived from platform specs'
+ * ```
+ */
+export const embodiedMethod = (instance: CloudInstance): EmbodiedMethod =>
+  instance.embodied_method ?? 'published';

@@ -35,6 +35,9 @@ export const ConstituentGasesSchema = z.object({
   n2o: nullableNumber(),
 });
 
+const embodiedMethod = () =>
+  z.enum(['published', 'derived from platform specs', 'derived from predecessor family']);
+
 const estimate = (flags: z.ZodMiniType) =>
   z.object({
     co2e: z.number(),
@@ -45,6 +48,10 @@ const estimate = (flags: z.ZodMiniType) =>
     constituent_gases: z.nullable(ConstituentGasesSchema),
     activity_data: z.object({ activity_value: z.number(), activity_unit: z.string() }),
     audit_trail: z.enum(['enabled', 'disabled']),
+    /** Memory and storage: the request's `replication_factor`; embodied: how the platform figure was obtained. */
+    calculation_details: z.optional(
+      z.object({ replication_factor: z.optional(z.number()), embodied_method: z.optional(embodiedMethod()) }),
+    ),
   });
 
 /** An estimate as the library returns it and the spend and instance routes send it (flags as an array). */
@@ -86,6 +93,7 @@ export const InstanceEstimateSchema = z.object({
     gpu_model: z.optional(z.string()),
     average_gpu_utilization: z.optional(z.number()),
     energy_used_gpu: z.optional(z.number()),
+    embodied_method: embodiedMethod(),
     energy_unit: z.literal('kWh'),
   }),
   /** What the estimate leaves out (`gpu_power_not_estimated`). */
