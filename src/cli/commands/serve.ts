@@ -183,15 +183,29 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
         request.socket.destroy();
         return;
       }
+      const socket = request.socket;
       inFlight.add(response);
+      busy.set(socket, (busy.get(socket) ?? 0) + 1);
       response.once('close', () => {
         inFlight.delete(response);
-        if (stopping) server.closeIdleConnections();
+        const left = (busy.get(socket) ?? 1) - 1;
+        if (left > 0) busy.set(socket, left);
+        else busy.delete(socket);
+        // A response begun before the signal kept its connection alive; end it once flushed ('close' follows
+        // 'finish', when the last byte is with the kernel), so the server can close.
+        if (stopping && left === 0 && !socket.destroyed) socket.end();
       });
       if (stopping) response.setHeader('connection', 'close');
       listener(request, response);
     },
   );
+  // Node's closeIdleConnections (which server.close() also calls) destroys a connection as soon as its response
+  // is ended, even while megabytes of it still wait to be flushed: 2 of 3 large answers were cut mid-body at
+  // SIGTERM. Here idle means what the drain needs: no response of this connection is still being written.
+  const busy = new Map<Socket, number>();
+  server.closeIdleConnections = () => {
+    for (const socket of sockets.open()) if (!busy.has(socket)) socket.destroy();
+  };
   const sockets = connectionCap(
     server,
     timeouts.maxConnections,
@@ -260,6 +274,7 @@ const SWEEP_MS = 50;
  * pile up. A connection that speaks when `max` others are counted is closed, as before.
  */
 function connectionCap(server: Server, max: number, firstByteMs: number) {
+  const open = new Set<Socket>();
   const counted = new Set<Socket>();
   const silent = new Map<Socket, number>();
   const count = (socket: Socket): boolean => {
@@ -291,11 +306,17 @@ function connectionCap(server: Server, max: number, firstByteMs: number) {
       }
     }
     silent.set(socket, performance.now());
-    socket.once('close', () => silent.delete(socket));
+    open.add(socket);
+    socket.once('close', () => {
+      silent.delete(socket);
+      open.delete(socket);
+    });
   });
   return {
     /** Counts a connection that sent a request; false when the cap is full. */
     admit: count,
     stop: () => clearInterval(sweep),
+    /** Every open connection, silent or counted. */
+    open: () => open,
   };
 }
