@@ -1,3 +1,4 @@
+import { deepFreeze } from './core/freeze';
 import { CPU_DATASETS } from './cloud/cpu';
 import { EMBODIED_DATASETS } from './cloud/embodied';
 import { INSTANCE_DATASETS } from './cloud/instance';
@@ -31,7 +32,7 @@ export type CalculatorName =
  * ```
  */
 export const CALCULATOR_DATASETS: Readonly<Record<CalculatorName, readonly DatasetPart[]>> =
-  /* @__PURE__ */ Object.freeze({
+  /* @__PURE__ */ deepFreeze({
     calculateCpu: CPU_DATASETS.parts,
     calculateMemory: MEMORY_DATASETS.parts,
     calculateStorage: STORAGE_DATASETS.parts,
