@@ -1,4 +1,5 @@
 import { type CalculatorName, CALCULATORS } from './calculators';
+import { deepFreeze } from './core/freeze';
 import type { DatasetPart } from './datasets/require';
 
 export type { DatasetPart } from './datasets/require';
@@ -21,5 +22,5 @@ export const CALCULATOR_DATASETS: Readonly<Record<CalculatorName, readonly Datas
 function partsByName(): Readonly<Record<CalculatorName, readonly DatasetPart[]>> {
   const byName: Partial<Record<CalculatorName, readonly DatasetPart[]>> = {};
   for (const { name, parts } of Object.values(CALCULATORS)) byName[name] = parts;
-  return Object.freeze(byName as Record<CalculatorName, readonly DatasetPart[]>);
+  return deepFreeze(byName as Record<CalculatorName, readonly DatasetPart[]>);
 }

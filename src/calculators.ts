@@ -1,4 +1,5 @@
 import { CLOUD_CALCULATORS } from './cloud/calculators';
+import { deepFreeze } from './core/freeze';
 import { calculateSpend, calculateSpendBatch, SPEND_PARTS } from './spend/spend';
 import { SpendRequest } from './spend/spend.schema';
 
@@ -17,7 +18,7 @@ import { SpendRequest } from './spend/spend.schema';
  * CALCULATORS.cpu.parts; // ['cloudCoefficients', 'cloudRegions']
  * ```
  */
-export const CALCULATORS = /* @__PURE__ */ Object.freeze({
+export const CALCULATORS = /* @__PURE__ */ deepFreeze({
   ...CLOUD_CALCULATORS,
   spend: {
     family: 'spend',

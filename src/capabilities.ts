@@ -1,3 +1,4 @@
+import { deepFreeze } from './core/freeze';
 import { CLOUD_PROVIDERS } from './datasets/constants';
 import type { CloudProvider } from './datasets/tables';
 import { regionHostedSpelling, regionRequestSpelling } from './datasets/keys';
@@ -73,11 +74,11 @@ export interface Capabilities {
 }
 
 /** Provider names as the hosted API's metadata gave them (`provider_full_name`). */
-export const CLOUD_PROVIDER_NAMES: Readonly<Record<CloudProvider, string>> = {
+export const CLOUD_PROVIDER_NAMES: Readonly<Record<CloudProvider, string>> = /* @__PURE__ */ deepFreeze({
   aws: 'Amazon Web Services',
   azure: 'Microsoft Azure',
   gcp: 'Google Cloud Platform',
-};
+});
 
 /** The spellings listed for a region besides its id: the request spelling and the hosted API's. */
 function aliasesOf(region: CloudRegion): string[] {

@@ -1,3 +1,4 @@
+import { deepFreeze, frozenSet } from '../core/freeze';
 import { calculateCpu } from '../cloud/cpu';
 import { calculateInstance, type InstanceEstimate } from '../cloud/instance';
 import { calculateMemory } from '../cloud/memory';
@@ -35,7 +36,7 @@ import defaultRules from '../../datasets/billing/rules.json';
 import defaultReplication from '../../datasets/billing/replication-factors.json';
 
 /** The columns appended to every row, in this order. */
-export const BILLING_COLUMNS = [
+export const BILLING_COLUMNS = /* @__PURE__ */ deepFreeze([
   'co2e_status',
   'co2e_reason',
   'co2e_kg',
@@ -44,7 +45,7 @@ export const BILLING_COLUMNS = [
   'co2e_activity_value',
   'co2e_activity_unit',
   'co2e_factor_id',
-] as const;
+] as const);
 
 /** The appended columns of one row. Numbers are null when the row is not estimated. */
 export interface BillingColumns {
@@ -94,7 +95,7 @@ export interface BillingOptions {
 }
 
 /** Reasons the cost-ratio estimate may replace (CCF estimates unknown usage by cost). */
-export const COST_RATIO_REASONS: ReadonlySet<string> = new Set([
+export const COST_RATIO_REASONS: ReadonlySet<string> = /* @__PURE__ */ frozenSet([
   'unknown_usage_type',
   'unknown_instance_type',
   'unknown_unit',

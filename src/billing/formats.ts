@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/freeze';
 import type { CloudProvider } from '../datasets/tables';
 
 /**
@@ -23,7 +24,13 @@ import type { CloudProvider } from '../datasets/tables';
  */
 
 export type BillingFormat = 'focus' | 'aws-cur' | 'aws-cur2' | 'gcp' | 'azure';
-export const BILLING_FORMATS: readonly BillingFormat[] = ['focus', 'aws-cur', 'aws-cur2', 'gcp', 'azure'];
+export const BILLING_FORMATS: readonly BillingFormat[] = /* @__PURE__ */ deepFreeze([
+  'focus',
+  'aws-cur',
+  'aws-cur2',
+  'gcp',
+  'azure',
+]);
 
 /** The fields of a bill line the classification reads. */
 export type LineField =
@@ -71,7 +78,7 @@ export interface FormatSpec {
   usage_values: readonly string[];
 }
 
-export const FORMATS: readonly FormatSpec[] = [
+export const FORMATS: readonly FormatSpec[] = /* @__PURE__ */ deepFreeze([
   {
     id: 'focus',
     label: 'FOCUS 1.0–1.2',
@@ -231,7 +238,7 @@ export const FORMATS: readonly FormatSpec[] = [
     tags: { kind: 'json' },
     usage_values: ['Usage'],
   },
-];
+]);
 
 /** FOCUS `ProviderName` → our provider id (AWS, Microsoft, Google Cloud); others (Oracle, …) are unsupported. */
 export function focusProvider(name: string): CloudProvider | undefined {

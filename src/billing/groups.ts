@@ -4,7 +4,14 @@ import type { LineFacts } from './classify';
 /** Summary groupings by a row's resource, tag, account, service, region or month (`groupBy`, `--group-by`). */
 
 /** The groupings `groupBy` takes: these, or `tag:KEY`. */
-export const GROUP_BY_KEYS = ['resource', 'account', 'service', 'region', 'month', 'provider'] as const;
+export const GROUP_BY_KEYS = /* @__PURE__ */ Object.freeze([
+  'resource',
+  'account',
+  'service',
+  'region',
+  'month',
+  'provider',
+] as const);
 
 /**
  * Checks `groupBy` keys: each one of {@link GROUP_BY_KEYS} or `tag:KEY`; the tag keys, for the estimator.

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/freeze';
 import * as z from 'zod/mini';
 import { EmissionsError } from '../core/errors';
 import type { CloudProvider } from '../datasets/tables';
@@ -10,7 +11,7 @@ import { BILLING_FORMATS, type BillingFormat, type LineField } from './formats';
  */
 
 /** Why a line was not estimated. Stable codes. */
-export const REASON_CODES = [
+export const REASON_CODES = /* @__PURE__ */ deepFreeze([
   'not_usage',
   'unsupported_provider',
   'internet_egress_out_of_scope',
@@ -27,10 +28,17 @@ export const REASON_CODES = [
   'unknown_region',
   'unknown_unit',
   'no_quantity',
-] as const;
+] as const);
 export type ReasonCode = (typeof REASON_CODES)[number];
 
-export const RULE_KINDS = ['instance', 'cpu', 'memory', 'storage', 'networking', 'not_estimated'] as const;
+export const RULE_KINDS = /* @__PURE__ */ deepFreeze([
+  'instance',
+  'cpu',
+  'memory',
+  'storage',
+  'networking',
+  'not_estimated',
+] as const);
 export type RuleKind = (typeof RULE_KINDS)[number];
 
 const FIELDS: readonly LineField[] = [

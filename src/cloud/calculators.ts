@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/freeze';
 import { calculateCpu, calculateCpuBatch, CPU_DATASETS } from './cpu';
 import { CpuRequest } from './cpu.schema';
 import { calculateEmbodied, calculateEmbodiedBatch, EMBODIED_DATASETS } from './embodied';
@@ -25,7 +26,7 @@ import { StorageRequest } from './storage.schema';
  * CLOUD_CALCULATORS.cpu.parts; // ['cloudCoefficients', 'cloudRegions']
  * ```
  */
-export const CLOUD_CALCULATORS = /* @__PURE__ */ Object.freeze({
+export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
   cpu: {
     family: 'cloud',
     name: 'calculateCpu',
@@ -86,6 +87,6 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ Object.freeze({
 export type CloudCalculatorId = keyof typeof CLOUD_CALCULATORS;
 
 /** The cloud calculators' wire names, in the registry's order. */
-export const CLOUD_CALCULATOR_IDS: readonly CloudCalculatorId[] = /* @__PURE__ */ Object.freeze(
+export const CLOUD_CALCULATOR_IDS: readonly CloudCalculatorId[] = /* @__PURE__ */ deepFreeze(
   Object.keys(CLOUD_CALCULATORS) as CloudCalculatorId[],
 );

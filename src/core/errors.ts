@@ -1,9 +1,10 @@
+import { deepFreeze } from './freeze';
 /**
  * The engine's one error type and every message it produces. Codes are stable API; messages may improve.
  */
 
 /** Stable machine-readable error codes. */
-export const ERROR_CODES = [
+export const ERROR_CODES = /* @__PURE__ */ deepFreeze([
   'invalid_request',
   'unsupported_provider',
   'unknown_region',
@@ -23,7 +24,7 @@ export const ERROR_CODES = [
   'unsupported_media_type',
   'invalid_json',
   'internal_error',
-] as const;
+] as const);
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 const ERROR_BY_STATUS: Readonly<Record<number, string>> = {

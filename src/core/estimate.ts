@@ -1,4 +1,4 @@
-import { type Decimal, isZero, mul, roundSignificant, toNumber } from './decimal';
+import { type Decimal, decimal, isZero, mul, roundSignificant, toNumber } from './decimal';
 import { EmissionsError } from './errors';
 
 /** The factor used for an estimate, as the hosted API describes it. */
@@ -124,21 +124,59 @@ export function sharedNumber(value: Decimal, options: CalculationOptions | undef
   return number;
 }
 
-/** Builds an {@link Estimate}; co2e is computed here, once, from the exact activity value and factor. */
+/**
+ * Builds an {@link Estimate}: `co2e = activity_value × factor`, computed once from the numbers the estimate
+ * publishes (see {@link estimateFromCo2e}).
+ *
+ * @example
+ * ```ts
+ * buildEstimate({ activityValue: decimal(2), activityUnit: 'kWh', factor: decimal('0.5'), metadata, method: 'ar5',
+ *   origin: 'source', auditTrail: 'enabled' }).co2e // 1
+ * ```
+ */
 export function buildEstimate(parts: EstimateParts, options?: CalculationOptions): Estimate {
-  const co2e = mul(parts.activityValue, parts.factor);
-  return estimateFromCo2e(co2e, parts, options);
+  return estimateFromCo2e(undefined, parts, options);
 }
 
-/** Builds an {@link Estimate} whose co2e is already known (e.g. the sum of exact parts). */
+/**
+ * co2e as the exact decimal product of the activity value and factor an estimate publishes, rounded once to a
+ * number: the identity `co2e = activity_value × factor` then holds to the last digit for anyone who checks it
+ * with a decimal library. The exact inputs have more digits than a number holds, and their own product differed
+ * from this one in the last digit for 19 % of results (issue 39).
+ *
+ * @example
+ * ```ts
+ * publishedProduct(170597.26211294835, 0.0469) // 8001.011593097278
+ * ```
+ */
+export const publishedProduct = (activityValue: number, factor: number): number =>
+  finiteNumber(mul(decimal(activityValue), decimal(factor)));
+
+/**
+ * Builds an {@link Estimate}. Without display rounding its co2e is {@link publishedProduct} of the published
+ * activity value and factor; `co2e`, the exact result, is used only with `significantDigits`, rounded (each
+ * shown number is then rounded on its own, so the identity holds to the shown digits only).
+ *
+ * @example
+ * ```ts
+ * estimateFromCo2e(div(mul(hours, numerator), denominator), { activityValue: hours, factor, ... }, options)
+ * ```
+ */
 export function estimateFromCo2e(
-  co2e: Decimal,
+  co2e: Decimal | undefined,
   parts: EstimateParts,
   options?: CalculationOptions,
 ): Estimate {
   const shared = parts.auditTrail === 'enabled' ? factorParts(parts, options) : undefined;
+  const activityValue = outputNumber(parts.activityValue, options);
+  let co2eNumber: number;
+  if (options?.significantDigits === undefined) {
+    co2eNumber = publishedProduct(activityValue, sharedNumber(parts.factor, undefined));
+  } else {
+    co2eNumber = outputNumber(co2e ?? mul(parts.activityValue, parts.factor), options);
+  }
   return {
-    co2e: outputNumber(co2e, options),
+    co2e: co2eNumber,
     co2e_unit: 'kg',
     co2e_calculation_method: parts.method,
     co2e_calculation_origin: parts.origin,
@@ -146,7 +184,7 @@ export function estimateFromCo2e(
     constituent_gases:
       shared === undefined ? null : parts.origin === 'source' ? shared.sourceGases : shared.engineGases,
     activity_data: {
-      activity_value: outputNumber(parts.activityValue, options),
+      activity_value: activityValue,
       activity_unit: parts.activityUnit,
     },
     audit_trail: parts.auditTrail,

@@ -1,3 +1,4 @@
+import { deepFreeze } from './freeze';
 import type { AnyCase } from './any-case';
 import { type Decimal, decimal, div, mul } from './decimal';
 import { commonPrefixLength } from './spelling';
@@ -86,7 +87,9 @@ const HOURS_PER_DURATION_UNIT: Readonly<Record<DurationUnit, Ratio>> = {
   ms: ratio(1, 3_600_000),
   day: ratio(24),
 };
-export const DURATION_UNITS = Object.keys(HOURS_PER_DURATION_UNIT) as DurationUnit[];
+export const DURATION_UNITS = /* @__PURE__ */ deepFreeze(
+  Object.keys(HOURS_PER_DURATION_UNIT) as DurationUnit[],
+);
 
 /** Canonical data units and their value in GB; binary ones exactly (2³⁰ bytes = 1.073741824 GB). */
 const GB_PER_DATA_UNIT: Readonly<Record<DataUnit, Ratio>> = {
@@ -101,7 +104,7 @@ const GB_PER_DATA_UNIT: Readonly<Record<DataUnit, Ratio>> = {
   TiB: ratio('1099.511627776'),
   PiB: ratio('1125899.906842624'),
 };
-export const DATA_UNITS = Object.keys(GB_PER_DATA_UNIT) as DataUnit[];
+export const DATA_UNITS = /* @__PURE__ */ deepFreeze(Object.keys(GB_PER_DATA_UNIT) as DataUnit[]);
 
 /** Every spelling of a family in the case it is listed, for error messages and `valid_values`. */
 export const DURATION_UNIT_SPELLINGS: readonly string[] = Object.values(DURATION_SPELLINGS).flat();

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/freeze';
 import ccfAppCoefficientsJson from '../../datasets/cloud/coefficients-ccf-app.json';
 import ccfAppInstancesJson from '../../datasets/cloud/instances-ccf-app.json';
 import { ccfGridRegionsTable } from './ccf-grid';
@@ -7,9 +8,11 @@ import type { CloudInstanceDatasets } from './types';
 
 // JSON imports widen literal types; the tables are validated against their schemas in tests/datasets/ccf-app.test.ts.
 /** The CCF application's coefficients (code watts, GCP per-region PUE, GPU watts; trunk b7a049c7, Apache-2.0). */
-export const ccfAppCoefficientsTable = ccfAppCoefficientsJson as CloudCoefficientsTable;
+export const ccfAppCoefficientsTable = /* @__PURE__ */ deepFreeze(
+  ccfAppCoefficientsJson as CloudCoefficientsTable,
+);
 /** The CCF application's instance tables (its platforms, embodied figures, GPUs and memory-above-baseline rule). */
-export const ccfAppInstancesTable = ccfAppInstancesJson as CloudInstancesTable;
+export const ccfAppInstancesTable = /* @__PURE__ */ deepFreeze(ccfAppInstancesJson as CloudInstancesTable);
 
 /**
  * Cloud datasets with the Cloud Carbon Footprint application's own constants (its code at trunk b7a049c7): watts per

@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import { deepFreeze } from '../core/freeze';
 import ccfRegionsJson from '../../datasets/cloud/regions-ccf.json';
 import type { CloudRegionsTable } from './tables';
 
@@ -21,4 +22,4 @@ import type { CloudRegionsTable } from './tables';
  * calculateCpu('aws', { cpu_count: 1, region: 'us_east_1', duration: 1 }, cloudDatasetsWith({ grid: ccfGridRegionsTable }));
  * ```
  */
-export const ccfGridRegionsTable = ccfRegionsJson as CloudRegionsTable;
+export const ccfGridRegionsTable = /* @__PURE__ */ deepFreeze(ccfRegionsJson as CloudRegionsTable);

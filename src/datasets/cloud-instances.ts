@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import { deepFreeze } from '../core/freeze';
 import cloudInstancesJson from '../../datasets/cloud/instances.json';
 import type { CloudInstancesTable } from './tables';
 
@@ -22,4 +23,4 @@ import type { CloudInstancesTable } from './tables';
  * calculateInstance('aws', { instance: 't2.micro', region: 'us_east_1', duration: 1 }, datasets);
  * ```
  */
-export const cloudInstancesTable = cloudInstancesJson as CloudInstancesTable;
+export const cloudInstancesTable = /* @__PURE__ */ deepFreeze(cloudInstancesJson as CloudInstancesTable);

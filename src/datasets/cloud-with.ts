@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/freeze';
 import cloudCoefficientsJson from '../../datasets/cloud/coefficients.json';
 import { DatasetError } from './errors';
 import { lazyTableDatasets } from './lazy';
@@ -6,7 +7,9 @@ import type { CloudDatasets, CloudInstanceDatasets } from './types';
 
 // JSON imports widen literal types; the table is validated against its schema in tests/datasets.
 /** CCF's coefficients per provider (1 KB), which every cloud calculator reads. */
-export const cloudCoefficientsTable = cloudCoefficientsJson as CloudCoefficientsTable;
+export const cloudCoefficientsTable = /* @__PURE__ */ deepFreeze(
+  cloudCoefficientsJson as CloudCoefficientsTable,
+);
 
 /** The tables {@link cloudDatasetsWith} assembles, each imported from its own subpath. */
 export interface CloudTableChoice {

@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import { deepFreeze } from '../core/freeze';
 import { ccfGridRegionsTable } from './ccf-grid';
 import { cloudInstancesTable } from './cloud-instances';
 import { cloudCoefficientsTable } from './cloud-with';
@@ -17,11 +18,11 @@ export { cloudDatasetsWith, type CloudTableChoice } from './cloud-with';
 export { ccfGridRegionsTable, cloudInstancesTable, electricityMapsRegionsTable };
 
 /** The embedded cloud tables: CCF coefficients and instances, Electricity Maps yearly grid factors. */
-export const cloudTables = {
+export const cloudTables = /* @__PURE__ */ deepFreeze({
   cloudCoefficients: cloudCoefficientsTable,
   cloudRegions: electricityMapsRegionsTable,
   cloudInstances: cloudInstancesTable,
-};
+});
 
 // Pure (like every embedded default): an app that imports only cloudDatasetsWith from here leaves out of its
 // bundle the tables it does not pass.

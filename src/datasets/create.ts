@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/freeze';
 import type * as z from 'zod/mini';
 import {
   ClassificationsTableSchema,
@@ -99,15 +100,6 @@ export function createTableDatasets<T extends DatasetTables>(
   return buildTableDatasets(copies) as never;
 }
 
-/** Freezes a JSON-like value and everything in it; returns it. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
-  }
-  return value;
-}
-
 /** Like {@link createTableDatasets} without validation: for tables already validated (the embedded defaults). */
 export function buildTableDatasets(tables: DatasetTables): Datasets {
   const datasets: Datasets = {};
@@ -120,6 +112,9 @@ export function buildTableDatasets(tables: DatasetTables): Datasets {
   if (tables.margins) datasets.margins = marginsProvider(tables.margins);
   if (tables.inflation) datasets.inflation = inflationProvider(tables.inflation);
   if (tables.fx) datasets.fx = fxProvider(tables.fx);
+  // Frozen, so no holder of a provider (the embedded defaults are shared by every importer) can change its
+  // description or lists for the others.
+  for (const provider of Object.values(datasets)) deepFreeze(provider);
   return datasets;
 }
 

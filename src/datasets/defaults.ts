@@ -2,6 +2,7 @@
  * The embedded default datasets and their variants, apart from the `co2e-engine/datasets` entry so that the presets
  * (presets.ts) can name them without an import circle.
  */
+import { deepFreeze } from '../core/freeze';
 import { ccfGridRegionsTable } from './ccf-grid';
 import { cloudInstancesTable } from './cloud-instances';
 import { cloudCoefficientsTable } from './cloud-with';
@@ -44,18 +45,16 @@ function defaultsWith(
 }
 
 /** The embedded tables, for inspection or for building variants with `createTableDatasets`. */
-export const defaultTables = /* @__PURE__ */ defaultsWith(
-  electricityMapsRegionsTable,
-  exiobaseFactorsTable,
-  exiobaseClassificationsTable,
+export const defaultTables = /* @__PURE__ */ deepFreeze(
+  defaultsWith(electricityMapsRegionsTable, exiobaseFactorsTable, exiobaseClassificationsTable),
 );
 
 /** Alternative embedded tables: CCF's own grid factors (one 2024 vintage) and US EPA USEEIO v1.3 spend factors. */
-export const alternativeTables = {
+export const alternativeTables = /* @__PURE__ */ deepFreeze({
   ccfGridRegions: ccfGridRegionsTable,
   useeioFactors: useeioFactorsTable,
   useeioClassifications: useeioClassificationsTable,
-} as const;
+} as const);
 
 /**
  * The default datasets: CCF coefficients and instances, Electricity Maps yearly grid factors (2021–2025, default

@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import { deepFreeze } from '../core/freeze';
 import electricityMapsRegionsJson from '../../datasets/cloud/regions-electricitymaps.json';
 import type { CloudRegionsTable } from './tables';
 
@@ -21,4 +22,6 @@ import type { CloudRegionsTable } from './tables';
  * calculateCpu('aws', { cpu_count: 1, region: 'us_east_1', duration: 1 }, datasets);
  * ```
  */
-export const electricityMapsRegionsTable = electricityMapsRegionsJson as CloudRegionsTable;
+export const electricityMapsRegionsTable = /* @__PURE__ */ deepFreeze(
+  electricityMapsRegionsJson as CloudRegionsTable,
+);

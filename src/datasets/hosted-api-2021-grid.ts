@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import { deepFreeze } from '../core/freeze';
 import hostedApi2021RegionsJson from '../../datasets/cloud/regions-hosted-api-2021.json';
 import type { CloudRegionsTable } from './tables';
 
@@ -21,4 +22,6 @@ import type { CloudRegionsTable } from './tables';
  * calculateCpu('aws', { cpu_count: 1, region: 'eu_central_1', duration: 1 }, datasets).co2e; // 0.00079987
  * ```
  */
-export const hostedApi2021RegionsTable = hostedApi2021RegionsJson as CloudRegionsTable;
+export const hostedApi2021RegionsTable = /* @__PURE__ */ deepFreeze(
+  hostedApi2021RegionsJson as CloudRegionsTable,
+);

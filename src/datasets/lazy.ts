@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/freeze';
 import { buildTableDatasets, type DatasetTables } from './create';
 import type { Datasets } from './types';
 
@@ -14,7 +15,7 @@ export function lazyTableDatasets(tables: DatasetTables, finish?: PartBuilder): 
   for (const part of Object.keys(tables) as Array<keyof DatasetTables>) {
     const build = () => {
       const own = buildTableDatasets({ [part]: tables[part] });
-      return finish === undefined ? own[part] : finish(part, own);
+      return deepFreeze(finish === undefined ? own[part] : finish(part, own));
     };
     let built: Datasets[typeof part];
     Object.defineProperty(datasets, part, {
@@ -22,5 +23,5 @@ export function lazyTableDatasets(tables: DatasetTables, finish?: PartBuilder): 
       get: () => (built ??= build()),
     });
   }
-  return datasets;
+  return Object.freeze(datasets);
 }

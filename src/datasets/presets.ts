@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/freeze';
 import { ccfAppDatasets } from './ccf-app';
 import { hostedApi2021Datasets } from './hosted-api-2021';
 import { ccfGridDatasets, defaultDatasets, useeioDatasets } from './defaults';
@@ -9,14 +10,14 @@ import type { CloudInstanceDatasets, Datasets, SpendDatasets } from './types';
  * another GWP basis or default year than the tables before it is no conflict, and the parts it does not name stay
  * as they were.
  */
-export const DATASET_PRESET_NAMES = [
+export const DATASET_PRESET_NAMES = /* @__PURE__ */ deepFreeze([
   'default',
   'hosted-api-2021',
   'ccf-grid',
   'ccf-app',
   'electricitymaps-grid',
   'useeio',
-] as const;
+] as const);
 
 /** A name of {@link DATASET_PRESET_NAMES}. */
 export type DatasetPresetName = (typeof DATASET_PRESET_NAMES)[number];
@@ -45,60 +46,62 @@ const SPEND_PARTS = ['spendFactors', 'classifications', 'margins', 'inflation', 
  * DATASET_PRESETS['hosted-api-2021'].parts; // ['cloudRegions']
  * ```
  */
-export const DATASET_PRESETS: Readonly<Record<DatasetPresetName, DatasetPreset>> = Object.freeze({
-  default: {
-    name: 'default',
-    description:
-      'every embedded default: CCF coefficients and instances, Electricity Maps grid 2021-2025, EXIOBASE spend',
-    parts: [...CLOUD_PARTS, ...SPEND_PARTS],
-    get datasets() {
-      return defaultDatasets;
+export const DATASET_PRESETS: Readonly<Record<DatasetPresetName, DatasetPreset>> = /* @__PURE__ */ deepFreeze(
+  {
+    default: {
+      name: 'default',
+      description:
+        'every embedded default: CCF coefficients and instances, Electricity Maps grid 2021-2025, EXIOBASE spend',
+      parts: [...CLOUD_PARTS, ...SPEND_PARTS],
+      get datasets() {
+        return defaultDatasets;
+      },
     },
-  },
-  'hosted-api-2021': {
-    name: 'hosted-api-2021',
-    description:
-      "the hosted API's own 2021 cloud factors (68 regions, year 2021, AR4) in place of the grid factors",
-    parts: ['cloudRegions'],
-    get datasets() {
-      return hostedApi2021Datasets;
+    'hosted-api-2021': {
+      name: 'hosted-api-2021',
+      description:
+        "the hosted API's own 2021 cloud factors (68 regions, year 2021, AR4) in place of the grid factors",
+      parts: ['cloudRegions'],
+      get datasets() {
+        return hostedApi2021Datasets;
+      },
     },
-  },
-  'ccf-grid': {
-    name: 'ccf-grid',
-    description: "CCF's own grid factors (2024 vintage, year 2024, AR4) in place of the grid factors",
-    parts: ['cloudRegions'],
-    get datasets() {
-      return ccfGridDatasets;
+    'ccf-grid': {
+      name: 'ccf-grid',
+      description: "CCF's own grid factors (2024 vintage, year 2024, AR4) in place of the grid factors",
+      parts: ['cloudRegions'],
+      get datasets() {
+        return ccfGridDatasets;
+      },
     },
-  },
-  'ccf-app': {
-    name: 'ccf-app',
-    description:
-      "the CCF application's own constants and instance tables (code watts, GCP per-region PUE, memory above the " +
-      "processors' baseline) with CCF's grid (year 2024, AR4), in place of every cloud table",
-    parts: [...CLOUD_PARTS],
-    get datasets() {
-      return ccfAppDatasets;
+    'ccf-app': {
+      name: 'ccf-app',
+      description:
+        "the CCF application's own constants and instance tables (code watts, GCP per-region PUE, memory above the " +
+        "processors' baseline) with CCF's grid (year 2024, AR4), in place of every cloud table",
+      parts: [...CLOUD_PARTS],
+      get datasets() {
+        return ccfAppDatasets;
+      },
     },
-  },
-  'electricitymaps-grid': {
-    name: 'electricitymaps-grid',
-    description: 'Electricity Maps yearly grid factors 2021-2025 (the default grid factors)',
-    parts: ['cloudRegions'],
-    get datasets() {
-      return defaultDatasets;
+    'electricitymaps-grid': {
+      name: 'electricitymaps-grid',
+      description: 'Electricity Maps yearly grid factors 2021-2025 (the default grid factors)',
+      parts: ['cloudRegions'],
+      get datasets() {
+        return defaultDatasets;
+      },
     },
-  },
-  useeio: {
-    name: 'useeio',
-    description: 'US EPA USEEIO v1.3 spend factors and their NAICS/ISIC concordance in place of EXIOBASE',
-    parts: ['spendFactors', 'classifications'],
-    get datasets() {
-      return useeioDatasets;
+    useeio: {
+      name: 'useeio',
+      description: 'US EPA USEEIO v1.3 spend factors and their NAICS/ISIC concordance in place of EXIOBASE',
+      parts: ['spendFactors', 'classifications'],
+      get datasets() {
+        return useeioDatasets;
+      },
     },
-  },
-} satisfies Record<DatasetPresetName, DatasetPreset>);
+  } satisfies Record<DatasetPresetName, DatasetPreset>,
+);
 
 /**
  * Whether `name` is a preset's name (exactly; names are lower case).

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/freeze';
 import exiobaseRegionsJson from '../../datasets/spend/exiobase-factors.oefdb-regions.json';
 import { buildTableDatasets } from './create';
 import type { PartBuilder } from './lazy';
@@ -15,7 +16,9 @@ import type { SpendFactorsTable } from './tables';
  * exiobaseRegionsFactorsTable.factors.filter((row) => row.region === 'FR').length; // 37
  * ```
  */
-export const exiobaseRegionsFactorsTable = exiobaseRegionsJson as SpendFactorsTable;
+export const exiobaseRegionsFactorsTable = /* @__PURE__ */ deepFreeze(
+  exiobaseRegionsJson as SpendFactorsTable,
+);
 
 /**
  * Merges the working file's EXIOBASE factors (no key in common with the released table) into the spend factors of

@@ -4,6 +4,7 @@
  * `spendTables`: a bundler keeps a spread or a property read even where the result is unused, and with it every
  * table the object holds.
  */
+import { deepFreeze } from '../core/freeze';
 import exiobaseClassificationsJson from '../../datasets/spend/exiobase-classifications.json';
 import exiobaseFactorsJson from '../../datasets/spend/exiobase-factors.oefdb.json';
 import exiobaseMarginsJson from '../../datasets/spend/exiobase-margins.json';
@@ -18,8 +19,10 @@ import type {
 } from './tables';
 
 // JSON imports widen literal types; the tables are validated against their schemas in tests/datasets.
-export const exiobaseFactorsTable = exiobaseFactorsJson as SpendFactorsTable;
-export const exiobaseClassificationsTable = exiobaseClassificationsJson as ClassificationsTable;
-export const exiobaseMarginsTable: MarginsTable = exiobaseMarginsJson;
-export const inflationTable = inflationJson as InflationTable;
-export const fxTable = fxJson as FxTable;
+export const exiobaseFactorsTable = /* @__PURE__ */ deepFreeze(exiobaseFactorsJson as SpendFactorsTable);
+export const exiobaseClassificationsTable = /* @__PURE__ */ deepFreeze(
+  exiobaseClassificationsJson as ClassificationsTable,
+);
+export const exiobaseMarginsTable = /* @__PURE__ */ deepFreeze<MarginsTable>(exiobaseMarginsJson);
+export const inflationTable = /* @__PURE__ */ deepFreeze(inflationJson as InflationTable);
+export const fxTable = /* @__PURE__ */ deepFreeze(fxJson as FxTable);

@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import { deepFreeze } from '../core/freeze';
 import { lazyTableDatasets } from './lazy';
 import { spendSupplements } from './spend-supplements';
 import {
@@ -17,13 +18,13 @@ import {
 import type { SpendDatasets } from './types';
 
 /** The embedded spend tables: EXIOBASE 3 factors via OEFDB, concordances, margins, World Bank CPI, IMF FX. */
-export const spendTables = {
+export const spendTables = /* @__PURE__ */ deepFreeze({
   spendFactors: exiobaseFactorsTable,
   classifications: exiobaseClassificationsTable,
   margins: exiobaseMarginsTable,
   inflation: inflationTable,
   fx: fxTable,
-};
+});
 
 export { exiobaseRegionsFactorsTable } from './spend-supplements';
 

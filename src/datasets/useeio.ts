@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import { deepFreeze } from '../core/freeze';
 import useeioClassificationsJson from '../../datasets/spend/useeio-classifications.json';
 import useeioFactorsJson from '../../datasets/spend/useeio-factors.json';
 import { lazyTableDatasets } from './lazy';
@@ -13,15 +14,17 @@ import type { ClassificationsTable, SpendFactorsTable } from './tables';
 import type { SpendDatasets } from './types';
 
 /** US EPA USEEIO v1.3 spend factors (US, 2022 USD, purchaser's price, NAICS 2017). */
-export const useeioFactorsTable = useeioFactorsJson as SpendFactorsTable;
+export const useeioFactorsTable = /* @__PURE__ */ deepFreeze(useeioFactorsJson as SpendFactorsTable);
 /** The NAICS 2017 / ISIC concordance of the USEEIO factors. */
-export const useeioClassificationsTable = useeioClassificationsJson as ClassificationsTable;
+export const useeioClassificationsTable = /* @__PURE__ */ deepFreeze(
+  useeioClassificationsJson as ClassificationsTable,
+);
 
 /** US EPA USEEIO v1.3 spend factors (US, 2022 USD, purchaser's price) and their NAICS/ISIC concordance. */
-export const useeioTables = {
+export const useeioTables = /* @__PURE__ */ deepFreeze({
   spendFactors: useeioFactorsTable,
   classifications: useeioClassificationsTable,
-};
+});
 
 /**
  * The spend defaults with USEEIO factors in place of EXIOBASE's (inflation, FX and margins stay).

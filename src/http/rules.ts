@@ -274,7 +274,13 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared) > maxBodyBytes)
       throw tooLarge(maxBodyBytes);
     const body = parseJsonBytes(await call.readBody(maxBodyBytes));
-    return reply(await compute(route, body, isV1Path(call.pathname, basePath)));
+    const result = await compute(route, body, isV1Path(call.pathname, basePath));
+    if (!route.batch) return reply(result);
+    // A v1 batch is the same sliced array text inside the hosted envelope, as JSON.stringify({ results }) writes it.
+    const text = Array.isArray(result)
+      ? await batchJson(result)
+      : `{"results":${await batchJson((result as { results: unknown[] }).results)}}`;
+    return { status: 200, headers: JSON_HEADERS, body: text };
   }
 
   async function respond(call: Call<R>): Promise<Reply> {
@@ -299,6 +305,29 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     const allowed = cors.responseHeaders((name) => call.header(name));
     return { ...answer, headers: { ...answer.headers, ...allowed } };
   };
+}
+
+/** Elements serialised between two looks at the clock. */
+const JSON_SLICE_ELEMENTS = 256;
+
+/**
+ * A batch's JSON text, exactly `JSON.stringify(results)`, serialised {@link JSON_SLICE_ELEMENTS} at a time with the
+ * same budget as {@link inSlices}: the 27 MB answer to 10,000 instance elements no longer holds the event loop in
+ * one piece while it is written out.
+ */
+async function batchJson(results: readonly unknown[]): Promise<string> {
+  if (results.length <= JSON_SLICE_ELEMENTS) return JSON.stringify(results);
+  const parts: string[] = [];
+  let started = performance.now();
+  for (let start = 0; start < results.length; start += JSON_SLICE_ELEMENTS) {
+    if (performance.now() - started >= SLICE_BUDGET_MS) {
+      await yieldToEventLoop();
+      started = performance.now();
+    }
+    // An array's text without its brackets; elements are objects, so nothing is dropped or turned into null.
+    parts.push(JSON.stringify(results.slice(start, start + JSON_SLICE_ELEMENTS)).slice(1, -1));
+  }
+  return `[${parts.join(',')}]`;
 }
 
 /** Work a batch does before it lets other requests in, in milliseconds. */

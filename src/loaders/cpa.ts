@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/freeze';
 /**
  * CPA 2.1 product codes as Eurostat writes them in the supply and use tables (`prd_amo` of `naio_10_cp15`):
  * `CPA_A01`, `CPA_C10-12` (a range of divisions), `CPA_C31_32` (a list), `CPA_B` (a section), `CPA_L68A` (a
@@ -6,7 +7,7 @@
  */
 
 /** NACE Rev. 2 sections and their divisions (the classification's own structure, Eurostat 2008). */
-export const NACE_SECTIONS: Readonly<Record<string, readonly string[]>> = {
+export const NACE_SECTIONS: Readonly<Record<string, readonly string[]>> = /* @__PURE__ */ deepFreeze({
   A: ['01', '02', '03'],
   B: ['05', '06', '07', '08', '09'],
   C: Array.from({ length: 24 }, (_, index) => String(10 + index)),
@@ -28,7 +29,7 @@ export const NACE_SECTIONS: Readonly<Record<string, readonly string[]>> = {
   S: ['94', '95', '96'],
   T: ['97', '98'],
   U: ['99'],
-};
+});
 
 const SECTIONS = Object.keys(NACE_SECTIONS);
 const SECTION_OF = new Map(

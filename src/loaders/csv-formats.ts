@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/freeze';
 import { instanceKey, regionKey } from '../datasets/create';
 import { type CloudProvider, GWP_METHODS } from '../datasets/tables';
 import type { ColumnSpec, CsvRowReader } from './csv';
@@ -424,9 +425,11 @@ export const CSV_FORMATS: { readonly [K in TableKind]: CsvFormat } = {
 };
 
 /** The columns of each kind's CSV format, required ones first, with whether each is required. */
-export const TABLE_CSV_COLUMNS = Object.fromEntries(
-  Object.entries(CSV_FORMATS).map(([kind, format]) => [
-    kind,
-    format.columns.map((column) => ({ ...column })),
-  ]),
-) as unknown as { readonly [K in TableKind]: ReadonlyArray<{ name: string; required: boolean }> };
+export const TABLE_CSV_COLUMNS = /* @__PURE__ */ deepFreeze(
+  Object.fromEntries(
+    Object.entries(CSV_FORMATS).map(([kind, format]) => [
+      kind,
+      format.columns.map((column) => ({ ...column })),
+    ]),
+  ) as unknown as { readonly [K in TableKind]: ReadonlyArray<{ name: string; required: boolean }> },
+);

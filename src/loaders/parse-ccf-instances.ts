@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/freeze';
 import { type Decimal, decimal, div, sum, toNumber } from '../core/decimal';
 import { DatasetError } from '../datasets/errors';
 import { type CloudInstancesTable, type CloudProvider } from '../datasets/tables';
@@ -38,11 +39,11 @@ export interface CcfInstances {
 }
 
 /** File names used in error messages and drop reasons. */
-export const CCF_INSTANCE_FILES = {
+export const CCF_INSTANCE_FILES = /* @__PURE__ */ deepFreeze({
   aws: { instances: 'aws-instances.csv', embodied: 'coefficients-aws-embodied.csv' },
   azure: { instances: 'azure-instances.csv', embodied: 'coefficients-azure-embodied.csv' },
   gcp: { instances: 'gcp-instances.csv', embodiedMean: 'coefficients-gcp-embodied-mean.csv' },
-} as const;
+} as const);
 
 /**
  * Builds the instances table (vCPU, memory, platform vCPU, platform embodied kg CO2e) from ccf-coefficients CSVs,

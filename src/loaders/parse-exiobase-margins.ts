@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/freeze';
 import { type Decimal, add, div, isNegative, isPositive, toNumber, ONE, sub, ZERO } from '../core/decimal';
 import { DecimalSum } from '../core/decimal-sum';
 import { factorId } from '../core/factor-id';
@@ -9,7 +10,12 @@ import { readNumber, splitLines, withoutBom } from './text';
 import { validateTable } from './validate';
 
 /** The four tables read, in the layout of the MR-SUT `use.csv`. */
-export const EXIOBASE_MARGIN_LAYERS = ['use', 'trade', 'transport', 'taxes'] as const;
+export const EXIOBASE_MARGIN_LAYERS = /* @__PURE__ */ deepFreeze([
+  'use',
+  'trade',
+  'transport',
+  'taxes',
+] as const);
 export type ExiobaseMarginLayer = (typeof EXIOBASE_MARGIN_LAYERS)[number];
 
 /**
@@ -18,12 +24,13 @@ export type ExiobaseMarginLayer = (typeof EXIOBASE_MARGIN_LAYERS)[number];
  * public 3.8.x MR-SUT zips we could find documented hold `supply.csv`, `use.csv`, `final_demand.csv` and
  * `value_added.csv` at basic prices; name your layer files so, or pass others to `loadExiobaseMargins`.
  */
-export const EXIOBASE_MARGIN_FILES: Readonly<Record<ExiobaseMarginLayer, string>> = {
-  use: 'use.csv',
-  trade: 'trade_margins.csv',
-  transport: 'transport_margins.csv',
-  taxes: 'taxes_less_subsidies.csv',
-};
+export const EXIOBASE_MARGIN_FILES: Readonly<Record<ExiobaseMarginLayer, string>> =
+  /* @__PURE__ */ deepFreeze({
+    use: 'use.csv',
+    trade: 'trade_margins.csv',
+    transport: 'transport_margins.csv',
+    taxes: 'taxes_less_subsidies.csv',
+  });
 
 /** Input of {@link parseExiobaseMargins}: the lines of each table (a string's lines, or lines read in a stream). */
 export interface ExiobaseMarginsInput {

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/freeze';
 import { type Decimal, decimal, div, isNegative, toNumber } from '../core/decimal';
 import { factorId } from '../core/factor-id';
 import { DatasetError } from '../datasets/errors';
@@ -11,10 +12,10 @@ import { validateTable } from './validate';
  * row of 3.8 and the IPCC 2010 (AR5) row. Either may be selected; the other, where the file has it, becomes the
  * factor's `kgco2e_alt`.
  */
-export const EXIOBASE_GHG_IMPACTS = {
+export const EXIOBASE_GHG_IMPACTS = /* @__PURE__ */ deepFreeze({
   'GHG emissions (GWP100) | Problem oriented approach: baseline (CML, 2001) | GWP100 (IPCC, 2007)': 'ar4',
   'GHG emissions AR5 (GWP100) | GWP100 (IPCC, 2010)': 'ar5',
-} as const satisfies Record<string, 'ar4' | 'ar5'>;
+} as const satisfies Record<string, 'ar4' | 'ar5'>);
 
 /** The row read by default: the GWP100 (IPCC 2007) GHG row of EXIOBASE 3.8. */
 export const EXIOBASE_DEFAULT_IMPACT =

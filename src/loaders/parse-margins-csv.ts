@@ -1,3 +1,4 @@
+import { deepFreeze } from '../core/freeze';
 import { decimal, isPositive, ONE, sub, sum } from '../core/decimal';
 import type { FilePosition } from '../datasets/errors';
 import type { ClassificationsTable, DatasetInfo, MarginsTable } from '../datasets/tables';
@@ -6,7 +7,7 @@ import { Locations, Problems } from './problems';
 import { parseMeta, validateTable } from './validate';
 
 /** The columns of a plain margins CSV: `region`, then `product` or `classification` + `code`, then the margins. */
-export const MARGINS_CSV_COLUMNS = [
+export const MARGINS_CSV_COLUMNS = /* @__PURE__ */ deepFreeze([
   'region',
   'product',
   'classification',
@@ -14,7 +15,7 @@ export const MARGINS_CSV_COLUMNS = [
   'tax',
   'trade',
   'transport',
-] as const;
+] as const);
 
 /** Options of {@link parseMarginsCsv}. */
 export interface ParseMarginsCsvOptions {

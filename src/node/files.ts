@@ -60,6 +60,9 @@ export function decodeUtf8(bytes: Uint8Array, file: string): string {
 }
 
 /** Splits a stream of UTF-8 byte chunks into lines (LF or CRLF), refusing bytes that are not UTF-8. */
+/** Longest line {@link linesOfChunks} accepts, in characters. */
+const MAX_LINE_CHARS = 16 << 20;
+
 export function* linesOfChunks(chunks: Iterable<Uint8Array>, file: string): Generator<string> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let rest = '';
@@ -73,6 +76,14 @@ export function* linesOfChunks(chunks: Iterable<Uint8Array>, file: string): Gene
   for (const chunk of chunks) {
     const lines = (rest + decode(chunk)).split('\n');
     rest = lines.pop() ?? '';
+    // A table row is at most a few hundred KB (9,800 EXIOBASE columns); an endless line (a streamed zip bomb of
+    // zeros, a binary file) is refused before it fills memory.
+    if (rest.length > MAX_LINE_CHARS)
+      throw new DatasetError(
+        file,
+        '',
+        `too large: a line longer than ${MAX_LINE_CHARS / (1 << 20)} MiB (a zip bomb, or not a text table?)`,
+      );
     for (const line of lines) yield line.endsWith('\r') ? line.slice(0, -1) : line;
   }
   rest += decode();

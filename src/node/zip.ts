@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { Inflate, inflateSync } from 'fflate';
+import { Inflate } from 'fflate';
 import { DatasetError } from '../datasets/errors';
+import { inflateCap, tooLargeMessage } from './inflate-limits';
 
 /**
  * Reads chosen entries of a zip file without loading the whole archive: EXIOBASE release zips are hundreds of
@@ -106,6 +107,7 @@ function entryBytes(fd: number, entry: ZipEntry, path: string): Uint8Array {
       'ZIP64 entries are not supported; unzip the archive and load the folder instead',
     );
   }
+  checkDeclaredSize(entry, path);
   const header = read(fd, entry.localHeaderOffset, 30);
   if (header.length < 30 || header.readUInt32LE(0) !== LOCAL_FILE_HEADER)
     throw new DatasetError(path, entry.name, 'corrupt zip entry header');
@@ -114,7 +116,7 @@ function entryBytes(fd: number, entry: ZipEntry, path: string): Uint8Array {
   if (data.length !== entry.compressedSize)
     throw new DatasetError(path, entry.name, 'zip entry is truncated');
   if (entry.method === 0 || entry.size === 0) return data;
-  if (entry.method === 8) return inflateSync(data, { out: new Uint8Array(entry.size) });
+  if (entry.method === 8) return inflateBounded(data, entry, path);
   throw new DatasetError(
     path,
     entry.name,
@@ -123,6 +125,59 @@ function entryBytes(fd: number, entry: ZipEntry, path: string): Uint8Array {
 }
 
 /** A zip's entries (its central directory). */
+/** Refuses an entry whose declared size is past its cap, before anything is read or inflated. */
+function checkDeclaredSize(entry: ZipEntry, path: string): void {
+  if (entry.method === 8 && entry.size > inflateCap(entry.compressedSize))
+    throw new DatasetError(path, entry.name, tooLargeMessage(entry.size, entry.compressedSize));
+}
+
+/** Input fed to the inflater at a time: deflate expands at most ~1032:1, so one push yields at most ~17 MB. */
+const PUSH_BYTES = 16 * 1024;
+
+/**
+ * Inflates a deflated entry into a buffer of its declared size, refusing it as soon as it would grow past that size
+ * (the directory's size is not trusted: memory stays at what the checked declaration allows).
+ */
+function inflateBounded(data: Uint8Array, entry: ZipEntry, path: string): Uint8Array {
+  const out = new Uint8Array(entry.size);
+  let length = 0;
+  const inflater = new Inflate((chunk) => {
+    if (length + chunk.byteLength > out.byteLength)
+      throw new DatasetError(path, entry.name, overDeclared(entry));
+    out.set(chunk, length);
+    length += chunk.byteLength;
+  });
+  pushSliced(inflater, data, true, entry, path);
+  if (length !== entry.size)
+    throw new DatasetError(
+      path,
+      entry.name,
+      `zip entry is truncated: ${length} of its ${entry.size} bytes inflate`,
+    );
+  return out;
+}
+
+const overDeclared = (entry: ZipEntry) =>
+  `too large: inflates to more than the ${entry.size.toLocaleString('en-US')} bytes its zip directory declares (a zip bomb or a corrupt file?)`;
+
+/** Feeds `data` to the inflater in {@link PUSH_BYTES} slices; a deflate error becomes a "corrupt" DatasetError. */
+function pushSliced(inflater: Inflate, data: Uint8Array, last: boolean, entry: ZipEntry, path: string): void {
+  for (let offset = 0; offset < data.byteLength || offset === 0; offset += PUSH_BYTES) {
+    const end = Math.min(data.byteLength, offset + PUSH_BYTES);
+    try {
+      inflater.push(data.subarray(offset, end), last && end >= data.byteLength);
+    } catch (error) {
+      if (error instanceof DatasetError) throw error;
+      throw new DatasetError(
+        path,
+        entry.name,
+        `corrupt deflate data: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    if (end >= data.byteLength) break;
+  }
+}
+
 export function zipEntries(path: string): ZipEntry[] {
   const fd = openSync(path, 'r');
   try {
@@ -160,7 +215,11 @@ export function* zipEntryChunks(path: string, entry: ZipEntry, chunkSize = 4 << 
       throw new DatasetError(path, entry.name, 'corrupt zip entry header');
     const start = entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
     const inflated: Uint8Array[] = [];
+    let total = 0;
     const inflater = new Inflate((data) => {
+      // Streamed entries never sit whole in memory, but an entry inflating past its declared size is refused.
+      total += data.byteLength;
+      if (total > entry.size) throw new DatasetError(path, entry.name, overDeclared(entry));
       inflated.push(data);
     });
     for (let offset = 0; offset < entry.compressedSize; offset += chunkSize) {
@@ -171,16 +230,11 @@ export function* zipEntryChunks(path: string, entry: ZipEntry, chunkSize = 4 << 
         yield data;
         continue;
       }
-      try {
-        inflater.push(data, offset + length >= entry.compressedSize);
-      } catch (error) {
-        throw new DatasetError(
-          path,
-          entry.name,
-          `corrupt deflate data: ${error instanceof Error ? error.message : String(error)}`,
-        );
+      for (let slice = 0; slice < length; slice += PUSH_BYTES) {
+        const end = Math.min(length, slice + PUSH_BYTES);
+        pushSliced(inflater, data.subarray(slice, end), offset + end >= entry.compressedSize, entry, path);
+        yield* inflated.splice(0);
       }
-      yield* inflated.splice(0);
     }
   } finally {
     closeSync(fd);

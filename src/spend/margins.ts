@@ -1,4 +1,16 @@
-import { type Decimal, add, compare, decimal, div, mul, ONE, sub, sum, ZERO } from '../core/decimal';
+import {
+  type Decimal,
+  add,
+  compare,
+  decimal,
+  div,
+  mul,
+  ONE,
+  sub,
+  sum,
+  toNumber,
+  ZERO,
+} from '../core/decimal';
 import type { SpendDatasets } from '../datasets/types';
 import type { SelectedFactor } from './classification';
 import { notice, type Notice } from './notices';
@@ -64,8 +76,12 @@ function marginDefaults(
   // Factors at purchaser's price take no default margins.
   const purchaserBasis = datasets.spendFactors.priceBasis === 'purchaser';
   const values = {} as Record<MarginName, Decimal | undefined>;
-  for (const margin of MARGINS)
-    values[margin] = purchaserBasis ? undefined : defaultMargin(margin, selected.region, selected, datasets);
+  for (const margin of MARGINS) {
+    const exact = purchaserBasis ? undefined : defaultMargin(margin, selected.region, selected, datasets);
+    // The default as the response reports it (a number), so re-sending the reported margins gives the same
+    // result: a weighted default has more digits than a number holds (24 of 6,019 cases moved, issue 39).
+    values[margin] = exact === undefined ? undefined : decimal(toNumber(exact));
+  }
   const defaults: MarginDefaults = {
     margins: datasets.margins,
     spendFactors: datasets.spendFactors,

@@ -33,7 +33,7 @@ import {
   type CloudProviderSpelling,
 } from '../../src/index';
 import { ccfGridDatasets, defaultDatasets } from '../../src/datasets/index';
-import { Big, type BigValue, toNumber } from './exact';
+import { Big, type BigValue, publishedProduct, relativeDifference, toNumber } from './exact';
 
 const ds = defaultDatasets;
 const HEX_ID = /^[0-9a-f]{32}$/;
@@ -59,6 +59,17 @@ const embodiedKg = (
     .times(te)
     .times(vcpu)
     .div(platformVcpu * LIFETIME);
+
+/**
+ * The embodied co2e an estimate publishes (issue 39): the hours times the published factor TE × vCPU / (platform
+ * vCPU × 35040), rounded once.
+ */
+const publishedEmbodiedKg = (
+  instanceHours: number | BigValue,
+  te: string,
+  vcpu: number,
+  platformVcpu: number,
+) => publishedProduct(instanceHours, embodiedKg(1, te, vcpu, platformVcpu));
 
 describe('dataset inputs the golden values rely on', () => {
   it('has the CCF coefficients of DESIGN.md §3', () => {
@@ -326,7 +337,10 @@ describe('calculateEmbodied', () => {
     const estimate = calculateEmbodied('aws', { instance: 'm5.large', instance_count: 3, duration: 24 }, ds);
     expect(estimate.activity_data).toEqual({ activity_value: 72, activity_unit: 'instance-hour' });
     expect(estimate.emission_factor?.factor).toBe(toNumber(new Big('1610.79').times(2).div(96 * LIFETIME)));
-    expect(estimate.co2e).toBe(toNumber(embodiedKg(72, '1610.79', 2, 96)));
+    // co2e = 72 × the published factor, rounded once (issue 39); the exact 72 · 1610.79 · 2 / (96 · 35040) differs
+    // from it in the 17th digit.
+    expect(estimate.co2e).toBe(publishedEmbodiedKg(72, '1610.79', 2, 96));
+    expect(relativeDifference(estimate.co2e, embodiedKg(72, '1610.79', 2, 96))).toBeLessThan(1e-15);
     expect(estimate.emission_factor?.year).toBe(2021);
     expect(estimate.co2e_calculation_method).toBe('ar4');
     expect(estimate.co2e_calculation_origin).toBe('source');
@@ -405,7 +419,7 @@ describe('calculateInstance', () => {
       activity_value: 1,
       activity_unit: 'instance-hour',
     });
-    expect(vm.embodied_cpu_estimate.co2e).toBe(toNumber(embodied));
+    expect(vm.embodied_cpu_estimate.co2e).toBe(publishedEmbodiedKg(1, '1477.54', 1, 48));
     expect(vm.embodied_cpu_estimate.emission_factor?.year).toBe(2021);
     expect(vm.cpu_estimate.emission_factor?.year).toBe(2022);
     expect(vm.total_co2e).toBe(
@@ -432,7 +446,7 @@ describe('calculateInstance', () => {
     expect(vm.cpu_estimate.co2e).toBe(0.0125414475);
     expect(vm.memory_estimate.co2e).toBe(0.0138459815658651648);
     const embodied = embodiedKg(10, '1483.12', 2, 64);
-    expect(vm.embodied_cpu_estimate.co2e).toBe(toNumber(embodied));
+    expect(vm.embodied_cpu_estimate.co2e).toBe(publishedEmbodiedKg(10, '1483.12', 2, 64));
     expect(vm.total_co2e).toBe(
       toNumber(new Big('0.0125414475').plus('0.0138459815658651648').plus(embodied)),
     );
@@ -453,7 +467,7 @@ describe('calculateInstance', () => {
     expect(vm.memory_estimate.co2e).toBe(0.0272020276223410176);
     expect(vm.embodied_cpu_estimate.activity_data.activity_value).toBe(48);
     const embodied = embodiedKg(48, '1230.46', 2, 32);
-    expect(vm.embodied_cpu_estimate.co2e).toBe(toNumber(embodied));
+    expect(vm.embodied_cpu_estimate.co2e).toBe(publishedEmbodiedKg(48, '1230.46', 2, 32));
     expect(vm.cpu_estimate.emission_factor?.year).toBe(2024);
     expect(vm.embodied_cpu_estimate.emission_factor?.year).toBe(2024);
     expect(vm.total_co2e).toBe(toNumber(new Big('0.040149648').plus('0.0272020276223410176').plus(embodied)));
@@ -503,7 +517,7 @@ describe('duration units', () => {
       const hours = new Big(duration).div(perHour);
       const estimate = cpu(duration, unit);
       expect(estimate.activity_data.activity_value).toBe(toNumber(hours));
-      expect(estimate.co2e).toBe(toNumber(hours.times('0.0010442908')));
+      expect(estimate.co2e).toBe(publishedProduct(hours, 0.0010442908)); // as published (issue 39)
     }
   });
 

@@ -59,8 +59,9 @@ const EXPECTED_OUTPUT: Record<string, string[]> = {
   'replace-fx.ts': [
     // 2019: eur 0.8933 (Federal Reserve H.10 annual), gbp 0.783317 (mean of the 12 H.10 monthly figures) per USD →
     // 1000 GBP = 1140.40675741749508… EUR (0.8933 / 0.783317 = 1.14040675741749508819…), × 0.0272 kg/EUR (DE retail)
-    // = 31.0190638017558663989… (as the nearest JS numbers: 1.1404067574174952, 31.019063801755866)
-    'fed-h10-imf-fx 1.1404067574174952 31.019063801755866',
+    // = 31.0190638017558663989…; published as activity 1140.406757417495 (the nearest JS number) × 0.0272 =
+    // 31.019063801755864 exactly, rounded once (issue 39): 1.1404067574174952, 31.019063801755863
+    'fed-h10-imf-fx 1.1404067574174952 31.019063801755863',
     // Treasury 2019: 0.9 / 0.8 = 1.125 → 1125 EUR × 0.0272 = 30.6 kg
     'acme-treasury-fx 1.125 30.6',
   ],

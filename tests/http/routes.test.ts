@@ -83,7 +83,8 @@ describe('per-resource cloud routes', () => {
       // co2e = 72 × 1610.79 × 2 / (96 × 35040) = 231953.76 / 3363840 = 0.068955051369863013698…
       {
         request: { instance: 'm5.large', instance_count: 3, duration: 24 },
-        co2e: 0.068955051369863013698,
+        // 72 × the published factor 0.0009577090468036529, rounded once (issue 39)
+        co2e: 0.068955051369863,
         activity: [72, 'instance-hour'],
         factor: { year: 2021 },
       },

@@ -190,6 +190,7 @@ export function expectedSpend(spend: SpendCase): Expected {
     compounded,
     inflationApplied,
     activityValue,
-    co2e: activityValue.times(spend.factor),
+    // As published: the activity value's number times the factor, rounded once (issue 39).
+    co2e: new Big(Number(activityValue.toString())).times(spend.factor),
   };
 }

@@ -420,7 +420,7 @@ describe('codes that map to several EXIOBASE products', () => {
     expect(result.estimate.emission_factor?.factor).toBe(toNumber(factor));
     expect(result.estimate.emission_factor?.factor).toBeCloseTo(0.56748045373, 11);
     expect(result.estimate.activity_data.activity_value).toBe(690);
-    expect(result.estimate.co2e).toBe(toNumber(factor.times(690)));
+    expect(result.estimate.co2e).toBe(toNumber(new Big(690).times(toNumber(factor)))); // as published (issue 39)
     expect(result.estimate.co2e).toBeCloseTo(391.561513074, 8);
     expect(result.estimate.co2e_calculation_origin).toBe('co2e-engine');
     expect(result.estimate.emission_factor?.name).toBe(
@@ -453,7 +453,7 @@ describe('codes that map to several EXIOBASE products', () => {
       defaultDatasets,
     );
     expect(result.estimate.emission_factor?.factor).toBe(toNumber(factor));
-    expect(result.estimate.co2e).toBe(toNumber(factor.times(690)));
+    expect(result.estimate.co2e).toBe(toNumber(new Big(690).times(toNumber(factor)))); // as published (issue 39)
     expect(result.calculation_details.products.map((share) => share.product)).toEqual(withFactor);
     expect(codes(result)).toEqual(['products_without_factor']);
     expect(result.notices[0]?.severity).toBe('warning');
@@ -478,7 +478,7 @@ describe('codes that map to several EXIOBASE products', () => {
       defaultDatasets,
     );
     expect(result.estimate.emission_factor?.factor).toBe(toNumber(factor));
-    expect(result.estimate.co2e).toBe(toNumber(factor.times(690)));
+    expect(result.estimate.co2e).toBe(toNumber(new Big(690).times(toNumber(factor)))); // as published (issue 39)
     expect(result.estimate.co2e_calculation_origin).toBe('co2e-engine');
   });
 });

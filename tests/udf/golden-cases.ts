@@ -16,14 +16,12 @@ export interface CloudCase {
   co2e: number;
 }
 
-/** Embodied kg: hours × count × TE × vCPU / (platform vCPU × 35040), in decimal. */
+/**
+ * Embodied kg as published: hours × count times the factor TE × vCPU / (platform vCPU × 35040) as a number,
+ * multiplied in decimal and rounded once (co2e = activity_value × factor, issue 39).
+ */
 const embodied = (hours: number, te: string, vcpu: number, platformVcpu: number) =>
-  toNumber(
-    new Big(hours)
-      .times(te)
-      .times(vcpu)
-      .div(platformVcpu * 35040),
-  );
+  toNumber(new Big(hours).times(toNumber(new Big(te).times(vcpu).div(platformVcpu * 35040))));
 
 export const CLOUD_CASES: readonly CloudCase[] = [
   {

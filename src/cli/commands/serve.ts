@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { InvalidArgumentError, Option } from 'commander';
 import type { Datasets } from '../../datasets/types';
@@ -24,6 +24,10 @@ export interface ServeOptions {
   idleTimeout?: number;
   /** Most open connections; further ones are dropped until one closes. */
   maxConnections?: number;
+  /** Most of those connections one client address may hold, so one client cannot fill the cap. */
+  maxConnectionsPerAddress?: number;
+  /** Slowest a client may send a request (headers or body) once it has begun, in bytes per second after 2 s. */
+  minBytesPerSecond?: number;
   /** Milliseconds in-flight requests get to finish after SIGTERM/SIGINT before their connections are cut. */
   shutdownGrace?: number;
   /** Origins from `--cors` (`*`: any); none: CORS off. */
@@ -36,6 +40,8 @@ export const SERVE_DEFAULTS = Object.freeze({
   requestTimeout: 30_000,
   idleTimeout: 5_000,
   maxConnections: 1_000,
+  maxConnectionsPerAddress: 250,
+  minBytesPerSecond: 500,
   shutdownGrace: 10_000,
 });
 
@@ -87,6 +93,20 @@ export function serveLimitOptions(): Option[] {
       SERVE_DEFAULTS.idleTimeout,
     ),
     option('--max-connections <n>', 'most open connections', 1, 1_000_000, SERVE_DEFAULTS.maxConnections),
+    option(
+      '--max-connections-per-address <n>',
+      'most open connections from one client address',
+      1,
+      1_000_000,
+      SERVE_DEFAULTS.maxConnectionsPerAddress,
+    ),
+    option(
+      '--min-bytes-per-second <n>',
+      'slowest a client may send its request, after 2 s',
+      0,
+      1_000_000_000,
+      SERVE_DEFAULTS.minBytesPerSecond,
+    ),
     option(
       '--shutdown-grace <ms>',
       'time in-flight requests get to finish on SIGTERM/SIGINT',
@@ -183,20 +203,39 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
         request.socket.destroy();
         return;
       }
+      const socket = request.socket;
       inFlight.add(response);
+      busy.set(socket, (busy.get(socket) ?? 0) + 1);
+      sockets.receiving(socket, request);
       response.once('close', () => {
         inFlight.delete(response);
-        if (stopping) server.closeIdleConnections();
+        const left = (busy.get(socket) ?? 1) - 1;
+        if (left > 0) busy.set(socket, left);
+        else {
+          busy.delete(socket);
+          sockets.answered(socket);
+        }
+        // A response begun before the signal kept its connection alive; end it once flushed ('close' follows
+        // 'finish', when the last byte is with the kernel), so the server can close.
+        if (stopping && left === 0 && !socket.destroyed) socket.end();
       });
       if (stopping) response.setHeader('connection', 'close');
       listener(request, response);
     },
   );
-  const sockets = connectionCap(
-    server,
-    timeouts.maxConnections,
-    Math.min(FIRST_BYTE_TIMEOUT_MS, timeouts.headersTimeout),
-  );
+  // Node's closeIdleConnections (which server.close() also calls) destroys a connection as soon as its response
+  // is ended, even while megabytes of it still wait to be flushed: 2 of 3 large answers were cut mid-body at
+  // SIGTERM. Here idle means what the drain needs: no response of this connection is still being written.
+  const busy = new Map<Socket, number>();
+  server.closeIdleConnections = () => {
+    for (const socket of sockets.open()) if (!busy.has(socket)) socket.destroy();
+  };
+  const sockets = connectionCap(server, {
+    max: timeouts.maxConnections,
+    perAddress: Math.min(timeouts.maxConnectionsPerAddress, timeouts.maxConnections),
+    firstByteMs: Math.min(FIRST_BYTE_TIMEOUT_MS, timeouts.headersTimeout),
+    minBytesPerSecond: timeouts.minBytesPerSecond,
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -252,6 +291,18 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
 const FIRST_BYTE_TIMEOUT_MS = 2_000;
 /** How often silent connections are looked at. */
 const SWEEP_MS = 50;
+/** Time a request may take before its sending rate is judged, and how often it is. */
+const PROGRESS_GRACE_MS = 2_000;
+const PROGRESS_CHECK_MS = 250;
+
+/** Where a counted connection stands: the request being received, and the rate's starting point. */
+interface Progress {
+  request: IncomingMessage | undefined;
+  since: number;
+  bytes: number;
+  /** bytesRead when its last answer was written (−1: none yet). */
+  idleAt: number;
+}
 
 /**
  * The connection cap, counting only connections that have sent something. A connection that sends nothing (an
@@ -259,19 +310,63 @@ const SWEEP_MS = 50;
  * than `max` of them wait, the oldest is closed to make room, so silent sockets can neither lock clients out nor
  * pile up. A connection that speaks when `max` others are counted is closed, as before.
  */
-function connectionCap(server: Server, max: number, firstByteMs: number) {
+function connectionCap(
+  server: Server,
+  limits: { max: number; perAddress: number; firstByteMs: number; minBytesPerSecond: number },
+) {
+  const { max, perAddress, firstByteMs, minBytesPerSecond } = limits;
+  const open = new Set<Socket>();
   const counted = new Set<Socket>();
+  const byAddress = new Map<string, number>();
   const silent = new Map<Socket, number>();
+  const progress = new Map<Socket, Progress>();
   const count = (socket: Socket): boolean => {
     silent.delete(socket);
     if (counted.has(socket)) return true;
-    if (counted.size >= max) return false;
+    const address = socket.remoteAddress ?? '';
+    const held = byAddress.get(address) ?? 0;
+    if (counted.size >= max || held >= perAddress) return false;
     counted.add(socket);
-    socket.once('close', () => counted.delete(socket));
+    byAddress.set(address, held + 1);
+    progress.set(socket, { request: undefined, since: performance.now(), bytes: 0, idleAt: -1 });
+    socket.once('close', () => {
+      counted.delete(socket);
+      progress.delete(socket);
+      const left = (byAddress.get(address) ?? 1) - 1;
+      if (left > 0) byAddress.set(address, left);
+      else byAddress.delete(address);
+    });
     return true;
   };
+  /**
+   * Cuts a counted connection that is sending a request (its headers, or a body the handler is reading) slower
+   * than `minBytesPerSecond` over the time since it began, once it has had PROGRESS_GRACE_MS: a client dripping a
+   * header line a second holds a slot for 2 s, not for the whole headers timeout.
+   */
+  const checkProgress = (now: number) => {
+    if (minBytesPerSecond === 0) return;
+    for (const [socket, state] of progress) {
+      const sending =
+        state.request !== undefined
+          ? !state.request.complete
+          : state.idleAt < 0 || socket.bytesRead > state.idleAt; // new bytes after the last answer: headers
+      if (!sending) {
+        state.since = now;
+        state.bytes = socket.bytesRead;
+        continue;
+      }
+      const elapsed = now - state.since;
+      if (elapsed < PROGRESS_GRACE_MS) continue;
+      if (((socket.bytesRead - state.bytes) * 1000) / elapsed < minBytesPerSecond) socket.destroy();
+    }
+  };
+  let lastProgressCheck = performance.now();
   const sweep = setInterval(() => {
     const now = performance.now();
+    if (now - lastProgressCheck >= PROGRESS_CHECK_MS) {
+      lastProgressCheck = now;
+      checkProgress(now);
+    }
     for (const [socket, since] of silent) {
       if (socket.bytesRead > 0) {
         if (!count(socket)) socket.destroy();
@@ -291,11 +386,34 @@ function connectionCap(server: Server, max: number, firstByteMs: number) {
       }
     }
     silent.set(socket, performance.now());
-    socket.once('close', () => silent.delete(socket));
+    open.add(socket);
+    socket.once('close', () => {
+      silent.delete(socket);
+      open.delete(socket);
+    });
   });
   return {
     /** Counts a connection that sent a request; false when the cap is full. */
     admit: count,
     stop: () => clearInterval(sweep),
+    /** Every open connection, silent or counted. */
+    open: () => open,
+    /** A request arrived on the connection: its body, until complete, must keep up the minimum rate. */
+    receiving: (socket: Socket, request: IncomingMessage) => {
+      const state = progress.get(socket);
+      if (state === undefined) return;
+      state.request = request;
+      state.since = performance.now();
+      state.bytes = socket.bytesRead;
+    },
+    /** The connection's answer is written: it is idle until it sends more. */
+    answered: (socket: Socket) => {
+      const state = progress.get(socket);
+      if (state === undefined) return;
+      state.request = undefined;
+      state.idleAt = socket.bytesRead;
+      state.since = performance.now();
+      state.bytes = socket.bytesRead;
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../../core/freeze';
 import type { FetchLike } from './download';
 import { DownloadError } from './errors';
 
@@ -8,12 +9,12 @@ export const ZENODO_API = 'https://zenodo.org/api';
  * The Zenodo records of the EXIOBASE 3 monetary releases (DOI `10.5281/zenodo.<record>`), each with one
  * `IOT_<year>_pxp.zip` per year. `3.9` is the newest 3.9 release.
  */
-export const EXIOBASE_ZENODO_RECORDS = {
+export const EXIOBASE_ZENODO_RECORDS = /* @__PURE__ */ deepFreeze({
   '3.8.2': '5589597',
   '3.9.4': '14614930',
   '3.9.5': '14869924',
   '3.9.6': '15689391',
-} as const;
+} as const);
 
 /** A release of {@link EXIOBASE_ZENODO_RECORDS}. */
 export type ExiobaseZenodoRelease = keyof typeof EXIOBASE_ZENODO_RECORDS;

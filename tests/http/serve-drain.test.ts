@@ -1,0 +1,125 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+
+/**
+ * Issue 39 item 2: on SIGTERM the server stops accepting and lets every request it has received finish, large
+ * responses and bodies still arriving included, before it exits (real process on 127.0.0.1).
+ */
+
+const CLI = ['--import', 'tsx', 'src/cli/index.ts', 'serve', '--port', '0'];
+const running = new Set<ChildProcess>();
+
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+});
+
+function startServe(
+  argv: string[],
+): Promise<{ child: ChildProcess; port: number; stderr: () => string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [...CLI, ...argv], {
+    env: { ...process.env, CO2E_API_KEYS: undefined },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  running.add(child);
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
+      if (match) resolve({ child, port: Number(match[1]), stderr: () => stderr, exited });
+    });
+    void exited.then((code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+}
+
+/** One raw HTTP/1.1 exchange: sends the head and `first` bytes now, the rest when `finish` is called. */
+function exchange(port: number, body: string, firstBytes: number) {
+  const socket = connect(port, '127.0.0.1');
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  let failure: string | undefined;
+  socket.on('error', (error: NodeJS.ErrnoException) => {
+    failure = error.code ?? error.message;
+  });
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const bytes = Buffer.from(body);
+  socket.write(
+    `POST /compute/aws/cpu/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${bytes.byteLength}\r\n\r\n`,
+  );
+  socket.write(bytes.subarray(0, firstBytes));
+  return {
+    finish: () => socket.write(bytes.subarray(firstBytes)),
+    /** The status and the parsed body, or what went wrong. */
+    result: closed.then(() => {
+      const raw = Buffer.concat(chunks);
+      const split = raw.indexOf('\r\n\r\n');
+      const head = raw.subarray(0, split).toString();
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(head)?.[1];
+      const { payload, complete } = /transfer-encoding: chunked/i.test(head)
+        ? dechunk(raw.subarray(split + 4))
+        : whole(raw.subarray(split + 4), Number(/content-length: (\d+)/i.exec(head)?.[1] ?? -1));
+      return { failure, status, complete, payload };
+    }),
+  };
+}
+
+/** A chunked body decoded; complete only when its last (empty) chunk arrived. */
+function dechunk(body: Buffer): { payload: string; complete: boolean } {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const end = body.indexOf('\r\n', at);
+    if (end < 0) return { payload: Buffer.concat(parts).toString(), complete: false };
+    const size = Number.parseInt(body.subarray(at, end).toString(), 16);
+    if (size === 0) return { payload: Buffer.concat(parts).toString(), complete: true };
+    if (end + 2 + size > body.byteLength)
+      return { payload: Buffer.concat(parts).toString(), complete: false };
+    parts.push(body.subarray(end + 2, end + 2 + size));
+    at = end + 2 + size + 2;
+  }
+}
+
+const whole = (body: Buffer, length: number) => ({
+  payload: body.toString(),
+  complete: body.byteLength === length,
+});
+
+const batch = (size: number) =>
+  JSON.stringify(
+    Array.from({ length: size }, (_, index) => ({
+      cpu_count: (index % 4) + 1,
+      region: 'us_east_1',
+      duration: 1,
+    })),
+  );
+
+describe('serve: SIGTERM drains every received request (issue 39 item 2)', () => {
+  it('three 10,000-element batches and three uploads still arriving all get their full 200', async () => {
+    const served = await startServe(['--max-batch-size', '10000', '--max-body-bytes', '10000000']);
+    const big = batch(10_000);
+    const large = [0, 1, 2].map(() => exchange(served.port, big, Buffer.byteLength(big)));
+    const slowBody = batch(50);
+    const slow = [0, 1, 2].map(() => exchange(served.port, slowBody, 100));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    served.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const upload of slow) upload.finish();
+    const results = await Promise.all([...large, ...slow].map((item) => item.result));
+    for (const [index, result] of results.entries()) {
+      expect({ index, failure: result.failure, status: result.status, complete: result.complete }).toEqual({
+        index,
+        failure: undefined,
+        status: '200',
+        complete: true,
+      });
+      const parsed = JSON.parse(result.payload) as { co2e: number }[];
+      expect(parsed).toHaveLength(index < 3 ? 10_000 : 50);
+      expect(parsed[1]?.co2e).toBe(0.0020885816); // 2 CPU-hours × 0.0010442908 kg
+    }
+    expect(await served.exited).toBe(0);
+    expect(served.stderr()).not.toContain('still running');
+  }, 60_000);
+});
