@@ -118,6 +118,8 @@ export function selectFactor(request: ParsedSpendRequest, datasets: SpendDataset
 
   const weightOf = productWeights(type, code, region, datasets);
   const notices: Notice[] = [...regionNotices];
+  const note = type === undefined ? undefined : datasets.classifications.note?.(type, code);
+  if (note !== undefined) notices.push(notice('classification_note', 'info', note));
   const missing = products.filter((product) => !rows.some((row) => row.product === product));
   if (missing.length > 0) {
     const coverage = coveredShare(products, missing, weightOf);

@@ -64,13 +64,14 @@ function marginDefaults(
   // Factors at purchaser's price take no default margins.
   const purchaserBasis = datasets.spendFactors.priceBasis === 'purchaser';
   const values = {} as Record<MarginName, Decimal | undefined>;
+  const region = marginsRegion(selected, datasets);
   for (const margin of MARGINS)
-    values[margin] = purchaserBasis ? undefined : defaultMargin(margin, selected.region, selected, datasets);
+    values[margin] = purchaserBasis ? undefined : defaultMargin(margin, region, selected, datasets);
   const defaults: MarginDefaults = {
     margins: datasets.margins,
     spendFactors: datasets.spendFactors,
     values,
-    datasets: purchaserBasis ? [] : marginDatasets(selected.region, selected, datasets),
+    datasets: purchaserBasis ? [] : marginDatasets(region, selected, datasets),
   };
   defaultsBySelection.set(selected, defaults);
   return defaults;
@@ -82,7 +83,8 @@ function marginsWith(
   defaults: MarginDefaults,
   datasets: SpendDatasets,
 ): AppliedMargins {
-  const { shares, region } = selected;
+  const { shares } = selected;
+  const region = marginsRegion(selected, datasets);
   const values = {} as Record<MarginName, Decimal>;
   const origins = {} as Record<MarginName, 'supplied' | 'default' | 'none'>;
   const notices: Notice[] = [];
@@ -135,6 +137,17 @@ function marginsWith(
     );
   }
   const usedDefaults = MARGINS.some((margin) => origins[margin] === 'default');
+  const basis = datasets.spendFactors.basisRegion;
+  if (usedDefaults && basis !== undefined) {
+    const used = MARGINS.filter((margin) => origins[margin] === 'default');
+    notices.push(
+      notice(
+        'basis_region_margins',
+        'info',
+        `${used.join(', ')} not supplied ${used.length === 1 ? 'is' : 'are'} ${basis}'s default for the sector (${datasets.margins.info.id}): ${datasets.spendFactors.info.source} converts purchaser to producer price with ${basis} margins for every country.`,
+      ),
+    );
+  }
   return {
     values,
     origins,
@@ -143,6 +156,10 @@ function marginsWith(
     notices,
   };
 }
+
+/** The region whose default margins apply: the factors' basis region (CEDA: `US`) where set, else the factor's. */
+const marginsRegion = (selected: Pick<SelectedFactor, 'region'>, datasets: SpendDatasets): string =>
+  datasets.spendFactors.basisRegion ?? selected.region;
 
 /** `id@version` of each dataset whose record gave the default margins of the factor's products, sorted. */
 function marginDatasets(

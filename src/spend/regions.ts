@@ -31,6 +31,19 @@ export function resolveSpendRegion(country: string, factors: SpendFactorsProvide
   const mapped = exiobaseRegionOf(country);
   if (regions.includes(country) && !(isRestOfWorld(country) && mapped !== undefined))
     return { region: country, notices: [] };
+  const restOfWorld = factors.restOfWorldRegion;
+  if (restOfWorld !== undefined && mapped !== undefined && regions.includes(restOfWorld)) {
+    return {
+      region: restOfWorld,
+      notices: [
+        notice(
+          'rest_of_world_region',
+          'warning',
+          `${country} has no factors of its own in ${factors.info.source_dataset}: its rest-of-world factors (${restOfWorld}) are used. They average the countries the data does not model.`,
+        ),
+      ],
+    };
+  }
   if (mapped !== undefined && mapped !== country && regions.includes(mapped)) {
     return {
       region: mapped,

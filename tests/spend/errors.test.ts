@@ -56,7 +56,7 @@ describe('classification', () => {
       {
         error_code: 'invalid_request',
         path: 'activity.classification_type',
-        valid_values: ['isic4', 'nace2', 'naics2017'],
+        valid_values: ['isic4', 'mcc', 'nace2', 'naics2017'],
       },
     ],
     [
