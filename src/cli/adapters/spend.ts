@@ -1,10 +1,12 @@
 import { EmissionsError } from '../../core/errors';
+import { withDatasetPreset } from '../../datasets/presets';
 import type { SpendDatasets } from '../../datasets/types';
 import { normaliseCode } from '../../spend/classification';
 import { outputNumber, sharedNumber } from '../../core/estimate';
 import { type SpendParts, spendNotices, spendParts } from '../../spend/spend';
 import { SpendRequest } from '../../spend/spend.schema';
 import { cellValue, pickFields } from './cells';
+import type { FileFormat } from '../formats/records';
 import type { RowAdapter, RowOutcome } from '../pipeline/row-adapter';
 
 /** Flat columns that make up the request's `activity` object. */
@@ -61,22 +63,65 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
     name: 'spend',
     groupings: { category: 'by classification' },
     compute(values, source) {
-      const request = pickFields(values, SPEND_REQUEST_COLUMNS, source);
-      const flat = pickFields(values, SPEND_ACTIVITY_COLUMNS, source);
-      const nested = source === 'jsonl' ? cellValue(values.activity, 'activity', source) : undefined;
-      if (nested !== undefined && Object.keys(flat).length > 0) {
-        throw new EmissionsError(
-          'invalid_request',
-          `Give either 'activity' or ${SPEND_ACTIVITY_COLUMNS.map((name) => `'${name}'`).join('/')}, not both.`,
-          { path: 'activity' },
-        );
-      }
-      const activity = nested ?? (Object.keys(flat).length > 0 ? flat : undefined);
-      if (activity !== undefined) request.activity = activity;
+      const request = spendRequest(values, source);
       return {
-        outcome: spendOutcome(spendParts(request as SpendRequest, datasets)),
-        groups: { category: categoryOf(activity as Record<string, unknown>) },
+        outcome: spendOutcome(spendParts(request, datasets)),
+        groups: { category: categoryOf(request.activity as unknown as Record<string, unknown>) },
       };
     },
+    failureHint: (values, source, error) => cedaHint(datasets, () => spendRequest(values, source), error),
   };
+}
+
+/** A spend row's request: the request columns, and `activity` from its columns or (JSON Lines) its object. */
+function spendRequest(values: Record<string, unknown>, source: FileFormat): SpendRequest {
+  const request = pickFields(values, SPEND_REQUEST_COLUMNS, source);
+  const flat = pickFields(values, SPEND_ACTIVITY_COLUMNS, source);
+  const nested = source === 'jsonl' ? cellValue(values.activity, 'activity', source) : undefined;
+  if (nested !== undefined && Object.keys(flat).length > 0) {
+    throw new EmissionsError(
+      'invalid_request',
+      `Give either 'activity' or ${SPEND_ACTIVITY_COLUMNS.map((name) => `'${name}'`).join('/')}, not both.`,
+      { path: 'activity' },
+    );
+  }
+  const activity = nested ?? (Object.keys(flat).length > 0 ? flat : undefined);
+  if (activity !== undefined) request.activity = activity;
+  return request as SpendRequest;
+}
+
+/** The hint for rows that have no factor in other sets but one in CEDA. */
+export const CEDA_HINT = '--datasets ceda';
+
+/** The datasets with the CEDA preset over them, per datasets: built on the first row that needs them. */
+const withCeda = new WeakMap<SpendDatasets, SpendDatasets>();
+
+/**
+ * `--datasets ceda` when a row failed for lack of a factor (`no_emission_factors_found`) and the same row with the
+ * CEDA preset over the run's datasets is answered; else undefined (also when the run already uses CEDA).
+ *
+ * @example
+ * ```ts
+ * cedaHint(defaultDatasets, () => request, error); // '--datasets ceda' for a Japanese row EXIOBASE lacks
+ * ```
+ */
+export function cedaHint(
+  datasets: SpendDatasets,
+  request: () => SpendRequest,
+  error: unknown,
+): string | undefined {
+  if (!(error instanceof EmissionsError) || error.error_code !== 'no_emission_factors_found')
+    return undefined;
+  let ceda = withCeda.get(datasets);
+  if (ceda === undefined) {
+    ceda = withDatasetPreset(datasets, 'ceda');
+    withCeda.set(datasets, ceda);
+  }
+  if (datasets.spendFactors.info.id === ceda.spendFactors.info.id) return undefined;
+  try {
+    spendParts(request(), ceda);
+    return CEDA_HINT;
+  } catch {
+    return undefined;
+  }
 }

@@ -203,7 +203,12 @@ export function chunkProcessor(
           result = fields ?? outcome;
         } catch (thrown) {
           const { code, message } = describeError(thrown);
-          summary.failure(record.line, code, message);
+          summary.failure(
+            record.line,
+            code,
+            message,
+            kind.failureHint?.(values, context.inputFormat, thrown),
+          );
           result = failed(code, message);
         }
         sink.write(encoder.line(values, result));

@@ -221,14 +221,16 @@ export async function runParquetFileCommand(
         summary.failure(row.line, 'invalid_request', row.error);
         await write({ input: row.values, result: failed('invalid_request', row.error) });
       } else {
+        let values: Record<string, unknown> | undefined;
         try {
-          const values = inputFormat === 'parquet' ? parquetRowValues(row.values) : row.values;
+          values = inputFormat === 'parquet' ? parquetRowValues(row.values) : row.values;
           const { outcome, groups, fields } = kind.compute(values, source);
           summary.success(outcome.co2e, groups);
           await write({ input: row.values, result: fields ?? outcome });
         } catch (error) {
           const { code, message } = describeError(error);
-          summary.failure(row.line, code, message);
+          const hint = values === undefined ? undefined : kind.failureHint?.(values, source, error);
+          summary.failure(row.line, code, message, hint);
           await write({ input: row.values, result: failed(code, message) });
         }
       }

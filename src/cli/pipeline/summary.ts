@@ -89,6 +89,33 @@ interface Group {
 const MAX_GROUPS_SHOWN = 15;
 const MAX_FAILURES_SHOWN = 5;
 
+/** The prefix of a hint's count among the error codes (no error code has a colon). */
+const HINT = 'hint:';
+
+/**
+ * The end report's lines for the failed rows another way would answer, e.g. `  900 of them: --datasets ceda would
+ * answer them`. Kept apart so other summary forms can show the same counts.
+ *
+ * @example
+ * ```ts
+ * hintLines(new Map([['no_emission_factors_found', 3], ['hint:--datasets ceda', 2]]));
+ * // ['  2 of them would be answered by --datasets ceda']
+ * ```
+ */
+export function hintLines(errorCodes: ReadonlyMap<string, number>): string[] {
+  return [...errorCodes]
+    .filter(([code]) => code.startsWith(HINT))
+    .map(([code, count]) => `  ${count} of them would be answered by ${code.slice(HINT.length)}`);
+}
+
+/** Failed rows per hint (`--datasets ceda` → rows), from a summary's state. */
+export const hintCounts = (state: Pick<SummaryState, 'errorCodes'>): Record<string, number> =>
+  Object.fromEntries(
+    Object.entries(state.errorCodes)
+      .filter(([code]) => code.startsWith(HINT))
+      .map(([code, count]) => [code.slice(HINT.length), count]),
+  );
+
 export class RunSummary {
   rows = 0;
   failures = 0;
@@ -121,10 +148,13 @@ export class RunSummary {
     }
   }
 
-  failure(line: number, code: string, message: string): void {
+  /** A failed row; `hint`, where the adapter has one, is another way that answers it, counted per hint. */
+  failure(line: number, code: string, message: string, hint?: string): void {
     this.rows += 1;
     this.failures += 1;
     this.errorCodes.set(code, (this.errorCodes.get(code) ?? 0) + 1);
+    // Counted beside the error codes, so state files, worker parts and merges carry them unchanged.
+    if (hint !== undefined) this.errorCodes.set(HINT + hint, (this.errorCodes.get(HINT + hint) ?? 0) + 1);
     if (this.firstFailures.length < MAX_FAILURES_SHOWN) {
       const text = message.startsWith(`line ${line}:`) ? message : `line ${line}: ${message}`;
       this.firstFailures.push(`${code}: ${text}`);
@@ -287,8 +317,11 @@ export class RunSummary {
         lines.push(`  … and ${grouping.length - MAX_GROUPS_SHOWN} more`);
     }
     if (this.failures > 0) {
-      const codes = [...this.errorCodes.entries()].map(([code, count]) => `${code} ${count}`).join(', ');
-      lines.push(`failures by error code: ${codes}`);
+      const codes = [...this.errorCodes.entries()]
+        .filter(([code]) => !code.startsWith(HINT))
+        .map(([code, count]) => `${code} ${count}`)
+        .join(', ');
+      lines.push(`failures by error code: ${codes}`, ...hintLines(this.errorCodes));
       for (const failure of this.firstFailures) lines.push(`  ${failure}`);
       if (this.failures > this.firstFailures.length)
         lines.push(`  … see the error columns of the output for the rest`);
