@@ -142,6 +142,8 @@ export default defineConfig([
       'fastest-levenshtein',
       'hyparquet',
       'hyparquet-writer',
+      // datasets build --ceda: the workbook reader, loaded (import()) only by that command.
+      'exceljs',
       // datasets fetch: the proxy agent for HTTPS_PROXY, in cli-proxy-agent.js (loaded only when a proxy is set).
       'undici',
     ],

@@ -124,7 +124,7 @@ export const CEDA_GRID_BASE = {
     source: CEDA_ATTRIBUTION,
     source_dataset:
       'Open CEDA 2024 (CEDA by Watershed), 148 countries + rest of world × 400 BEA sectors, kg CO2e per 2022 USD, producer price, rounded to 3 decimals',
-    licence: 'CC BY-SA 4.0',
+    licence: 'CC-BY-SA-4.0',
     attribution: `${CEDA_ATTRIBUTION}. Open CEDA 2024, Watershed Technology Inc., released 2025-05-22, CC BY-SA 4.0.`,
   },
   currency: 'usd',

