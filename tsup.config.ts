@@ -164,6 +164,8 @@ export default defineConfig([
       'fastest-levenshtein',
       'hyparquet',
       'hyparquet-writer',
+      // datasets build --ceda: the workbook reader, loaded (import()) only by that command.
+      'exceljs',
       // datasets fetch: the proxy agent for HTTPS_PROXY, in cli-proxy-agent.js (loaded only when a proxy is set).
       'undici',
       // --report and `report`: the charts, in cli-report.js (loaded only when a report is written).

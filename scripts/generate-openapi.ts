@@ -66,7 +66,7 @@ function withSpendActivity(schemas: Record<string, JsonSchema>): Record<string, 
   spend.properties['activity'] = {
     oneOf: [ref('ClassifiedActivity'), ref('IdentifiedActivity')],
     description:
-      'The activity: a classification code (`isic4`, `nace2`, `naics2017`, any case) or a factor activity_id.',
+      'The activity: a classification code (`isic4`, `nace2`, `naics2017`, `mcc`, any case) or a factor activity_id.',
   };
   return schemas;
 }

@@ -13,6 +13,11 @@
  *   fx-imf.json                          build-fx.ts                        annual average rates (units per USD)
  *   useeio-factors.json                  build-useeio-factors.ts            US EPA supply-chain factors v1.3
  *   useeio-classifications.json          build-useeio-classifications.ts    NAICS2017 / ISIC4 → NAICS-6 products
+ *   ceda-factors.json                    build-ceda.ts                      Open CEDA 2024 grid (CC BY-SA 4.0)
+ *   ceda-classifications.json            build-ceda.ts                      NAICS2017 / ISIC4 / NACE2 → CEDA sectors
+ *   ceda-margins.json                    build-ceda.ts                      BEA US margins per CEDA sector
+ *   mcc-isic4.json                       build-mcc.ts                       merchant category codes → ISIC4 (both
+ *                                                                           classifications tables get type `mcc`)
  *
  * Every table is validated with its schema from `src/datasets/tables.ts` before it is written. Deterministic: keys
  * are sorted, arrays are sorted by explicit rules, no timestamps, so two runs give byte-identical files. Problems
@@ -28,7 +33,17 @@ import {
   buildOefdbRegionsSupplement,
   EXIOBASE_FACTORS_REGIONS_FILE,
 } from './spend/build-exiobase-factors-regions';
+import {
+  buildCedaClassifications,
+  buildCedaFactors,
+  buildCedaMargins,
+  CEDA_CLASSIFICATIONS_FILE,
+  CEDA_FACTORS_FILE,
+  CEDA_MARGINS_FILE,
+  gridJson,
+} from './spend/build-ceda';
 import { buildFx, FX_FILE } from './spend/build-fx';
+import { buildMccConcordance, MCC_FILE, withMcc } from './spend/build-mcc';
 import { buildInflation, INFLATION_FILE } from './spend/build-inflation';
 import { buildMargins, MARGINS_FILE } from './spend/build-margins';
 import {
@@ -37,7 +52,16 @@ import {
 } from './spend/build-useeio-classifications';
 import { buildUseeioFactors, USEEIO_FACTORS_FILE } from './spend/build-useeio-factors';
 import { loadExioProducts } from './spend/exiobase-products';
-import { REPO_ROOT, Report, assert, assertNoNegative, isMain, sharedDataDir, writeTable } from './spend/lib';
+import {
+  REPO_ROOT,
+  Report,
+  assert,
+  assertNoNegative,
+  isMain,
+  sharedDataDir,
+  writeTable,
+  writeText,
+} from './spend/lib';
 
 export { stableStringify } from './spend/lib';
 
@@ -58,7 +82,10 @@ export function buildSpend(options: { dataDir?: string; outDir?: string } = {}):
   report.info(EXIOBASE_FACTORS_REGIONS_FILE);
   const exioRegions = buildOefdbRegionsSupplement(dataDir, products, exioFactors, report);
   report.info(EXIOBASE_CLASSIFICATIONS_FILE);
-  const exioClass = buildExiobaseClassifications(dataDir, products, report);
+  const exioClassIsic = buildExiobaseClassifications(dataDir, products, report);
+  report.info(MCC_FILE);
+  const mcc = buildMccConcordance(dataDir, report);
+  const exioClass = withMcc(exioClassIsic, mcc, 'exiobase');
   report.info(MARGINS_FILE);
   const margins = buildMargins(dataDir, exioClass, report);
   report.info(INFLATION_FILE);
@@ -68,6 +95,10 @@ export function buildSpend(options: { dataDir?: string; outDir?: string } = {}):
   report.info(`${USEEIO_FACTORS_FILE}, ${USEEIO_CLASSIFICATIONS_FILE}`);
   const useeioFactors = buildUseeioFactors(dataDir, report);
   const useeioClassifications = buildUseeioClassifications(dataDir, useeioFactors, report);
+  report.info(`${CEDA_FACTORS_FILE}, ${CEDA_CLASSIFICATIONS_FILE}, ${CEDA_MARGINS_FILE}`);
+  const cedaGrid = buildCedaFactors(dataDir, report);
+  const cedaClassifications = withMcc(buildCedaClassifications(dataDir, cedaGrid, report), mcc, 'ceda');
+  const cedaMargins = buildCedaMargins(dataDir, cedaGrid, report);
 
   // Spot checks across tables.
   const p52 = exioFactors.factors.find((f) => f.product === 'p52' && f.region === 'DE');
@@ -91,6 +122,9 @@ export function buildSpend(options: { dataDir?: string; outDir?: string } = {}):
     [FX_FILE, fx],
     [USEEIO_FACTORS_FILE, useeioFactors],
     [USEEIO_CLASSIFICATIONS_FILE, useeioClassifications],
+    [CEDA_CLASSIFICATIONS_FILE, cedaClassifications],
+    [CEDA_MARGINS_FILE, cedaMargins],
+    [MCC_FILE, mcc],
   ];
   // Inflation is exempt: deflation years are negative by nature.
   for (const [name, table] of outputs) if (name !== INFLATION_FILE) assertNoNegative(table, name);
@@ -99,7 +133,10 @@ export function buildSpend(options: { dataDir?: string; outDir?: string } = {}):
     assert(keys.size === t.factors.length, `unique (product, region) in ${t.dataset.id}`);
   }
 
+  assertNoNegative(cedaGrid.regions, CEDA_FACTORS_FILE);
   const files = outputs.map(([name, table]) => writeTable(outDir, name, table, report));
+  // The CEDA grid keeps each region's factors on one line.
+  files.push(writeText(outDir, CEDA_FACTORS_FILE, gridJson(cedaGrid), report));
   return { files, report: report.lines };
 }
 

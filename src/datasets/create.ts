@@ -221,6 +221,8 @@ function spendFactorsProvider(table: SpendFactorsTable): SpendFactorsProvider {
     priceBasis: table.price_basis,
     gwp: table.gwp,
     productClassification: table.product_classification,
+    ...(table.basis_region !== undefined && { basisRegion: table.basis_region }),
+    ...(table.rest_of_world_region !== undefined && { restOfWorldRegion: table.rest_of_world_region }),
     get: (product, region) => index.get(providerKey(product, region)),
     productForActivity: (activityId) => productsByActivity.get(activityId),
     regions: [...productsByRegion.keys()].sort(),
@@ -233,17 +235,30 @@ function classificationsProvider(table: ClassificationsTable): ClassificationsPr
     Object.entries(table.mappings).map(([type, codes]) => [type, new Map(Object.entries(codes))]),
   );
   checkShares(table);
+  checkAliases(table);
   const products = new Map(Object.entries(table.products));
   const weights = new Map(
     Object.entries(table.weights).map(([region, byProduct]) => [region, new Map(Object.entries(byProduct))]),
   );
+  const allRegions = table.weights_all_regions;
+  // An alias type's code as the type and code whose mappings answer it (`mcc` 5812 → `isic4` 5610).
+  const resolveAlias = (type: string, code: string): [string, string] => {
+    const alias = table.aliases?.[type];
+    const target = alias?.codes[code]?.[0];
+    return alias === undefined ? [type, code] : [alias.to, target ?? ''];
+  };
   return {
     info: table.dataset,
     productClassification: table.product_classification,
-    types: [...mappings.keys()].sort(),
-    codes: (type) => [...(mappings.get(type)?.keys() ?? [])].sort(),
-    products: (type, code) => mappings.get(type)?.get(code),
-    share: (type, code, product) => {
+    types: [...new Set([...mappings.keys(), ...Object.keys(table.aliases ?? {})])].sort(),
+    codes: (type) =>
+      [...(mappings.get(type)?.keys() ?? Object.keys(table.aliases?.[type]?.codes ?? {}))].sort(),
+    products: (type, code) => {
+      const [to, target] = resolveAlias(type, code);
+      return mappings.get(to)?.get(target);
+    },
+    share: (aliasType, aliasCode, product) => {
+      const [type, code] = resolveAlias(aliasType, aliasCode);
       const shares = table.shares?.[type];
       const numerators = shares?.codes[code];
       if (numerators === undefined) return undefined;
@@ -253,9 +268,36 @@ function classificationsProvider(table: ClassificationsTable): ClassificationsPr
       return numerator === undefined || denominator === undefined ? undefined : [numerator, denominator];
     },
     productName: (product) => products.get(product),
-    weight: (region, product) => weights.get(region)?.get(product),
+    ...(table.aliases !== undefined && {
+      note: (type: string, code: string) => {
+        const alias = table.aliases?.[type];
+        const entry = alias?.codes[code];
+        if (alias === undefined || entry === undefined) return undefined;
+        const [target, description, note] = entry as [string, string, string?];
+        return `${alias.label} ${code} (${description}) is read as ${alias.to} ${target}${note === undefined ? '' : `: ${note}`}.`;
+      },
+    }),
+    weight: (region, product) => weights.get(region)?.get(product) ?? allRegions?.[product],
     weightsDescription: table.weights_description,
   };
+}
+
+/** Every alias type reads a type with mappings, and every aliased code a mapped code of it. */
+function checkAliases({ aliases = {}, mappings }: ClassificationsTable): void {
+  for (const [type, { to, codes }] of Object.entries(aliases)) {
+    if (mappings[type] !== undefined)
+      throw new DatasetError('classifications', `aliases.${type}`, `${type} has mappings of its own`);
+    const target = mappings[to];
+    if (target === undefined)
+      throw new DatasetError('classifications', `aliases.${type}.to`, `no mappings for ${to}`);
+    for (const [code, [read = '']] of Object.entries(codes))
+      if (target[read] === undefined)
+        throw new DatasetError(
+          'classifications',
+          `aliases.${type}.codes.${code}`,
+          `no mapping for ${to} ${read}`,
+        );
+  }
 }
 
 /** Every share names a mapped code, one numerator per product, and a denominator at least as large. */

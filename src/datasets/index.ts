@@ -24,6 +24,11 @@ export {
   withDatasetPreset,
 } from './presets';
 export {
+  cedaClassificationsTable,
+  cedaFactorsGrid,
+  cedaFactorsTable,
+  cedaMarginsTable,
+  cedaSpendDatasets,
   exiobaseRegionsFactorsTable,
   spendDatasets,
   spendTables,

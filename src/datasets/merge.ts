@@ -283,6 +283,7 @@ function mergeSpendFactors(layers: SpendFactorsProvider[]): SpendFactorsProvider
   sameSetting('spendFactors', layers, 'price basis', (layer) => layer.priceBasis);
   sameSetting('spendFactors', layers, 'gwp', (layer) => layer.gwp);
   sameSetting('spendFactors', layers, 'product classification', (layer) => layer.productClassification);
+  sameSetting('spendFactors', layers, 'basis region', (layer) => layer.basisRegion ?? 'each its own');
   const annotate = annotator<SpendFactor>();
   const [base] = layers as [SpendFactorsProvider];
   return {
@@ -292,6 +293,10 @@ function mergeSpendFactors(layers: SpendFactorsProvider[]): SpendFactorsProvider
     priceBasis: base.priceBasis,
     gwp: base.gwp,
     productClassification: base.productClassification,
+    ...(base.basisRegion !== undefined && { basisRegion: base.basisRegion }),
+    ...(lastDefined(layers, (layer) => layer.restOfWorldRegion) !== undefined && {
+      restOfWorldRegion: lastDefined(layers, (layer) => layer.restOfWorldRegion)?.value,
+    }),
     get: (product, region) => {
       const found = lastDefined(layers, (layer) => layer.get(product, region));
       return found && annotate(found.value, found.layer.info);
@@ -318,6 +323,9 @@ function mergeClassifications(layers: ClassificationsProvider[]): Classification
     share: (type, code, product) =>
       lastDefined(layers, (layer) => layer.products(type, code))?.layer.share?.(type, code, product),
     productName: (product) => lastDefined(layers, (layer) => layer.productName(product))?.value,
+    // The note of the layer whose mapping answers the code.
+    note: (type, code) =>
+      lastDefined(layers, (layer) => layer.products(type, code))?.layer.note?.(type, code),
     weight: (region, product) => lastDefined(layers, (layer) => layer.weight(region, product))?.value,
     weightsDescription: [...new Set(layers.map((layer) => layer.weightsDescription))].join('; '),
     mappingDataset: (type, code) => {

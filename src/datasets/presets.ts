@@ -1,5 +1,6 @@
 import { deepFreeze } from '../core/freeze';
 import { ccfAppDatasets } from './ccf-app';
+import { cedaSpendDatasets } from './ceda';
 import { hostedApi2021Datasets } from './hosted-api-2021';
 import { ccfGridDatasets, defaultDatasets, useeioDatasets } from './defaults';
 import type { CloudInstanceDatasets, Datasets, SpendDatasets } from './types';
@@ -17,6 +18,7 @@ export const DATASET_PRESET_NAMES = /* @__PURE__ */ deepFreeze([
   'ccf-app',
   'electricitymaps-grid',
   'useeio',
+  'ceda',
 ] as const);
 
 /** A name of {@link DATASET_PRESET_NAMES}. */
@@ -98,6 +100,16 @@ export const DATASET_PRESETS: Readonly<Record<DatasetPresetName, DatasetPreset>>
       parts: ['spendFactors', 'classifications'],
       get datasets() {
         return useeioDatasets;
+      },
+    },
+    ceda: {
+      name: 'ceda',
+      description:
+        'Open CEDA 2024 spend factors (CEDA by Watershed; 148 countries + rest of world, 2022 USD, producer price), ' +
+        'their NAICS/ISIC/NACE/MCC concordance and BEA US margins in place of EXIOBASE',
+      parts: ['spendFactors', 'classifications', 'margins'],
+      get datasets() {
+        return cedaSpendDatasets;
       },
     },
   } satisfies Record<DatasetPresetName, DatasetPreset>,

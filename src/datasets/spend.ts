@@ -52,3 +52,10 @@ export const spendDatasets = /* @__PURE__ */ lazyTableDatasets(
 ) as SpendDatasets;
 
 export { useeioSpendDatasets, useeioTables } from './useeio';
+export {
+  cedaClassificationsTable,
+  cedaFactorsGrid,
+  cedaFactorsTable,
+  cedaMarginsTable,
+  cedaSpendDatasets,
+} from './ceda';

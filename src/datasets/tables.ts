@@ -326,6 +326,17 @@ export const SpendFactorsTableSchema = z.strictObject({
   gwp: z.enum(GWP_METHODS),
   /** Product classification the factors are keyed by (`exiobase3p`, `naics2017`). */
   product_classification: nonEmpty,
+  /**
+   * The one country whose money the factors are priced in, for every region (CEDA: `US`): spend is brought to the
+   * factor year with that country's price index and its default margins, not the spend region's. Absent: each
+   * region's own.
+   */
+  basis_region: z.optional(regionCode),
+  /**
+   * The region code whose factors answer a country the table has no factors for (CEDA's `ROW`, stored as `WW`),
+   * with a notice. Absent: such a country is an error (or its EXIOBASE rest-of-world region).
+   */
+  rest_of_world_region: z.optional(regionCode),
   factors: z
     .array(
       z.strictObject({
@@ -363,6 +374,91 @@ export const SpendFactorsTableSchema = z.strictObject({
 export type SpendFactorsTable = z.infer<typeof SpendFactorsTableSchema>;
 
 /**
+ * Spend factors as a grid, region × product, for a source that gives one factor per cell (Open CEDA: 149 regions ×
+ * 400 sectors), about a twentieth of the same table as rows. {@link spendFactorsFromGrid} turns it into a
+ * {@link SpendFactorsTable}: product `p` in region `r` is `regions[r][i]` where `products[i]` is `p`; a `null`
+ * cell is a factor the source withholds (`withheld` says why), which the table leaves out.
+ */
+export const SpendFactorsGridSchema = z
+  .strictObject({
+    /** The licence and attribution the source requires, carried in the data file itself. */
+    licence_notice: nonEmpty,
+    dataset: DatasetInfoSchema,
+    currency: currencyCode,
+    factor_year: year,
+    price_basis: z.enum(['basic', 'purchaser']),
+    gwp: z.enum(GWP_METHODS),
+    product_classification: nonEmpty,
+    basis_region: z.optional(regionCode),
+    rest_of_world_region: z.optional(regionCode),
+    /** Each factor's `activity_id` is this prefix and the product code in lower case (`ceda_2024-327310`). */
+    activity_id_prefix: nonEmpty,
+    /** Data-quality flags of every factor (e.g. the source's rounding). */
+    data_quality_flags: z.array(nonEmpty),
+    /** The products in column order, as `[code, name]`. */
+    products: z.array(z.tuple([nonEmpty, nonEmpty])).check(z.minLength(1)),
+    /** Per region (ISO 3166-1 alpha-2, or the rest-of-world code), one factor per product; null = withheld. */
+    regions: z.record(regionCode, z.array(z.nullable(nonNegative))),
+    /** The source's own code of each region (`DEU` for `DE`, `ROW` for the rest of world). */
+    source_region_codes: z.record(regionCode, nonEmpty),
+    /** Why a cell is null. */
+    withheld: nonEmpty,
+  })
+  .check(
+    z.superRefine((grid, ctx) => {
+      for (const [region, values] of Object.entries(grid.regions)) {
+        if (values.length !== grid.products.length)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['regions', region],
+            message: `${values.length} factors for ${grid.products.length} products`,
+          });
+        if (grid.source_region_codes[region] === undefined)
+          ctx.addIssue({ code: 'custom', path: ['source_region_codes', region], message: 'missing' });
+      }
+    }),
+  );
+export type SpendFactorsGrid = z.infer<typeof SpendFactorsGridSchema>;
+
+/**
+ * The rows of a factor grid: one per non-null cell, region by region in key order, products in column order.
+ *
+ * @example
+ * ```ts
+ * spendFactorsFromGrid(cedaGrid).factors.find((row) => row.product === '327310' && row.region === 'US')?.kgco2e; // 8.872
+ * ```
+ */
+export function spendFactorsFromGrid(grid: SpendFactorsGrid): SpendFactorsTable {
+  const flags = grid.data_quality_flags;
+  const factors: SpendFactorsTable['factors'] = [];
+  for (const [region, values] of Object.entries(grid.regions)) {
+    values.forEach((kgco2e, index) => {
+      if (kgco2e === null) return;
+      const [product, name] = grid.products[index] as [string, string];
+      factors.push({
+        product,
+        region,
+        kgco2e,
+        name,
+        activity_id: `${grid.activity_id_prefix}-${product.toLowerCase()}`,
+        data_quality_flags: flags,
+      });
+    });
+  }
+  return {
+    dataset: grid.dataset,
+    currency: grid.currency,
+    factor_year: grid.factor_year,
+    price_basis: grid.price_basis,
+    gwp: grid.gwp,
+    product_classification: grid.product_classification,
+    ...(grid.basis_region !== undefined && { basis_region: grid.basis_region }),
+    ...(grid.rest_of_world_region !== undefined && { rest_of_world_region: grid.rest_of_world_region }),
+    factors,
+  };
+}
+
+/**
  * Classification codes mapped to the products of a factor table. `mappings[type][code]` lists the products a code
  * covers; `weights[region][product]` (e.g. EXIOBASE total output, million EUR) weights the mean over several.
  * `shares[type]`, where given, holds each product's share of a code: `codes[code][i]` classes of the code map to its
@@ -386,6 +482,26 @@ export const ClassificationsTableSchema = z.strictObject({
     ),
   ),
   weights: z.record(regionCode, z.record(nonEmpty, nonNegative)),
+  /**
+   * Types read through another type's mappings (`mcc` through `isic4`): per code, `[target code, description]` or
+   * `[target code, description, note]`. Such a code maps to the target's products with the target's shares, and
+   * every estimate of it carries a notice naming the target (and the note).
+   */
+  aliases: z.optional(
+    z.record(
+      nonEmpty,
+      z.strictObject({
+        /** The type whose mappings answer, e.g. `isic4`. */
+        to: nonEmpty,
+        /** What the alias type is, e.g. `ISO 18245 merchant category code`, for the notice. */
+        label: nonEmpty,
+        /** `[target code, description]` or `[target code, description, note]`. */
+        codes: z.record(nonEmpty, z.array(nonEmpty).check(z.minLength(2), z.maxLength(3))),
+      }),
+    ),
+  ),
+  /** Weights for every region without its own in `weights` (CEDA: US output, its sectors' structure everywhere). */
+  weights_all_regions: z.optional(z.record(nonEmpty, nonNegative)),
   /** What `weights` measure, e.g. `EXIOBASE 3.8.2 total output 2019, million EUR`. */
   weights_description: nonEmpty,
 });

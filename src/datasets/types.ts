@@ -109,6 +109,10 @@ export interface SpendFactorsProvider {
   readonly priceBasis: 'basic' | 'purchaser';
   readonly gwp: 'ar4' | 'ar5' | 'ar6';
   readonly productClassification: string;
+  /** The country whose price index and default margins apply to every region (CEDA: `US`); absent: each its own. */
+  readonly basisRegion?: string | undefined;
+  /** The region whose factors answer a country without its own (CEDA's rest of world), with a notice. */
+  readonly restOfWorldRegion?: string | undefined;
   get(product: string, region: string): SpendFactor | undefined;
   /** The product whose factors carry an `activity_id`, or undefined. */
   productForActivity(activityId: string): string | undefined;
@@ -133,6 +137,8 @@ export interface ClassificationsProvider {
    */
   share?(type: string, code: string, product: string): readonly [number, number] | undefined;
   productName(product: string): string | undefined;
+  /** A note on a code, shown with every estimate of it (e.g. how a merchant category code is read), or undefined. */
+  note?(type: string, code: string): string | undefined;
   /** Weight of a product in a region for means over several products, or undefined without weights. */
   weight(region: string, product: string): number | undefined;
   readonly weightsDescription: string;

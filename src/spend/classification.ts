@@ -14,7 +14,7 @@ import {
 import { EmissionsError, listForMessage } from '../core/errors';
 import type { SpendDatasets, SpendFactor } from '../datasets/types';
 import { notice, type Notice } from './notices';
-import { resolveSpendRegion } from './regions';
+import { clip, resolveSpendRegion } from './regions';
 import type { ParsedSpendRequest } from './spend.schema';
 import { codeSuggestion } from './suggestions';
 
@@ -118,6 +118,8 @@ export function selectFactor(request: ParsedSpendRequest, datasets: SpendDataset
 
   const weightOf = productWeights(type, code, region, datasets);
   const notices: Notice[] = [...regionNotices];
+  const note = type === undefined ? undefined : datasets.classifications.note?.(type, code);
+  if (note !== undefined) notices.push(notice('classification_note', 'info', note));
   const missing = products.filter((product) => !rows.some((row) => row.product === product));
   if (missing.length > 0) {
     const coverage = coveredShare(products, missing, weightOf);
@@ -225,24 +227,29 @@ const productLabel = (product: string, datasets: SpendDatasets) => {
   return name === undefined ? product : `${product} ${name}`;
 };
 
-/** No product of the code has a factor in the region: name the products the region does have. */
+/**
+ * No product of the code has a factor in the region: a short message with the next step, the products the region does
+ * have in `valid_values`.
+ */
 function noFactorInRegion(
   code: string,
   products: readonly string[],
   region: string,
   datasets: SpendDatasets,
 ): EmissionsError {
-  const available = datasets.spendFactors.productsIn?.(region) ?? [];
-  const wanted = products.map((product) => productLabel(product, datasets));
-  return new EmissionsError(
-    'no_emission_factors_found',
-    `No emission factor in region '${region}' for ${code} (${products.length === 1 ? 'product' : 'products'} ${listForMessage(wanted)}).` +
-      (available.length === 0
-        ? ''
-        : ` ${region} has factors for ${available.length} products: ${listForMessage(
-            available.map((product) => productLabel(product, datasets)),
-            40,
-          )}.`),
-    { path: 'activity', ...(available.length > 0 && { valid_values: [...available] }) },
-  );
+  const factors = datasets.spendFactors;
+  const available = factors.productsIn?.(region) ?? [];
+  const wanted =
+    products.length === 1
+      ? `product ${products[0]}`
+      : `${products.length} products: ${listForMessage(products, 3)}`;
+  const nextStep =
+    factors.restOfWorldRegion === undefined
+      ? ' Try `--datasets ceda` (every sector in 148 countries).'
+      : ` ${factors.info.source}'s export rounds it to 0.000 there (below 0.0005 kg per USD), so it is withheld.`;
+  const message = `No factor in ${region} for ${code} (${wanted}) in ${factors.info.id}.${nextStep}`;
+  return new EmissionsError('no_emission_factors_found', clip(message), {
+    path: 'activity',
+    ...(available.length > 0 && { valid_values: [...available] }),
+  });
 }

@@ -44,12 +44,14 @@ export function spendCoverage(
   const { spendFactors, margins, fx, inflation } = datasets;
   return spendFactors.regions.map((region) => {
     const products = spendFactors.productsIn?.(region) ?? [];
+    // Factors priced in one country's money everywhere (CEDA: US) take that country's margins and price index.
+    const basis = spendFactors.basisRegion ?? region;
     const sources = new Map<string, number>();
     const given = new Set<(typeof MARGIN_NAMES)[number]>();
     for (const product of products) {
-      const record = margins.get(region, product);
+      const record = margins.get(basis, product);
       if (record === undefined) continue;
-      const info = margins.recordDataset?.(region, product) ?? margins.info;
+      const info = margins.recordDataset?.(basis, product) ?? margins.info;
       const key = `${info.id}@${info.version}`;
       sources.set(key, (sources.get(key) ?? 0) + 1);
       for (const name of MARGIN_NAMES) if (record[name] !== undefined) given.add(name);
@@ -59,9 +61,9 @@ export function spendCoverage(
     const fxLatest = fxYears.length > 0 ? (fxYears[fxYears.length - 1] as number) : null;
     const partial = fxLatest === null || currency === null ? undefined : fx.partialYear?.(currency, fxLatest);
     let inflationLatest: number | null = null;
-    if (inflation.hasRegion(region))
+    if (inflation.hasRegion(basis))
       for (let year = LAST_YEAR; year >= FIRST_YEAR && inflationLatest === null; year--)
-        if (inflation.countryRate(region, year) !== undefined) inflationLatest = year;
+        if (inflation.countryRate(basis, year) !== undefined) inflationLatest = year;
     return {
       region,
       products: products.length,

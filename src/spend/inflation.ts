@@ -31,6 +31,8 @@ export function priceChange(
   spendYear: number,
   factorYear: number,
   inflation: InflationProvider,
+  /** The factors' source when they are priced in `region`'s money for every country (CEDA), for a notice. */
+  basisSource?: string,
 ): PriceChange {
   const forward = spendYear >= factorYear;
   const [from, to] = forward ? [factorYear, spendYear] : [spendYear, factorYear];
@@ -65,6 +67,15 @@ export function priceChange(
         hasRegion
           ? `Inflation data for ${region} is missing for ${missingYears.join(', ')}, so the adjustment from ${spendYear} to the factor year ${factorYear} is partial; emissions are likely ${direction}.`
           : `${inflation.info.source_dataset} has no inflation data for ${region}, so no inflation adjustment from ${spendYear} to the factor year ${factorYear} was made (years ${missingYears.join(', ')}); emissions are likely ${direction}.`,
+      ),
+    );
+  }
+  if (basisSource !== undefined && years.length > 0) {
+    notices.push(
+      notice(
+        'basis_region_price_index',
+        'info',
+        `Brought from ${spendYear} to ${factorYear} prices with ${region}'s price index (${inflation.info.id}, ${years.join(', ')}): ${basisSource} factors are per ${factorYear} ${region} dollar for every country.`,
       ),
     );
   }

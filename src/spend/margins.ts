@@ -76,8 +76,9 @@ function marginDefaults(
   // Factors at purchaser's price take no default margins.
   const purchaserBasis = datasets.spendFactors.priceBasis === 'purchaser';
   const values = {} as Record<MarginName, Decimal | undefined>;
+  const region = marginsRegion(selected, datasets);
   for (const margin of MARGINS) {
-    const exact = purchaserBasis ? undefined : defaultMargin(margin, selected.region, selected, datasets);
+    const exact = purchaserBasis ? undefined : defaultMargin(margin, region, selected, datasets);
     // The default as the response reports it (a number), so re-sending the reported margins gives the same
     // result: a weighted default has more digits than a number holds (24 of 6,019 cases moved, issue 39).
     values[margin] = exact === undefined ? undefined : decimal(toNumber(exact));
@@ -86,7 +87,7 @@ function marginDefaults(
     margins: datasets.margins,
     spendFactors: datasets.spendFactors,
     values,
-    datasets: purchaserBasis ? [] : marginDatasets(selected.region, selected, datasets),
+    datasets: purchaserBasis ? [] : marginDatasets(region, selected, datasets),
   };
   defaultsBySelection.set(selected, defaults);
   return defaults;
@@ -98,7 +99,8 @@ function marginsWith(
   defaults: MarginDefaults,
   datasets: SpendDatasets,
 ): AppliedMargins {
-  const { shares, region } = selected;
+  const { shares } = selected;
+  const region = marginsRegion(selected, datasets);
   const values = {} as Record<MarginName, Decimal>;
   const origins = {} as Record<MarginName, 'supplied' | 'default' | 'none'>;
   const notices: Notice[] = [];
@@ -151,6 +153,17 @@ function marginsWith(
     );
   }
   const usedDefaults = MARGINS.some((margin) => origins[margin] === 'default');
+  const basis = datasets.spendFactors.basisRegion;
+  if (usedDefaults && basis !== undefined) {
+    const used = MARGINS.filter((margin) => origins[margin] === 'default');
+    notices.push(
+      notice(
+        'basis_region_margins',
+        'info',
+        `${used.join(', ')} not supplied ${used.length === 1 ? 'is' : 'are'} ${basis}'s default for the sector (${datasets.margins.info.id}): ${datasets.spendFactors.info.source} converts purchaser to producer price with ${basis} margins for every country.`,
+      ),
+    );
+  }
   return {
     values,
     origins,
@@ -159,6 +172,10 @@ function marginsWith(
     notices,
   };
 }
+
+/** The region whose default margins apply: the factors' basis region (CEDA: `US`) where set, else the factor's. */
+const marginsRegion = (selected: Pick<SelectedFactor, 'region'>, datasets: SpendDatasets): string =>
+  datasets.spendFactors.basisRegion ?? selected.region;
 
 /** `id@version` of each dataset whose record gave the default margins of the factor's products, sorted. */
 function marginDatasets(

@@ -1,4 +1,4 @@
-import { EmissionsError, listForMessage } from '../core/errors';
+import { EmissionsError } from '../core/errors';
 import type { SpendFactorsProvider } from '../datasets/types';
 import { exiobaseRegionOf, REST_OF_WORLD_REGIONS, type RestOfWorldRegion } from './exiobase-regions';
 import { notice, type Notice } from './notices';
@@ -33,6 +33,19 @@ export function resolveSpendRegion(country: string, factors: SpendFactorsProvide
   const mapped = exiobaseRegionOf(country);
   if (regions.includes(country) && !(isRestOfWorld(country) && mapped !== undefined))
     return { region: country, notices: [] };
+  const restOfWorld = factors.restOfWorldRegion;
+  if (restOfWorld !== undefined && mapped !== undefined && regions.includes(restOfWorld)) {
+    return {
+      region: restOfWorld,
+      notices: [
+        notice(
+          'rest_of_world_region',
+          'warning',
+          `${country} has no factors of its own in ${factors.info.source_dataset}: its rest-of-world factors (${restOfWorld}) are used. They average the countries the data does not model.`,
+        ),
+      ],
+    };
+  }
   if (mapped !== undefined && mapped !== country && regions.includes(mapped)) {
     return {
       region: mapped,
@@ -45,23 +58,34 @@ export function resolveSpendRegion(country: string, factors: SpendFactorsProvide
       ],
     };
   }
-  const listed = `Regions with factors: ${listForMessage(regions, 60)}.`;
-  const dataset = factors.info.source_dataset;
+  const name = factorSetName(factors);
+  const nextStep = factors.restOfWorldRegion === undefined ? ` ${NEXT_STEP_REGION}` : '';
   if (mapped === undefined) {
     throw new EmissionsError(
       'no_emission_factors_found',
-      `No emission factors for region '${country}' in ${dataset}, and '${country}' is no ISO 3166-1 country that EXIOBASE groups in a region.${regionSuggestion(country, regions)} ${listed}`,
+      clip(
+        `'${country}' is no ISO 3166-1 country code with factors in ${name}.${regionSuggestion(country, regions)} The ${regions.length} regions with factors are in valid_values.`,
+      ),
       { path: 'spend_region', valid_values: [...regions] },
     );
   }
   const where =
     mapped === country
-      ? `EXIOBASE models ${country} on its own`
-      : `EXIOBASE counts ${country} in ${mapped} (${REST_OF_WORLD_REGIONS[mapped as RestOfWorldRegion]})`;
-  throw new EmissionsError(
-    'no_emission_factors_found',
-    `No emission factors for '${country}' in ${dataset}: ${where}, and this data has no ${mapped} factors. ` +
-      `\`${FETCH_EXIOBASE_COMMAND}\` downloads the full EXIOBASE (49 regions) and builds a dataset that has them. ${listed}`,
-    { path: 'spend_region', valid_values: [...regions] },
-  );
+      ? `${name} has no factors for ${country}`
+      : `${country} is in EXIOBASE's ${mapped} (${REST_OF_WORLD_REGIONS[mapped as RestOfWorldRegion]}), which these factors lack`;
+  throw new EmissionsError('no_emission_factors_found', clip(`${where}.${nextStep}`), {
+    path: 'spend_region',
+    valid_values: [...regions],
+  });
 }
+
+/** The next step for a country the factors lack: the set that has it, or the full EXIOBASE. */
+export const NEXT_STEP_REGION = `Use \`--datasets ceda\` (148 countries) or \`${FETCH_EXIOBASE_COMMAND}\` (49 regions).`;
+
+/** A message cut to 200 characters (the long lists go in `valid_values`). */
+export const clip = (message: string): string =>
+  message.length <= 200 ? message : `${message.slice(0, 199)}…`;
+
+/** A short name of a factor set for messages: its dataset id, and how many regions it has. */
+export const factorSetName = (factors: Pick<SpendFactorsProvider, 'info' | 'regions'>): string =>
+  `${factors.info.id} (${factors.regions.length} regions)`;

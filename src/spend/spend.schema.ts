@@ -5,9 +5,9 @@ import { REGION_ALIASES } from './exiobase-regions';
 import { canonicalCurrency } from './suggestions';
 
 /** The classification types of the embedded spend datasets. */
-export type ClassificationType = 'isic4' | 'nace2' | 'naics2017';
+export type ClassificationType = 'isic4' | 'nace2' | 'naics2017' | 'mcc';
 /**
- * `activity.classification_type` as requests may write it: `isic4`, `nace2` or `naics2017`, any case. A custom
+ * `activity.classification_type` as requests may write it: `isic4`, `nace2`, `naics2017` or `mcc`, any case. A custom
  * classifications table may add types; name one with a cast (`'unspsc' as ClassificationTypeSpelling`): the
  * calculator checks the type against the datasets at run time either way.
  *

@@ -182,21 +182,24 @@ export function spendParts(
   );
   // The product matters only where the dataset has a sector rate for it in the span; else the country's rates
   // make the same price change for every product, so one cache entry serves them all.
+  // Factors priced in one country's money everywhere (CEDA: US dollars) take that country's price index.
+  const priceRegion = factors.basisRegion ?? input.spend_region;
   const sectorProduct =
     product !== undefined &&
-    hasSectorRate(datasets.inflation, input.spend_region, product, input.spend_year, factors.factorYear)
+    hasSectorRate(datasets.inflation, priceRegion, product, input.spend_year, factors.factorYear)
       ? product
       : undefined;
   const prices = priceChanges.get(
     [datasets.inflation],
-    [factors.factorYear, input.spend_region, input.spend_year, sectorProduct],
+    [factors.factorYear, priceRegion, input.spend_year, sectorProduct, factors.basisRegion !== undefined],
     () =>
       priceChange(
-        input.spend_region,
+        priceRegion,
         sectorProduct,
         input.spend_year,
         factors.factorYear,
         datasets.inflation,
+        factors.basisRegion === undefined ? undefined : factors.info.source,
       ),
   );
   const multiplier = roundSignificant(mul(exchange.rate, prices.deflator), PRECISION);

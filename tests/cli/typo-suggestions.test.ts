@@ -9,7 +9,7 @@ describe('CLI typos get a suggestion', () => {
     [['list', 'codes', 'isic'], "no codes for 'isic'. Did you mean: isic4?"],
     [
       ['spend', 'examples/ledger.csv', '--datasets', 'hosted-api-2012'],
-      'not a preset (presets: default, hosted-api-2021, ccf-grid, ccf-app, electricitymaps-grid, useeio). Did you mean: hosted-api-2021?',
+      'not a preset (presets: default, hosted-api-2021, ccf-grid, ccf-app, electricitymaps-grid, useeio, ceda). Did you mean: hosted-api-2021?',
     ],
   ])('%j', async (args, words) => {
     const { code, stderr } = await cli(args);

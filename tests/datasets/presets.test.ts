@@ -49,7 +49,7 @@ const hostedFile = () =>
   });
 
 describe('presets', () => {
-  it('has the six names, each with its parts', () => {
+  it('has the seven names, each with its parts', () => {
     expect(DATASET_PRESET_NAMES).toEqual([
       'default',
       'hosted-api-2021',
@@ -57,7 +57,9 @@ describe('presets', () => {
       'ccf-app',
       'electricitymaps-grid',
       'useeio',
+      'ceda',
     ]);
+    expect(DATASET_PRESETS.ceda.parts).toEqual(['spendFactors', 'classifications', 'margins']);
     expect(DATASET_PRESETS['hosted-api-2021'].parts).toEqual(['cloudRegions']);
     expect(DATASET_PRESETS.useeio.parts).toEqual(['spendFactors', 'classifications']);
     expect(DATASET_PRESETS['ccf-app'].parts).toEqual(['cloudCoefficients', 'cloudRegions', 'cloudInstances']);
@@ -154,7 +156,7 @@ describe('presets', () => {
     const run = () => loadDatasets(['hosted-api-2012']);
     expect(run).toThrow(DatasetError);
     expect(run).toThrow(
-      'hosted-api-2012: no such file, and not a preset (presets: default, hosted-api-2021, ccf-grid, ccf-app, electricitymaps-grid, useeio)',
+      'hosted-api-2012: no such file, and not a preset (presets: default, hosted-api-2021, ccf-grid, ccf-app, electricitymaps-grid, useeio, ceda)',
     );
   });
 

@@ -219,12 +219,20 @@ function needlesOf(json: string, table: TableJson): RegExp[] {
       if (/\.\d{6,}$/.test(String(value))) numbers.add(numberPattern(String(value)));
     } else if (typeof value === 'string') {
       if (value.length >= 16 && /^[\w .,;:()/@+-]+$/.test(value)) strings.add(escape(value));
-    } else if (Array.isArray(value)) value.forEach(walk);
-    else if (typeof value === 'object' && value !== null) {
+    } else if (Array.isArray(value)) {
+      // A row of a grid (CEDA's factors) or a list of codes (a concordance): its first four values in order (in a
+      // data module the quotes of a string are escaped, so strings are joined by any short run of non-word text).
+      const head = value.slice(0, 4);
+      if (head.length >= 2 && head.every((item) => typeof item === 'number' && !Number.isInteger(item)))
+        pairs.add(head.map((item) => numberPattern(String(item))).join(''));
+      else if (head.length >= 3 && head.every((item) => typeof item === 'string' && /^\w+$/.test(item)))
+        pairs.add(head.map((item) => escape(String(item))).join('\\W{1,6}'));
+      value.forEach(walk);
+    } else if (typeof value === 'object' && value !== null) {
       // The first two decimal values in it, nested ones included (`kgco2e` and `kgco2e_alt.ar4`).
       const [first, second] = JSON.stringify(value).match(/(?<=[:,[])\d+\.\d{3,}(?=[,}\]])/g) ?? [];
       if (first !== undefined && second !== undefined)
-        pairs.add(`${numberPattern(first)}[^\\n]{1,200}?${numberPattern(second)}`);
+        pairs.add(`${numberPattern(first)}[^\\n]{0,200}?${numberPattern(second)}`);
       Object.values(value).forEach(walk);
     }
   };
@@ -254,6 +262,8 @@ describe('licences that survive bundling: each share-alike or database-licensed 
     expect(SHARE_ALIKE_OR_DATABASE.map(({ json }) => json).sort()).toEqual([
       'datasets/cloud/regions-electricitymaps.json',
       'datasets/cloud/regions-hosted-api-2021.json',
+      'datasets/spend/ceda-classifications.json',
+      'datasets/spend/ceda-factors.json',
       'datasets/spend/exiobase-classifications.json',
       'datasets/spend/exiobase-factors.oefdb-regions.json',
       'datasets/spend/exiobase-factors.oefdb.json',

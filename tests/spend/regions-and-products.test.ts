@@ -72,10 +72,9 @@ describe('regions added from the working file', () => {
     const error = thrown(() => isic('6201', 'FR'));
     expect(error.error_code).toBe('no_emission_factors_found');
     expect(error.path).toBe('activity');
-    expect(error.message).toContain(
-      "No emission factor in region 'FR' for 6201 (product p72 Computer and related services (72))",
+    expect(error.message).toBe(
+      'No factor in FR for 6201 (product p72) in exiobase-3-oefdb+exiobase-3-oefdb-regions. Try `--datasets ceda` (every sector in 148 countries).',
     );
-    expect(error.message).toContain('FR has factors for 37 products: p01.a Paddy rice, p01.b Wheat');
     expect(error.valid_values).toHaveLength(37);
     expect(error.valid_values).toContain('p52');
     expect(error.valid_values).not.toContain('p72');

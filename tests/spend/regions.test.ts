@@ -109,7 +109,13 @@ describe('with the embedded data (20 regions, no rest-of-world region)', () => {
       const region = exiobaseRegionOf(country)!;
       expect(error.error_code).toBe('no_emission_factors_found');
       expect(error.path).toBe('spend_region');
-      if (!error.message.includes(`no ${region} factors`) || !error.message.includes(COMMAND))
+      // Short (issue 33: at most 200 characters), naming the region that would answer and both next steps.
+      if (
+        !error.message.includes(region) ||
+        !error.message.includes(COMMAND) ||
+        !error.message.includes('`--datasets ceda`') ||
+        error.message.length > 200
+      )
         unclear.push(`${country}: ${error.message}`);
     }
     expect(unclear).toEqual([]);
@@ -117,11 +123,11 @@ describe('with the embedded data (20 regions, no rest-of-world region)', () => {
   });
 
   it('JP names itself (an EXIOBASE country this data lacks), VN names WA', () => {
-    expect(outcome('JP').error?.message).toContain(
-      `No emission factors for 'JP' in EXIOBASE 3 via Climatiq OEFDB (commit 677c3be); EXIOBASE 3 via Climatiq OEFDB working file 257_2.csv (blob 0df28c4, commit 22eb64a): EXIOBASE models JP on its own, and this data has no JP factors. \`${COMMAND}\` downloads the full EXIOBASE (49 regions)`,
+    expect(outcome('JP').error?.message).toBe(
+      `exiobase-3-oefdb+exiobase-3-oefdb-regions (20 regions) has no factors for JP. Use \`--datasets ceda\` (148 countries) or \`${COMMAND}\` (49 regions).`,
     );
-    expect(outcome('VN').error?.message).toContain(
-      'EXIOBASE counts VN in WA (Rest of World Asia and Pacific), and this data has no WA factors.',
+    expect(outcome('VN').error?.message).toBe(
+      `VN is in EXIOBASE's WA (Rest of World Asia and Pacific), which these factors lack. Use \`--datasets ceda\` (148 countries) or \`${COMMAND}\` (49 regions).`,
     );
   });
 

@@ -24,13 +24,13 @@ describe('classification type typos', () => {
   ])("'%s' suggests %s; the valid types are still listed", (typed, close) => {
     expect(spendWithType(typed)).toThrow(EmissionsError);
     expect(spendWithType(typed)).toThrow(
-      `Classification type '${typed}' is not supported. Did you mean: ${close}? Valid types: isic4, nace2, naics2017.`,
+      `Classification type '${typed}' is not supported. Did you mean: ${close}? Valid types: isic4, mcc, nace2, naics2017.`,
     );
   });
 
   it('nothing close: no suggestion', () => {
     expect(spendWithType('unspsc')).toThrow(
-      "Classification type 'unspsc' is not supported. Valid types: isic4, nace2, naics2017.",
+      "Classification type 'unspsc' is not supported. Valid types: isic4, mcc, nace2, naics2017.",
     );
   });
 });

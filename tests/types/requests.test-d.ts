@@ -139,8 +139,8 @@ describe('storage type, audit trail, classification type', () => {
     expectTypeOf<SpendRequest['audit_trail']>().toEqualTypeOf<'enabled' | 'disabled' | undefined>();
   });
 
-  it("classification_type is isic4, nace2 or naics2017 (any case); 'unspsc' is a type error", () => {
-    expectTypeOf<ClassificationType>().toEqualTypeOf<'isic4' | 'nace2' | 'naics2017'>();
+  it("classification_type is isic4, nace2, naics2017 or mcc (any case); 'unspsc' is a type error", () => {
+    expectTypeOf<ClassificationType>().toEqualTypeOf<'isic4' | 'nace2' | 'naics2017' | 'mcc'>();
     expectTypeOf<'ISIC4' | 'Nace2' | 'naics2017'>().toExtend<ClassificationTypeSpelling>();
     const spend = { spend_year: 2023, spend_region: 'DE', money: 1, money_unit: 'eur' } as const;
     calculateSpend({ ...spend, activity: { classification_type: 'isic4', classification_code: '4711' } }, ds);

@@ -165,9 +165,18 @@ export function writeTable(
   table: unknown,
   report: Report,
 ): { path: string; bytes: number } {
+  return writeText(outDir, name, stableStringify(table), report);
+}
+
+/** Writes text as `outDir/name` and reports its size; returns the path and byte count. */
+export function writeText(
+  outDir: string,
+  name: string,
+  text: string,
+  report: Report,
+): { path: string; bytes: number } {
   mkdirSync(outDir, { recursive: true });
   const path = join(outDir, name);
-  const text = stableStringify(table);
   writeFileSync(path, text);
   const bytes = Buffer.byteLength(text);
   report.info(`wrote ${relative(REPO_ROOT, path)} (${bytes} bytes)`);

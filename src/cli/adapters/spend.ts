@@ -1,10 +1,12 @@
 import { EmissionsError } from '../../core/errors';
+import { withDatasetPreset } from '../../datasets/presets';
 import type { SpendDatasets } from '../../datasets/types';
 import { normaliseCode } from '../../spend/classification';
 import { outputNumber, sharedNumber } from '../../core/estimate';
 import { type SpendParts, spendNotices, spendParts } from '../../spend/spend';
 import { SpendRequest } from '../../spend/spend.schema';
 import { cellValue, pickFields } from './cells';
+import type { FileFormat } from '../formats/records';
 import type { ColumnSpec, RowAdapter, RowOutcome } from '../pipeline/row-adapter';
 import { notice } from '../../spend/notices';
 
@@ -110,18 +112,8 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
     groupings: { category: 'by classification' },
     columns: SPEND_COLUMNS,
     compute(values, source, reading = {}) {
-      const request = pickFields(values, SPEND_REQUEST_COLUMNS, source, reading.decimalComma);
-      const flat = pickFields(values, SPEND_ACTIVITY_COLUMNS, source, reading.decimalComma);
-      const nested = source === 'jsonl' ? cellValue(values.activity, 'activity', source) : undefined;
-      if (nested !== undefined && Object.keys(flat).length > 0) {
-        throw new EmissionsError(
-          'invalid_request',
-          `Give either 'activity' or ${SPEND_ACTIVITY_COLUMNS.map((name) => `'${name}'`).join('/')}, not both.`,
-          { path: 'activity' },
-        );
-      }
-      const activity = nested ?? (Object.keys(flat).length > 0 ? flat : undefined);
-      if (activity !== undefined) request.activity = activity;
+      const request = spendRequest(values, source, reading.decimalComma);
+      const activity = request.activity as unknown as Record<string, unknown>;
       // A credit note: the calculator refuses a negative amount (as the hosted API does), so the CLI refuses it too
       // unless asked, and under --credits net estimates the amount without its sign and negates the result, exact
       // as emissions are proportional to the amount.
@@ -133,8 +125,8 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
           { path: 'money' },
         );
       }
-      if (credit) request.money = negated(request.money as number);
-      const outcome = spendOutcome(spendParts(request as SpendRequest, datasets));
+      if (credit) request.money = negated(request.money);
+      const outcome = spendOutcome(spendParts(request, datasets));
       return {
         outcome: credit
           ? {
@@ -144,8 +136,67 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
               notices: [...outcome.notices, CREDIT_NOTE],
             }
           : outcome,
-        groups: { category: categoryOf(activity as Record<string, unknown>, outcome.factor_name) },
+        groups: { category: categoryOf(activity, outcome.factor_name) },
       };
     },
+    failureHint: (values, source, error, reading = {}) =>
+      cedaHint(datasets, () => spendRequest(values, source, reading.decimalComma), error),
   };
+}
+
+/** A spend row's request: the request columns, and `activity` from its columns or (JSON Lines) its object. */
+function spendRequest(
+  values: Record<string, unknown>,
+  source: FileFormat,
+  decimalComma?: boolean,
+): SpendRequest {
+  const request = pickFields(values, SPEND_REQUEST_COLUMNS, source, decimalComma);
+  const flat = pickFields(values, SPEND_ACTIVITY_COLUMNS, source, decimalComma);
+  const nested = source === 'jsonl' ? cellValue(values.activity, 'activity', source) : undefined;
+  if (nested !== undefined && Object.keys(flat).length > 0) {
+    throw new EmissionsError(
+      'invalid_request',
+      `Give either 'activity' or ${SPEND_ACTIVITY_COLUMNS.map((name) => `'${name}'`).join('/')}, not both.`,
+      { path: 'activity' },
+    );
+  }
+  const activity = nested ?? (Object.keys(flat).length > 0 ? flat : undefined);
+  if (activity !== undefined) request.activity = activity;
+  return request as SpendRequest;
+}
+
+/** The hint for rows that have no factor in other sets but one in CEDA. */
+export const CEDA_HINT = '--datasets ceda';
+
+/** The datasets with the CEDA preset over them, per datasets: built on the first row that needs them. */
+const withCeda = new WeakMap<SpendDatasets, SpendDatasets>();
+
+/**
+ * `--datasets ceda` when a row failed for lack of a factor (`no_emission_factors_found`) and the same row with the
+ * CEDA preset over the run's datasets is answered; else undefined (also when the run already uses CEDA).
+ *
+ * @example
+ * ```ts
+ * cedaHint(defaultDatasets, () => request, error); // '--datasets ceda' for a Japanese row EXIOBASE lacks
+ * ```
+ */
+export function cedaHint(
+  datasets: SpendDatasets,
+  request: () => SpendRequest,
+  error: unknown,
+): string | undefined {
+  if (!(error instanceof EmissionsError) || error.error_code !== 'no_emission_factors_found')
+    return undefined;
+  let ceda = withCeda.get(datasets);
+  if (ceda === undefined) {
+    ceda = withDatasetPreset(datasets, 'ceda');
+    withCeda.set(datasets, ceda);
+  }
+  if (datasets.spendFactors.info.id === ceda.spendFactors.info.id) return undefined;
+  try {
+    spendParts(request(), ceda);
+    return CEDA_HINT;
+  } catch {
+    return undefined;
+  }
 }

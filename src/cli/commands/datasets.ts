@@ -15,6 +15,7 @@ import { readEurostatText } from '../../node/load-naio-margins';
 import { readText, statOf } from '../../node/files';
 import { type CliIo, EXIT, UsageError } from '../io';
 import type { DatasetsBuildOptions } from './datasets-build-options';
+import { buildCedaDatasetsFile } from './datasets-ceda';
 import { addDatasetsFetchCommand } from './datasets-fetch';
 import { fourDigitYear, fraction, negativeOption } from './options';
 
@@ -206,6 +207,14 @@ export function addDatasetsCommand(program: Command, io: CliIo, done: (code: num
     )
     .option('--exiobase <path>', 'EXIOBASE 3 product-by-product release, zip or unpacked folder')
     .option(
+      '--ceda <file.xlsx>',
+      "the publisher's Open CEDA workbook (2024 layout), read at full precision; use the file with --datasets ceda --datasets FILE",
+    )
+    .option(
+      '--ceda-sheet <name>',
+      '--ceda: the sheet with the factor grid (default: the one with a Country Code header)',
+    )
+    .option(
       '--margins <file>',
       'margins: a plain CSV (region, product or classification+code, tax, trade, transport) with <name>.meta.json beside it, or Eurostat naio_10_cp15 as TSV or SDMX-CSV (plain or .gz; needs --trade-share); repeatable, a later file wins',
       (value: string, previous: string[]) => [...previous, value],
@@ -255,8 +264,30 @@ export function addDatasetsCommand(program: Command, io: CliIo, done: (code: num
       ({
         exiobaseVersion,
         force,
+        ceda,
+        cedaSheet,
         ...flags
-      }: Omit<DatasetsBuildOptions, 'force' | 'version'> & { force?: boolean; exiobaseVersion?: string }) => {
+      }: Omit<DatasetsBuildOptions, 'force' | 'version'> & {
+        force?: boolean;
+        exiobaseVersion?: string;
+        ceda?: string;
+        cedaSheet?: string;
+      }) => {
+        if (ceda !== undefined) {
+          if (flags.exiobase !== undefined || flags.exiobaseMargins !== undefined || flags.margins.length > 0)
+            throw new UsageError(
+              '--ceda builds a file of its own: give it without --exiobase and --margins.',
+            );
+          return buildCedaDatasetsFile(
+            {
+              ceda,
+              out: flags.out,
+              force: force === true,
+              ...(cedaSheet === undefined ? {} : { cedaSheet }),
+            },
+            io,
+          ).then(done);
+        }
         done(
           buildDatasetsFile(
             {

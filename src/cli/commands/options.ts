@@ -65,7 +65,7 @@ export const collect = (value: string, previous: string[]) => [...previous, valu
 export const datasetsOption = () =>
   new Option(
     '--datasets <preset|file>',
-    'preset (default, hosted-api-2021, ccf-grid, ccf-app, electricitymaps-grid, useeio) or dataset file (datasets build) over the embedded data; repeatable, in order',
+    'preset (default, hosted-api-2021, ccf-grid, ccf-app, electricitymaps-grid, useeio, ceda) or dataset file (datasets build) over the embedded data; repeatable, in order',
   )
     .argParser(collect)
     .default([]);

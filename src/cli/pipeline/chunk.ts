@@ -245,17 +245,19 @@ export function chunkProcessor(
           return;
         }
         let result: ResultFields;
+        const input = rename === undefined ? values : renamed(values, rename);
         try {
-          const { outcome, groups, fields } = kind.compute(
-            rename === undefined ? values : renamed(values, rename),
-            context.inputFormat,
-            reading,
-          );
+          const { outcome, groups, fields } = kind.compute(input, context.inputFormat, reading);
           summary.success(outcome.co2e, groups);
           result = fields ?? outcome;
         } catch (thrown) {
           const { code, message } = describeError(thrown);
-          summary.failure(record.line, code, message);
+          summary.failure(
+            record.line,
+            code,
+            message,
+            kind.failureHint?.(input, context.inputFormat, thrown, reading),
+          );
           result = failed(code, message);
         }
         sink.write(encoder.line(values, result));

@@ -69,6 +69,16 @@ export interface RowAdapter {
   readonly resultTypes?: Readonly<Record<string, 'DOUBLE' | 'STRING'>>;
   /** The result fields of a failed row, for an adapter with {@link RowAdapter.resultColumns}. */
   errorFields?(code: string, message: string): Readonly<Record<string, unknown>>;
+  /**
+   * For a row `compute` failed on: another way that answers it (`--datasets ceda`), or undefined. The summary
+   * counts the failed rows per hint (summary.ts, {@link RunSummary.failure}).
+   */
+  failureHint?(
+    values: Record<string, unknown>,
+    source: FileFormat,
+    error: unknown,
+    reading?: CellReading,
+  ): string | undefined;
   /** Summary groupings: group key → heading, e.g. `{ provider: 'by provider' }`; `groups` gives each row's. */
   readonly groupings: Readonly<Record<string, string>>;
   /**

@@ -253,18 +253,18 @@ export async function runParquetFileCommand(
         summary.failure(row.line, 'invalid_request', row.error);
         await write({ input: row.values, result: failed('invalid_request', row.error) });
       } else {
+        let values: Record<string, unknown> | undefined;
         try {
-          const values = inputFormat === 'parquet' ? parquetRowValues(row.values) : row.values;
-          const { outcome, groups, fields } = kind.compute(
-            rename === undefined ? values : renamed(values, rename),
-            source,
-            reading.cells,
-          );
+          const read = inputFormat === 'parquet' ? parquetRowValues(row.values) : row.values;
+          values = rename === undefined ? read : renamed(read, rename);
+          const { outcome, groups, fields } = kind.compute(values, source, reading.cells);
           summary.success(outcome.co2e, groups);
           await write({ input: row.values, result: fields ?? outcome });
         } catch (error) {
           const { code, message } = describeError(error);
-          summary.failure(row.line, code, message);
+          const hint =
+            values === undefined ? undefined : kind.failureHint?.(values, source, error, reading.cells);
+          summary.failure(row.line, code, message, hint);
           await write({ input: row.values, result: failed(code, message) });
         }
       }

@@ -91,6 +91,33 @@ const MAX_FAILURES_SHOWN = 20;
 /** Characters of an example message shown; the whole message is in the row's error column. */
 const MAX_EXAMPLE_CHARS = 160;
 
+/** The prefix of a hint's count among the error codes (no error code has a colon). */
+const HINT = 'hint:';
+
+/**
+ * The end report's lines for the failed rows another way would answer, e.g. `  900 of them: --datasets ceda would
+ * answer them`. Kept apart so other summary forms can show the same counts.
+ *
+ * @example
+ * ```ts
+ * hintLines(new Map([['no_emission_factors_found', 3], ['hint:--datasets ceda', 2]]));
+ * // ['  2 of them would be answered by --datasets ceda']
+ * ```
+ */
+export function hintLines(errorCodes: ReadonlyMap<string, number>): string[] {
+  return [...errorCodes]
+    .filter(([code]) => code.startsWith(HINT))
+    .map(([code, count]) => `  ${count} of them would be answered by ${code.slice(HINT.length)}`);
+}
+
+/** Failed rows per hint (`--datasets ceda` → rows), from a summary's state. */
+export const hintCounts = (state: Pick<SummaryState, 'errorCodes'>): Record<string, number> =>
+  Object.fromEntries(
+    Object.entries(state.errorCodes)
+      .filter(([code]) => code.startsWith(HINT))
+      .map(([code, count]) => [code.slice(HINT.length), count]),
+  );
+
 /** The error code a kept example is for (`code: line N: message`). */
 const codeOf = (failure: string): string => failure.slice(0, failure.indexOf(':'));
 
@@ -137,11 +164,14 @@ export class RunSummary {
     }
   }
 
-  failure(line: number, code: string, message: string): void {
+  /** A failed row; `hint`, where the adapter has one, is another way that answers it, counted per hint. */
+  failure(line: number, code: string, message: string, hint?: string): void {
     this.rows += 1;
     this.failures += 1;
     const seen = this.errorCodes.has(code);
     this.errorCodes.set(code, (this.errorCodes.get(code) ?? 0) + 1);
+    // Counted beside the error codes, so state files, worker parts and merges carry them unchanged.
+    if (hint !== undefined) this.errorCodes.set(HINT + hint, (this.errorCodes.get(HINT + hint) ?? 0) + 1);
     if (!seen && this.firstFailures.length < MAX_FAILURES_SHOWN) {
       const text = message.startsWith(`line ${line}:`) ? message : `line ${line}: ${message}`;
       this.firstFailures.push(`${code}: ${text}`);
@@ -319,7 +349,9 @@ export class RunSummary {
     }
     if (this.failures > 0) {
       lines.push('failed, by error code (count, first example):');
-      const codes = [...this.errorCodes.entries()].sort(([, a], [, b]) => b - a);
+      const codes = [...this.errorCodes.entries()]
+        .filter(([code]) => !code.startsWith(HINT))
+        .sort(([, a], [, b]) => b - a);
       const width = Math.max(...codes.map(([code]) => code.length));
       const examples = new Map(this.firstFailures.map((failure) => [codeOf(failure), failure]));
       for (const [code, count] of codes) {
@@ -330,6 +362,7 @@ export class RunSummary {
           `  ${code.padEnd(width)}  ${count} ${count === 1 ? 'row ' : 'rows'}  ${example}`.trimEnd(),
         );
       }
+      lines.push(...hintLines(this.errorCodes));
       lines.push('  (every failed row has its code and message in the error columns of the output)');
     }
     return `${lines.join('\n')}\n`;
