@@ -261,12 +261,7 @@ export function readTags(
   const entries: [string, unknown][] = Array.isArray(parsed)
     ? parsed.flatMap((label: unknown) =>
         label !== null && typeof label === 'object' && 'key' in label
-          ? [
-              [String((label as { key: unknown }).key), (label as { value?: unknown }).value] as [
-                string,
-                unknown,
-              ],
-            ]
+          ? [[String(label.key), (label as { value?: unknown }).value] as [string, unknown]]
           : [],
       )
     : parsed !== null && typeof parsed === 'object'
@@ -346,7 +341,7 @@ export function classifyLine(
         all = false;
         break;
       }
-      if (found.groups !== undefined) groups[name] = found.groups as Record<string, string>;
+      if (found.groups !== undefined) groups[name] = found.groups;
     }
     if (all) {
       match = { rule, groups };

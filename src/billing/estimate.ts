@@ -150,7 +150,7 @@ function rulesFor(options: BillingOptions | undefined): CompiledRules {
  * const estimator = createBillingEstimator(cloudDatasets, Object.keys(rows[0]!));
  * const { row } = estimator.estimate(rows[0]!); // row.co2e_kg, row.co2e_status, …
  * ```
- * @throws {EmissionsError} `invalid_request` when the header matches no format (listing them) or the rules are
+ * @throws {@link EmissionsError} `invalid_request` when the header matches no format (listing them) or the rules are
  *   not valid.
  */
 export function createBillingEstimator(
@@ -347,7 +347,7 @@ function instanceColumns(result: InstanceEstimate, notes: string[]): BillingColu
     co2e_activity_value: result.embodied_cpu_estimate.activity_data.activity_value,
     co2e_activity_unit: result.embodied_cpu_estimate.activity_data.activity_unit,
     co2e_factor_id: factors.every((factor) => factor !== null)
-      ? [...new Set(factors.map((factor) => factor!.id))].join('; ')
+      ? [...new Set(factors.map((factor) => factor.id))].join('; ')
       : null,
   };
 }

@@ -20,7 +20,7 @@ export const GROUP_BY_KEYS = /* @__PURE__ */ Object.freeze([
  * ```ts
  * parseGroupBy(['tag:team', 'month']); // { keys: ['tag:team', 'month'], tagKeys: ['team'] }
  * ```
- * @throws {EmissionsError} `invalid_request` naming the key and the valid ones.
+ * @throws {@link EmissionsError} `invalid_request` naming the key and the valid ones.
  */
 export function parseGroupBy(groupBy: readonly string[]): { keys: string[]; tagKeys: string[] } {
   const tagKeys: string[] = [];

@@ -82,7 +82,7 @@ export interface BillingResult {
  * const { rows, summary } = estimateBilling(focusRows, cloudDatasets);
  * summary.total_kg; // = the sum of rows[i].co2e_kg
  * ```
- * @throws {EmissionsError} `invalid_request` when the format cannot be detected or the rules are not valid; a row
+ * @throws {@link EmissionsError} `invalid_request` when the format cannot be detected or the rules are not valid; a row
  *   never throws (it becomes `not_estimated` with a reason).
  */
 export function estimateBilling(

@@ -169,7 +169,7 @@ function invalid(what: string, issue: z.core.$ZodIssue | undefined): never {
  * ```ts
  * const rules = compileRules(myRulesTable, replicationFactorsTable);
  * ```
- * @throws {EmissionsError} `invalid_request` naming the first problem (a bad pattern, a rule without a reason, an
+ * @throws {@link EmissionsError} `invalid_request` naming the first problem (a bad pattern, a rule without a reason, an
  *   unknown replication key or disk table).
  */
 export function compileRules(rules: unknown, replication: unknown): CompiledRules {
@@ -203,7 +203,7 @@ export function compileRules(rules: unknown, replication: unknown): CompiledRule
     if (rule.disk_size !== undefined && !Object.hasOwn(table.data.tables, rule.disk_size.table))
       fail(`unknown table '${rule.disk_size.table}'`);
     const optional = (source: string | undefined) => (source === undefined ? undefined : new RegExp(source));
-    byProvider[rule.provider]!.push({
+    byProvider[rule.provider].push({
       ...rule,
       matchers: Object.entries(rule.when).map(([name, source]) => [name as LineField, new RegExp(source)]),
       storageTypes: (rule.storage_type_from ?? []).map((option) => ({

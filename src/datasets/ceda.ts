@@ -28,7 +28,7 @@ export const cedaClassificationsTable = /* @__PURE__ */ deepFreeze(
   cedaClassificationsJson as ClassificationsTable,
 );
 /** BEA 2017 US trade and transport margins per CEDA sector (CEDA's purchaser–producer conversion is US-based). */
-export const cedaMarginsTable = /* @__PURE__ */ deepFreeze(cedaMarginsJson as MarginsTable);
+export const cedaMarginsTable = /* @__PURE__ */ deepFreeze<MarginsTable>(cedaMarginsJson);
 
 let cedaRows: SpendFactorsTable | undefined;
 /**

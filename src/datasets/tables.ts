@@ -264,8 +264,8 @@ export const CloudInstancesTableSchema = z.strictObject({
         min_watts: z.optional(nonNegative),
         max_watts: z.optional(nonNegative),
         /**
-         * How `platform_embodied_kgco2e` was obtained, where it is not the source's published figure: `derived from
-         * platform specs` (the Teads parts formula applied to the provider's published specs,
+         * How `platform_embodied_kgco2e` was obtained, where it is not the source's published figure:
+         * `derived from platform specs` (the Teads parts formula applied to the provider's published specs,
          * `src/cloud/factors/platform-embodied.ts`) or `derived from predecessor family` (a predecessor's published
          * figure scaled, datasets/SOURCES.md). Optional; absent: `published`.
          */

@@ -28,7 +28,7 @@ export class CedaSheetError extends Error {
  * ]);
  * sheet.countries[0]?.values[0]; // 8.872
  * ```
- * @throws {CedaSheetError} without a header row, with a duplicate sector or country, or a cell that is no number.
+ * @throws {@link CedaSheetError} without a header row, with a duplicate sector or country, or a cell that is no number.
  */
 export function parseCedaSheet(rows: readonly (readonly unknown[])[]): CedaSheet {
   const headerIndex = rows.findIndex((row) => text(row[1]) === 'Country Code');
@@ -74,7 +74,7 @@ export function parseCedaSheet(rows: readonly (readonly unknown[])[]): CedaSheet
  * const grid = cedaGrid(sheet, (code) => ({ USA: 'US', ROW: 'WW' })[code], base);
  * grid.regions.US?.[0]; // 8.872
  * ```
- * @throws {CedaSheetError} for a country `regionOf` does not know.
+ * @throws {@link CedaSheetError} for a country `regionOf` does not know.
  */
 export function cedaGrid(
   sheet: CedaSheet,

@@ -59,10 +59,18 @@ export function decodeUtf8(bytes: Uint8Array, file: string): string {
   }
 }
 
-/** Splits a stream of UTF-8 byte chunks into lines (LF or CRLF), refusing bytes that are not UTF-8. */
 /** Longest line {@link linesOfChunks} accepts, in characters. */
 const MAX_LINE_CHARS = 16 << 20;
 
+/**
+ * Splits a stream of UTF-8 byte chunks into lines (LF or CRLF), refusing bytes that are not UTF-8 and lines longer
+ * than 16 Mi characters.
+ *
+ * @example
+ * ```ts
+ * for (const line of linesOfChunks([bytes], 'table.csv')) console.log(line);
+ * ```
+ */
 export function* linesOfChunks(chunks: Iterable<Uint8Array>, file: string): Generator<string> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let rest = '';

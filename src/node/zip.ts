@@ -124,7 +124,6 @@ function entryBytes(fd: number, entry: ZipEntry, path: string): Uint8Array {
   );
 }
 
-/** A zip's entries (its central directory). */
 /** Refuses an entry whose declared size is past its cap, before anything is read or inflated. */
 function checkDeclaredSize(entry: ZipEntry, path: string): void {
   if (entry.method === 8 && entry.size > inflateCap(entry.compressedSize))
@@ -178,6 +177,14 @@ function pushSliced(inflater: Inflate, data: Uint8Array, last: boolean, entry: Z
   }
 }
 
+/**
+ * A zip's entries (its central directory).
+ *
+ * @example
+ * ```ts
+ * zipEntries('IOT_2019_pxp.zip').map((entry) => entry.name); // ['IOT_2019_pxp/M.txt', …]
+ * ```
+ */
 export function zipEntries(path: string): ZipEntry[] {
   const fd = openSync(path, 'r');
   try {

@@ -98,10 +98,16 @@ describe('spend --summary', () => {
     ];
     const input = tempFile('excel.csv', `\uFEFF${lines.join('\r\n')}\r\n`);
     const summaryFile = tempPath('s.json');
-    expect((await cli(['spend', input, '--out', tempPath('out.csv'), '--summary', summaryFile])).code).toBe(0);
+    expect((await cli(['spend', input, '--out', tempPath('out.csv'), '--summary', summaryFile])).code).toBe(
+      0,
+    );
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
     expect(summary.total_kg).toBe(85.460709);
-    expect(summary.by_currency.EUR).toMatchObject({ money: 1500.75, money_estimated: 1500.75, share_estimated: 1 });
+    expect(summary.by_currency.EUR).toMatchObject({
+      money: 1500.75,
+      money_estimated: 1500.75,
+      share_estimated: 1,
+    });
   });
 });
 

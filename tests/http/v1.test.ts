@@ -360,7 +360,11 @@ describe('v1 use-phase answers are the library’s co2e, as kWh × kg per kWh', 
     // quotient here, so the product can differ from the unversioned co2e (2 × 0.00079987 = 0.00159974) in the last
     // digit: 0.0048124 × (0.00079987 / 0.0024062) gives 0.0015997399999999999.
     expect(body.co2e).toBe(
-      Number(new Big(String(body.activity_data.activity_value)).times(String(body.emission_factor.factor)).toString()),
+      Number(
+        new Big(String(body.activity_data.activity_value))
+          .times(String(body.emission_factor.factor))
+          .toString(),
+      ),
     );
     expect(Math.abs(body.co2e - plain.body.co2e) / plain.body.co2e).toBeLessThan(1e-15);
     expect(body.activity_data).toEqual({ activity_value: 0.0048124, activity_unit: 'kWh' });

@@ -89,8 +89,8 @@ export function billingRows(datasets: CloudDatasets, options: BillingAdapterOpti
       const values = reading.decimalComma === true ? pointDecimals(given) : given;
       const active = estimatorFor(values);
       // The appended columns only: the writer takes the input columns from the record itself.
-      let { columns: row, facts } = active.columns(nestedText ? unnestedCells(values) : values);
-      if (options.ratios !== undefined) row = applyCostRatio(row, facts, options.ratios);
+      const { columns, facts } = active.columns(nestedText ? unnestedCells(values) : values);
+      const row = options.ratios === undefined ? columns : applyCostRatio(columns, facts, options.ratios);
       const fields: Record<string, unknown> = {};
       for (const name of BILLING_COLUMNS) fields[name] = row[name];
       const estimated = row.co2e_status === 'estimated';

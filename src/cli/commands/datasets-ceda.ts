@@ -35,7 +35,7 @@ async function readWorkbook(path: string): Promise<Map<string, Rows>> {
         values[column - 1] =
           value !== null && typeof value === 'object'
             ? 'result' in value
-              ? (value as { result: unknown }).result
+              ? value.result
               : 'richText' in value
                 ? (value as { richText: { text: string }[] }).richText.map((part) => part.text).join('')
                 : cell.text

@@ -123,7 +123,7 @@ export async function* readLines(
  * {@link readLines} a source chunk at a time: the lines each chunk completes, as one array (possibly empty). A file
  * run takes its records this way, so reading costs one await per 64 KB chunk rather than one per line.
  *
- * @param delimiter for CSV, the delimiter given the header (the first line with text): a too-long line then keeps
+ * @param delimiter - for CSV, the delimiter given the header (the first line with text): a too-long line then keeps
  *   its short cells ({@link PhysicalLine.cells}); undefined (JSON Lines) keeps nothing of it
  */
 export async function* readLineBatches(

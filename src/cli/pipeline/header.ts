@@ -55,7 +55,7 @@ const shown = (name: string) => (name.length > 40 ? `${name.slice(0, 40)}…` : 
 /**
  * Matches `header` to the adapter's columns.
  *
- * @throws {HeaderError} when a required column is missing (naming it and the header's nearest name), or when two
+ * @throws {@link HeaderError} when a required column is missing (naming it and the header's nearest name), or when two
  *   header names stand for the same column.
  *
  * @example

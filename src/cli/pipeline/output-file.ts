@@ -415,7 +415,7 @@ function resolvedTarget(path: string): string {
  * it, another side file, a name co2e-engine reserves, something that is not a regular file, or an existing file
  * without `--force`. One place for these rules, for every file option of every command.
  *
- * @throws {UsageError} naming the option and the file it would destroy.
+ * @throws {@link UsageError} naming the option and the file it would destroy.
  *
  * @example
  * ```ts
@@ -464,7 +464,7 @@ export function refuseSideFileClashes(
  * it at once; an existing file is replaced only with `force` (checked again here: it may have appeared during the
  * run).
  *
- * @throws {UsageError} when it exists without `force`, is locked by another run, or cannot be written.
+ * @throws {@link UsageError} when it exists without `force`, is locked by another run, or cannot be written.
  *
  * @example
  * ```ts

@@ -60,7 +60,7 @@ export function readingOf(
  * The header (CSV, or a Parquet file's columns) matched to the adapter's columns before any row: the names to read differently and the notes for
  * the end report.
  *
- * @throws {UsageError} for a required column missing (naming it and the nearest header name) or named twice.
+ * @throws {@link UsageError} for a required column missing (naming it and the nearest header name) or named twice.
  */
 export function headerReading(
   kind: RowAdapter,

@@ -30,7 +30,7 @@ export type RenderReport = (input: {
 /**
  * Writes `--summary` and `--report` of a finished run.
  *
- * @throws {UsageError} when one cannot be written (or appeared meanwhile, without `force`).
+ * @throws {@link UsageError} when one cannot be written (or appeared meanwhile, without `force`).
  *
  * @example
  * ```ts

@@ -95,8 +95,8 @@ const MAX_EXAMPLE_CHARS = 160;
 const HINT = 'hint:';
 
 /**
- * The end report's lines for the failed rows another way would answer, e.g. `  900 of them: --datasets ceda would
- * answer them`. Kept apart so other summary forms can show the same counts.
+ * The end report's lines for the failed rows another way would answer, e.g.
+ * `  900 of them would be answered by --datasets ceda`. Kept apart so other summary forms can show the same counts.
  *
  * @example
  * ```ts

@@ -84,7 +84,7 @@ const count = (value: number): Decimal => decimal(value);
  * platformEmbodied({ memory_gb: 768, cpu_sockets: 2, hdd_count: 0, ssd_count: 0, gpu_count: 0 }).total;
  * // 1000 + (768 − 16) · 533/384 = 1043.79 + 100 = 2143.79 kg
  * ```
- * @throws {RangeError} when a count is negative or not a whole number, or the memory is negative or not finite.
+ * @throws {@link RangeError} when a count is negative or not a whole number, or the memory is negative or not finite.
  */
 export function platformEmbodied(specs: PlatformSpecs): PlatformEmbodied {
   for (const field of ['cpu_sockets', 'hdd_count', 'ssd_count', 'gpu_count'] as const) {
