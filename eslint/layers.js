@@ -2,6 +2,11 @@
 // root of src/) and the units it may import. Imports run only down; a unit not listed here fails the layer test, so
 // a new folder has to be placed in the table before it lands.
 
+/** What the calculators and everything above them may import: the maths, the dataset contract, the calculators. */
+const CALCULATION = ['core', 'datasets', 'cloud', 'spend'];
+/** The root-entry units above the calculators (layer 4). */
+const ENTRY = ['calculators.ts', 'capabilities.ts', 'calculator-datasets.ts', 'engine.ts'];
+
 /** @type {Readonly<Record<string, { layer: number, imports: readonly string[] }>>} */
 export const LAYERS = {
   core: { layer: 1, imports: [] },
@@ -10,72 +15,14 @@ export const LAYERS = {
   node: { layer: 2, imports: ['core', 'datasets', 'loaders'] },
   cloud: { layer: 3, imports: ['core', 'datasets'] },
   spend: { layer: 3, imports: ['core', 'datasets'] },
-  'calculators.ts': { layer: 4, imports: ['core', 'datasets', 'cloud', 'spend'] },
-  'capabilities.ts': { layer: 4, imports: ['core', 'datasets', 'cloud', 'spend'] },
-  'calculator-datasets.ts': { layer: 4, imports: ['core', 'datasets', 'cloud', 'spend', 'calculators.ts'] },
-  'engine.ts': { layer: 4, imports: ['core', 'datasets', 'cloud', 'spend', 'calculators.ts'] },
-  'index.ts': {
-    layer: 4,
-    imports: [
-      'core',
-      'datasets',
-      'cloud',
-      'spend',
-      'calculators.ts',
-      'capabilities.ts',
-      'calculator-datasets.ts',
-      'engine.ts',
-    ],
-  },
-  billing: {
-    layer: 4,
-    imports: ['core', 'datasets', 'cloud', 'spend', 'calculators.ts', 'calculator-datasets.ts'],
-  },
-  http: {
-    layer: 5,
-    imports: [
-      'core',
-      'datasets',
-      'cloud',
-      'spend',
-      'calculators.ts',
-      'capabilities.ts',
-      'calculator-datasets.ts',
-      'engine.ts',
-    ],
-  },
-  udf: {
-    layer: 5,
-    imports: ['core', 'datasets', 'cloud', 'spend', 'calculators.ts', 'calculator-datasets.ts', 'engine.ts'],
-  },
-  'impact-framework': {
-    layer: 5,
-    imports: [
-      'core',
-      'datasets',
-      'node',
-      'cloud',
-      'spend',
-      'calculators.ts',
-      'calculator-datasets.ts',
-      'engine.ts',
-    ],
-  },
-  cli: {
-    layer: 5,
-    imports: [
-      'core',
-      'datasets',
-      'loaders',
-      'node',
-      'cloud',
-      'spend',
-      'calculators.ts',
-      'capabilities.ts',
-      'calculator-datasets.ts',
-      'engine.ts',
-      'billing',
-      'http',
-    ],
-  },
+  'calculators.ts': { layer: 4, imports: CALCULATION },
+  'capabilities.ts': { layer: 4, imports: CALCULATION },
+  'calculator-datasets.ts': { layer: 4, imports: [...CALCULATION, 'calculators.ts'] },
+  'engine.ts': { layer: 4, imports: [...CALCULATION, 'calculators.ts'] },
+  'index.ts': { layer: 4, imports: [...CALCULATION, ...ENTRY] },
+  billing: { layer: 4, imports: [...CALCULATION, 'calculators.ts', 'calculator-datasets.ts'] },
+  http: { layer: 5, imports: [...CALCULATION, ...ENTRY] },
+  udf: { layer: 5, imports: [...CALCULATION, 'calculators.ts', 'calculator-datasets.ts', 'engine.ts'] },
+  'impact-framework': { layer: 5, imports: [...CALCULATION, 'node', ...ENTRY] },
+  cli: { layer: 5, imports: [...CALCULATION, 'loaders', 'node', ...ENTRY, 'billing', 'http'] },
 };

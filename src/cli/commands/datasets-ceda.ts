@@ -1,10 +1,11 @@
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { cedaFactorsGrid } from '../../datasets/ceda';
 import { DATASETS_FILE_FORMAT, type DatasetsFile } from '../../loaders/parse-datasets-file';
 import { cedaGrid, CedaSheetError, parseCedaSheet } from '../../loaders/parse-ceda';
 import { spendFactorsFromGrid, SpendFactorsGridSchema } from '../../datasets/tables';
 import { EXIT, type CliIo, UsageError } from '../io';
+import { writeDatasetsFile } from './write-datasets-file';
 
 /** Options of `co2e-engine datasets build --ceda FILE.xlsx`. */
 export interface CedaBuildOptions {
@@ -112,15 +113,7 @@ export async function buildCedaDatasetsFile(options: CedaBuildOptions, io: CliIo
     io.stderr.write(`co2e-engine: ${options.ceda}: ${error.message}\n`);
     return EXIT.rowsFailed;
   }
-  const partial = join(dirname(options.out), `.${basename(options.out)}.co2e-partial`);
-  try {
-    writeFileSync(partial, `${JSON.stringify(file)}\n`);
-    renameSync(partial, options.out);
-  } finally {
-    rmSync(partial, { force: true });
-  }
-  io.stderr.write(`wrote ${options.out}\n`);
-  return EXIT.ok;
+  return writeDatasetsFile(options.out, file, io);
 }
 
 /** CEDA's country codes → the embedded table's region codes. */

@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DatasetTables } from '../../datasets/create';
 import { DatasetError } from '../../datasets/errors';
@@ -16,6 +16,7 @@ import { readText, statOf } from '../../node/files';
 import { type CliIo, EXIT, UsageError } from '../io';
 import type { DatasetsBuildOptions } from './datasets-build-options';
 import { buildCedaDatasetsFile } from './datasets-ceda';
+import { writeDatasetsFile } from './write-datasets-file';
 import { addDatasetsFetchCommand } from './datasets-fetch';
 import { fourDigitYear, fraction, negativeOption } from './options';
 
@@ -122,15 +123,7 @@ export function buildDatasetsFile(options: DatasetsBuildOptions, io: CliIo): num
     return EXIT.rowsFailed;
   }
   const file: DatasetsFile = { format: DATASETS_FILE_FORMAT, layers };
-  const partial = join(dirname(options.out), `.${basename(options.out)}.co2e-partial`);
-  try {
-    writeFileSync(partial, `${JSON.stringify(file)}\n`);
-    renameSync(partial, options.out);
-  } finally {
-    rmSync(partial, { force: true });
-  }
-  io.stderr.write(`wrote ${options.out}\n`);
-  return EXIT.ok;
+  return writeDatasetsFile(options.out, file, io);
 }
 
 /** One `--margins` file in its format (detected from its header unless `--margins-format` says). */
