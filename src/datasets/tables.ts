@@ -313,8 +313,8 @@ export const CloudInstancesTableSchema = z.strictObject({
 });
 export type CloudInstancesTable = z.infer<typeof CloudInstancesTableSchema>;
 
-/** Spend factors: kg CO2e per unit of money (in `currency` of `factor_year`) per (product, region). */
-export const SpendFactorsTableSchema = z.strictObject({
+/** What every spend factor set states about its factors, in the table and in the grid form alike. */
+const SPEND_FACTORS_HEADER = {
   dataset: DatasetInfoSchema,
   /** ISO 4217 code, lowercase, of the factors' money unit (`eur`, `usd`). */
   currency: currencyCode,
@@ -337,6 +337,11 @@ export const SpendFactorsTableSchema = z.strictObject({
    * with a notice. Absent: such a country is an error (or its EXIOBASE rest-of-world region).
    */
   rest_of_world_region: z.optional(regionCode),
+};
+
+/** Spend factors: kg CO2e per unit of money (in `currency` of `factor_year`) per (product, region). */
+export const SpendFactorsTableSchema = z.strictObject({
+  ...SPEND_FACTORS_HEADER,
   factors: z
     .array(
       z.strictObject({
@@ -383,14 +388,7 @@ export const SpendFactorsGridSchema = z
   .strictObject({
     /** The licence and attribution the source requires, carried in the data file itself. */
     licence_notice: nonEmpty,
-    dataset: DatasetInfoSchema,
-    currency: currencyCode,
-    factor_year: year,
-    price_basis: z.enum(['basic', 'purchaser']),
-    gwp: z.enum(GWP_METHODS),
-    product_classification: nonEmpty,
-    basis_region: z.optional(regionCode),
-    rest_of_world_region: z.optional(regionCode),
+    ...SPEND_FACTORS_HEADER,
     /** Each factor's `activity_id` is this prefix and the product code in lower case (`ceda_2024-327310`). */
     activity_id_prefix: nonEmpty,
     /** Data-quality flags of every factor (e.g. the source's rounding). */

@@ -10,6 +10,7 @@ import {
   createTableDatasets,
 } from '../../src/index';
 import { AWS_COEFFICIENTS } from '../fixtures/coefficients';
+import { seededRandom } from '../fixtures/seeded-random';
 
 /**
  * Differential guard for the exact core (issue 13 item 4): 10⁵ seeded random cloud requests against small tables
@@ -34,17 +35,7 @@ import { AWS_COEFFICIENTS } from '../fixtures/coefficients';
 const DIGEST = '13bfe183f6c5dfed2c238abb629f069364d65d21d5d0a451c4415ce549f91172';
 const REQUESTS = 100_000;
 
-/** mulberry32: a small seeded PRNG. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+const random = seededRandom;
 
 const info = (id: string) => ({
   id,
