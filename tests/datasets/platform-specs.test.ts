@@ -62,7 +62,7 @@ describe('the platform specs table (scripts/datasets/cloud/platform-specs.ts)', 
     const derived = instances.instances.filter(
       (row) => row.embodied_method === 'derived from platform specs',
     );
-    expect(derived.length).toBe(532);
+    expect(derived.length).toBe(608);
     const byFamily = new Map<string, typeof derived>();
     for (const row of derived) {
       const key = `${row.provider}/${familyKey(row.provider, row.instance)}`;

@@ -7,7 +7,8 @@
  *   npx tsx scripts/datasets/cloud/provider-lists.ts /tmp/AksNodeVmSizes.Generated.cs
  *
  * - AWS: every `Instance Type` of ccf-coefficients' `data/aws-instances-latest-2026.csv` (b0032d9, `../shared/data`).
- * - GCP: every `Instance Type` of ccf-coefficients' `data/gcp-instances-latest-2026.csv`.
+ * - GCP: every `Instance Type` of ccf-coefficients' `data/gcp-instances-latest-2026.csv`, and the C4D and N4D types of
+ *   Google's general-purpose machine family page, which that list predates (`GCP_TURIN_SIZES` in `platform-specs.ts`).
  * - Azure: every size of microsoft/aspire 59d405ff `AksNodeVmSizes.Generated.cs` (MIT; generated from Azure Resource
  *   SKUs across the public regions: sizes of 2 vCPUs and 2 GB or more, no Basic tier).
  * Names only, sorted and deduplicated; without the Azure file the Azure list is kept as committed.
@@ -16,10 +17,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { CloudProvider } from '../../../src/datasets/tables';
 import { SOURCE_AWS_2026, SOURCE_GCP_2026 } from '../cloud-instance-additions';
 import { compareStrings, isMain, readCsv, readJson, repoPath, sharedPath, writeJson } from '../lib';
+import { gcpTurinSizes } from './platform-specs';
 
 export const PROVIDER_LISTS_FILE = repoPath('scripts/datasets/cloud/provider-lists.json');
 export const AZURE_LIST_SOURCE =
   'microsoft/aspire 59d405ff src/Aspire.Hosting.Azure.Kubernetes/AksNodeVmSizes.Generated.cs (Azure Resource SKUs)';
+
+export const GCP_LIST_SOURCE = `${SOURCE_GCP_2026}; C4D and N4D: https://cloud.google.com/compute/docs/general-purpose-machines (read 2026-11-27)`;
 
 export interface ProviderLists {
   sources: Record<CloudProvider, string>;
@@ -42,11 +46,14 @@ export function buildProviderLists(azureFile?: string): ProviderLists {
       ? azureSizesOf(readFileSync(azureFile, 'utf8'))
       : (committed?.instances.azure ?? []);
   return {
-    sources: { aws: SOURCE_AWS_2026, azure: AZURE_LIST_SOURCE, gcp: SOURCE_GCP_2026 },
+    sources: { aws: SOURCE_AWS_2026, azure: AZURE_LIST_SOURCE, gcp: GCP_LIST_SOURCE },
     instances: {
       aws: sorted(readCsv(sharedPath(SOURCE_AWS_2026)).map((r) => r['Instance Type'] ?? '')),
       azure,
-      gcp: sorted(readCsv(sharedPath(SOURCE_GCP_2026)).map((r) => r['Instance Type'] ?? '')),
+      gcp: sorted([
+        ...readCsv(sharedPath(SOURCE_GCP_2026)).map((r) => r['Instance Type'] ?? ''),
+        ...gcpTurinSizes().map((size) => size.instance),
+      ]),
     },
   };
 }
