@@ -4,10 +4,11 @@
  * memory, which come from the size lists (AWS and GCP: ccf-coefficients' 2026 lists in `../shared/data`, GCP C4D and
  * N4D: {@link GCP_TURIN_SIZES}; Azure: {@link AZURE_V6_SIZES}).
  *
- * TRANSCRIBED, NOT DOWNLOADED. No network was available when this table was written (2026-11-27): the CPU sockets,
- * local disks and GPUs below were transcribed by hand from the providers' published specification pages named in
- * each row (`source`), as the engineer knew them, and were not re-checked against the live pages. Every row says
- * how its figures were reached (`note`). Re-check them against the pages when a network is at hand; a change moves
+ * TRANSCRIBED BY HAND from the providers' published specification pages named in each row (`source`); every row says
+ * how its figures were reached (`note`). First written without network (2026-11-27, morning), then checked the same
+ * day against the stored copies of the pages the search tool holds: the C4A `-lssd` drive count and the Azure H100
+ * local disks were corrected, C4D and N4D added from Google's tables; the rows whose note says UNCONFIRMED (AWS g6
+ * and g6e, GCP a3-ultragpu drive counts) could not be found in any stored copy (datasets/SOURCES.md). A change moves
  * the family's embodied figure by 100 kg per socket or SSD, 50 kg per HDD, 150 kg per GPU (of a platform that is
  * 1,000 kg or more).
  *
