@@ -26,30 +26,45 @@ export interface Freshness {
 
 const PROVIDERS: readonly CloudProvider[] = ['aws', 'azure', 'gcp'];
 
+/**
+ * One provider's list against the names a table answers and the names it refuses with a reason, all compared under
+ * `key` (the engine's lookup key).
+ */
+function compare(
+  listed: readonly string[],
+  answeredNames: readonly string[],
+  refusedNames: readonly string[],
+  key: (name: string) => string,
+): Freshness {
+  const listedKeys = new Set(listed.map(key));
+  const answered = new Set(answeredNames.map(key));
+  const refused = new Set(refusedNames.map(key));
+  return {
+    new: listed.filter((name) => !answered.has(key(name)) && !refused.has(key(name))),
+    gone: answeredNames.filter((name) => !listedKeys.has(key(name))),
+    answered: listed.filter((name) => answered.has(key(name))).length,
+    excluded: listed.filter((name) => refused.has(key(name))).length,
+  };
+}
+
+const byProvider = (compareOne: (provider: CloudProvider) => Freshness) =>
+  Object.fromEntries(PROVIDERS.map((provider) => [provider, compareOne(provider)])) as Record<
+    CloudProvider,
+    Freshness
+  >;
+
 export function checkFreshness(
   lists: ProviderLists,
   table: CloudInstancesTable,
 ): Record<CloudProvider, Freshness> {
-  const result = {} as Record<CloudProvider, Freshness>;
-  for (const provider of PROVIDERS) {
-    const key = (name: string) => instanceKey(provider, name);
-    const listed = new Set(lists.instances[provider].map(key));
-    const answered = new Set(
-      table.instances.filter((r) => r.provider === provider).map((r) => key(r.instance)),
-    );
-    const excluded = new Set(
-      (table.excluded ?? []).filter((g) => g.provider === provider).flatMap((g) => g.instances.map(key)),
-    );
-    result[provider] = {
-      new: lists.instances[provider].filter((name) => !answered.has(key(name)) && !excluded.has(key(name))),
-      gone: table.instances
-        .filter((r) => r.provider === provider && !listed.has(key(r.instance)))
-        .map((r) => r.instance),
-      answered: lists.instances[provider].filter((name) => answered.has(key(name))).length,
-      excluded: lists.instances[provider].filter((name) => excluded.has(key(name))).length,
-    };
-  }
-  return result;
+  return byProvider((provider) =>
+    compare(
+      lists.instances[provider],
+      table.instances.filter((r) => r.provider === provider).map((r) => r.instance),
+      (table.excluded ?? []).filter((g) => g.provider === provider).flatMap((g) => g.instances),
+      (name) => instanceKey(provider, name),
+    ),
+  );
 }
 
 /**
@@ -63,26 +78,14 @@ export function checkRegionFreshness(
   lists: ProviderLists,
   table: CloudRegionsTable,
 ): Record<CloudProvider, Freshness> {
-  const result = {} as Record<CloudProvider, Freshness>;
-  for (const provider of PROVIDERS) {
-    const listed = lists.regions[provider];
-    const listedKeys = new Set(listed.map(regionKey));
-    const answered = new Set(
-      table.regions.filter((r) => r.provider === provider).map((r) => regionKey(r.region)),
-    );
-    const refused = new Set(
-      (table.unsupported ?? []).filter((r) => r.provider === provider).map((r) => regionKey(r.region)),
-    );
-    result[provider] = {
-      new: listed.filter((name) => !answered.has(regionKey(name)) && !refused.has(regionKey(name))),
-      gone: table.regions
-        .filter((r) => r.provider === provider && !listedKeys.has(regionKey(r.region)))
-        .map((r) => r.region),
-      answered: listed.filter((name) => answered.has(regionKey(name))).length,
-      excluded: listed.filter((name) => refused.has(regionKey(name))).length,
-    };
-  }
-  return result;
+  return byProvider((provider) =>
+    compare(
+      lists.regions[provider],
+      table.regions.filter((r) => r.provider === provider).map((r) => r.region),
+      (table.unsupported ?? []).filter((r) => r.provider === provider).map((r) => r.region),
+      regionKey,
+    ),
+  );
 }
 
 /** The report as printed: counts per provider, then the new names (they need a row or a reason). */
