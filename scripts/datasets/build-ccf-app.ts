@@ -474,10 +474,25 @@ export function buildCcfApp(): void {
       gcp: readCsv(sharedPath('ccf/ccf-coefficients/coefficients-gcp-use.csv')),
     },
     (chips, largest, perChip, memory) => chargedMemoryGb(chips, largest, decimal(perChip), memory),
-  ).filter((row) => !known.has(`${row.provider}/${row.instance}`));
+  );
+  // Today's types CCF has no watts for are refused by name, one group per reason.
+  const todayExcluded = new Map<string, Excluded>();
+  for (const { provider, instance, source, reason } of today.excluded) {
+    if (known.has(`${provider}/${instance}`)) continue;
+    const key = `${provider}|${reason}`;
+    const entry = todayExcluded.get(key) ?? { provider, source, reason, instances: [] };
+    entry.instances.push(instance);
+    todayExcluded.set(key, entry);
+  }
   const instances = CloudInstancesTableSchema.parse({
     ...appInstances,
-    instances: [...appInstances.instances, ...today].sort(byProviderThen('instance')),
+    instances: [
+      ...appInstances.instances,
+      ...today.rows.filter((row) => !known.has(`${row.provider}/${row.instance}`)),
+    ].sort(byProviderThen('instance')),
+    excluded: [...(appInstances.excluded ?? []), ...todayExcluded.values()]
+      .map((entry) => ({ ...entry, instances: [...entry.instances].sort(compareStrings) }))
+      .sort((a, b) => compareStrings(a.provider, b.provider) || compareStrings(a.reason, b.reason)),
   });
   const count = (provider: CloudProvider) =>
     instances.instances.filter((row) => row.provider === provider).length;

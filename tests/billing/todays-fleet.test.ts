@@ -82,8 +82,8 @@ describe("today's families in bills (issue 38)", () => {
     }
   });
 
-  it('GCP FOCUS core seconds of C3, N4 and C4 are vCPU-hours, as for N2', () => {
-    const series = ['C3', 'N4', 'C4'];
+  it('GCP FOCUS core seconds of C3, N4, C4, C4D and N4D are vCPU-hours, as for N2', () => {
+    const series = ['C3', 'N4', 'C4', 'C4D', 'N4D'];
     const rows = estimate(
       series.map((name) =>
         rowLike('focus-gcp.csv', 'vm-core', {

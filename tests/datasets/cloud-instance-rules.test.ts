@@ -124,7 +124,7 @@ describe('counts and goldens', () => {
           rows.filter((r) => r.provider === p).reduce((s, r) => s + n(r as never), 0),
         ]),
       );
-    expect(count(table.instances)).toEqual({ aws: 949, azure: 695, gcp: 309 });
+    expect(count(table.instances)).toEqual({ aws: 949, azure: 695, gcp: 385 });
     expect(count(table.excluded ?? [], (g: { instances: string[] }) => g.instances.length)).toEqual({
       aws: 476,
       azure: 133,

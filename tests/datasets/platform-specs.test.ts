@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { addedMinWatts } from '../../scripts/datasets/cloud-gpus';
 import { familyKey, gcpFamily, largestSize } from '../../scripts/datasets/cloud/platform-derived';
-import { AZURE_V6_SIZES, GPU_WATTS_ADDED, PLATFORM_SPECS } from '../../scripts/datasets/cloud/platform-specs';
+import {
+  AZURE_V6_SIZES,
+  GCP_TURIN_SIZES,
+  gcpTurinSizes,
+  GPU_WATTS_ADDED,
+  PLATFORM_SPECS,
+} from '../../scripts/datasets/cloud/platform-specs';
 import coefficientsJson from '../../datasets/cloud/coefficients.json';
 import instancesJson from '../../datasets/cloud/instances.json';
 import type { CloudCoefficientsTable, CloudInstancesTable } from '../../src/datasets/tables';
@@ -32,7 +38,7 @@ describe('the platform specs table (scripts/datasets/cloud/platform-specs.ts)', 
     const families = new Set(PLATFORM_SPECS.map((row) => `${row.provider}/${row.family}`));
     for (const family of 'm7i c7i r7i m7a c7a r7a m8i c8i r8i m8g c8g r8g i7ie g6 g6e p5'.split(' '))
       expect(families, family).toContain(`aws/${family}`);
-    for (const family of 'c3-standard c3d-standard c4-standard c4a-standard n4-standard t2a-standard a3-highgpu g2-standard'.split(
+    for (const family of 'c3-standard c3d-standard c4-standard c4a-standard c4d-standard n4-standard n4d-standard t2a-standard a3-highgpu g2-standard'.split(
       ' ',
     ))
       expect(families, family).toContain(`gcp/${family}`);
@@ -58,11 +64,26 @@ describe('the platform specs table (scripts/datasets/cloud/platform-specs.ts)', 
     expect(names.size).toBe(177);
   });
 
+  it('GCP C4D and N4D sizes: 76 unique types, each family in the specs table, memory per vCPU as Google writes it', () => {
+    const sizes = gcpTurinSizes();
+    expect(sizes.length).toBe(76);
+    expect(new Set(sizes.map((s) => s.instance)).size).toBe(76);
+    const families = new Set(PLATFORM_SPECS.filter((r) => r.provider === 'gcp').map((r) => r.family));
+    for (const size of sizes) expect(families, size.instance).toContain(familyKey('gcp', size.instance));
+    for (const [family, suffix] of GCP_TURIN_SIZES) expect(families).toContain(`${family}${suffix}`);
+    // Spot checks against Google's tables: c4d-standard-384 1,488 GB, c4d-highmem-384-metal 3,072 GB, n4d-highcpu-48 90 GB.
+    const memory = new Map(sizes.map((s) => [s.instance, s.memory_gib]));
+    expect(memory.get('c4d-standard-384')).toBe(1488);
+    expect(memory.get('c4d-highmem-384-metal')).toBe(3072);
+    expect(memory.get('n4d-highcpu-48')).toBe(90);
+    expect(memory.get('c4d-standard-8-lssd')).toBe(31);
+  });
+
   it('every derived row is in its family, on the family largest size as platform', () => {
     const derived = instances.instances.filter(
       (row) => row.embodied_method === 'derived from platform specs',
     );
-    expect(derived.length).toBe(532);
+    expect(derived.length).toBe(608);
     const byFamily = new Map<string, typeof derived>();
     for (const row of derived) {
       const key = `${row.provider}/${familyKey(row.provider, row.instance)}`;

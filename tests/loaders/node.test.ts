@@ -199,8 +199,8 @@ describe('loadCcfCoefficients', () => {
         expect(specs).toEqual(row);
       }
       // The others are the newer types from the CCF app's tables, the AWS 2026 list and today's families derived from
-      // their platforms' specs (datasets/SOURCES.md): AWS 328, Azure 302, GCP 183.
-      expect(embedded.size - result.cloudInstances.instances.length).toBe(328 + 302 + 183);
+      // their platforms' specs (datasets/SOURCES.md): AWS 328, Azure 302, GCP 259 (with C4D and N4D).
+      expect(embedded.size - result.cloudInstances.instances.length).toBe(328 + 302 + 259);
       expect(readFileSync(join(shared, 'aws-instances.csv'), 'utf8').length).toBeGreaterThan(0);
     },
   );

@@ -13,6 +13,7 @@ import {
   AZURE_GPU_SIZES,
   AZURE_SERIES_ALIASES,
   AZURE_V6_SIZES,
+  gcpTurinSizes,
   PLATFORM_SPECS,
   type PlatformSpecRow,
 } from './platform-specs';
@@ -68,6 +69,7 @@ export function familySizes(
     if (vcpu !== undefined && memory !== undefined)
       add('gcp', { instance: r['Instance Type'] ?? '', vcpu, memory_gib: memory });
   }
+  for (const size of gcpTurinSizes()) add('gcp', size);
   for (const [letter, suffix, list] of AZURE_V6_SIZES)
     for (const size of list.split(' ')) {
       const [vcpu, memory] = size.split(':').map(Number) as [number, number];
@@ -81,7 +83,7 @@ export function familySizes(
 /** Where a family's sizes come from, for the build log and SOURCES.md. */
 export const SIZE_SOURCE: Readonly<Record<CloudProvider, string>> = {
   aws: SOURCE_AWS_2026,
-  gcp: SOURCE_GCP_2026,
+  gcp: `${SOURCE_GCP_2026}; C4D and N4D: Google's general-purpose machine family page (read 2026-11-27)`,
   azure: 'microsoft/aspire 59d405ff AksNodeVmSizes.Generated.cs (Azure Resource SKUs)',
 };
 
@@ -166,13 +168,18 @@ const ARM_AS_EPYC_2ND_GEN = new Set(['Graviton4', 'Axion', 'Cobalt 100', 'Ampere
  * CCF's 2026 coefficients give their microarchitecture (AWS and Azure: `coefficients-aws-use.csv`, whose
  * microarchitectures CCF's Azure file of 2022 lacks; GCP: `coefficients-gcp-use.csv`, GCP-adjusted max), rounded to
  * 0.01 W as the CCF app's constants are, and CCF's memory rule (AWS, Azure: only the memory above the processors'
- * baseline; GCP: all of it).
+ * baseline; GCP: all of it). A type whose microarchitecture the provider's file has no figure for (GCP C4D and N4D on
+ * EPYC 5th Gen, which `coefficients-gcp-use.csv` lacks) is not given another file's watts: it is returned in
+ * `excluded` with the reason, so `ccfAppDatasets` refuses it by name.
  */
 export function ccfAppPlatformRows(
   defaults: readonly Instance[],
   use: Record<'aws' | 'gcp', readonly Record<string, string>[]>,
   chargedMemoryGb: (chips: number, largestMemory: number, perChip: number, memory: number) => number,
-): Instance[] {
+): {
+  rows: Instance[];
+  excluded: { provider: CloudProvider; instance: string; source: string; reason: string }[];
+} {
   const figures = (provider: 'aws' | 'gcp') =>
     new Map(
       use[provider].map((r) => [
@@ -194,15 +201,26 @@ export function ccfAppPlatformRows(
     const platform = derived.filter((r) => `${r.provider}/${familyKey(r.provider, r.instance)}` === key);
     if (current === undefined) largestMemory.set(key, largestSize(platform).memory_gib);
   }
-  return derived.map((row) => {
+  const rows: Instance[] = [];
+  const excluded: { provider: CloudProvider; instance: string; source: string; reason: string }[] = [];
+  for (const row of derived) {
     const key = `${row.provider}/${familyKey(row.provider, row.instance)}`;
     const spec = specs.get(key);
     assert(spec !== undefined, `ccf-app: no platform specs for ${key}`);
     const architecture = ARM_AS_EPYC_2ND_GEN.has(spec.microarchitecture)
       ? 'EPYC 2nd Gen'
       : spec.microarchitecture;
-    const use = byProvider[row.provider === 'gcp' ? 'gcp' : 'aws'].get(architecture);
-    assert(use !== undefined, `ccf-app: no CCF 2026 watts for ${architecture} (${key})`);
+    const file = row.provider === 'gcp' ? 'gcp' : 'aws';
+    const use = byProvider[file].get(architecture);
+    if (use === undefined) {
+      excluded.push({
+        provider: row.provider,
+        instance: row.instance,
+        source: `ccf/ccf-coefficients/coefficients-${file}-use.csv`,
+        reason: `ccf-coefficients 2026 ${file} use file has no ${architecture} watts`,
+      });
+      continue;
+    }
     const round = (watts: number) => Math.round(watts * 100) / 100;
     const charged =
       row.provider === 'gcp'
@@ -215,6 +233,7 @@ export function ccfAppPlatformRows(
               row.memory_gib,
             ),
           };
-    return { ...row, ...charged, min_watts: round(use.min_watts), max_watts: round(use.max_watts) };
-  });
+    rows.push({ ...row, ...charged, min_watts: round(use.min_watts), max_watts: round(use.max_watts) });
+  }
+  return { rows, excluded };
 }

@@ -1,13 +1,14 @@
 /**
  * Platform specs of today's instance families (issue 38), for the Teads parts formula
  * (`src/cloud/factors/platform-embodied.ts`): what a family's host server has beyond its largest size's vCPUs and
- * memory, which come from the size lists (AWS and GCP: ccf-coefficients' 2026 lists in `../shared/data`; Azure:
- * {@link AZURE_V6_SIZES}).
+ * memory, which come from the size lists (AWS and GCP: ccf-coefficients' 2026 lists in `../shared/data`, GCP C4D and
+ * N4D: {@link GCP_TURIN_SIZES}; Azure: {@link AZURE_V6_SIZES}).
  *
- * TRANSCRIBED, NOT DOWNLOADED. No network was available when this table was written (2026-11-27): the CPU sockets,
- * local disks and GPUs below were transcribed by hand from the providers' published specification pages named in
- * each row (`source`), as the engineer knew them, and were not re-checked against the live pages. Every row says
- * how its figures were reached (`note`). Re-check them against the pages when a network is at hand; a change moves
+ * TRANSCRIBED BY HAND from the providers' published specification pages named in each row (`source`); every row says
+ * how its figures were reached (`note`). First written without network (2026-11-27, morning), then checked the same
+ * day against the stored copies of the pages the search tool holds: the C4A `-lssd` drive count and the Azure H100
+ * local disks were corrected, C4D and N4D added from Google's tables; the rows whose note says UNCONFIRMED (AWS g6
+ * and g6e, GCP a3-ultragpu drive counts) could not be found in any stored copy (datasets/SOURCES.md). A change moves
  * the family's embodied figure by 100 kg per socket or SSD, 50 kg per HDD, 150 kg per GPU (of a platform that is
  * 1,000 kg or more).
  *
@@ -62,6 +63,12 @@ const GENOA_AWS = 'AMD EPYC 9R14 (Genoa, 96 cores, one thread per core)';
 const GRANITE_AWS = 'Intel Xeon 6975P-C (Granite Rapids, 96 cores)';
 const GRAVITON4 = 'AWS Graviton4 (96 cores)';
 const MILAN_AWS = 'AMD EPYC 7R13 (Milan, 48 cores)';
+/**
+ * GCP's Turin part: Google names only "fifth generation AMD EPYC Turin"; the C4D VMs report the CPUID brand string
+ * "AMD EPYC 9B45 128-Core Processor" (users' reports in public repositories, read through the search tool on
+ * 2026-11-27; AMD publishes no sheet for this custom part).
+ */
+const TURIN_GCP = 'AMD EPYC 9B45 (Turin, 128 cores)';
 
 const awsTwoSockets = (family: string, processor: string, microarchitecture: string, vcpu: number) => ({
   provider: 'aws' as const,
@@ -140,7 +147,7 @@ export const PLATFORM_SPECS: readonly PlatformSpecRow[] = [
     gpu_model: 'Nvidia L4',
     gpus_by_size: gSixGpus('g6'),
     source: AWS('g6'),
-    note: 'g6.48xlarge: 192 vCPUs = 2 sockets, 8 NVIDIA L4, 8 local NVMe SSDs (drive count as recalled)',
+    note: 'g6.48xlarge: 192 vCPUs = 2 sockets, 8 NVIDIA L4, 8 local NVMe SSDs (UNCONFIRMED: no stored copy of the AWS page states the drive count; datasets/SOURCES.md)',
   },
   {
     provider: 'aws',
@@ -154,7 +161,7 @@ export const PLATFORM_SPECS: readonly PlatformSpecRow[] = [
     gpu_model: 'Nvidia L40S',
     gpus_by_size: gSixGpus('g6e'),
     source: AWS('g6e'),
-    note: 'g6e.48xlarge: 192 vCPUs = 2 sockets, 8 NVIDIA L40S, 4 × 1,900 GB NVMe SSD (as recalled)',
+    note: 'g6e.48xlarge: 192 vCPUs = 2 sockets, 8 NVIDIA L40S, 4 × 1,900 GB NVMe SSD (UNCONFIRMED: no stored copy of the AWS page states the drive count; datasets/SOURCES.md)',
   },
   {
     provider: 'aws',
@@ -188,8 +195,17 @@ export const PLATFORM_SPECS: readonly PlatformSpecRow[] = [
   }),
   ...gcpShapes('c4a', 'Google Axion (Arm Neoverse V2)', 'Axion', 1, GCP_GENERAL, {
     shapes: ['standard', 'highcpu', 'highmem'],
-    lssd: { 'standard-lssd': 14, 'highmem-lssd': 14 },
-    note: '72 vCPUs, one per core, 1 socket; -72-lssd sizes 14 Titanium SSDs of 375 GiB (as recalled)',
+    lssd: { 'standard-lssd': 16, 'highmem-lssd': 16 },
+    note: '72 vCPUs, one per core, 1 socket; -72-lssd sizes 16 × 375 GiB Titanium SSD (Google, C4A tables)',
+  }),
+  ...gcpShapes('c4d', TURIN_GCP, 'EPYC 5th Gen', 2, GCP_GENERAL, {
+    shapes: ['standard', 'highcpu', 'highmem', 'standard-metal', 'highcpu-metal', 'highmem-metal'],
+    lssd: { 'standard-lssd': 32, 'highmem-lssd': 32 },
+    note: '384 vCPUs, two threads per core = 192 cores = 2 sockets of the 128-core EPYC 9B45; -384-lssd sizes 32 × 375 GiB Titanium SSD; metal sizes 384 hardware threads (Google, C4D tables)',
+  }),
+  ...gcpShapes('n4d', TURIN_GCP, 'EPYC 5th Gen', 1, GCP_GENERAL, {
+    shapes: ['standard', 'highcpu', 'highmem'],
+    note: '96 vCPUs, two threads per core = 48 cores: fit one 128-core EPYC 9B45, 1 socket; Hyperdisk only, no Local SSD (Google, N4D tables)',
   }),
   ...gcpShapes('n4', 'Intel Xeon Platinum 8581C (Emerald Rapids)', 'Emerald Rapids', 2, GCP_GENERAL, {
     shapes: ['standard', 'highcpu', 'highmem'],
@@ -239,7 +255,7 @@ export const PLATFORM_SPECS: readonly PlatformSpecRow[] = [
     gpu_model: 'Nvidia H200',
     gpus_by_size: a3Gpus('a3-ultragpu'),
     source: GCP_ACCELERATOR,
-    note: 'a3-ultragpu-8g: 224 vCPUs = 2 sockets, 8 NVIDIA H200 141GB, 32 × 375 GiB local SSD (as recalled)',
+    note: "a3-ultragpu-8g: 224 vCPUs = 2 sockets, 8 NVIDIA H200 141GB, 32 × 375 GiB local SSD (UNCONFIRMED: no stored copy of Google's accelerator page states it; datasets/SOURCES.md)",
   },
 
   // --- Azure v6 (sizes: AZURE_V6_SIZES)
@@ -314,12 +330,12 @@ export const PLATFORM_SPECS: readonly PlatformSpecRow[] = [
     microarchitecture: 'EPYC 4th Gen',
     cpu_sockets: 1,
     hdd_count: 0,
-    ssd_count: 2,
+    ssd_count: 1,
     gpu_count: 2,
     gpu_model: 'Nvidia H100 NVL',
     gpus_by_size: { Standard_NC40ads_H100_v5: 1, Standard_NC80adis_H100_v5: 2 },
     source: AZURE('gpu-accelerated/ncadsh100v5-series'),
-    note: 'NC80adis_H100_v5: 80 vCPUs, one per core, on one 96-core EPYC: 1 socket; 2 NVIDIA H100 NVL; 2 local NVMe disks (as recalled)',
+    note: 'NC80adis_H100_v5: 80 vCPUs, one per core, on one 96-core EPYC: 1 socket; 2 NVIDIA PCIe H100 (94GB); 1 local temp disk of 7,152 GiB, no NVMe disks (Azure size page)',
   },
   {
     provider: 'azure',
@@ -328,12 +344,12 @@ export const PLATFORM_SPECS: readonly PlatformSpecRow[] = [
     microarchitecture: 'Sapphire Rapids',
     cpu_sockets: 2,
     hdd_count: 0,
-    ssd_count: 8,
+    ssd_count: 9,
     gpu_count: 8,
     gpu_model: 'Nvidia H100',
     gpus_by_size: { Standard_ND96isr_H100_v5: 8 },
     source: AZURE('gpu-accelerated/ndh100v5-series'),
-    note: 'ND96isr_H100_v5: 96 vCPUs, 2 sockets, 8 NVIDIA H100 SXM, 8 local NVMe disks (as recalled)',
+    note: 'ND96isr_H100_v5: 96 vCPUs, 2 sockets, 8 NVIDIA H100 (80GB); local drives as the Azure page counts them: 1 temp disk (1,024 GiB) + 8 NVMe disks (28 TiB) = 9',
   },
   {
     provider: 'azure',
@@ -454,6 +470,40 @@ export const AZURE_V6_SIZES: ReadonlyArray<
   ['F', 'ams_v6', '2:16 4:32 8:64 16:128 32:256 48:384 64:512'],
   ['F', 'as_v6', '2:8 4:16 8:32 16:64 32:128 48:192 64:256'],
 ];
+
+/**
+ * GCP C4D and N4D sizes (vCPUs and memory in GB as Google writes it), which ccf-coefficients' 2026 GCP list predates:
+ * `[family, suffix, 'vcpu:memory …']`, each size standing for `<family>-<vcpu><suffix>` (`c4d-standard-8-lssd`).
+ * Transcribed from Google's "General-purpose machine family for Compute Engine" page
+ * (https://cloud.google.com/compute/docs/general-purpose-machines, tables "C4D standard/highcpu/highmem", their
+ * `-lssd` and `-metal` rows, and "N4D standard/highcpu/highmem"), read on 2026-11-27 from the copy the search tool
+ * stores. `n4d-highcpu-48` is 90 GB as the page writes it (2 GB per vCPU would give 96).
+ */
+export const GCP_TURIN_SIZES: ReadonlyArray<
+  readonly [family: string, suffix: '' | '-lssd' | '-metal', sizes: string]
+> = [
+  ['c4d-standard', '', '2:7 4:15 8:31 16:62 32:124 48:186 64:248 96:372 192:744 384:1488'],
+  ['c4d-highcpu', '', '2:3 4:7 8:15 16:30 32:60 48:90 64:120 96:180 192:360 384:720'],
+  ['c4d-highmem', '', '2:15 4:31 8:63 16:126 32:252 48:378 64:504 96:756 192:1512 384:3024'],
+  ['c4d-standard', '-lssd', '8:31 16:62 32:124 48:186 64:248 96:372 192:744 384:1488'],
+  ['c4d-highmem', '-lssd', '8:63 16:126 32:252 48:378 64:504 96:756 192:1512 384:3024'],
+  ['c4d-standard', '-metal', '384:1536'],
+  ['c4d-highcpu', '-metal', '384:768'],
+  ['c4d-highmem', '-metal', '384:3072'],
+  ['n4d-standard', '', '2:8 4:16 8:32 16:64 32:128 48:192 64:256 80:320 96:384'],
+  ['n4d-highcpu', '', '2:4 4:8 8:16 16:32 32:64 48:90 64:128 80:160 96:192'],
+  ['n4d-highmem', '', '2:16 4:32 8:64 16:128 32:256 48:384 64:512 80:640 96:768'],
+];
+
+/** The GCP types of {@link GCP_TURIN_SIZES}, by name. */
+export function gcpTurinSizes(): { instance: string; vcpu: number; memory_gib: number }[] {
+  return GCP_TURIN_SIZES.flatMap(([family, suffix, list]) =>
+    list.split(' ').map((size) => {
+      const [vcpu, memory] = size.split(':').map(Number) as [number, number];
+      return { instance: `${family}-${vcpu}${suffix}`, vcpu, memory_gib: memory };
+    }),
+  );
+}
 
 /**
  * Watts per GPU (idle / 100 %) for the GPU models of these families, which CCF's tables lack. Max: the vendor's
