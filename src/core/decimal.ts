@@ -590,7 +590,7 @@ function shortProduct(a: number, b: number): number | undefined {
       magnitude = below < 0 ? q - unit : q;
     }
   }
-  return (a < 0) !== (b < 0) ? -magnitude : magnitude;
+  return a < 0 !== b < 0 ? -magnitude : magnitude;
 }
 
 /**
