@@ -523,11 +523,11 @@ let lastFactorPlaces = -1;
  * places (so 10^places is an exact double); undefined where it leaves the answer to the exact decimals (a zero, longer
  * decimals, a quotient too close to a rounding boundary to decide cheaply).
  *
- * The product P = ma × mb < 2^100 of the coefficients is exact as hi + lo (Dekker's product of halves of ≤ 25 bits).
- * The answer is the double nearest P / D, D = 10^places, and lies less than 1.5 units in the last place (u) from
- * q = RN(hi / D): |hi/D − q| ≤ u/2, and |lo| / D ≤ ulp(hi) / (2D) < u (q ≥ 2^f where 2^f ≤ 2^⌊log2 hi⌋ / D < 2^(f+1),
- * so u ≥ 2^(f−52) > 2^⌊log2 hi⌋ / (D·2^53)). The remainder r = hi − q·D is a double (the
- * remainder of a correctly rounded division is exact) and is computed exactly from Dekker's product q·D = ph + pl
+ * The product P = ma × mb (below 2^100) of the coefficients is exact as hi + lo (Dekker's product of halves of at most
+ * 25 bits). The answer is the double nearest P / D, D = 10^places, and lies less than 1.5 units in the last place (u)
+ * from q = RN(hi / D): |hi/D − q| ≤ u/2, and |lo| / D ≤ ulp(hi) / (2D), which is below u (with 2^f ≤ 2^⌊log2 hi⌋ / D
+ * and 2^⌊log2 hi⌋ / D below 2^(f+1), q ≥ 2^f, so u ≥ 2^(f−52), above 2^⌊log2 hi⌋ / (D·2^53)). The remainder
+ * r = hi − q·D is a double (the remainder of a correctly rounded division is exact) and is computed exactly from Dekker's product q·D = ph + pl
  * (hi − ph is exact by Sterbenz's lemma). So P − q·D = r + lo exactly, and comparing it with ±(u/2)·D (exact: a power
  * of two times D) decides the rounding: above u/2 rounds up to q + u, below −u/2 down to q − u (in q's binade, as
  * q is not a power of two), else q. Each comparison is the sign of a sum of three doubles, read from its exact two-sum
