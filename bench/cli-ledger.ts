@@ -2,6 +2,8 @@
  * The spend ledger of `npm run bench:cli`: row `index` of a deterministic, varied ledger (codes at several levels,
  * regions, currencies, years, margins), as CSV text and as the request the CLI builds from it.
  */
+import { defaultDatasets, defaultTables } from '../src/datasets/index';
+import { calculateSpend } from '../src/index';
 import { random } from './workload';
 
 export const CODES = ['4711', '62', 'F', '5110', '3510', '2410', '7020', '10', '6419', '86', '4321'];
@@ -82,4 +84,36 @@ export function variedLedger(tables: {
       return `${index},"Supplier ${index % 4099}, Ltd",isic4,${code},${year},${region},${money},${currency},${margins}`;
     },
   };
+}
+
+let ledger: (VariedLedger & { pairs: ReadonlyArray<readonly [string, string]> }) | undefined;
+/**
+ * The varied ledger over the embedded tables: every ISIC code with each region it has a factor in (`pairs`), every
+ * currency.
+ */
+export function spendLedger(): VariedLedger & { pairs: ReadonlyArray<readonly [string, string]> } {
+  if (ledger !== undefined) return ledger;
+  // (code, region) pairs that have a factor, so rows succeed as most rows of a real ledger do.
+  const codes = Object.keys(defaultTables.classifications.mappings.isic4 ?? {});
+  const pairs: Array<[string, string]> = [];
+  for (const code of codes)
+    for (const region of defaultDatasets.spendFactors.regions) {
+      try {
+        calculateSpend(
+          {
+            activity: { classification_type: 'isic4', classification_code: code },
+            spend_year: 2019,
+            spend_region: region,
+            money: 1,
+            money_unit: 'eur',
+          },
+          defaultDatasets,
+        );
+        pairs.push([code, region]);
+      } catch {
+        // no factor for this code in this region
+      }
+    }
+  ledger = { ...variedLedger({ pairs, currencies: defaultDatasets.fx.currencies }), pairs };
+  return ledger;
 }

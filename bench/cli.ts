@@ -4,10 +4,8 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import { defaultDatasets, defaultTables } from '../src/datasets/index';
-import { calculateSpend } from '../src/index';
 import { HEADER as FOCUS_HEADER, focusLine } from './cli-focus';
-import { variedLedger } from './cli-ledger';
+import { spendLedger } from './cli-ledger';
 
 /**
  * `npm run bench:cli` (after the build it runs first): the `spend` and `billing` commands against the in-process
@@ -63,34 +61,6 @@ function writeLines(
   writeSync(fd, text);
   closeSync(fd);
   return path;
-}
-
-let ledger: ReturnType<typeof variedLedger> | undefined;
-function spendLedger() {
-  if (ledger !== undefined) return ledger;
-  // (code, region) pairs that have a factor, so rows succeed as most rows of a real ledger do.
-  const codes = Object.keys(defaultTables.classifications.mappings.isic4 ?? {});
-  const pairs: Array<[string, string]> = [];
-  for (const code of codes)
-    for (const region of defaultDatasets.spendFactors.regions) {
-      try {
-        calculateSpend(
-          {
-            activity: { classification_type: 'isic4', classification_code: code },
-            spend_year: 2019,
-            spend_region: region,
-            money: 1,
-            money_unit: 'eur',
-          },
-          defaultDatasets,
-        );
-        pairs.push([code, region]);
-      } catch {
-        // no factor for this code in this region
-      }
-    }
-  ledger = variedLedger({ pairs, currencies: defaultDatasets.fx.currencies });
-  return ledger;
 }
 
 /** The input file of `rows` rows; `half` 1 or 2: its first or second half (together, the same rows). */

@@ -173,17 +173,29 @@ const MAX_READ_COEFFICIENT = 2 ** 50;
  * the number's rounding interval. Undefined when there is none (more digits, or very small or large numbers).
  */
 function readNumber(value: number): Decimal | undefined {
-  const magnitude = value < 0 ? -value : value;
+  const places = shortestPlaces(value < 0 ? -value : value);
+  if (places < 0) return undefined;
+  return whole(value < 0 ? -1 : 1, BigInt(shortestCoefficient), safeDigitCount(shortestCoefficient), -places);
+}
+
+/** The coefficient {@link shortestPlaces} found (a module slot, so the hot path allocates nothing). */
+let shortestCoefficient = 0;
+
+/**
+ * The places k of {@link readNumber}'s decimal of a positive number (its coefficient left in `shortestCoefficient`),
+ * or −1 when there is none.
+ */
+function shortestPlaces(magnitude: number): number {
   for (let places = 0; places <= 22; places++) {
     const power = EXACT_POWERS_OF_TEN[places] as number;
     const m = Math.round(magnitude * power);
-    if (m > MAX_READ_COEFFICIENT) return undefined;
+    if (m > MAX_READ_COEFFICIENT) return -1;
     if (m !== 0 && m / power === magnitude) {
-      const d = safeDigitCount(m);
-      return whole(value < 0 ? -1 : 1, BigInt(m), d, -places);
+      shortestCoefficient = m;
+      return places;
     }
   }
-  return undefined;
+  return -1;
 }
 
 /**
@@ -474,4 +486,130 @@ export function roundSignificant(a: Decimal, digits: number): Decimal {
   if (remainder === 0n) return a;
   if (remainder + remainder >= power) kept += 1n;
   return whole(a.s, kept, digitCount(kept), scaleOf(a) + drop);
+}
+
+/**
+ * The nearest number (round half to even) to the exact product of the decimals of two numbers (each read as
+ * {@link decimal} reads it, its shortest form): `toNumber(mul(decimal(a), decimal(b)))`, the same double, for any
+ * finite `a` and `b`.
+ *
+ * @example
+ * ```ts
+ * productOfNumbers(0.1, 0.2); // 0.02 (where 0.1 * 0.2 is 0.020000000000000004)
+ * ```
+ * @throws RangeError for NaN or ±Infinity.
+ */
+export function productOfNumbers(a: number, b: number): number {
+  return shortProduct(a, b) ?? toNumber(mul(decimal(a), decimal(b)));
+}
+
+/** Dekker's splitter for a double's halves: 2^27 + 1. */
+const SPLITTER = 134_217_729;
+/** Bits of a double, to read the exponent and mantissa of a quotient (where the platform stores them little-endian). */
+const DOUBLE = new Float64Array(1);
+const WORDS = new Uint32Array(DOUBLE.buffer);
+const LITTLE_ENDIAN = /* @__PURE__ */ (() => {
+  DOUBLE[0] = 1;
+  return WORDS[1] === 0x3ff0_0000;
+})();
+
+/** The last factor read, as it usually repeats from one estimate to the next: its coefficient and places. */
+let lastFactor = Number.NaN;
+let lastFactorCoefficient = 0;
+let lastFactorPlaces = -1;
+
+/**
+ * {@link productOfNumbers} in doubles alone, where the decimals have coefficients below 2^50 and together at most 22
+ * places (so 10^places is an exact double); undefined where it leaves the answer to the exact decimals (a zero, longer
+ * decimals, a quotient too close to a rounding boundary to decide cheaply).
+ *
+ * The product P = ma × mb (below 2^100) of the coefficients is exact as hi + lo (Dekker's product of halves of at most
+ * 25 bits). The answer is the double nearest P / D, D = 10^places, and lies less than 1.5 units in the last place (u)
+ * from q = RN(hi / D): |hi/D − q| ≤ u/2, and |lo| / D ≤ ulp(hi) / (2D), which is below u (with 2^f ≤ 2^⌊log2 hi⌋ / D
+ * and 2^⌊log2 hi⌋ / D below 2^(f+1), q ≥ 2^f, so u ≥ 2^(f−52), above 2^⌊log2 hi⌋ / (D·2^53)). The remainder
+ * r = hi − q·D is a double (the remainder of a correctly rounded division is exact) and is computed exactly from Dekker's product q·D = ph + pl
+ * (hi − ph is exact by Sterbenz's lemma). So P − q·D = r + lo exactly, and comparing it with ±(u/2)·D (exact: a power
+ * of two times D) decides the rounding: above u/2 rounds up to q + u, below −u/2 down to q − u (in q's binade, as
+ * q is not a power of two), else q. Each comparison is the sign of a sum of three doubles, read from its exact two-sum
+ * expansion when the leading part dominates; a tie, a doubtful sign or a quotient that is a power of two (whose lower
+ * neighbour is u/2 away) go to the exact path. tests/core/product-of-numbers.test.ts checks it against big.js.
+ */
+function shortProduct(a: number, b: number): number | undefined {
+  if (!LITTLE_ENDIAN || a === 0 || b === 0) return undefined;
+  let magnitude = a < 0 ? -a : a;
+  const placesA = shortestPlaces(magnitude);
+  if (placesA < 0) return undefined;
+  const ma = shortestCoefficient;
+  let mb: number;
+  let placesB: number;
+  if (b === lastFactor) {
+    mb = lastFactorCoefficient;
+    placesB = lastFactorPlaces;
+  } else {
+    placesB = shortestPlaces(b < 0 ? -b : b);
+    mb = shortestCoefficient;
+    lastFactor = b;
+    lastFactorCoefficient = mb;
+    lastFactorPlaces = placesB;
+  }
+  const places = placesA + placesB;
+  if (placesB < 0 || places > 22) return undefined;
+  // P = hi + lo exactly: halves of at most 25 bits, whose products are exact.
+  const hi = ma * mb;
+  const aHigh = Math.floor(ma / 33_554_432) * 33_554_432;
+  const aLow = ma - aHigh;
+  const bHigh = Math.floor(mb / 33_554_432) * 33_554_432;
+  const bLow = mb - bHigh;
+  const lo = aHigh * bHigh - hi + aHigh * bLow + aLow * bHigh + aLow * bLow;
+  if (places === 0) magnitude = hi;
+  else {
+    const divisor = EXACT_POWERS_OF_TEN[places] as number;
+    const q = hi / divisor;
+    // q·D = ph + pl exactly (Dekker), so r = hi − q·D exactly.
+    const ph = q * divisor;
+    let split = SPLITTER * q;
+    const qHigh = split - (split - q);
+    const qLow = q - qHigh;
+    split = SPLITTER * divisor;
+    const dHigh = split - (split - divisor);
+    const dLow = divisor - dHigh;
+    const pl = qHigh * dHigh - ph + qHigh * dLow + qLow * dHigh + qLow * dLow;
+    const r = hi - ph - pl;
+    DOUBLE[0] = q;
+    const high = WORDS[1] as number;
+    // A power of two: the gap below is half the gap above.
+    if ((high & 0xf_ffff) === 0 && WORDS[0] === 0) return undefined;
+    const unit = powerOfTwo((high >>> 20) - 1075);
+    const half = unit * 0.5 * divisor;
+    const above = signOfSum(r, lo, -half);
+    if (above === 0) return undefined;
+    if (above > 0) magnitude = q + unit;
+    else {
+      const below = signOfSum(r, lo, half);
+      if (below === 0) return undefined;
+      magnitude = below < 0 ? q - unit : q;
+    }
+  }
+  return a < 0 !== b < 0 ? -magnitude : magnitude;
+}
+
+/**
+ * The sign of x + y + z, exactly, from two two-sums (s + e2 + e1 = x + y + z): the sign of s when e1 is below half
+ * of |s| (|e2| is at most 2^−53·|s|), of e1 when s is 0 (then e2 is 0 too); 0 when it cannot tell cheaply or the
+ * sum is 0.
+ */
+function signOfSum(x: number, y: number, z: number): number {
+  const t = x + y;
+  const tx = t - x;
+  const e1 = x - (t - tx) + (y - tx);
+  const s = t + z;
+  if (s !== 0) {
+    const magnitude = s < 0 ? -s : s;
+    if ((e1 < 0 ? -e1 : e1) < magnitude * 0.5) return s < 0 ? -1 : 1;
+    return 0;
+  }
+  const sz = s - t;
+  const e2 = t - (s - sz) + (z - sz);
+  if (e2 !== 0) return 0;
+  return e1 < 0 ? -1 : e1 > 0 ? 1 : 0;
 }

@@ -1,4 +1,4 @@
-import { type Decimal, decimal, isZero, mul, roundSignificant, toNumber } from './decimal';
+import { type Decimal, isZero, mul, productOfNumbers, roundSignificant, toNumber } from './decimal';
 import { EmissionsError } from './errors';
 
 /** The factor used for an estimate, as the hosted API describes it. */
@@ -97,11 +97,15 @@ export interface EstimateParts {
 function finiteNumber(value: Decimal): number {
   const number = toNumber(value);
   if (Number.isFinite(number) && (number !== 0 || isZero(value))) return number;
-  throw new EmissionsError(
+  throw unwritable(number);
+}
+
+/** The error for a nonzero result that reads as 0 or one beyond the doubles. */
+const unwritable = (number: number): EmissionsError =>
+  new EmissionsError(
     'invalid_request',
     `A result of this request (${number === 0 ? 'below 5e-324 but not 0' : 'beyond 1.8e308'}) cannot be written as a JSON number; check the request's quantities and the dataset's figures.`,
   );
-}
 
 /** Converts a decimal to the output number, applying display rounding when asked. */
 export function outputNumber(value: Decimal, options: CalculationOptions | undefined): number {
@@ -149,8 +153,11 @@ export function buildEstimate(parts: EstimateParts, options?: CalculationOptions
  * publishedProduct(170597.26211294835, 0.0469) // 8001.011593097278
  * ```
  */
-export const publishedProduct = (activityValue: number, factor: number): number =>
-  finiteNumber(mul(decimal(activityValue), decimal(factor)));
+export function publishedProduct(activityValue: number, factor: number): number {
+  const product = productOfNumbers(activityValue, factor);
+  if (Number.isFinite(product) && (product !== 0 || activityValue === 0 || factor === 0)) return product;
+  throw unwritable(product);
+}
 
 /**
  * Builds an {@link Estimate}. Without display rounding its co2e is {@link publishedProduct} of the published
