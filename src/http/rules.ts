@@ -1,23 +1,17 @@
-import { calculateCpu, calculateCpuBatch } from '../cloud/cpu';
-import { calculateEmbodied, calculateEmbodiedBatch } from '../cloud/embodied';
-import { calculateInstance, calculateInstanceBatch } from '../cloud/instance';
-import { calculateMemory, calculateMemoryBatch } from '../cloud/memory';
-import { calculateNetworking, calculateNetworkingBatch } from '../cloud/networking';
-import { calculateStorage, calculateStorageBatch } from '../cloud/storage';
+import { CALCULATORS } from '../calculators';
 import { resolveProvider } from '../cloud/resolve';
 import { isErrorBody } from '../core/batch';
 import { EmissionsError, type ErrorBody, messages } from '../core/errors';
 import type { CalculationOptions } from '../core/estimate';
 import type { CloudProvider } from '../datasets/tables';
 import type { CloudDatasets, Datasets, SpendDatasets } from '../datasets/types';
-import { calculateSpend, calculateSpendBatch } from '../spend/spend';
 import { httpMessages } from './messages';
 import { checkContentType, parseJsonBytes, tooLarge } from './read-json-body';
 import { INTERNAL_ERROR_BODY } from './responses';
 import { type CorsOptions, corsPolicy } from './cors';
 import { computeMetadata, matchMetadataRoute, type MetadataRoute, procurementMetadata } from './metadata';
 import { openApiDocument } from './openapi/document';
-import { type CloudCalculatorName, matchRoute, normaliseBasePath, type Route, routePath } from './routes';
+import { matchRoute, normaliseBasePath, type Route, routePath } from './routes';
 import { batchText, jsonText } from './json-writer';
 import { isV1Path, V1_MAX_BATCH } from './v1/paths';
 import { V1_CLOUD, v1CloudBatch } from './v1/cloud';
@@ -104,18 +98,6 @@ type CloudBatchCalculator = (
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ) => unknown[];
-
-const CLOUD: Readonly<
-  Record<CloudCalculatorName, { single: CloudCalculator; batch: CloudBatchCalculator; wire: boolean }>
-> = {
-  // `wire`: the per-resource endpoints send data_quality_flags as the list's text form (SPEC.md).
-  instance: { single: calculateInstance, batch: calculateInstanceBatch, wire: false },
-  cpu: { single: calculateCpu, batch: calculateCpuBatch, wire: true },
-  memory: { single: calculateMemory, batch: calculateMemoryBatch, wire: true },
-  storage: { single: calculateStorage, batch: calculateStorageBatch, wire: true },
-  networking: { single: calculateNetworking, batch: calculateNetworkingBatch, wire: true },
-  embodied: { single: calculateEmbodied, batch: calculateEmbodiedBatch, wire: true },
-};
 
 // The instance table is optional: without it the instance and embodied routes answer `missing_dataset`.
 const hasCloudDatasets = (datasets: Datasets): datasets is CloudDatasets =>
@@ -231,14 +213,15 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
   async function compute(route: Route, body: unknown, v1: boolean): Promise<unknown> {
     if (route.family === 'spend') {
       const spend = spendDatasets as SpendDatasets;
-      if (!route.batch) return calculateSpend(body as never, spend, calculation);
+      const { calculate, batch } = CALCULATORS.spend;
+      if (!route.batch) return calculate(body as never, spend, calculation);
       const results = await inSlices(checkBatch(body, v1), (slice) =>
-        calculateSpendBatch(slice as readonly never[], spend, calculation),
+        batch(slice as readonly never[], spend, calculation),
       );
       return v1 ? { results } : results;
     }
     const cloud = cloudDatasets as CloudDatasets;
-    const calculator = CLOUD[route.calculator];
+    const calculator = CALCULATORS[route.calculator];
     // The provider is checked once for the whole request, so a bad one is a 400 rather than N failed elements.
     const { provider } = resolveProvider(route.provider, cloud);
     if (v1) {
@@ -250,9 +233,9 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     }
     if (route.batch)
       return inSlices(checkBatch(body, v1), (slice) =>
-        calculator.batch(provider, slice as readonly never[], cloud, calculation),
+        (calculator.batch as CloudBatchCalculator)(provider, slice as readonly never[], cloud, calculation),
       );
-    return calculator.single(provider, body as never, cloud, calculation);
+    return (calculator.calculate as CloudCalculator)(provider, body as never, cloud, calculation);
   }
 
   async function handle(call: Call<R>): Promise<Reply> {
@@ -283,7 +266,7 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     const result = await compute(route, parseJsonBytes(bytes), v1);
     // The per-resource unversioned routes send data_quality_flags as the list's text (SPEC.md); v1 answers are
     // already in their wire shape.
-    const wire = !v1 && route.family === 'cloud' && CLOUD[route.calculator].wire;
+    const wire = !v1 && CALCULATORS[route.calculator].wireFlags;
     if (!route.batch) return { status: 200, headers: JSON_HEADERS, body: jsonText(result, { wire }) };
     // A v1 batch is the same array text inside the hosted envelope, as JSON.stringify({ results }) writes it.
     const results = Array.isArray(result) ? result : (result as { results: unknown[] }).results;
