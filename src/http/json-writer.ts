@@ -2,12 +2,11 @@ import { isErrorBody } from '../core/batch';
 import { pythonListRepr } from './python-repr';
 
 /**
- * The one JSON writer of the HTTP answers: exactly `JSON.stringify`'s text, without its cost where the engine
- * shares objects. A result's factor metadata (`emission_factor`, `constituent_gases`) is one frozen object per
- * factor, shared by every result of that factor; its text is worked out once and reused, so a batch of 100 writes
- * the few fields that differ per result and not 100 copies of the same metadata. The per-resource cloud routes'
- * quirk (`data_quality_flags` as the list's Python text, SPEC.md) is applied as the factor is written, with no copy
- * of the estimate per element.
+ * The one JSON writer of the HTTP answers: exactly `JSON.stringify`'s text. For the per-resource cloud routes it
+ * also applies their quirk (`data_quality_flags` as the list's Python text, SPEC.md) as the factor is written, with
+ * no copy of the estimate per element; and since a result's factor metadata (`emission_factor`,
+ * `constituent_gases`) is one frozen object per factor, shared by every result of that factor, its text is worked
+ * out once and reused, so a batch of 100 writes the few fields that differ per result.
  */
 
 /** Text of deeply frozen objects: they cannot change, so their text cannot either. */
@@ -133,8 +132,16 @@ function wireEstimateText(estimate: Record<string, unknown>): string {
 export function jsonText(value: unknown, options: { wire: boolean }): string {
   if (options.wire && typeof value === 'object' && value !== null && isPlain(value) && !isErrorBody(value))
     return wireEstimateText(value as Record<string, unknown>);
-  return valueText(value) ?? 'null';
+  // Without the wire form, V8's own JSON.stringify is the fastest writer of a whole result (instance answers nest
+  // fresh estimates, where reusing the factors' text saves less than walking the rest in JavaScript costs).
+  return JSON.stringify(value) ?? 'null';
 }
+
+/**
+ * Most characters in one slice (plus one element): a slice is flattened and encoded in one piece when it is
+ * written, so a small one keeps that step short.
+ */
+const SLICE_CHARACTERS = 1 << 18;
 
 /** What {@link batchText} writes: the answer's text in slices, or `over` once it passed `maxLength` characters. */
 export type BatchText = { slices: string[]; over?: undefined } | { slices?: undefined; over: true };
@@ -143,7 +150,7 @@ export type BatchText = { slices: string[]; over?: undefined } | { slices?: unde
  * A batch answer's JSON text in slices: their concatenation is exactly `JSON.stringify(results)` (each element as
  * {@link jsonText} writes it), inside `prefix` and `suffix` (the v1 envelope `{"results":` … `}`). `pause` is
  * called after each element and, when it returns a promise, awaited before the next, letting other requests in
- * while a large answer is written. Writing stops as soon as the text passes `maxLength` characters.
+ * while a large answer is written; a slice ends there, or past 262,144 characters. Writing stops as soon as the text passes `maxLength` characters.
  *
  * @example
  * ```ts
@@ -166,11 +173,11 @@ export async function batchText(
     if (length > options.maxLength) return { over: true };
     text += element;
     const waiting = pause();
-    if (waiting !== undefined) {
+    if (waiting !== undefined || text.length >= SLICE_CHARACTERS) {
       slices.push(text);
       text = '';
-      await waiting;
     }
+    if (waiting !== undefined) await waiting;
   }
   slices.push(text + suffix);
   return { slices };

@@ -45,23 +45,29 @@ describe('the JSON writer (issue 40 item 4)', () => {
         const shared = freeze ? deepFreeze(elements) : elements;
         const results = [...shared, ...shared]; // the same objects twice: the second time from the cache
         expect(await whole(results, false)).toBe(JSON.stringify(results));
-        for (const element of results)
-          expect(jsonText(element, { wire: false })).toBe(JSON.stringify(element) ?? 'null');
+        // The wire walker on objects without an emission_factor writes them as JSON.stringify does.
+        expect(await whole(results, true)).toBe(JSON.stringify(results));
       }),
     );
   });
 
   it('an object changed after it was written is written anew (only deeply frozen text is kept)', () => {
     const inner = { a: 1 };
-    const outer = Object.freeze({ inner });
-    expect(jsonText(outer, { wire: false })).toBe('{"inner":{"a":1}}');
+    const outer = { shared: Object.freeze({ inner }) };
+    expect(jsonText(outer, { wire: true })).toBe('{"shared":{"inner":{"a":1}}}');
     inner.a = 2;
-    expect(jsonText(outer, { wire: false })).toBe('{"inner":{"a":2}}');
+    expect(jsonText(outer, { wire: true })).toBe('{"shared":{"inner":{"a":2}}}');
   });
 
   it('leaves what is not a plain object or array to JSON.stringify (toJSON, Date, Map)', () => {
-    const odd = [new Date(0), new Map([[1, 2]]), { toJSON: () => 'x' }, Object.create(null) as object];
-    expect(jsonText(odd, { wire: false })).toBe(JSON.stringify(odd));
+    const odd = {
+      date: new Date(0),
+      map: new Map([[1, 2]]),
+      own: { toJSON: () => 'x' },
+      bare: Object.create(null) as object,
+      list: Object.assign([1], { toJSON: () => 'y' }),
+    };
+    expect(jsonText(odd, { wire: true })).toBe(JSON.stringify(odd));
   });
 
   it('wire form: JSON.stringify(toWireBatch(…)) of real batches, error bodies included', async () => {
