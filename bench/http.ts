@@ -82,7 +82,11 @@ const fmt = (value: number) => Math.round(value).toLocaleString('en');
 
 /** What `serve` answers to one request, to hand the bare server the same bytes. */
 async function answer(port: number, path: string, body: string): Promise<string> {
-  const response = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: JSON_HEADERS, body });
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body,
+  });
   return response.text();
 }
 
@@ -110,7 +114,13 @@ async function main() {
       const bareBatchLoad = await load(bareBatch.port, '/', batch);
       const batchLoad = await load(serve.port, '/compute/aws/cpu/batch', batch);
       const inProcess = await inProcessBatchRate(Math.min(DURATION, 5));
-      rows.push({ bare: bareLoad, single: singleLoad, bareBatch: bareBatchLoad, batch: batchLoad, inProcess });
+      rows.push({
+        bare: bareLoad,
+        single: singleLoad,
+        bareBatch: bareBatchLoad,
+        batch: batchLoad,
+        inProcess,
+      });
       process.stderr.write(
         `round ${round + 1}: bare ${fmt(bareLoad.rate)}/s, single ${fmt(singleLoad.rate)}/s p99 ${singleLoad.p99} ms, bare batch ${fmt(bareBatchLoad.rate)}/s, batch ${fmt(batchLoad.rate)}/s p99 ${batchLoad.p99} ms, in-process ${fmt(inProcess)} est/s\n`,
       );

@@ -27,7 +27,7 @@ function propertyName(name: string): string {
 
 function isDeepFrozen(value: object): boolean {
   if (!Object.isFrozen(value)) return false;
-  for (const inner of Object.values(value))
+  for (const inner of Object.values(value) as unknown[])
     if (typeof inner === 'object' && inner !== null && !isDeepFrozen(inner)) return false;
   return true;
 }
