@@ -9,9 +9,9 @@
  * checkout to measure, default this one). Loopback only, bounded in time (6 × the seconds, plus start-up).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { connect, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
+import { dripping } from '../tests/http/dripping';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -66,39 +66,8 @@ const post = (url: string, body: string, timeout?: number) =>
     ...(timeout !== undefined && { signal: AbortSignal.timeout(timeout) }),
   });
 
-/** `count` connections from 127.0.0.2 sending a request line, then one header line a second; re-opened when cut. */
-function dripping(url: string, count: number) {
-  const { port } = new URL(url);
-  let stopped = false;
-  let opened = 0;
-  const sockets = new Set<Socket>();
-  const open = () => {
-    if (stopped) return;
-    const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress: '127.0.0.2' });
-    opened++;
-    sockets.add(socket);
-    let line = 0;
-    const timer = setInterval(() => socket.write(`X-Drip-${line++}: ${'a'.repeat(10)}\r\n`), 1_000);
-    socket.on('connect', () => socket.write('POST /compute/aws/cpu HTTP/1.1\r\nHost: x\r\n'));
-    socket.on('error', () => undefined);
-    socket.once('close', () => {
-      clearInterval(timer);
-      sockets.delete(socket);
-      setTimeout(open, 50);
-    });
-  };
-  for (let index = 0; index < count; index++) open();
-  return {
-    opened: () => opened,
-    stop: () => {
-      stopped = true;
-      for (const socket of sockets) socket.destroy();
-    },
-  };
-}
-
 async function scenario(url: string, attackers: number, drip: number) {
-  const drippers = drip > 0 ? dripping(url, drip) : undefined;
+  const drippers = drip > 0 ? dripping(Number(new URL(url).port), drip) : undefined;
   if (drippers !== undefined) await new Promise((done) => setTimeout(done, 2_000)); // let them connect
   const until = performance.now() + SECONDS * 1000;
   const latencies: number[] = [];
