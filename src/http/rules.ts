@@ -314,10 +314,10 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
 
 /**
  * The cap on a batch answer's size: at most `factor` (the default of `maxAnswerFactor`) times the request body's
- * bytes, or `floor`, whichever is larger, in characters of JSON text (bytes, for the ASCII the engine writes). The largest answer the embedded data
- * gives is 73 times its request (an ISIC section code in spend, 10 KB for 138 bytes; an instance with GPUs is 60
- * times), so no honest batch comes near it, while an answer that would pass it is refused with 400
- * `batch_too_large` before a byte of it is sent, its text never held past the cap.
+ * bytes, or `floor`, whichever is larger, counted in characters of the JSON text (a byte each where it is ASCII).
+ * The largest answer the embedded data gives is 73 times its request (an ISIC section code in spend, 10 KB for 138
+ * bytes; an instance with GPUs is 60 times), so no honest batch comes near it, while an answer that would pass it is
+ * refused with 400 `batch_too_large` before a byte of it is sent, its text never held past the cap.
  *
  * @example
  * ```ts
