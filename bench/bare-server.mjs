@@ -1,9 +1,13 @@
-// The baseline of bench/http.ts (issue 24: "a bare node:http server that parses the same JSON"): a node:http server
-// that reads the request body, parses it with JSON.parse, and answers a fixed JSON body of the given size.
+// The baseline of bench/http.ts (issue 24: "a bare node:http server that parses the same JSON"; issue 40: "answering
+// the same bytes"): a node:http server that reads the request body, parses it with JSON.parse, and answers the
+// bytes of the given file (what `serve` answered to the same request), or a fixed JSON body of the given size.
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
-const size = Number(process.argv[2] ?? 300);
-const body = JSON.stringify({ padding: 'x'.repeat(Math.max(0, size - 14)) });
+const argument = process.argv[2] ?? '300';
+const body = /^\d+$/.test(argument)
+  ? JSON.stringify({ padding: 'x'.repeat(Math.max(0, Number(argument) - 14)) })
+  : readFileSync(argument);
 const server = createServer((request, response) => {
   const chunks = [];
   request.on('data', (chunk) => chunks.push(chunk));

@@ -13,12 +13,8 @@ import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as z from 'zod';
-import { CpuRequest } from '../src/cloud/cpu.schema';
-import { EmbodiedRequest } from '../src/cloud/embodied.schema';
-import { InstanceRequest } from '../src/cloud/instance.schema';
-import { MemoryRequest } from '../src/cloud/memory.schema';
-import { NetworkingRequest } from '../src/cloud/networking.schema';
-import { StorageRequest } from '../src/cloud/storage.schema';
+import { CALCULATORS, type CalculatorId } from '../src/calculators';
+import { hasElectricityView } from '../src/cloud/electricity';
 import { CLOUD_PROVIDERS } from '../src/datasets/constants';
 import {
   ComputeMetadataSchema,
@@ -31,7 +27,7 @@ import {
   V1EstimateSchema,
   WireEstimateSchema,
 } from '../src/http/openapi/responses';
-import { ClassifiedActivity, IdentifiedActivity, SpendRequest } from '../src/spend/spend.schema';
+import { ClassifiedActivity, IdentifiedActivity } from '../src/spend/spend.schema';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const OPENAPI_FILE = 'openapi.json';
@@ -73,24 +69,21 @@ function withSpendActivity(schemas: Record<string, JsonSchema>): Record<string, 
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-const CLOUD_ROUTES = [
-  [
-    'instance',
-    'InstanceRequest',
-    'InstanceEstimate',
-    'A whole virtual machine: CPU, memory and embodied CPU.',
-  ],
-  ['cpu', 'CpuRequest', 'WireEstimate', 'vCPU use-phase electricity.'],
-  ['memory', 'MemoryRequest', 'WireEstimate', 'Memory use-phase electricity.'],
-  ['storage', 'StorageRequest', 'WireEstimate', 'SSD or HDD storage use-phase electricity.'],
-  ['networking', 'NetworkingRequest', 'WireEstimate', 'Data transferred between data centres.'],
-  [
-    'embodied',
-    'EmbodiedRequest',
-    'WireEstimate',
-    'Embodied (manufacturing) emissions of the CPUs of instances.',
-  ],
-] as const;
+const CALCULATOR_IDS = Object.keys(CALCULATORS) as CalculatorId[];
+
+/** `calculateCpu` → `Cpu`: the stem of the calculator's operation and schema names. */
+const stem = (id: CalculatorId) => CALCULATORS[id].name.slice('calculate'.length);
+
+/** The response schema of the calculators whose result is not an estimate; an estimate is `WireEstimate` or `Estimate`. */
+const OWN_RESULT: Partial<Record<CalculatorId, string>> = {
+  instance: 'InstanceEstimate',
+  spend: 'SpendEstimate',
+};
+const responseName = (id: CalculatorId) =>
+  OWN_RESULT[id] ?? (CALCULATORS[id].wireFlags ? 'WireEstimate' : 'Estimate');
+
+/** SPEC.md's endpoint table lists the whole virtual machine first, then the registry's order. */
+const ROUTE_ORDER = [...CALCULATOR_IDS].sort((a, b) => Number(b === 'instance') - Number(a === 'instance'));
 
 const ERROR_STATUSES = {
   '400': 'Invalid request, JSON, batch or provider (`error_code` says which).',
@@ -149,14 +142,6 @@ const v1BatchResults = (schema: object) => ({
   additionalProperties: false,
 });
 
-/** The v1 use-phase routes answer kWh with a source trail (src/http/v1/cloud.ts); the others as unversioned. */
-const V1_RESPONSE: Readonly<Record<string, string>> = {
-  cpu: 'V1Estimate',
-  memory: 'V1Estimate',
-  storage: 'V1Estimate',
-  networking: 'V1Estimate',
-};
-
 /** The OpenAPI 3.1 document. */
 export function openApiDocument(): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
@@ -164,40 +149,29 @@ export function openApiDocument(): Record<string, unknown> {
   for (const version of ['', '/v1']) {
     const id = (name: string) => (version === '' ? name : `${name}V1`);
     const batchResults = version === '' ? unversionedBatchResults : v1BatchResults;
-    for (const [calculator, requestName, unversionedResponse, unversionedSummary] of CLOUD_ROUTES) {
-      const v1Response = version === '' ? undefined : V1_RESPONSE[calculator];
-      const responseName = v1Response ?? unversionedResponse;
-      const summary =
-        v1Response === undefined
-          ? unversionedSummary
-          : `${unversionedSummary} v1: activity_data is the electricity in kWh (PUE included), the factor the grid's kg per kWh, with a source_trail.`;
-      const path = `/compute${version}/{provider_id}/${calculator}`;
-      const name = calculator[0]!.toUpperCase() + calculator.slice(1);
-      paths[path] = operation(id(`calculate${name}`), summary, ref(requestName), ref(responseName), [
-        PROVIDER_PARAMETER,
-      ]);
+    for (const calculator of ROUTE_ORDER) {
+      const { path: route, summary: unversionedSummary } = CALCULATORS[calculator];
+      // The v1 use-phase routes answer kWh with a source trail (src/http/v1/cloud.ts); the others as unversioned.
+      const v1Electricity = version !== '' && hasElectricityView(calculator);
+      const summary = v1Electricity
+        ? `${unversionedSummary} v1: activity_data is the electricity in kWh (PUE included), the factor the grid's kg per kWh, with a source_trail.`
+        : unversionedSummary;
+      const response = ref(v1Electricity ? 'V1Estimate' : responseName(calculator));
+      const request = ref(`${stem(calculator)}Request`);
+      const path = route.replace(/^\/(\w+)/, `/$1${version}`);
+      const parameters = route.includes('{provider_id}') ? [PROVIDER_PARAMETER] : [];
+      const entry = CALCULATORS[calculator];
+      paths[path] = operation(id(entry.name), summary, request, response, parameters);
       paths[`${path}/batch`] = operation(
-        id(`calculate${name}Batch`),
-        `${summary} A batch: results in request order, a failed element is its error body.`,
-        batch(ref(requestName)),
-        batchResults(ref(responseName)),
-        [PROVIDER_PARAMETER],
+        id(`${entry.name}Batch`),
+        'batchSummary' in entry
+          ? entry.batchSummary
+          : `${summary} A batch: results in request order, a failed element is its error body.`,
+        batch(request),
+        batchResults(response),
+        parameters,
       );
     }
-    paths[`/procurement${version}/spend`] = operation(
-      id('calculateSpend'),
-      'Procurement spend (GHG Protocol Scope 3 category 1), spend-based.',
-      ref('SpendRequest'),
-      ref('SpendEstimate'),
-      [],
-    );
-    paths[`/procurement${version}/spend/batch`] = operation(
-      id('calculateSpendBatch'),
-      'Procurement spend, a batch: results in request order, a failed element is its error body.',
-      batch(ref('SpendRequest')),
-      batchResults(ref('SpendEstimate')),
-      [],
-    );
     for (const [family, schema, summary] of [
       ['compute', 'ComputeMetadata', 'Providers, regions (with their other spellings) and instance types.'],
       ['procurement', 'ProcurementMetadata', 'Spend regions, currencies and classification codes.'],
@@ -254,13 +228,12 @@ export function openApiDocument(): Record<string, unknown> {
         ...withSpendActivity(
           componentSchemas(
             {
-              CpuRequest,
-              MemoryRequest,
-              StorageRequest,
-              NetworkingRequest,
-              EmbodiedRequest,
-              InstanceRequest,
-              SpendRequest,
+              ...Object.fromEntries(
+                CALCULATOR_IDS.map((calculator) => [
+                  `${stem(calculator)}Request`,
+                  CALCULATORS[calculator].schema,
+                ]),
+              ),
               ClassifiedActivity,
               IdentifiedActivity,
             },

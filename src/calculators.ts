@@ -10,7 +10,8 @@ import { SpendRequest } from './spend/spend.schema';
  * `src/cloud/calculators.ts`) and its own files.
  *
  * `wireFlags`: the per-resource endpoints send `data_quality_flags` as the list's text form (SPEC.md); the instance
- * endpoint sends the list.
+ * endpoint sends the list. `path`: the HTTP route (`/batch` after it for the batch form); `summary` (and
+ * `batchSummary` where the batch's is not the summary and a sentence on batches): its description in openapi.json.
  *
  * @example
  * ```ts
@@ -28,6 +29,9 @@ export const CALCULATORS = /* @__PURE__ */ deepFreeze({
     schema: SpendRequest,
     parts: SPEND_PARTS,
     wireFlags: false,
+    path: '/procurement/spend',
+    summary: 'Procurement spend (GHG Protocol Scope 3 category 1), spend-based.',
+    batchSummary: 'Procurement spend, a batch: results in request order, a failed element is its error body.',
   },
 } as const);
 

@@ -19,7 +19,8 @@ import { StorageRequest } from './storage.schema';
  * a cloud-only bundle carries no spend code.
  *
  * `wireFlags`: the per-resource endpoints send `data_quality_flags` as the list's text form (SPEC.md); the instance
- * endpoint sends the list.
+ * endpoint sends the list. `path`: the HTTP route (`/batch` after it for the batch form); `summary`: its one-line
+ * description in openapi.json.
  *
  * @example
  * ```ts
@@ -34,6 +35,8 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     batch: calculateCpuBatch,
     schema: CpuRequest,
     parts: CPU_DATASETS.parts,
+    path: '/compute/{provider_id}/cpu',
+    summary: 'vCPU use-phase electricity.',
     wireFlags: true,
   },
   memory: {
@@ -43,6 +46,8 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     batch: calculateMemoryBatch,
     schema: MemoryRequest,
     parts: MEMORY_DATASETS.parts,
+    path: '/compute/{provider_id}/memory',
+    summary: 'Memory use-phase electricity.',
     wireFlags: true,
   },
   storage: {
@@ -52,6 +57,8 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     batch: calculateStorageBatch,
     schema: StorageRequest,
     parts: STORAGE_DATASETS.parts,
+    path: '/compute/{provider_id}/storage',
+    summary: 'SSD or HDD storage use-phase electricity.',
     wireFlags: true,
   },
   networking: {
@@ -61,6 +68,8 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     batch: calculateNetworkingBatch,
     schema: NetworkingRequest,
     parts: NETWORKING_DATASETS.parts,
+    path: '/compute/{provider_id}/networking',
+    summary: 'Data transferred between data centres.',
     wireFlags: true,
   },
   embodied: {
@@ -70,6 +79,8 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     batch: calculateEmbodiedBatch,
     schema: EmbodiedRequest,
     parts: EMBODIED_DATASETS.parts,
+    path: '/compute/{provider_id}/embodied',
+    summary: 'Embodied (manufacturing) emissions of the CPUs of instances.',
     wireFlags: true,
   },
   instance: {
@@ -79,6 +90,8 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     batch: calculateInstanceBatch,
     schema: InstanceRequest,
     parts: INSTANCE_DATASETS.parts,
+    path: '/compute/{provider_id}/instance',
+    summary: 'A whole virtual machine: CPU, memory and embodied CPU.',
     wireFlags: false,
   },
 } as const);

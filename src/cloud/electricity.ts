@@ -100,6 +100,18 @@ const RESOURCES: Readonly<Record<ElectricityResource, Resource>> = {
 };
 
 /**
+ * True for a cloud calculator with an electricity view (cpu, memory, storage, networking).
+ *
+ * @example
+ * ```ts
+ * hasElectricityView('cpu'); // true
+ * hasElectricityView('instance'); // false
+ * ```
+ */
+export const hasElectricityView = (calculator: string): calculator is ElectricityResource =>
+  Object.hasOwn(RESOURCES, calculator);
+
+/**
  * A use-phase request's electricity estimate: `activity_data` = activity × kWh per unit × PUE in `kWh`, and the
  * factor = the region's grid factor in kg per kWh (so co2e = kWh × grid, exactly the library's co2e). Where the
  * regions table states the factor per unit itself (the `hosted-api-2021` set), the factor per kWh is that factor

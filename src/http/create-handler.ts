@@ -5,7 +5,7 @@ import type { CorsOptions } from './cors';
 import { methodOf } from './node-method';
 import { createRules, type Reply } from './rules';
 
-export { HANDLER_CEILINGS } from './rules';
+export { ANSWER_SIZE, HANDLER_CEILINGS } from './rules';
 
 /**
  * Decides whether an API key may use the server: `true` lets the request through, `false` answers 401, and
@@ -42,6 +42,12 @@ export interface HandlerOptions {
    * {@link HANDLER_CEILINGS}`.maxBodyBytes`.
    */
   maxBodyBytes?: number;
+  /**
+   * A batch answer may be at most this many times the request body's bytes (or 1,000,000 characters, whichever is
+   * more); a longer one gets 400 `batch_too_large` before any of it is sent. Default 200 ({@link ANSWER_SIZE}):
+   * the largest answer the embedded data gives is 73 times its request.
+   */
+  maxAnswerFactor?: number;
   /** A path prefix the routes sit under, e.g. `/api` for `/api/compute/aws/cpu`. Default none. */
   basePath?: string;
   /** Options passed to every calculator (e.g. `significantDigits: 4`). Default none: exact results. */
@@ -102,8 +108,12 @@ export function createHandler(options: HandlerOptions): Handler {
   };
 }
 
-const toResponse = (answer: Reply): Response =>
-  new Response(answer.status === 204 || answer.body === '' ? null : answer.body, {
+const toResponse = (answer: Reply): Response => {
+  const { body } = answer;
+  // A large answer's slices go into a Blob as they are, never joined into one string.
+  const content = typeof body === 'string' ? body : new Blob(body as string[]);
+  return new Response(answer.status === 204 || body === '' ? null : content, {
     status: answer.status,
     headers: answer.headers,
   });
+};

@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 export {
+  ANSWER_SIZE,
   createHandler,
   HANDLER_CEILINGS,
   type Authorize,

@@ -18,5 +18,7 @@ export const httpMessages = {
   notUtf8: () => 'The request body is not valid UTF-8.',
   unreadableBody: () => 'The request body could not be read.',
   invalidJson: (detail: string) => `The request body is not valid JSON: ${detail}`,
+  answerTooLarge: (maxLength: number, factor: number) =>
+    `The answer would be longer than ${maxLength} characters (${factor} times the request's bytes); send fewer elements per batch.`,
   internalError: () => 'An internal error occurred. The request was not processed.',
 } as const;

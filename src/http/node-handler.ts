@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EmissionsError } from '../core/errors';
 import { httpMessages } from './messages';
+import type { AuthorizeVerdict } from './create-handler';
 import type { NodeListener } from './node';
 import { concatBytes, tooLarge } from './read-json-body';
 import { targetUrl } from './routes';
@@ -15,8 +16,12 @@ import { createRules, internalErrorReply, type Reply, type RulesOptions } from '
 
 /** Options of {@link createNodeListener}: those of `createHandler`, with node's request type. */
 export interface NodeHandlerOptions extends RulesOptions<IncomingMessage> {
-  /** As `createHandler`'s `authorize`, but given node's `IncomingMessage`. */
-  authorize?: ((apiKey: string, request: IncomingMessage) => boolean | Promise<boolean>) | undefined;
+  /**
+   * As `createHandler`'s `authorize`, but given node's `IncomingMessage`: `true` lets the request through, `false`
+   * answers 401, `'forbidden'` 403.
+   */
+  authorize?:
+    ((apiKey: string, request: IncomingMessage) => AuthorizeVerdict | Promise<AuthorizeVerdict>) | undefined;
   /** As `createHandler`'s `onError`, but given node's `IncomingMessage`. Default: `console.error`. */
   onError?: ((error: unknown, request: IncomingMessage) => void) | undefined;
 }
@@ -74,24 +79,34 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<Uint8Arra
 /** Characters of a large answer written at a time: each is encoded and handed to the socket on its own. */
 const WRITE_SLICE = 1 << 20;
 
+/** The answer's text in pieces of at most {@link WRITE_SLICE} characters, in order. */
+function* pieces(body: string | readonly string[]): Generator<string> {
+  for (const slice of typeof body === 'string' ? [body] : body)
+    for (let offset = 0; offset < slice.length; offset += WRITE_SLICE)
+      yield slice.length <= WRITE_SLICE ? slice : slice.slice(offset, offset + WRITE_SLICE);
+}
+
 function write(response: ServerResponse, answer: Reply): void {
   if (response.destroyed) return;
   response.writeHead(answer.status, answer.headers);
-  if (answer.body.length <= WRITE_SLICE) {
-    response.end(answer.body);
+  const { body } = answer;
+  if (typeof body === 'string' && body.length <= WRITE_SLICE) {
+    response.end(body);
     return;
   }
   // A 27 MB answer encoded in one end() held the event loop; a megabyte at a time, as the socket drains, does not.
-  let offset = 0;
+  const queue = pieces(body);
+  let piece = queue.next();
+  if (piece.done) response.end();
   const next = (): void => {
-    while (offset < answer.body.length && !response.destroyed) {
-      const slice = answer.body.slice(offset, offset + WRITE_SLICE);
-      offset += WRITE_SLICE;
-      if (offset >= answer.body.length) {
-        response.end(slice);
+    while (!piece.done && !response.destroyed) {
+      const text = piece.value;
+      piece = queue.next();
+      if (piece.done) {
+        response.end(text);
         return;
       }
-      if (!response.write(slice)) {
+      if (!response.write(text)) {
         response.once('drain', next);
         return;
       }

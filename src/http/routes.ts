@@ -1,23 +1,29 @@
+import { CALCULATORS, type CalculatorId } from '../calculators';
+import type { CloudCalculatorId } from '../cloud/calculators';
+
 /**
  * The routes of SPEC.md's endpoint table, plus `/batch` forms of the spend and instance endpoints (which SPEC.md
- * does not list; the library has both batch functions, so the server offers them too).
+ * does not list; the library has both batch functions, so the server offers them too). Each is a calculator's
+ * `path` in the registry (`CALCULATORS`), and its `/batch` form.
  */
 
-export const CLOUD_CALCULATORS = ['instance', 'cpu', 'memory', 'storage', 'networking', 'embodied'] as const;
-export type CloudCalculatorName = (typeof CLOUD_CALCULATORS)[number];
-
 export type Route =
-  | { readonly family: 'spend'; readonly batch: boolean }
+  | { readonly family: 'spend'; readonly calculator: 'spend'; readonly batch: boolean }
   | {
       readonly family: 'cloud';
-      readonly calculator: CloudCalculatorName;
+      readonly calculator: CloudCalculatorId;
       /** The `provider_id` path segment, percent-decoded; validated by the calculator. */
       readonly provider: string;
       readonly batch: boolean;
     };
 
-const isCloudCalculator = (segment: string): segment is CloudCalculatorName =>
-  (CLOUD_CALCULATORS as readonly string[]).includes(segment);
+const PROVIDER_SEGMENT = '{provider_id}';
+
+/** Each calculator's route as path segments (`['compute', '{provider_id}', 'cpu']`). */
+const ROUTES = /* @__PURE__ */ (Object.keys(CALCULATORS) as CalculatorId[]).map((calculator) => ({
+  calculator,
+  segments: CALCULATORS[calculator].path.split('/').slice(1),
+}));
 
 function decodeSegment(segment: string): string | undefined {
   try {
@@ -56,19 +62,20 @@ export function matchRoute(pathname: string, basePath: string): Route | undefine
   if (path === undefined) return undefined;
   const segments = path.split('/').slice(1);
   const batch = segments.length > 0 && segments[segments.length - 1] === 'batch';
-  const [first, second, third, ...rest] = batch ? segments.slice(0, -1) : segments;
-
-  if (first === 'procurement' && second === 'spend' && third === undefined) return { family: 'spend', batch };
-  if (
-    first === 'compute' &&
-    second !== undefined &&
-    second !== '' &&
-    third !== undefined &&
-    rest.length === 0
-  ) {
-    const provider = decodeSegment(second);
-    if (provider !== undefined && isCloudCalculator(third))
-      return { family: 'cloud', calculator: third, provider, batch };
+  if (batch) segments.pop();
+  for (const route of ROUTES) {
+    if (route.segments.length !== segments.length) continue;
+    let provider: string | undefined;
+    const matches = route.segments.every((expected, index) => {
+      const segment = segments[index] as string;
+      if (expected !== PROVIDER_SEGMENT) return segment === expected;
+      provider = segment === '' ? undefined : decodeSegment(segment);
+      return provider !== undefined;
+    });
+    if (!matches) continue;
+    const { calculator } = route;
+    if (calculator === 'spend') return { family: 'spend', calculator, batch };
+    return { family: 'cloud', calculator, provider: provider as string, batch };
   }
   return undefined;
 }

@@ -1,24 +1,18 @@
-import { calculateCpu, calculateCpuBatch } from '../cloud/cpu';
-import { calculateEmbodied, calculateEmbodiedBatch } from '../cloud/embodied';
-import { calculateInstance, calculateInstanceBatch } from '../cloud/instance';
-import { calculateMemory, calculateMemoryBatch } from '../cloud/memory';
-import { calculateNetworking, calculateNetworkingBatch } from '../cloud/networking';
-import { calculateStorage, calculateStorageBatch } from '../cloud/storage';
+import { CALCULATORS } from '../calculators';
 import { resolveProvider } from '../cloud/resolve';
 import { isErrorBody } from '../core/batch';
 import { EmissionsError, type ErrorBody, messages } from '../core/errors';
-import type { CalculationOptions, Estimate } from '../core/estimate';
+import type { CalculationOptions } from '../core/estimate';
 import type { CloudProvider } from '../datasets/tables';
 import type { CloudDatasets, Datasets, SpendDatasets } from '../datasets/types';
-import { calculateSpend, calculateSpendBatch } from '../spend/spend';
 import { httpMessages } from './messages';
 import { checkContentType, parseJsonBytes, tooLarge } from './read-json-body';
 import { INTERNAL_ERROR_BODY } from './responses';
 import { type CorsOptions, corsPolicy } from './cors';
 import { computeMetadata, matchMetadataRoute, type MetadataRoute, procurementMetadata } from './metadata';
 import { openApiDocument } from './openapi/document';
-import { type CloudCalculatorName, matchRoute, normaliseBasePath, type Route, routePath } from './routes';
-import { toWireBatch, toWireEstimate } from './wire';
+import { matchRoute, normaliseBasePath, type Route, routePath } from './routes';
+import { batchText, jsonText } from './json-writer';
 import { isV1Path, V1_MAX_BATCH } from './v1/paths';
 import { V1_CLOUD, v1CloudBatch } from './v1/cloud';
 
@@ -43,11 +37,14 @@ export interface Call<R> {
   readBody(maxBytes: number): Promise<Uint8Array>;
 }
 
-/** A response as the rules give it: a status, headers, and the JSON text of the body. */
+/**
+ * A response as the rules give it: a status, headers, and the JSON text of the body, or of a large batch answer
+ * in slices (the body is their concatenation; an edge writes them in turn, never joined).
+ */
 export interface Reply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
+  readonly body: string | readonly string[];
 }
 
 /** The rules' options; the edges' options are this with their own request type. */
@@ -57,6 +54,7 @@ export interface RulesOptions<R> {
     ((apiKey: string, request: R) => boolean | 'forbidden' | Promise<boolean | 'forbidden'>) | undefined;
   maxBatchSize?: number | undefined;
   maxBodyBytes?: number | undefined;
+  maxAnswerFactor?: number | undefined;
   basePath?: string | undefined;
   calculation?: CalculationOptions | undefined;
   onError?: ((error: unknown, request: R) => void) | undefined;
@@ -101,18 +99,6 @@ type CloudBatchCalculator = (
   options?: CalculationOptions,
 ) => unknown[];
 
-const CLOUD: Readonly<
-  Record<CloudCalculatorName, { single: CloudCalculator; batch: CloudBatchCalculator; wire: boolean }>
-> = {
-  // `wire`: the per-resource endpoints send data_quality_flags as the list's text form (SPEC.md).
-  instance: { single: calculateInstance, batch: calculateInstanceBatch, wire: false },
-  cpu: { single: calculateCpu, batch: calculateCpuBatch, wire: true },
-  memory: { single: calculateMemory, batch: calculateMemoryBatch, wire: true },
-  storage: { single: calculateStorage, batch: calculateStorageBatch, wire: true },
-  networking: { single: calculateNetworking, batch: calculateNetworkingBatch, wire: true },
-  embodied: { single: calculateEmbodied, batch: calculateEmbodiedBatch, wire: true },
-};
-
 // The instance table is optional: without it the instance and embodied routes answer `missing_dataset`.
 const hasCloudDatasets = (datasets: Datasets): datasets is CloudDatasets =>
   datasets.cloudCoefficients !== undefined && datasets.cloudRegions !== undefined;
@@ -150,12 +136,16 @@ const BEARER = /^Bearer +([^\s]+) *$/i;
  * The rules as one function from a {@link Call} to a {@link Reply}. It never rejects: a caller's mistake is its
  * 4xx error body, anything else is reported to `onError` and answered with the fixed 500 body.
  *
- * @throws RangeError when `maxBatchSize` or `maxBodyBytes` is not a whole number from 1 to its ceiling.
+ * @throws RangeError when `maxBatchSize` or `maxBodyBytes` is not a whole number from 1 to its ceiling, or
+ *   `maxAnswerFactor` not a whole number of at least 1.
  */
 export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Promise<Reply> {
   const { datasets, authorize, calculation } = options;
   const maxBatchSize = positiveInteger('maxBatchSize', options.maxBatchSize ?? 100);
   const maxBodyBytes = positiveInteger('maxBodyBytes', options.maxBodyBytes ?? 1_000_000);
+  const answerFactor = options.maxAnswerFactor ?? ANSWER_SIZE.factor;
+  if (!Number.isSafeInteger(answerFactor) || answerFactor < 1)
+    throw new RangeError(`maxAnswerFactor must be a whole number of at least 1, got ${answerFactor}.`);
   const basePath = normaliseBasePath(options.basePath);
   const onError =
     options.onError ?? ((error: unknown) => console.error('co2e-engine/http: internal error', error));
@@ -223,14 +213,15 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
   async function compute(route: Route, body: unknown, v1: boolean): Promise<unknown> {
     if (route.family === 'spend') {
       const spend = spendDatasets as SpendDatasets;
-      if (!route.batch) return calculateSpend(body as never, spend, calculation);
+      const { calculate, batch } = CALCULATORS.spend;
+      if (!route.batch) return calculate(body as never, spend, calculation);
       const results = await inSlices(checkBatch(body, v1), (slice) =>
-        calculateSpendBatch(slice as readonly never[], spend, calculation),
+        batch(slice as readonly never[], spend, calculation),
       );
       return v1 ? { results } : results;
     }
     const cloud = cloudDatasets as CloudDatasets;
-    const calculator = CLOUD[route.calculator];
+    const calculator = CALCULATORS[route.calculator];
     // The provider is checked once for the whole request, so a bad one is a 400 rather than N failed elements.
     const { provider } = resolveProvider(route.provider, cloud);
     if (v1) {
@@ -240,14 +231,11 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
       );
       return { results };
     }
-    if (route.batch) {
-      const results = await inSlices(checkBatch(body, v1), (slice) =>
-        calculator.batch(provider, slice as readonly never[], cloud, calculation),
+    if (route.batch)
+      return inSlices(checkBatch(body, v1), (slice) =>
+        (calculator.batch as CloudBatchCalculator)(provider, slice as readonly never[], cloud, calculation),
       );
-      return calculator.wire ? toWireBatch(results) : results;
-    }
-    const result = calculator.single(provider, body as never, cloud, calculation);
-    return calculator.wire ? toWireEstimate(result as Estimate) : result;
+    return (calculator.calculate as CloudCalculator)(provider, body as never, cloud, calculation);
   }
 
   async function handle(call: Call<R>): Promise<Reply> {
@@ -273,14 +261,31 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     const declared = call.header('content-length');
     if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared) > maxBodyBytes)
       throw tooLarge(maxBodyBytes);
-    const body = parseJsonBytes(await call.readBody(maxBodyBytes));
-    const result = await compute(route, body, isV1Path(call.pathname, basePath));
-    if (!route.batch) return reply(result);
-    // A v1 batch is the same sliced array text inside the hosted envelope, as JSON.stringify({ results }) writes it.
-    const text = Array.isArray(result)
-      ? await batchJson(result)
-      : `{"results":${await batchJson((result as { results: unknown[] }).results)}}`;
-    return { status: 200, headers: JSON_HEADERS, body: text };
+    const bytes = await call.readBody(maxBodyBytes);
+    const v1 = isV1Path(call.pathname, basePath);
+    const result = await compute(route, parseJsonBytes(bytes), v1);
+    // The per-resource unversioned routes send data_quality_flags as the list's text (SPEC.md); v1 answers are
+    // already in their wire shape.
+    const wire = !v1 && CALCULATORS[route.calculator].wireFlags;
+    if (!route.batch) return { status: 200, headers: JSON_HEADERS, body: jsonText(result, { wire }) };
+    // A v1 batch is the same array text inside the hosted envelope, as JSON.stringify({ results }) writes it.
+    const results = Array.isArray(result) ? result : (result as { results: unknown[] }).results;
+    const maxLength = Math.max(ANSWER_SIZE.floor, answerFactor * bytes.byteLength);
+    const text = await batchText(
+      results,
+      { wire, maxLength, ...(v1 && { prefix: '{"results":', suffix: '}' }) },
+      pacer(),
+    );
+    if (text.over) {
+      throw new EmissionsError('batch_too_large', httpMessages.answerTooLarge(maxLength, answerFactor), {
+        path: 'requests',
+      });
+    }
+    return {
+      status: 200,
+      headers: JSON_HEADERS,
+      body: text.slices.length === 1 ? text.slices[0]! : text.slices,
+    };
   }
 
   async function respond(call: Call<R>): Promise<Reply> {
@@ -307,33 +312,39 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
   };
 }
 
-/** Elements serialised between two looks at the clock. */
-const JSON_SLICE_ELEMENTS = 256;
-
 /**
- * A batch's JSON text, exactly `JSON.stringify(results)`, serialised {@link JSON_SLICE_ELEMENTS} at a time with the
- * same budget as {@link inSlices}: the 27 MB answer to 10,000 instance elements no longer holds the event loop in
- * one piece while it is written out.
+ * The cap on a batch answer's size: at most `factor` (the default of `maxAnswerFactor`) times the request body's
+ * bytes, or `floor`, whichever is larger, counted in characters of the JSON text (a byte each where it is ASCII).
+ * The largest answer the embedded data gives is 73 times its request (an ISIC section code in spend, 10 KB for 138
+ * bytes; an instance with GPUs is 60 times), so no honest batch comes near it, while an answer that would pass it is
+ * refused with 400 `batch_too_large` before a byte of it is sent, its text never held past the cap.
+ *
+ * @example
+ * ```ts
+ * Math.max(ANSWER_SIZE.floor, ANSWER_SIZE.factor * requestBytes); // the longest answer a batch may have
+ * ```
  */
-async function batchJson(results: readonly unknown[]): Promise<string> {
-  if (results.length <= JSON_SLICE_ELEMENTS) return JSON.stringify(results);
-  const parts: string[] = [];
-  let started = performance.now();
-  for (let start = 0; start < results.length; start += JSON_SLICE_ELEMENTS) {
-    if (performance.now() - started >= SLICE_BUDGET_MS) {
-      await yieldToEventLoop();
-      started = performance.now();
-    }
-    // An array's text without its brackets; elements are objects, so nothing is dropped or turned into null.
-    parts.push(JSON.stringify(results.slice(start, start + JSON_SLICE_ELEMENTS)).slice(1, -1));
-  }
-  return `[${parts.join(',')}]`;
-}
+export const ANSWER_SIZE = Object.freeze({ factor: 200, floor: 1_000_000 });
 
 /** Work a batch does before it lets other requests in, in milliseconds. */
 const SLICE_BUDGET_MS = 5;
 /** Elements computed between two looks at the clock. */
 const SLICE_ELEMENTS = 16;
+
+/**
+ * A clock for the answer's writer: every few elements it looks at the time, and past {@link SLICE_BUDGET_MS} of work
+ * it returns a pause that lets other requests in.
+ */
+function pacer(): () => Promise<void> | undefined {
+  let started = performance.now();
+  let calls = 0;
+  return () => {
+    if (++calls % SLICE_ELEMENTS !== 0 || performance.now() - started < SLICE_BUDGET_MS) return undefined;
+    return yieldToEventLoop().then(() => {
+      started = performance.now();
+    });
+  };
+}
 
 /** Lets the event loop run what is waiting (other requests' I/O) before the batch goes on. */
 const yieldToEventLoop: () => Promise<void> =

@@ -1,5 +1,4 @@
 import type { Estimate } from '../core/estimate';
-import { isErrorBody } from '../core/batch';
 import { pythonListRepr } from './python-repr';
 
 /**
@@ -24,9 +23,4 @@ export function toWireEstimate(estimate: Estimate): WireEstimate {
     ...estimate,
     emission_factor: { ...factor, data_quality_flags: pythonListRepr(factor.data_quality_flags) },
   };
-}
-
-/** {@link toWireEstimate} on every successful element of a batch; error bodies pass unchanged. */
-export function toWireBatch(results: ReadonlyArray<unknown>): unknown[] {
-  return results.map((result) => (isErrorBody(result) ? result : toWireEstimate(result as Estimate)));
 }

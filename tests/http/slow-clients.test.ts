@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { dripping } from './dripping';
 
 /**
  * Issue 39 item 6: 1,200 connections that drip one header line a second filled the 1,000-connection cap, and 183 of
@@ -31,36 +31,6 @@ function startServe(argv: string[] = []): Promise<{ port: number; stderr: () => 
     });
     child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
   });
-}
-
-/** `count` connections from 127.0.0.2, each sending a request line then one header line a second, re-opened when cut. */
-function dripping(port: number, count: number) {
-  let stopped = false;
-  let opened = 0;
-  const sockets = new Set<Socket>();
-  const open = () => {
-    if (stopped) return;
-    const socket = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.2' });
-    opened++;
-    sockets.add(socket);
-    let line = 0;
-    const timer = setInterval(() => socket.write(`X-Drip-${line++}: ${'a'.repeat(10)}\r\n`), 1_000);
-    socket.on('connect', () => socket.write('POST /compute/aws/cpu HTTP/1.1\r\nHost: x\r\n'));
-    socket.on('error', () => undefined);
-    socket.once('close', () => {
-      clearInterval(timer);
-      sockets.delete(socket);
-      setTimeout(open, 50);
-    });
-  };
-  for (let index = 0; index < count; index++) open();
-  return {
-    opened: () => opened,
-    stop: () => {
-      stopped = true;
-      for (const socket of sockets) socket.destroy();
-    },
-  };
 }
 
 /** One ordinary request on a new connection from 127.0.0.1: true when answered 200 within 2 s. */

@@ -1,16 +1,10 @@
-import { calculateCpuBatch } from '../../cloud/cpu';
-import { calculateEmbodied, calculateEmbodiedBatch } from '../../cloud/embodied';
-import { type ElectricityResource, electricityEstimate } from '../../cloud/electricity';
-import { calculateInstance, calculateInstanceBatch } from '../../cloud/instance';
-import { calculateMemoryBatch } from '../../cloud/memory';
-import { calculateNetworkingBatch } from '../../cloud/networking';
-import { calculateStorageBatch } from '../../cloud/storage';
+import { CLOUD_CALCULATOR_IDS, CLOUD_CALCULATORS, type CloudCalculatorId } from '../../cloud/calculators';
+import { type ElectricityResource, electricityEstimate, hasElectricityView } from '../../cloud/electricity';
 import { runBatch } from '../../core/batch';
 import type { ErrorBody } from '../../core/errors';
-import type { CalculationOptions, FactorMetadata } from '../../core/estimate';
+import type { CalculationOptions, Estimate, FactorMetadata } from '../../core/estimate';
 import type { CloudProvider } from '../../datasets/tables';
 import type { CloudDatasets } from '../../datasets/types';
-import type { CloudCalculatorName } from '../routes';
 import { toWireEstimate, type WireEstimate } from '../wire';
 
 /**
@@ -100,8 +94,19 @@ const electricity =
     return answer;
   };
 
+/** The library's answer, in the unversioned wire form where the calculator has one (instance has none). */
+const library =
+  (calculator: CloudCalculatorId): V1Single =>
+  (provider, request, datasets, options) => {
+    const { calculate, wireFlags } = CLOUD_CALCULATORS[calculator];
+    const result = (calculate as (...args: unknown[]) => Estimate)(provider, request, datasets, options);
+    return wireFlags ? toWireEstimate(result) : result;
+  };
+
 /**
- * The v1 calculator of each cloud route: one request in, the answer's body out.
+ * The v1 calculator of each cloud route: one request in, the answer's body out. A calculator with an electricity
+ * view (cpu, memory, storage, networking) answers it; the others (instance, embodied) answer as the unversioned
+ * routes do.
  *
  * @example
  * ```ts
@@ -109,27 +114,14 @@ const electricity =
  * // { co2e: 0.00228589, …, activity_data: { activity_value: 0.0048124, activity_unit: 'kWh' }, source_trail: [ … ] }
  * ```
  */
-export const V1_CLOUD: Readonly<Record<CloudCalculatorName, V1Single>> = {
-  instance: (provider, request, datasets, options) =>
-    calculateInstance(provider, request as never, datasets, options),
-  cpu: electricity('cpu'),
-  memory: electricity('memory'),
-  storage: electricity('storage'),
-  networking: electricity('networking'),
-  embodied: (provider, request, datasets, options) =>
-    toWireEstimate(calculateEmbodied(provider, request as never, datasets, options)),
-};
-
-const LIBRARY_BATCH: Readonly<
-  Record<CloudCalculatorName, (provider: CloudProvider, requests: [], datasets: CloudDatasets) => unknown>
-> = {
-  instance: calculateInstanceBatch,
-  cpu: calculateCpuBatch,
-  memory: calculateMemoryBatch,
-  storage: calculateStorageBatch,
-  networking: calculateNetworkingBatch,
-  embodied: calculateEmbodiedBatch,
-};
+export const V1_CLOUD: Readonly<Record<CloudCalculatorId, V1Single>> = /* @__PURE__ */ Object.freeze(
+  Object.fromEntries(
+    CLOUD_CALCULATOR_IDS.map((calculator) => [
+      calculator,
+      hasElectricityView(calculator) ? electricity(calculator) : library(calculator),
+    ]),
+  ) as Record<CloudCalculatorId, V1Single>,
+);
 
 /**
  * A v1 cloud batch: each element as {@link V1_CLOUD} answers it alone, in order; a failed element is its error
@@ -142,13 +134,13 @@ const LIBRARY_BATCH: Readonly<
  * ```
  */
 export function v1CloudBatch(
-  calculator: CloudCalculatorName,
+  calculator: CloudCalculatorId,
   provider: CloudProvider,
   requests: readonly unknown[],
   datasets: CloudDatasets,
   options: CalculationOptions | undefined,
 ): Array<unknown | ErrorBody> {
   // The library's batch on no elements: what fails a whole batch (a missing dataset part) fails it here too.
-  LIBRARY_BATCH[calculator](provider, [], datasets);
+  (CLOUD_CALCULATORS[calculator].batch as (...args: unknown[]) => unknown)(provider, [], datasets);
   return runBatch(requests, (request) => V1_CLOUD[calculator](provider, request, datasets, options));
 }

@@ -1,0 +1,129 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { deepFreeze } from '../../src/core/freeze';
+import { defaultDatasets } from '../../src/datasets/index';
+import { batchText, jsonText } from '../../src/http/json-writer';
+import { isErrorBody } from '../../src/core/batch';
+import { toWireEstimate } from '../../src/http/wire';
+import { calculateCpuBatch, calculateEmbodiedBatch, calculateStorageBatch } from '../../src/index';
+
+/**
+ * Issue 40 item 4: the one JSON writer of the HTTP answers writes exactly JSON.stringify's text (and, for the
+ * per-resource routes, JSON.stringify(toWireEstimate(…))'s), reusing the text of deeply frozen shared objects.
+ */
+
+const never = () => undefined;
+/** What the rules sent before the writer: each estimate copied into its wire form, error bodies as they are. */
+const toWireBatch = (results: readonly unknown[]) =>
+  results.map((result) => (isErrorBody(result) ? result : toWireEstimate(result as never)));
+const whole = async (results: readonly unknown[], wire: boolean, maxLength = Number.MAX_SAFE_INTEGER) => {
+  const text = await batchText(results, { wire, maxLength }, never);
+  return text.slices?.join('');
+};
+
+// JSON-ish values plus what JSON.stringify treats specially: undefined, NaN, infinities, -0, functions.
+const value = fc.letrec((tie) => ({
+  leaf: fc.oneof(
+    fc.string(),
+    fc.double(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.constant(-0),
+    fc.constant(() => 1),
+  ),
+  array: fc.array(tie('node'), { maxLength: 4 }),
+  object: fc.dictionary(fc.string(), tie('node'), { maxKeys: 4 }),
+  node: fc.oneof({ depthSize: 'small' }, tie('leaf'), tie('array'), tie('object')),
+})).node;
+
+describe('the JSON writer (issue 40 item 4)', () => {
+  it('writes JSON.stringify of any value, frozen or not, shared or not, however often', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(value, { maxLength: 6 }), fc.boolean(), async (elements, freeze) => {
+        const shared = freeze ? deepFreeze(elements) : elements;
+        const results = [...shared, ...shared]; // the same objects twice: the second time from the cache
+        expect(await whole(results, false)).toBe(JSON.stringify(results));
+        // The wire walker on objects without an emission_factor writes them as JSON.stringify does.
+        expect(await whole(results, true)).toBe(JSON.stringify(results));
+      }),
+    );
+  });
+
+  it('an object changed after it was written is written anew (only deeply frozen text is kept)', () => {
+    const inner = { a: 1 };
+    const outer = { shared: Object.freeze({ inner }) };
+    expect(jsonText(outer, { wire: true })).toBe('{"shared":{"inner":{"a":1}}}');
+    inner.a = 2;
+    expect(jsonText(outer, { wire: true })).toBe('{"shared":{"inner":{"a":2}}}');
+  });
+
+  it('leaves what is not a plain object or array to JSON.stringify (toJSON, Date, Map)', () => {
+    const odd = {
+      date: new Date(0),
+      map: new Map([[1, 2]]),
+      own: { toJSON: () => 'x' },
+      bare: Object.create(null) as object,
+      list: Object.assign([1], { toJSON: () => 'y' }),
+    };
+    expect(jsonText(odd, { wire: true })).toBe(JSON.stringify(odd));
+  });
+
+  it('wire form: JSON.stringify(toWireBatch(…)) of real batches, error bodies included', async () => {
+    const cpu = calculateCpuBatch(
+      'aws',
+      [
+        { cpu_count: 2, region: 'us_east_1', duration: 1 },
+        { cpu_count: 2, region: 'nowhere', duration: 1 },
+        { cpu_count: 3, region: 'us_east_1', duration: 1 },
+      ],
+      defaultDatasets,
+    );
+    const storage = calculateStorageBatch(
+      'gcp',
+      [{ data: 1, storage_type: 'ssd', region: 'europe_west1', duration: 1 }],
+      defaultDatasets,
+    );
+    const embodied = calculateEmbodiedBatch(
+      'aws',
+      [{ instance: 'm5.large', instance_count: 2, duration: 1 }],
+      defaultDatasets,
+    );
+    for (const results of [cpu, storage, embodied]) {
+      expect(await whole(results, true)).toBe(JSON.stringify(toWireBatch(results)));
+      const estimate = results.find((result) => 'co2e' in result);
+      expect(estimate).toBeDefined();
+      expect(jsonText(estimate, { wire: true })).toBe(JSON.stringify(toWireEstimate(estimate as never)));
+    }
+    expect(await whole(cpu, true)).toContain('"data_quality_flags":"[\'notable_methodological_variance\']"');
+  });
+
+  it('the v1 envelope, slices at every pause, and the length cap', async () => {
+    const results = [{ a: 1 }, { b: [2] }, 'c'];
+    let pauses = 0;
+    const sliced = await batchText(
+      results,
+      { wire: false, maxLength: 1_000, prefix: '{"results":', suffix: '}' },
+      () => {
+        pauses++;
+        return Promise.resolve();
+      },
+    );
+    expect(pauses).toBe(3);
+    expect(sliced.slices).toEqual(['{"results":[{"a":1}', ',{"b":[2]}', ',"c"', ']}']);
+    const exact = JSON.stringify({ results }).length; // 30
+    expect(
+      (
+        await batchText(results, { wire: false, maxLength: exact, prefix: '{"results":', suffix: '}' }, never)
+      ).slices?.join(''),
+    ).toBe(JSON.stringify({ results }));
+    expect(
+      await batchText(
+        results,
+        { wire: false, maxLength: exact - 1, prefix: '{"results":', suffix: '}' },
+        never,
+      ),
+    ).toEqual({ over: true });
+  });
+});
