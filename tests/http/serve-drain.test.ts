@@ -122,4 +122,24 @@ describe('serve: SIGTERM drains every received request (issue 39 item 2)', () =>
     expect(await served.exited).toBe(0);
     expect(served.stderr()).not.toContain('still running');
   }, 60_000);
+
+  it('a request the kernel holds when SIGTERM arrives (process stopped) is still answered', async () => {
+    const served = await startServe([]);
+    // SIGSTOP freezes the server, so the connection waits in the kernel's accept queue with its request sent, and
+    // SIGTERM is pending: on SIGCONT the server sees the signal and the connection in the same turn.
+    served.child.kill('SIGSTOP');
+    const whole = exchange(served.port, batch(3), Buffer.byteLength(batch(3)));
+    const slow = exchange(served.port, batch(50), 100);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    served.child.kill('SIGTERM');
+    served.child.kill('SIGCONT');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    slow.finish();
+    const results = await Promise.all([whole.result, slow.result]);
+    expect(results.map(({ failure, status, complete }) => ({ failure, status, complete }))).toEqual([
+      { failure: undefined, status: '200', complete: true },
+      { failure: undefined, status: '200', complete: true },
+    ]);
+    expect(await served.exited).toBe(0);
+  }, 30_000);
 });

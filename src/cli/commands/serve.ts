@@ -227,8 +227,10 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
   // is ended, even while megabytes of it still wait to be flushed: 2 of 3 large answers were cut mid-body at
   // SIGTERM. Here idle means what the drain needs: no response of this connection is still being written.
   const busy = new Map<Socket, number>();
+  // And a connection that has sent part of a request, or whose request the server has not read yet, is not idle
+  // either: only one that never spoke, or spoke and was answered, may be closed at once.
   server.closeIdleConnections = () => {
-    for (const socket of sockets.open()) if (!busy.has(socket)) socket.destroy();
+    for (const socket of sockets.open()) if (!busy.has(socket) && sockets.idle(socket)) socket.destroy();
   };
   const sockets = connectionCap(server, {
     max: timeouts.maxConnections,
@@ -272,6 +274,9 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
   stopping = true;
   sockets.stop();
   for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
+  // Connections the kernel completed before the signal wait in its accept queue, their requests sent: closing the
+  // listener now would reset them. Two turns of the event loop accept them and read what they sent.
+  for (let turn = 0; turn < ACCEPT_TURNS; turn++) await new Promise((resolve) => setTimeout(resolve, 1));
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const cut = setTimeout(() => {
@@ -287,6 +292,8 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
   return EXIT.ok;
 }
 
+/** Event-loop turns the drain waits before closing the listener (see the drain). */
+const ACCEPT_TURNS = 2;
 /** How long a new connection may stay silent before it is closed (or the headers timeout, if shorter). */
 const FIRST_BYTE_TIMEOUT_MS = 2_000;
 /** How often silent connections are looked at. */
@@ -398,6 +405,12 @@ function connectionCap(
     stop: () => clearInterval(sweep),
     /** Every open connection, silent or counted. */
     open: () => open,
+    /** Nothing to finish on the connection: it never sent a byte, or its last answer was written and it is silent since. */
+    idle: (socket: Socket): boolean => {
+      const state = progress.get(socket);
+      if (state === undefined) return socket.bytesRead === 0;
+      return state.request === undefined && state.idleAt >= 0 && socket.bytesRead === state.idleAt;
+    },
     /** A request arrived on the connection: its body, until complete, must keep up the minimum rate. */
     receiving: (socket: Socket, request: IncomingMessage) => {
       const state = progress.get(socket);
