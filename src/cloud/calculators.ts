@@ -1,15 +1,20 @@
 import { deepFreeze } from '../core/freeze';
-import { calculateCpu, calculateCpuBatch, CPU_DATASETS } from './cpu';
+import { calculateCpu, calculateCpuBatch, CPU_DATASETS, cpuResolved } from './cpu';
 import { CpuRequest } from './cpu.schema';
 import { calculateEmbodied, calculateEmbodiedBatch, EMBODIED_DATASETS } from './embodied';
 import { EmbodiedRequest } from './embodied.schema';
-import { calculateInstance, calculateInstanceBatch, INSTANCE_DATASETS } from './instance';
+import { calculateInstance, calculateInstanceBatch, INSTANCE_DATASETS, instanceResolved } from './instance';
 import { InstanceRequest } from './instance.schema';
-import { calculateMemory, calculateMemoryBatch, MEMORY_DATASETS } from './memory';
+import { calculateMemory, calculateMemoryBatch, MEMORY_DATASETS, memoryResolved } from './memory';
 import { MemoryRequest } from './memory.schema';
-import { calculateNetworking, calculateNetworkingBatch, NETWORKING_DATASETS } from './networking';
+import {
+  calculateNetworking,
+  calculateNetworkingBatch,
+  NETWORKING_DATASETS,
+  networkingResolved,
+} from './networking';
 import { NetworkingRequest } from './networking.schema';
-import { calculateStorage, calculateStorageBatch, STORAGE_DATASETS } from './storage';
+import { calculateStorage, calculateStorageBatch, STORAGE_DATASETS, storageResolved } from './storage';
 import { StorageRequest } from './storage.schema';
 
 /**
@@ -20,6 +25,10 @@ import { StorageRequest } from './storage.schema';
  *
  * `wireFlags`: the per-resource endpoints send `data_quality_flags` as the list's text form (SPEC.md); the instance
  * endpoint sends the list.
+ *
+ * `resolved` (engine-internal, not part of the API): the calculator for a request whose provider and region record
+ * the caller has resolved and whose quantities may be exact decimals; the billing reader sends each classified line
+ * to the calculator whose entry has one.
  *
  * @example
  * ```ts
@@ -35,6 +44,7 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     schema: CpuRequest,
     parts: CPU_DATASETS.parts,
     wireFlags: true,
+    resolved: cpuResolved,
   },
   memory: {
     family: 'cloud',
@@ -44,6 +54,7 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     schema: MemoryRequest,
     parts: MEMORY_DATASETS.parts,
     wireFlags: true,
+    resolved: memoryResolved,
   },
   storage: {
     family: 'cloud',
@@ -53,6 +64,7 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     schema: StorageRequest,
     parts: STORAGE_DATASETS.parts,
     wireFlags: true,
+    resolved: storageResolved,
   },
   networking: {
     family: 'cloud',
@@ -62,6 +74,7 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     schema: NetworkingRequest,
     parts: NETWORKING_DATASETS.parts,
     wireFlags: true,
+    resolved: networkingResolved,
   },
   embodied: {
     family: 'cloud',
@@ -80,6 +93,7 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     schema: InstanceRequest,
     parts: INSTANCE_DATASETS.parts,
     wireFlags: false,
+    resolved: instanceResolved,
   },
 } as const);
 
@@ -89,4 +103,14 @@ export type CloudCalculatorId = keyof typeof CLOUD_CALCULATORS;
 /** The cloud calculators' wire names, in the registry's order. */
 export const CLOUD_CALCULATOR_IDS: readonly CloudCalculatorId[] = /* @__PURE__ */ deepFreeze(
   Object.keys(CLOUD_CALCULATORS) as CloudCalculatorId[],
+);
+
+/** The cloud calculators with a `resolved` entry (those a bill line can be sent to). */
+export type ResolvedCalculatorId = {
+  [K in CloudCalculatorId]: 'resolved' extends keyof (typeof CLOUD_CALCULATORS)[K] ? K : never;
+}[CloudCalculatorId];
+
+/** {@link ResolvedCalculatorId}s in the registry's order: `cpu`, `memory`, `storage`, `networking`, `instance`. */
+export const RESOLVED_CALCULATOR_IDS: readonly ResolvedCalculatorId[] = /* @__PURE__ */ deepFreeze(
+  CLOUD_CALCULATOR_IDS.filter((id): id is ResolvedCalculatorId => 'resolved' in CLOUD_CALCULATORS[id]),
 );
