@@ -154,6 +154,8 @@ export interface CompiledRules {
   info: BillingRulesTable['dataset'];
   /** Location names (lower case) → region id, per provider. */
   regionNames: Partial<Record<CloudProvider, Map<string, string>>>;
+  /** The fields any of a provider's rules matches on: what decides which rule a line gets. */
+  matchedFields: Record<CloudProvider, LineField[]>;
 }
 
 function invalid(what: string, issue: z.core.$ZodIssue | undefined): never {
@@ -225,8 +227,12 @@ export function compileRules(rules: unknown, replication: unknown): CompiledRule
     regionNames[provider as CloudProvider] = new Map(
       Object.entries(names).map(([name, id]) => [name.toLowerCase(), id]),
     );
+  const matchedFields = (provider: CloudProvider): LineField[] => [
+    ...new Set(byProvider[provider].flatMap((rule) => rule.matchers.map(([name]) => name))),
+  ];
   return {
     byProvider,
+    matchedFields: { aws: matchedFields('aws'), azure: matchedFields('azure'), gcp: matchedFields('gcp') },
     tables: table.data.tables,
     replication: factors.data,
     info: table.data.dataset,
