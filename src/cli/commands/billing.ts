@@ -7,7 +7,7 @@ import {
   BILLING_FORMATS,
   type BillingEstimator,
   type BillingFormat,
-  type BilledRow,
+  type BillingColumns,
   createBillingEstimator,
   createBillingSummary,
   newCostRatios,
@@ -183,8 +183,8 @@ async function summaryOf(
     const values = nested ? unnestedCells(read) : read;
     estimator ??= estimatorFor(datasets, values, exportFormat, groupBy);
     summary ??= createBillingSummary(estimator.format, { groupBy, missing: estimator.missing });
-    const row = {
-      ...values,
+    // The appended columns alone (the summary reads no other); the facts come from the row as read.
+    const row: BillingColumns = {
       co2e_status: values.co2e_status === 'estimated' ? 'estimated' : 'not_estimated',
       co2e_reason: String(values.co2e_reason ?? ''),
       co2e_kg: number(values.co2e_kg),
@@ -196,8 +196,8 @@ async function summaryOf(
       co2e_activity_value: number(values.co2e_activity_value),
       co2e_activity_unit: values.co2e_activity_unit == null ? null : String(values.co2e_activity_unit),
       co2e_factor_id: values.co2e_factor_id == null ? null : String(values.co2e_factor_id),
-    } as BilledRow;
-    summary.add(row, estimator.factsOf(row));
+    };
+    summary.add(row, estimator.factsOf(values));
   }
   return (summary ?? createBillingSummary(exportFormat ?? 'unknown', { groupBy })).result();
 }
