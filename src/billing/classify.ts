@@ -271,6 +271,16 @@ export function readTags(
   return tags;
 }
 
+const units = new Map<string, UsageUnit | undefined>();
+/** {@link parseUsageUnit}, kept per spelling (a bill writes a handful of units on every row); bounded. */
+function usageUnit(spelling: string): UsageUnit | undefined {
+  if (units.has(spelling)) return units.get(spelling);
+  if (units.size >= 1_000) units.clear();
+  const unit = parseUsageUnit(spelling);
+  units.set(spelling, unit);
+  return unit;
+}
+
 /**
  * The summary facts of a row, read from its columns (no classification).
  *
@@ -291,7 +301,7 @@ export function readFacts(
   const providerName = read('provider_name');
   const provider: CloudProvider | undefined = format.provider ?? focusProvider(providerName);
   const unitText = read('unit');
-  const unit = unitText === '' ? undefined : parseUsageUnit(unitText);
+  const unit = unitText === '' ? undefined : usageUnit(unitText);
   const serviceCategory = read('service_category');
   const facts: LineFacts = {
     provider: provider ?? (providerName === '' ? 'unknown' : providerName),
