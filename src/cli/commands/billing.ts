@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { extname } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { type Command, Option } from 'commander';
 import {
@@ -19,12 +18,10 @@ import { billingRows, unnestedCells } from '../adapters/billing';
 import { type Delimiter, parseRecords } from '../formats/csv/reader';
 import { readRecords } from '../formats/records';
 import { pointDecimals } from '../adapters/cells';
-import { readJsonlRecords } from '../formats/jsonl/reader';
-import { MAX_LINE_CHARS, readLines } from '../formats/lines';
-import { readParquetRows } from '../formats/parquet/reader';
 import { type CliIo, UsageError } from '../io';
 import { cloudCalculatorsOf, datasetSources } from '../pipeline/ledger-summary';
 import type { FileCommandOptions } from '../pipeline/run-file';
+import { outputFormatOf, readOutputRows } from '../pipeline/read-back';
 import { readsDecimalCommas } from '../pipeline/reading';
 import type { Summarise } from '../pipeline/side-files';
 import { cliDatasets } from './datasets-flag';
@@ -74,18 +71,12 @@ async function* readRows(
   format: string,
   reading: CsvReading = {},
 ): AsyncGenerator<Record<string, unknown>> {
-  if (format === 'parquet') {
-    const source = await readParquetRows(file);
-    for await (const row of source.rows) if (row.error === undefined) yield row.values;
+  if (format === 'jsonl' || format === 'parquet') {
+    yield* readOutputRows(file, format); // read as the pipeline reads its output back
     return;
   }
   const stream = createReadStream(file);
   const bytes = file.toLowerCase().endsWith('.gz') ? stream.pipe(createGunzip()) : stream;
-  if (format === 'jsonl') {
-    for await (const record of readJsonlRecords(readLines(bytes, MAX_LINE_CHARS), MAX_LINE_CHARS))
-      if ('values' in record) yield record.values;
-    return;
-  }
   const source = await readRecords(bytes, 'csv', {
     ...(reading.delimiter !== undefined && { delimiter: reading.delimiter }),
   });
@@ -105,15 +96,6 @@ async function* readRows(
     }
   }
 }
-
-const formatOfPath = (path: string): string => {
-  const extension = extname(path.toLowerCase().replace(/\.gz$/, ''));
-  return extension === '.jsonl' || extension === '.ndjson'
-    ? 'jsonl'
-    : extension === '.parquet'
-      ? 'parquet'
-      : 'csv';
-};
 
 /** The estimator of a file's header, or a usage error naming the formats. */
 function estimatorFor(
@@ -236,7 +218,7 @@ export const billingCommand = {
   },
   async prepare(file: string, rawFlags: Record<string, unknown>, options: FileCommandOptions, io: CliIo) {
     const flags = rawFlags as unknown as BillingFlags;
-    const inputFormat = options.inputFormat ?? formatOfPath(file);
+    const inputFormat = options.inputFormat ?? outputFormatOf(file);
     if (flags.unknown === 'cost-ratio' && file === '-')
       throw new UsageError('--unknown cost-ratio reads the file twice: give a file, not stdin.');
     try {
@@ -277,7 +259,7 @@ export const billingCommand = {
     }
     // The summary (kg by provider, service, region, account; cost share; reasons), read back from the output.
     const summarise: Summarise = async (out) => {
-      const outFormat = options.format ?? formatOfPath(out);
+      const outFormat = options.format ?? outputFormatOf(out);
       const summary = await summaryOf(
         out,
         outFormat,
