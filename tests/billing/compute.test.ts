@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createBillingEstimator } from '../../src/billing/index';
+import { createBillingEstimator, rowHeader } from '../../src/billing/index';
 import { calculateStorage } from '../../src/index';
 import { defaultDatasets } from '../../src/datasets/index';
 import type { CloudDatasets } from '../../src/datasets/types';
+import { FIXTURE_FILES, readFixture } from './fixtures';
 
 /**
  * Step 3 of a bill line (issue 34 item 7): one calculator call per row, with the region record classification
@@ -85,4 +88,26 @@ describe('compute: one calculator call per row', () => {
     expect(estimator.columns(gp3('1000000000000000.5')).columns.co2e_reason).toBe('no_quantity');
     expect(estimator.columns(gp3('100')).columns.co2e_status).toBe('estimated');
   });
+});
+
+describe('classification kept per distinct line', () => {
+  // The rules table as a caller would pass it: compiled anew, so its matches are kept apart from the default's.
+  const rules: unknown = JSON.parse(readFileSync('datasets/billing/rules.json', 'utf8'));
+
+  it.each(FIXTURE_FILES)(
+    '%s: every row, in any order, as a fresh table classifies it in file order',
+    (name) => {
+      const rows = readFixture(name);
+      const header = rowHeader(rows[0]!);
+      const fresh = createBillingEstimator(defaultDatasets, header, { rules });
+      const expected = rows.map((row) => fresh.columns(row).columns);
+      fc.assert(
+        fc.property(fc.shuffledSubarray([...rows.keys()], { minLength: rows.length }), (order) => {
+          const estimator = createBillingEstimator(defaultDatasets, header);
+          for (const index of order) expect(estimator.columns(rows[index]!).columns).toEqual(expected[index]);
+        }),
+        { numRuns: 20 },
+      );
+    },
+  );
 });
