@@ -271,6 +271,16 @@ export function readTags(
   return tags;
 }
 
+const units = new Map<string, UsageUnit | undefined>();
+/** {@link parseUsageUnit}, kept per spelling (a bill writes a handful of units on every row); bounded. */
+function usageUnit(spelling: string): UsageUnit | undefined {
+  if (units.has(spelling)) return units.get(spelling);
+  if (units.size >= 1_000) units.clear();
+  const unit = parseUsageUnit(spelling);
+  units.set(spelling, unit);
+  return unit;
+}
+
 /**
  * The summary facts of a row, read from its columns (no classification).
  *
@@ -291,7 +301,7 @@ export function readFacts(
   const providerName = read('provider_name');
   const provider: CloudProvider | undefined = format.provider ?? focusProvider(providerName);
   const unitText = read('unit');
-  const unit = unitText === '' ? undefined : parseUsageUnit(unitText);
+  const unit = unitText === '' ? undefined : usageUnit(unitText);
   const serviceCategory = read('service_category');
   const facts: LineFacts = {
     provider: provider ?? (providerName === '' ? 'unknown' : providerName),
@@ -330,10 +340,55 @@ export function classifyLine(
     return { facts, reason: 'not_usage' };
   // FOCUS: usage an unused commitment pays for is not usage of anything running.
   if (read('commitment_status').toLowerCase() === 'unused') return { facts, reason: 'not_usage' };
-  let match: { rule: CompiledRule; groups: Partial<Record<LineField, Record<string, string>>> } | undefined;
+  const match = matchRule(provider, read, format, rules);
+  if (match === undefined) return { facts, reason: 'unknown_usage_type' };
+  const { rule } = match;
+  facts.rule = rule.id;
+  if (serviceCategory === '' && KIND_CATEGORY[rule.then] !== undefined)
+    facts.category = KIND_CATEGORY[rule.then]!;
+  if (rule.then === 'not_estimated') return { facts, reason: rule.reason ?? 'unknown_usage_type' };
+  const amount = decimalText(read('quantity'));
+  if (amount === null || amount.startsWith('-')) return { facts, reason: 'no_quantity' };
+  if (unit === undefined) return { facts, reason: 'unknown_unit' };
+  const region = resolveRegion(provider, read, rules, datasets);
+  if (region === undefined) return { facts, reason: 'unknown_region' };
+  return { facts, line: { rule, provider, groups: match.groups, unit, amount, region, read } };
+}
+
+/** A rule that matched a line, with the named groups its patterns captured per field. */
+interface RuleMatch {
+  rule: CompiledRule;
+  groups: Partial<Record<LineField, Record<string, string>>>;
+}
+
+/** Matches per rules table, by format, provider and the text of every field its rules read; bounded. */
+const matchCache = new WeakMap<CompiledRules, Map<string, RuleMatch | null>>();
+const MAX_MATCHES = 10_000;
+
+/**
+ * The first of the provider's rules whose every pattern matches the line, or undefined. A bill repeats few distinct
+ * (service, usage type, description, unit, …) combinations over many rows, so the match (a pure function of those
+ * fields) is kept per combination and the patterns run once per combination, not per row.
+ */
+function matchRule(
+  provider: CloudProvider,
+  read: FieldReader,
+  format: FormatSpec,
+  rules: CompiledRules,
+): RuleMatch | undefined {
+  let cache = matchCache.get(rules);
+  if (cache === undefined) {
+    cache = new Map();
+    matchCache.set(rules, cache);
+  }
+  let key = `${format.id}\u0000${provider}`;
+  for (const name of rules.matchedFields[provider]) key += `\u0000${read(name)}`;
+  const known = cache.get(key);
+  if (known !== undefined) return known ?? undefined;
+  let match: RuleMatch | undefined;
   for (const rule of rules.byProvider[provider]) {
     if (rule.formats !== undefined && !rule.formats.includes(format.id)) continue;
-    const groups: Partial<Record<LineField, Record<string, string>>> = {};
+    const groups: RuleMatch['groups'] = {};
     let all = true;
     for (const [name, pattern] of rule.matchers) {
       const found = pattern.exec(read(name));
@@ -348,18 +403,9 @@ export function classifyLine(
       break;
     }
   }
-  if (match === undefined) return { facts, reason: 'unknown_usage_type' };
-  const { rule } = match;
-  facts.rule = rule.id;
-  if (serviceCategory === '' && KIND_CATEGORY[rule.then] !== undefined)
-    facts.category = KIND_CATEGORY[rule.then]!;
-  if (rule.then === 'not_estimated') return { facts, reason: rule.reason ?? 'unknown_usage_type' };
-  const amount = decimalText(read('quantity'));
-  if (amount === null || amount.startsWith('-')) return { facts, reason: 'no_quantity' };
-  if (unit === undefined) return { facts, reason: 'unknown_unit' };
-  const region = resolveRegion(provider, read, rules, datasets);
-  if (region === undefined) return { facts, reason: 'unknown_region' };
-  return { facts, line: { rule, provider, groups: match.groups, unit, amount, region, read } };
+  if (cache.size >= MAX_MATCHES) cache.clear();
+  cache.set(key, match ?? null);
+  return match;
 }
 
 /**

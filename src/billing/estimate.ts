@@ -1,11 +1,19 @@
 import { deepFreeze, frozenSet } from '../core/freeze';
-import { calculateCpu } from '../cloud/cpu';
-import { calculateInstance, type InstanceEstimate } from '../cloud/instance';
-import { calculateMemory } from '../cloud/memory';
-import { calculateNetworking } from '../cloud/networking';
-import { calculateStorage } from '../cloud/storage';
-import { add, type Decimal, decimal, div, isPositive, mul, toNumber, toPlainString } from '../core/decimal';
+import { CLOUD_CALCULATORS } from '../cloud/calculators';
+import type { InstanceEstimate } from '../cloud/instance';
+import {
+  add,
+  type Decimal,
+  decimal,
+  div,
+  isPositive,
+  mul,
+  ONE,
+  toNumber,
+  toPlainString,
+} from '../core/decimal';
 import { EmissionsError } from '../core/errors';
+import { parseRequest } from '../core/validate';
 import type { Estimate } from '../core/estimate';
 import type { CloudDatasets, CloudRegion } from '../datasets/types';
 import {
@@ -228,8 +236,8 @@ function unknownHeaderMessage(header: readonly string[]): string {
 }
 
 /**
- * Step 3 (classify → quantify → compute): one calculator call with the quantities of step 2 and the region record
- * of step 1 (passed by its id, which the calculator finds directly), and the appended columns.
+ * Step 3 (classify → quantify → compute): one call of the registry's calculator (its `resolved` entry) with the
+ * region record of step 1 and the exact quantities of step 2, and the appended columns.
  */
 function compute(
   line: Classification,
@@ -238,85 +246,61 @@ function compute(
   datasets: CloudDatasets,
 ): BillingColumns {
   const { provider, region } = line;
+  const { audit_trail, average_vcpu_utilization } = REQUEST_DEFAULTS;
+  const at = { region: region.region, audit_trail };
   try {
     switch (quantity.calculator) {
-      case 'instance':
-        return instanceColumns(
-          calculateInstance(
-            provider,
-            {
-              instance: quantity.instance,
-              region: region.region,
-              duration: toNumber(quantity.duration),
-              duration_unit: quantity.time,
-            },
-            datasets,
-          ),
-          notes,
-        );
-      case 'cpu':
-        return estimateColumns(
-          'cpu',
-          calculateCpu(
-            provider,
-            {
-              cpu_count: toNumber(quantity.cpus),
-              region: region.region,
-              duration: toNumber(quantity.duration),
-              duration_unit: quantity.time,
-            },
-            datasets,
-          ),
-          region,
-          notes,
-        );
-      case 'memory':
-        return estimateColumns(
-          'memory',
-          calculateMemory(
-            provider,
-            {
-              region: region.region,
-              data: toNumber(quantity.gigabytes),
-              data_unit: 'GB',
-              duration: 1,
-              duration_unit: quantity.time,
-            },
-            datasets,
-          ),
-          region,
-          notes,
-        );
-      case 'storage':
-        return estimateColumns(
-          'storage',
-          calculateStorage(
-            provider,
-            {
-              region: region.region,
-              storage_type: quantity.storageType,
-              data: toNumber(quantity.gigabytes),
-              data_unit: 'GB',
-              duration: toNumber(quantity.duration),
-              duration_unit: quantity.time,
-              ...(quantity.replication !== 1 && { replication_factor: quantity.replication }),
-            },
-            datasets,
-          ),
-          region,
-          notes,
-        );
-      case 'networking':
-        return estimateColumns(
-          'networking',
-          calculateNetworking(
-            provider,
-            { region: region.region, data: toNumber(quantity.gigabytes), data_unit: 'GB' },
-            datasets,
-          ),
-          region,
-          notes,
-        );
+      case 'instance': {
+        const input = {
+          ...at,
+          instance: quantity.instance,
+          duration: quantity.duration,
+          duration_unit: quantity.time,
+          average_vcpu_utilization,
+        };
+        const result = CLOUD_CALCULATORS.instance.resolved({ provider, region, input }, datasets);
+        return instanceColumns(result, notes);
+      }
+      case 'cpu': {
+        const input = {
+          ...at,
+          cpu_count: quantity.cpus,
+          duration: quantity.duration,
+          duration_unit: quantity.time,
+          average_vcpu_utilization,
+        };
+        const result = CLOUD_CALCULATORS.cpu.resolved({ provider, region, input }, datasets);
+        return estimateColumns('cpu', result, region, notes);
+      }
+      case 'memory': {
+        const input = {
+          ...at,
+          data: quantity.gigabytes,
+          data_unit: 'GB' as const,
+          duration: ONE,
+          duration_unit: quantity.time,
+        };
+        const result = CLOUD_CALCULATORS.memory.resolved({ provider, region, input }, datasets);
+        return estimateColumns('memory', result, region, notes);
+      }
+      case 'storage': {
+        const input = {
+          ...at,
+          storage_type: quantity.storageType,
+          data: quantity.gigabytes,
+          data_unit: 'GB' as const,
+          duration: quantity.duration,
+          duration_unit: quantity.time,
+          ...(quantity.replication !== 1 && { replication_factor: quantity.replication }),
+        };
+        const result = CLOUD_CALCULATORS.storage.resolved({ provider, region, input }, datasets);
+        return estimateColumns('storage', result, region, notes);
+      }
+      case 'networking': {
+        const input = { ...at, data: quantity.gigabytes, data_unit: 'GB' as const };
+        const result = CLOUD_CALCULATORS.networking.resolved({ provider, region, input }, datasets);
+        return estimateColumns('networking', result, region, notes);
+      }
     }
   } catch (error) {
     if (error instanceof EmissionsError) {
@@ -328,6 +312,19 @@ function compute(
     throw error;
   }
 }
+
+/**
+ * What the request schemas default that a bill line does not state (the audit trail, CCF's 50 % vCPU load), read
+ * from the CPU schema once rather than restated here.
+ */
+const REQUEST_DEFAULTS = /* @__PURE__ */ (() => {
+  const { audit_trail, average_vcpu_utilization } = parseRequest(CLOUD_CALCULATORS.cpu.schema, {
+    cpu_count: 1,
+    region: '-',
+    duration: 1,
+  });
+  return { audit_trail, average_vcpu_utilization };
+})();
 
 function instanceColumns(result: InstanceEstimate, notes: string[]): BillingColumns {
   const details = result.calculation_details;

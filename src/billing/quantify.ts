@@ -1,4 +1,5 @@
-import { type Decimal, decimal, mul } from '../core/decimal';
+import { compare, type Decimal, decimal, mul } from '../core/decimal';
+import { MAX_QUANTITY } from '../core/validate';
 import type { CloudProvider } from '../datasets/tables';
 import { type Classification, monthHours } from './classify';
 import type { LineField } from './formats';
@@ -31,6 +32,10 @@ export type Quantified =
   { quantity: Quantity; notes: string[] } | { reason: ReasonCode; quantity?: undefined };
 
 const HOURS_730 = '730';
+const MAX = /* @__PURE__ */ decimal(MAX_QUANTITY);
+
+/** Whether every quantity is within what the calculators' request schemas accept (at most `MAX_QUANTITY`). */
+const inRange = (...quantities: Decimal[]): boolean => quantities.every((value) => compare(value, MAX) <= 0);
 
 /**
  * The calculator quantity of a classified line.
@@ -54,23 +59,28 @@ export function quantify(line: Classification, rules: CompiledRules): Quantified
     notes.push(`gb_month_as_${month.hours}h(${month.month})`);
     return decimal(month.hours);
   };
-  const done = (quantity: Quantity): Quantified => ({ quantity, notes });
+  // The calculators take these quantities without their schemas: out of the schemas' range is `no_quantity`, as
+  // the schemas' `invalid_request` was.
+  const done = (quantity: Quantity, ...quantities: Decimal[]): Quantified =>
+    inRange(...quantities) ? { quantity, notes } : { reason: 'no_quantity' };
   switch (rule.then) {
     case 'instance': {
       if (unit.dimension !== 'time') return { reason: 'unknown_unit' };
       const instance = instanceType(rule, line.groups, read);
       if (instance === undefined) return { reason: 'unknown_instance_type' };
-      return done({ calculator: 'instance', instance, duration: base, time: unit.time });
+      return done({ calculator: 'instance', instance, duration: base, time: unit.time }, base);
     }
     case 'cpu': {
       if (unit.dimension !== 'time') return { reason: 'unknown_unit' };
       const cpus = cpuCount(rule, read);
+      if (!/^\d+(\.0*)?$/.test(cpus)) return { reason: 'no_quantity' }; // a vCPU count is whole
       if (cpus !== '1') notes.push(`vcpus=${cpus}`);
-      return done({ calculator: 'cpu', cpus: decimal(cpus), duration: base, time: unit.time });
+      const count = decimal(cpus);
+      return done({ calculator: 'cpu', cpus: count, duration: base, time: unit.time }, count, base);
     }
     case 'memory':
       if (unit.dimension !== 'data_time') return { reason: 'unknown_unit' };
-      return done({ calculator: 'memory', gigabytes: base, time: unit.time });
+      return done({ calculator: 'memory', gigabytes: base, time: unit.time }, base);
     case 'storage': {
       const storageType = storageTypeOf(rule, read('usage_type') || read('meter_subcategory'));
       const replication = replicationOf(rule, read, rules, provider);
@@ -92,11 +102,15 @@ export function quantify(line: Classification, rules: CompiledRules): Quantified
         notes.push(`disk_gb=${size}`);
       } else return { reason: 'unknown_unit' };
       if (replication !== 1) notes.push(`replication_factor=${replication}`);
-      return done({ calculator: 'storage', storageType, gigabytes, duration, time, replication });
+      return done(
+        { calculator: 'storage', storageType, gigabytes, duration, time, replication },
+        gigabytes,
+        duration,
+      );
     }
     case 'networking':
       if (unit.dimension !== 'data') return { reason: 'unknown_unit' };
-      return done({ calculator: 'networking', gigabytes: base });
+      return done({ calculator: 'networking', gigabytes: base }, base);
     default:
       return { reason: 'unknown_usage_type' };
   }

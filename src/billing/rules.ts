@@ -1,6 +1,7 @@
 import { deepFreeze } from '../core/freeze';
 import * as z from 'zod/mini';
 import { EmissionsError } from '../core/errors';
+import { RESOLVED_CALCULATOR_IDS, type ResolvedCalculatorId } from '../cloud/calculators';
 import type { CloudProvider } from '../datasets/tables';
 import { BILLING_FORMATS, type BillingFormat, type LineField } from './formats';
 
@@ -31,15 +32,15 @@ export const REASON_CODES = /* @__PURE__ */ deepFreeze([
 ] as const);
 export type ReasonCode = (typeof REASON_CODES)[number];
 
-export const RULE_KINDS = /* @__PURE__ */ deepFreeze([
-  'instance',
-  'cpu',
-  'memory',
-  'storage',
-  'networking',
+/**
+ * What a rule sends a line to: a cloud calculator of the registry that takes a resolved request (`instance`, `cpu`,
+ * `memory`, `storage`, `networking`), or `not_estimated`.
+ */
+export type RuleKind = ResolvedCalculatorId | 'not_estimated';
+export const RULE_KINDS: readonly RuleKind[] = /* @__PURE__ */ deepFreeze([
+  ...RESOLVED_CALCULATOR_IDS,
   'not_estimated',
-] as const);
-export type RuleKind = (typeof RULE_KINDS)[number];
+]);
 
 const FIELDS: readonly LineField[] = [
   'provider_name',
@@ -80,7 +81,7 @@ const RuleSchema = z.strictObject({
   provider: z.enum(['aws', 'azure', 'gcp']),
   formats: z.optional(z.array(z.enum(BILLING_FORMATS as [BillingFormat, ...BillingFormat[]]))),
   when: z.partialRecord(field, regex),
-  then: z.enum(RULE_KINDS),
+  then: z.enum(RULE_KINDS as [RuleKind, ...RuleKind[]]),
   reason: z.optional(z.enum(REASON_CODES)),
   storage_type: z.optional(z.enum(['ssd', 'hdd'])),
   storage_type_from: z.optional(
@@ -153,6 +154,8 @@ export interface CompiledRules {
   info: BillingRulesTable['dataset'];
   /** Location names (lower case) → region id, per provider. */
   regionNames: Partial<Record<CloudProvider, Map<string, string>>>;
+  /** The fields any of a provider's rules matches on: what decides which rule a line gets. */
+  matchedFields: Record<CloudProvider, LineField[]>;
 }
 
 function invalid(what: string, issue: z.core.$ZodIssue | undefined): never {
@@ -224,8 +227,12 @@ export function compileRules(rules: unknown, replication: unknown): CompiledRule
     regionNames[provider as CloudProvider] = new Map(
       Object.entries(names).map(([name, id]) => [name.toLowerCase(), id]),
     );
+  const matchedFields = (provider: CloudProvider): LineField[] => [
+    ...new Set(byProvider[provider].flatMap((rule) => rule.matchers.map(([name]) => name))),
+  ];
   return {
     byProvider,
+    matchedFields: { aws: matchedFields('aws'), azure: matchedFields('azure'), gcp: matchedFields('gcp') },
     tables: table.data.tables,
     replication: factors.data,
     info: table.data.dataset,

@@ -1,4 +1,5 @@
-import { add, compare, type Decimal, decimal, div, isZero, toNumber } from '../core/decimal';
+import { compare, div, isZero, toNumber } from '../core/decimal';
+import { DecimalSum } from '../core/decimal-sum';
 import type { LineFacts } from './classify';
 import type { BillingColumns } from './estimate';
 import type { MissingColumn } from './formats';
@@ -54,9 +55,25 @@ export interface BillingSummaryOptions {
 }
 
 interface Group {
-  kg: Decimal;
+  kg: DecimalSum;
   rows: number;
 }
+
+/** A number or decimal text read once for the exact sums it goes into (see {@link DecimalSum.scale}). */
+interface Addend {
+  scaled: bigint | undefined;
+  text: string;
+}
+const addend = (value: number | string): Addend => {
+  const text = String(value);
+  return { scaled: DecimalSum.scale(text), text };
+};
+const sumOf = (...addends: Addend[]): DecimalSum => {
+  const sum = new DecimalSum();
+  for (const { scaled, text } of addends) sum.addScaled(scaled, text);
+  return sum;
+};
+const valueOf = (sum: DecimalSum): number => toNumber(sum.total());
 
 /**
  * Accumulates rows into a {@link BillingSummary}, one at a time (the CLI streams), in exact decimals.
@@ -72,15 +89,17 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
   const groupBy = parseGroupBy(options.groupBy ?? []).keys;
   const extra = new Map(groupBy.map((key) => [key, new Map<string, Group>()]));
   const providers = new Set<string>();
-  const unclassified = new Map<string, { service: string; unit: string; rows: number; cost: Decimal }>();
+  const unclassified = new Map<string, { service: string; unit: string; rows: number; cost: DecimalSum }>();
   let rows = 0;
   let estimated = 0;
-  let totalKg = decimal(0);
-  let totalKwh = decimal(0);
-  let costTotal = decimal(0);
-  let costEstimated = decimal(0);
+  // Exact sums (integers of 10^-30 where the digits allow): summing a row's kg into its six totals costs a few
+  // BigInt additions, not six decimal additions.
+  const totalKg = new DecimalSum();
+  const totalKwh = new DecimalSum();
+  const costTotal = new DecimalSum();
+  const costEstimated = new DecimalSum();
   let ratioRows = 0;
-  let ratioKg = decimal(0);
+  const ratioKg = new DecimalSum();
   const groups = {
     provider: new Map<string, Group>(),
     service: new Map<string, Group>(),
@@ -88,32 +107,36 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
     account: new Map<string, Group>(),
     calculator: new Map<string, Group>(),
   };
-  const reasons = new Map<string, { rows: number; cost: Decimal }>();
-  const bump = (map: Map<string, Group>, key: string, kg: Decimal) => {
-    const group = map.get(key) ?? { kg: decimal(0), rows: 0 };
-    map.set(key, { kg: add(group.kg, kg), rows: group.rows + 1 });
+  const reasons = new Map<string, { rows: number; cost: DecimalSum }>();
+  const bump = (map: Map<string, Group>, key: string, kg: Addend) => {
+    const group = map.get(key);
+    if (group === undefined) map.set(key, { kg: sumOf(kg), rows: 1 });
+    else {
+      group.kg.addScaled(kg.scaled, kg.text);
+      group.rows += 1;
+    }
   };
   const out = (map: Map<string, Group>): Record<string, GroupTotal> =>
     Object.fromEntries(
       [...map]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([key, group]) => [key, { kg: toNumber(group.kg), rows: group.rows }]),
+        .map(([key, group]) => [key, { kg: valueOf(group.kg), rows: group.rows }]),
     );
   return {
     add(row: BillingColumns, facts: LineFacts): void {
       rows += 1;
       providers.add(facts.provider);
-      const cost = decimal(facts.cost ?? 0);
-      costTotal = add(costTotal, cost);
+      const cost = addend(facts.cost ?? 0);
+      costTotal.addScaled(cost.scaled, cost.text);
       if (row.co2e_status === 'estimated' && row.co2e_kg !== null) {
         estimated += 1;
-        const kg = decimal(row.co2e_kg);
-        totalKg = add(totalKg, kg);
-        if (row.co2e_kwh !== null) totalKwh = add(totalKwh, decimal(row.co2e_kwh));
-        costEstimated = add(costEstimated, cost);
+        const kg = addend(row.co2e_kg);
+        totalKg.addScaled(kg.scaled, kg.text);
+        if (row.co2e_kwh !== null) totalKwh.add(String(row.co2e_kwh));
+        costEstimated.addScaled(cost.scaled, cost.text);
         if (row.co2e_calculator === 'cost-ratio') {
           ratioRows += 1;
-          ratioKg = add(ratioKg, kg);
+          ratioKg.addScaled(kg.scaled, kg.text);
         }
         bump(groups.provider, facts.provider, kg);
         bump(groups.service, facts.service || '(none)', kg);
@@ -122,17 +145,21 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
         bump(groups.calculator, row.co2e_calculator ?? '(none)', kg);
         for (const [key, map] of extra) bump(map, groupValue(facts, key), kg);
       } else {
-        const entry = reasons.get(row.co2e_reason) ?? { rows: 0, cost: decimal(0) };
-        reasons.set(row.co2e_reason, { rows: entry.rows + 1, cost: add(entry.cost, cost) });
+        const entry = reasons.get(row.co2e_reason);
+        if (entry === undefined) reasons.set(row.co2e_reason, { rows: 1, cost: sumOf(cost) });
+        else {
+          entry.rows += 1;
+          entry.cost.addScaled(cost.scaled, cost.text);
+        }
         if (row.co2e_reason === 'unknown_usage_type' || row.co2e_reason === 'unknown_unit') {
           const pair = `${facts.service}\u0000${facts.unit}`;
-          const known = unclassified.get(pair) ?? {
-            service: facts.service,
-            unit: facts.unit,
-            rows: 0,
-            cost: decimal(0),
-          };
-          unclassified.set(pair, { ...known, rows: known.rows + 1, cost: add(known.cost, cost) });
+          const known = unclassified.get(pair);
+          if (known === undefined)
+            unclassified.set(pair, { service: facts.service, unit: facts.unit, rows: 1, cost: sumOf(cost) });
+          else {
+            known.rows += 1;
+            known.cost.addScaled(cost.scaled, cost.text);
+          }
         }
       }
     },
@@ -142,31 +169,34 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
         rows,
         estimated_rows: estimated,
         not_estimated_rows: rows - estimated,
-        total_kg: toNumber(totalKg),
-        total_kwh: toNumber(totalKwh),
+        total_kg: valueOf(totalKg),
+        total_kwh: valueOf(totalKwh),
         by_provider: out(groups.provider),
         by_service: out(groups.service),
         by_region: out(groups.region),
         by_account: out(groups.account),
         by_calculator: out(groups.calculator),
         cost: {
-          total: toNumber(costTotal),
-          estimated: toNumber(costEstimated),
-          share_estimated: isZero(costTotal) ? null : toNumber(div(costEstimated, costTotal)),
+          total: valueOf(costTotal),
+          estimated: valueOf(costEstimated),
+          share_estimated: isZero(costTotal.total())
+            ? null
+            : toNumber(div(costEstimated.total(), costTotal.total())),
         },
         not_estimated: [...reasons]
-          .map(([reason, entry]) => ({ reason, rows: entry.rows, cost: toNumber(entry.cost) }))
+          .map(([reason, entry]) => ({ reason, rows: entry.rows, cost: valueOf(entry.cost) }))
           .sort((a, b) => b.cost - a.cost || b.rows - a.rows || (a.reason < b.reason ? -1 : 1)),
-        cost_ratio: { rows: ratioRows, kg: toNumber(ratioKg) },
+        cost_ratio: { rows: ratioRows, kg: valueOf(ratioKg) },
         unclassified: [...unclassified.values()]
+          .map((entry) => ({ ...entry, exact: entry.cost.total() }))
           .sort(
             (a, b) =>
-              compare(b.cost, a.cost) ||
+              compare(b.exact, a.exact) ||
               b.rows - a.rows ||
               (a.service + a.unit < b.service + b.unit ? -1 : 1),
           )
           .slice(0, UNCLASSIFIED_SHOWN)
-          .map((entry) => ({ ...entry, cost: toNumber(entry.cost) })),
+          .map(({ service, unit, rows, exact }) => ({ service, unit, rows, cost: toNumber(exact) })),
         missing_columns: (options.missing ?? [])
           .filter((entry) => entry.provider === undefined || providers.has(entry.provider))
           .map((entry) => entry.text),

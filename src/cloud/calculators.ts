@@ -1,15 +1,20 @@
 import { deepFreeze } from '../core/freeze';
-import { calculateCpu, calculateCpuBatch, CPU_DATASETS } from './cpu';
+import { calculateCpu, calculateCpuBatch, CPU_DATASETS, cpuResolved } from './cpu';
 import { CpuRequest } from './cpu.schema';
 import { calculateEmbodied, calculateEmbodiedBatch, EMBODIED_DATASETS } from './embodied';
 import { EmbodiedRequest } from './embodied.schema';
-import { calculateInstance, calculateInstanceBatch, INSTANCE_DATASETS } from './instance';
+import { calculateInstance, calculateInstanceBatch, INSTANCE_DATASETS, instanceResolved } from './instance';
 import { InstanceRequest } from './instance.schema';
-import { calculateMemory, calculateMemoryBatch, MEMORY_DATASETS } from './memory';
+import { calculateMemory, calculateMemoryBatch, MEMORY_DATASETS, memoryResolved } from './memory';
 import { MemoryRequest } from './memory.schema';
-import { calculateNetworking, calculateNetworkingBatch, NETWORKING_DATASETS } from './networking';
+import {
+  calculateNetworking,
+  calculateNetworkingBatch,
+  NETWORKING_DATASETS,
+  networkingResolved,
+} from './networking';
 import { NetworkingRequest } from './networking.schema';
-import { calculateStorage, calculateStorageBatch, STORAGE_DATASETS } from './storage';
+import { calculateStorage, calculateStorageBatch, STORAGE_DATASETS, storageResolved } from './storage';
 import { StorageRequest } from './storage.schema';
 
 /**
@@ -21,6 +26,10 @@ import { StorageRequest } from './storage.schema';
  * `wireFlags`: the per-resource endpoints send `data_quality_flags` as the list's text form (SPEC.md); the instance
  * endpoint sends the list. `path`: the HTTP route (`/batch` after it for the batch form); `summary`: its one-line
  * description in openapi.json.
+ *
+ * `resolved` (engine-internal, not part of the API): the calculator for a request whose provider and region record
+ * the caller has resolved and whose quantities may be exact decimals; the billing reader sends each classified line
+ * to the calculator whose entry has one.
  *
  * @example
  * ```ts
@@ -38,6 +47,7 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     path: '/compute/{provider_id}/cpu',
     summary: 'vCPU use-phase electricity.',
     wireFlags: true,
+    resolved: cpuResolved,
   },
   memory: {
     family: 'cloud',
@@ -49,6 +59,7 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     path: '/compute/{provider_id}/memory',
     summary: 'Memory use-phase electricity.',
     wireFlags: true,
+    resolved: memoryResolved,
   },
   storage: {
     family: 'cloud',
@@ -60,6 +71,7 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     path: '/compute/{provider_id}/storage',
     summary: 'SSD or HDD storage use-phase electricity.',
     wireFlags: true,
+    resolved: storageResolved,
   },
   networking: {
     family: 'cloud',
@@ -71,6 +83,7 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     path: '/compute/{provider_id}/networking',
     summary: 'Data transferred between data centres.',
     wireFlags: true,
+    resolved: networkingResolved,
   },
   embodied: {
     family: 'cloud',
@@ -93,6 +106,7 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     path: '/compute/{provider_id}/instance',
     summary: 'A whole virtual machine: CPU, memory and embodied CPU.',
     wireFlags: false,
+    resolved: instanceResolved,
   },
 } as const);
 
@@ -102,4 +116,14 @@ export type CloudCalculatorId = keyof typeof CLOUD_CALCULATORS;
 /** The cloud calculators' wire names, in the registry's order. */
 export const CLOUD_CALCULATOR_IDS: readonly CloudCalculatorId[] = /* @__PURE__ */ deepFreeze(
   Object.keys(CLOUD_CALCULATORS) as CloudCalculatorId[],
+);
+
+/** The cloud calculators with a `resolved` entry (those a bill line can be sent to). */
+export type ResolvedCalculatorId = {
+  [K in CloudCalculatorId]: 'resolved' extends keyof (typeof CLOUD_CALCULATORS)[K] ? K : never;
+}[CloudCalculatorId];
+
+/** {@link ResolvedCalculatorId}s in the registry's order: `cpu`, `memory`, `storage`, `networking`, `instance`. */
+export const RESOLVED_CALCULATOR_IDS: readonly ResolvedCalculatorId[] = /* @__PURE__ */ deepFreeze(
+  CLOUD_CALCULATOR_IDS.filter((id): id is ResolvedCalculatorId => 'resolved' in CLOUD_CALCULATORS[id]),
 );

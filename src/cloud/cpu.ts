@@ -6,7 +6,8 @@ import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
 import { USE_PHASE_PARTS } from './resolve';
-import { usePhaseCalculator } from './use-phase-calculator';
+import type * as z from 'zod/mini';
+import { exactQuantity, type Quantity, usePhaseCalculator } from './use-phase-calculator';
 import { kwhPerVcpuHour } from './factors/use-phase';
 import { CpuRequest } from './cpu.schema';
 
@@ -19,12 +20,19 @@ export const CPU_DATASETS = {
   parts: USE_PHASE_PARTS,
 } as const satisfies CalculatorDatasets;
 
-const cpu = /* @__PURE__ */ usePhaseCalculator({
+/** A CPU request after its schema, its quantities numbers or exact decimals. */
+export type CpuInput = Omit<z.output<typeof CpuRequest>, 'cpu_count' | 'duration'> & {
+  cpu_count: Quantity;
+  duration: Quantity;
+};
+
+const cpu = /* @__PURE__ */ usePhaseCalculator<CpuInput, typeof CpuRequest>({
   kind: 'cpu',
   datasets: CPU_DATASETS,
   schema: CpuRequest,
   unit: 'CPU-hour',
-  activity: (input) => mul(decimal(input.cpu_count), toHours(decimal(input.duration), input.duration_unit)),
+  activity: (input) =>
+    mul(exactQuantity(input.cpu_count), toHours(exactQuantity(input.duration), input.duration_unit)),
   energyPerUnit: (coefficients, input) =>
     kwhPerVcpuHour(coefficients, decimal(input.average_vcpu_utilization)),
   variant: (input) => input.average_vcpu_utilization,
@@ -52,8 +60,11 @@ export function calculateCpu<P extends CloudProviderSpelling>(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  return cpu(provider, request, datasets, options);
+  return cpu.calculate(provider, request, datasets, options);
 }
+
+/** `calculateCpu` for a request already resolved (engine-internal: the billing reader). */
+export const cpuResolved = cpu.resolved;
 
 /**
  * {@link calculateCpu} for each request, in order; a bad request becomes its error body and the rest are computed.

@@ -12,7 +12,15 @@ import { createMemo } from '../core/memo';
 import { gibibytesToGigabytes, toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
 import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
-import type { CloudDatasets } from '../datasets/types';
+import type * as z from 'zod/mini';
+import type { CloudProvider } from '../datasets/tables';
+import type {
+  CloudCoefficients,
+  CloudDatasets,
+  CloudInstance,
+  CloudInstanceDatasets,
+  CloudRegion,
+} from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
 import { gridMethod } from './factors/provenance';
@@ -22,6 +30,7 @@ import { embodiedCo2e, embodiedFactor, embodiedMethod } from './factors/embodied
 import { type CloudNotice, type GpuPower, gpuPower } from './gpu';
 import { InstanceRequest } from './instance.schema';
 import { pueAt } from './pue';
+import { exactQuantity, type Quantity, type ResolvedRequest } from './use-phase-calculator';
 
 /**
  * What an instance estimate needs besides the duration, each part cached by what it depends on, never per whole
@@ -158,6 +167,36 @@ export function calculateInstance<P extends CloudProviderSpelling>(
   const input = parseRequest(InstanceRequest, request);
   const instance = resolveInstance(id, input.instance, datasets);
   const region = resolveRegion(id, input.region, datasets);
+  return instanceEstimate(id, coefficients, input, instance, region, datasets, options);
+}
+
+/** An instance request after its schema, its duration a number or an exact decimal. */
+export type InstanceInput = Omit<z.output<typeof InstanceRequest>, 'duration'> & { duration: Quantity };
+
+/**
+ * `calculateInstance` for a request already resolved (engine-internal: the billing reader): the region record given,
+ * the duration possibly exact; the instance type is still resolved here (`unknown_instance`).
+ */
+export function instanceResolved(
+  { provider, region, input }: ResolvedRequest<InstanceInput>,
+  datasets: CloudDatasets,
+  options?: CalculationOptions,
+): InstanceEstimate {
+  requireDatasets(datasets, INSTANCE_DATASETS);
+  const { coefficients } = resolveProvider(provider, datasets);
+  const instance = resolveInstance(provider, input.instance, datasets);
+  return instanceEstimate(provider, coefficients, input, instance, region, datasets, options);
+}
+
+function instanceEstimate(
+  id: CloudProvider,
+  coefficients: CloudCoefficients,
+  input: InstanceInput,
+  instance: CloudInstance,
+  region: CloudRegion,
+  datasets: CloudInstanceDatasets,
+  options: CalculationOptions | undefined,
+): InstanceEstimate {
   const electricityYear = input.year ?? datasets.cloudRegions.defaultYear;
   const utilization = input.average_vcpu_utilization;
   const { grid, gridMetadata: gridFactorMetadata } = grids.get(
@@ -205,7 +244,7 @@ export function calculateInstance<P extends CloudProviderSpelling>(
   );
   const { memoryGigabytes } = figures;
   const embodied = embodiedFactor(id, instance, coefficients, embodiedYear(input.year, datasets), datasets);
-  const hours = toHours(decimal(input.duration), input.duration_unit);
+  const hours = toHours(exactQuantity(input.duration), input.duration_unit);
   // Exact products, so vCPU × (kWh per vCPU-hour × PUE) has the digits of (vCPU × kWh per vCPU-hour) × PUE.
   const energyCpu = mul(hours, mul(figures.vcpu, perVcpu));
   const energyMemory = mul(hours, figures.memoryKwhPerHour);

@@ -6,7 +6,8 @@ import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
 import { USE_PHASE_PARTS } from './resolve';
-import { usePhaseCalculator } from './use-phase-calculator';
+import type * as z from 'zod/mini';
+import { exactQuantity, type Quantity, usePhaseCalculator } from './use-phase-calculator';
 import { replicated } from './replication';
 import { MemoryRequest } from './memory.schema';
 
@@ -16,7 +17,13 @@ export const MEMORY_DATASETS = {
   parts: USE_PHASE_PARTS,
 } as const satisfies CalculatorDatasets;
 
-const memory = /* @__PURE__ */ usePhaseCalculator({
+/** A memory request after its schema, its quantities numbers or exact decimals. */
+export type MemoryInput = Omit<z.output<typeof MemoryRequest>, 'data' | 'duration'> & {
+  data: Quantity;
+  duration: Quantity;
+};
+
+const memory = /* @__PURE__ */ usePhaseCalculator<MemoryInput, typeof MemoryRequest>({
   kind: 'memory',
   datasets: MEMORY_DATASETS,
   schema: MemoryRequest,
@@ -24,8 +31,8 @@ const memory = /* @__PURE__ */ usePhaseCalculator({
   activity: (input) =>
     replicated(
       mul(
-        toGigabytes(decimal(input.data), input.data_unit),
-        toHours(decimal(input.duration), input.duration_unit),
+        toGigabytes(exactQuantity(input.data), input.data_unit),
+        toHours(exactQuantity(input.duration), input.duration_unit),
       ),
       input.replication_factor,
     ),
@@ -49,8 +56,11 @@ export function calculateMemory<P extends CloudProviderSpelling>(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  return memory(provider, request, datasets, options);
+  return memory.calculate(provider, request, datasets, options);
 }
+
+/** `calculateMemory` for a request already resolved (engine-internal: the billing reader). */
+export const memoryResolved = memory.resolved;
 
 /**
  * {@link calculateMemory} for each request, in order; a bad request becomes its error body.

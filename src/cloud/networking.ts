@@ -6,7 +6,8 @@ import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
 import { USE_PHASE_PARTS } from './resolve';
-import { usePhaseCalculator } from './use-phase-calculator';
+import type * as z from 'zod/mini';
+import { exactQuantity, type Quantity, usePhaseCalculator } from './use-phase-calculator';
 import { NetworkingRequest } from './networking.schema';
 
 /** The dataset parts `calculateNetworking` reads: the provider coefficients and the region grid factors. */
@@ -15,12 +16,15 @@ export const NETWORKING_DATASETS = {
   parts: USE_PHASE_PARTS,
 } as const satisfies CalculatorDatasets;
 
-const networking = /* @__PURE__ */ usePhaseCalculator({
+/** A networking request after its schema, its quantity a number or an exact decimal. */
+export type NetworkingInput = Omit<z.output<typeof NetworkingRequest>, 'data'> & { data: Quantity };
+
+const networking = /* @__PURE__ */ usePhaseCalculator<NetworkingInput, typeof NetworkingRequest>({
   kind: 'networking',
   datasets: NETWORKING_DATASETS,
   schema: NetworkingRequest,
   unit: 'GB',
-  activity: (input) => toGigabytes(decimal(input.data), input.data_unit),
+  activity: (input) => toGigabytes(exactQuantity(input.data), input.data_unit),
   energyPerUnit: (coefficients) => decimal(coefficients.networking_kwh_per_gb),
   published: () => 'networking',
 });
@@ -41,8 +45,11 @@ export function calculateNetworking<P extends CloudProviderSpelling>(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  return networking(provider, request, datasets, options);
+  return networking.calculate(provider, request, datasets, options);
 }
+
+/** `calculateNetworking` for a request already resolved (engine-internal: the billing reader). */
+export const networkingResolved = networking.resolved;
 
 /**
  * {@link calculateNetworking} for each request, in order; a bad request becomes its error body.

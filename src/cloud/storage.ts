@@ -6,7 +6,8 @@ import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
 import { USE_PHASE_PARTS } from './resolve';
-import { usePhaseCalculator } from './use-phase-calculator';
+import type * as z from 'zod/mini';
+import { exactQuantity, type Quantity, usePhaseCalculator } from './use-phase-calculator';
 import { replicated } from './replication';
 import { StorageRequest } from './storage.schema';
 
@@ -19,7 +20,13 @@ export const STORAGE_DATASETS = {
   parts: USE_PHASE_PARTS,
 } as const satisfies CalculatorDatasets;
 
-const storage = /* @__PURE__ */ usePhaseCalculator({
+/** A storage request after its schema, its quantities numbers or exact decimals. */
+export type StorageInput = Omit<z.output<typeof StorageRequest>, 'data' | 'duration'> & {
+  data: Quantity;
+  duration: Quantity;
+};
+
+const storage = /* @__PURE__ */ usePhaseCalculator<StorageInput, typeof StorageRequest>({
   kind: 'storage',
   datasets: STORAGE_DATASETS,
   schema: StorageRequest,
@@ -27,8 +34,8 @@ const storage = /* @__PURE__ */ usePhaseCalculator({
   activity: (input) =>
     replicated(
       mul(
-        mul(toGigabytes(decimal(input.data), input.data_unit), TB_PER_GB),
-        toHours(decimal(input.duration), input.duration_unit),
+        mul(toGigabytes(exactQuantity(input.data), input.data_unit), TB_PER_GB),
+        toHours(exactQuantity(input.duration), input.duration_unit),
       ),
       input.replication_factor,
     ),
@@ -60,8 +67,11 @@ export function calculateStorage<P extends CloudProviderSpelling>(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): Estimate {
-  return storage(provider, request, datasets, options);
+  return storage.calculate(provider, request, datasets, options);
 }
+
+/** `calculateStorage` for a request already resolved (engine-internal: the billing reader). */
+export const storageResolved = storage.resolved;
 
 /**
  * {@link calculateStorage} for each request, in order; a bad request becomes its error body.

@@ -1,9 +1,10 @@
 import type * as z from 'zod/mini';
-import type { Decimal } from '../core/decimal';
+import { type Decimal, decimal } from '../core/decimal';
 import type { AuditTrail, CalculationOptions, Estimate } from '../core/estimate';
 import type { MemoPart } from '../core/memo';
-import type { CalculatorDatasets } from '../datasets/require';
-import type { CloudCoefficients, CloudDatasets } from '../datasets/types';
+import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
+import type { CloudProvider } from '../datasets/tables';
+import type { CloudCoefficients, CloudDatasets, CloudRegion } from '../datasets/types';
 import { usePhaseEstimate } from './estimate';
 import {
   cachedCloudFactor,
@@ -15,7 +16,7 @@ import {
   type UsePhaseKind,
 } from './factors/use-phase';
 import { echoReplication } from './replication';
-import { resolveUsePhaseRequest, type USE_PHASE_PARTS } from './resolve';
+import { resolveProvider, resolveUsePhaseRequest, type USE_PHASE_PARTS } from './resolve';
 
 /** What every use-phase request has, after its schema: the fields the frame itself reads. */
 interface UsePhaseInput {
@@ -26,27 +27,55 @@ interface UsePhaseInput {
 }
 
 /**
+ * A quantity of a request as the schema gives it (a number) or as an engine-internal caller already holds it (an
+ * exact decimal, e.g. a bill's `ConsumedQuantity` with more digits than a number keeps).
+ */
+export type Quantity = number | Decimal;
+
+/**
+ * A quantity as an exact decimal: a number read as its shortest decimal form, a decimal as it is.
+ *
+ * @example
+ * ```ts
+ * exactQuantity(0.1); // the decimal 0.1
+ * ```
+ */
+export const exactQuantity = (value: Quantity): Decimal =>
+  typeof value === 'number' ? decimal(value) : value;
+
+/**
  * One use-phase calculator (CPU, memory, storage, networking) as data: its kind, request schema and activity, and the
  * energy one unit of activity draws. The frame does the rest the same way for all four: resolve the provider, request,
  * region and year; the factor once per key (the regions table's published one where it states one, else energy ×
- * PUE × grid); the estimate; the replication factor echoed where the request states one.
+ * PUE × grid); the estimate; the replication factor echoed where the request states one. `I` is the request after its
+ * schema with its quantities as {@link Quantity} (numbers from the schema, exact decimals from an engine caller).
  */
-export interface UsePhaseSpec<S extends z.ZodMiniType<UsePhaseInput>> {
+export interface UsePhaseSpec<I extends UsePhaseInput, S extends z.ZodMiniType<I>> {
   readonly kind: UsePhaseKind;
   readonly datasets: CalculatorDatasets<(typeof USE_PHASE_PARTS)[number]>;
   readonly schema: S;
   /** The activity's unit, as results name it (`CPU-hour`, `GB-hour`, `TB-hour`, `GB`). */
   readonly unit: string;
   /** The activity in that unit (replication included). */
-  readonly activity: (input: z.output<S>) => Decimal;
+  readonly activity: (input: I) => Decimal;
   /** kWh per unit of activity, from the provider's coefficients. */
-  readonly energyPerUnit: (coefficients: CloudCoefficients, input: z.output<S>) => Decimal;
+  readonly energyPerUnit: (coefficients: CloudCoefficients, input: I) => Decimal;
   /** What else in the request the factor depends on (utilisation, storage type): part of its cache key. */
-  readonly variant?: (input: z.output<S>) => MemoPart;
+  readonly variant?: (input: I) => MemoPart;
   /** The resource whose factor a regions table may state for this request, if any. */
-  readonly published: (input: z.output<S>) => PublishedResource | undefined;
+  readonly published: (input: I) => PublishedResource | undefined;
   /** The factor's naming beyond its kind: a variant in its name and activity id, and what else makes its id. */
-  readonly naming?: (input: z.output<S>) => { variant?: { label: string; id: string }; identity?: string };
+  readonly naming?: (input: I) => { variant?: { label: string; id: string }; identity?: string };
+}
+
+/**
+ * A request an engine-internal caller has resolved itself (the billing reader: provider and region record from its
+ * classification, quantities exact): no schema, no region lookup.
+ */
+export interface ResolvedRequest<I> {
+  provider: CloudProvider;
+  region: CloudRegion;
+  input: I;
 }
 
 /** A use-phase calculator as the frame builds it; each public file wraps it with its own typed signature. */
@@ -58,7 +87,17 @@ export type UsePhaseCalculator = (
 ) => Estimate;
 
 /**
- * Builds a use-phase calculator from its {@link UsePhaseSpec}.
+ * The engine-internal entry of a use-phase calculator: the same estimate as the public function, for a request whose
+ * provider and region are resolved and whose quantities may be exact decimals.
+ */
+export type ResolvedCalculator<I> = (
+  resolved: ResolvedRequest<I>,
+  datasets: CloudDatasets,
+  options?: CalculationOptions,
+) => Estimate;
+
+/**
+ * Builds a use-phase calculator from its {@link UsePhaseSpec}: the public function, and its `resolved` entry.
  *
  * @example
  * ```ts
@@ -73,14 +112,20 @@ export type UsePhaseCalculator = (
  * });
  * ```
  */
-export function usePhaseCalculator<S extends z.ZodMiniType<UsePhaseInput>>(
-  spec: UsePhaseSpec<S>,
-): UsePhaseCalculator {
+export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniType<I>>(
+  spec: UsePhaseSpec<I, S>,
+): { calculate: UsePhaseCalculator; resolved: ResolvedCalculator<I> } {
   const { kind, schema, unit, activity, energyPerUnit, variant, published, naming } = spec;
-  return (provider, request, datasets, options) => {
-    const resolved = resolveUsePhaseRequest(provider, schema, request, datasets, spec.datasets);
-    const { coefficients, input, region, year } = resolved;
-    const key = [kind, resolved.provider, region.region, year, variant?.(input)];
+  const estimate = (
+    provider: CloudProvider,
+    coefficients: CloudCoefficients,
+    input: I,
+    region: CloudRegion,
+    datasets: CloudDatasets,
+    options: CalculationOptions | undefined,
+  ): Estimate => {
+    const year = input.year ?? datasets.cloudRegions.defaultYear;
+    const key = [kind, provider, region.region, year, variant?.(input)];
     const factor = cachedCloudFactor(datasets, key, () => {
       const resource = published(input);
       const stated = resource === undefined ? undefined : publishedFactor(region, resource, year, datasets);
@@ -93,18 +138,28 @@ export function usePhaseCalculator<S extends z.ZodMiniType<UsePhaseInput>>(
           gridFactor(region, year),
           region,
         ),
-        metadata: usePhaseMetadata(
-          kind,
-          resolved.provider,
-          region,
-          year,
-          datasets,
-          named?.variant,
-          named?.identity,
-        ),
+        metadata: usePhaseMetadata(kind, provider, region, year, datasets, named?.variant, named?.identity),
       };
     });
-    const estimate = usePhaseEstimate(activity(input), unit, factor, input.audit_trail, datasets, options);
-    return echoReplication(estimate, input.replication_factor);
+    const result = usePhaseEstimate(activity(input), unit, factor, input.audit_trail, datasets, options);
+    return echoReplication(result, input.replication_factor);
+  };
+  return {
+    calculate: (provider, request, datasets, options) => {
+      const resolved = resolveUsePhaseRequest(provider, schema, request, datasets, spec.datasets);
+      return estimate(
+        resolved.provider,
+        resolved.coefficients,
+        resolved.input,
+        resolved.region,
+        datasets,
+        options,
+      );
+    },
+    resolved: ({ provider, region, input }, datasets, options) => {
+      requireDatasets(datasets, spec.datasets);
+      const { coefficients } = resolveProvider(provider, datasets);
+      return estimate(provider, coefficients, input, region, datasets, options);
+    },
   };
 }

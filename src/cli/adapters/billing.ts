@@ -47,9 +47,23 @@ export function billingRows(datasets: CloudDatasets, options: BillingAdapterOpti
       ...(options.exportFormat !== undefined && { format: options.exportFormat }),
       ...(groupBy.length > 0 && { groupBy }),
     });
+  let lastKeys: string[] = [];
+  /** Whether a row has the last row's columns, in order, none nested: then its header is the last one. */
+  const sameFlatColumns = (values: Record<string, unknown>): boolean => {
+    let index = 0;
+    for (const key in values) {
+      const value = values[key];
+      if (key !== lastKeys[index] || (value !== null && typeof value === 'object')) return false;
+      index++;
+    }
+    return index === lastKeys.length;
+  };
   const estimatorFor = (values: Record<string, unknown>): BillingEstimator => {
+    // A CSV file's rows share one header: checked key by key, without building it per row.
+    if (estimator !== undefined && sameFlatColumns(values)) return estimator;
     const header = rowHeader(values);
     const key = header.join('\u0000');
+    lastKeys = Object.keys(values);
     if (estimator === undefined || key !== lastKey) {
       try {
         estimator = create(header);

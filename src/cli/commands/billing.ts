@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { extname } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { type Command, Option } from 'commander';
 import {
@@ -7,7 +6,7 @@ import {
   BILLING_FORMATS,
   type BillingEstimator,
   type BillingFormat,
-  type BilledRow,
+  type BillingColumns,
   createBillingEstimator,
   createBillingSummary,
   newCostRatios,
@@ -16,15 +15,13 @@ import {
 } from '../../billing/index';
 import { EmissionsError } from '../../core/errors';
 import { billingRows, unnestedCells } from '../adapters/billing';
-import { type Delimiter, parseRecord } from '../formats/csv/reader';
+import { type Delimiter, parseRecords } from '../formats/csv/reader';
 import { readRecords } from '../formats/records';
 import { pointDecimals } from '../adapters/cells';
-import { readJsonlRecords } from '../formats/jsonl/reader';
-import { MAX_LINE_CHARS, readLines } from '../formats/lines';
-import { readParquetRows } from '../formats/parquet/reader';
 import { type CliIo, UsageError } from '../io';
 import { cloudCalculatorsOf, datasetSources } from '../pipeline/ledger-summary';
 import type { FileCommandOptions } from '../pipeline/run-file';
+import { outputFormatOf, readOutputRows } from '../pipeline/read-back';
 import { readsDecimalCommas } from '../pipeline/reading';
 import type { Summarise } from '../pipeline/side-files';
 import { cliDatasets } from './datasets-flag';
@@ -74,41 +71,31 @@ async function* readRows(
   format: string,
   reading: CsvReading = {},
 ): AsyncGenerator<Record<string, unknown>> {
-  if (format === 'parquet') {
-    const source = await readParquetRows(file);
-    for await (const row of source.rows) if (row.error === undefined) yield row.values;
+  if (format === 'jsonl' || format === 'parquet') {
+    yield* readOutputRows(file, format); // read as the pipeline reads its output back
     return;
   }
   const stream = createReadStream(file);
   const bytes = file.toLowerCase().endsWith('.gz') ? stream.pipe(createGunzip()) : stream;
-  if (format === 'jsonl') {
-    for await (const record of readJsonlRecords(readLines(bytes, MAX_LINE_CHARS), MAX_LINE_CHARS))
-      if ('values' in record) yield record.values;
-    return;
-  }
   const source = await readRecords(bytes, 'csv', {
     ...(reading.delimiter !== undefined && { delimiter: reading.delimiter }),
   });
   const decimalComma = reading.decimalComma ?? source.delimiter === ';';
   const { header } = source;
-  for (let next = await source.records.next(); next.done !== true; next = await source.records.next()) {
-    if (next.value.text === undefined) continue;
-    const record = parseRecord(next.value.text, next.value.line, source.delimiter);
-    if ('error' in record || record.fields.length !== header.length) continue;
-    const values: Record<string, unknown> = {};
-    header.forEach((name, index) => (values[name] = record.fields[index]));
-    yield decimalComma ? pointDecimals(values) : values;
+  // A source batch at a time: its unquoted records split in place, its quoted ones in one csv-parse call
+  // (parseRecords), where a csv-parse call per record cost most of a --summary read-back.
+  for (let next = await source.batches.next(); next.done !== true; next = await source.batches.next()) {
+    const texts = next.value.filter(
+      (record): record is { line: number; text: string } => record.text !== undefined,
+    );
+    for (const record of parseRecords(texts, source.delimiter)) {
+      if ('error' in record || record.fields.length !== header.length) continue;
+      const values: Record<string, unknown> = {};
+      for (let index = 0; index < header.length; index++) values[header[index]!] = record.fields[index];
+      yield decimalComma ? pointDecimals(values) : values;
+    }
   }
 }
-
-const formatOfPath = (path: string): string => {
-  const extension = extname(path.toLowerCase().replace(/\.gz$/, ''));
-  return extension === '.jsonl' || extension === '.ndjson'
-    ? 'jsonl'
-    : extension === '.parquet'
-      ? 'parquet'
-      : 'csv';
-};
 
 /** The estimator of a file's header, or a usage error naming the formats. */
 function estimatorFor(
@@ -178,8 +165,8 @@ async function summaryOf(
     const values = nested ? unnestedCells(read) : read;
     estimator ??= estimatorFor(datasets, values, exportFormat, groupBy);
     summary ??= createBillingSummary(estimator.format, { groupBy, missing: estimator.missing });
-    const row = {
-      ...values,
+    // The appended columns alone (the summary reads no other); the facts come from the row as read.
+    const row: BillingColumns = {
       co2e_status: values.co2e_status === 'estimated' ? 'estimated' : 'not_estimated',
       co2e_reason: String(values.co2e_reason ?? ''),
       co2e_kg: number(values.co2e_kg),
@@ -191,8 +178,8 @@ async function summaryOf(
       co2e_activity_value: number(values.co2e_activity_value),
       co2e_activity_unit: values.co2e_activity_unit == null ? null : String(values.co2e_activity_unit),
       co2e_factor_id: values.co2e_factor_id == null ? null : String(values.co2e_factor_id),
-    } as BilledRow;
-    summary.add(row, estimator.factsOf(row));
+    };
+    summary.add(row, estimator.factsOf(values));
   }
   return (summary ?? createBillingSummary(exportFormat ?? 'unknown', { groupBy })).result();
 }
@@ -231,7 +218,7 @@ export const billingCommand = {
   },
   async prepare(file: string, rawFlags: Record<string, unknown>, options: FileCommandOptions, io: CliIo) {
     const flags = rawFlags as unknown as BillingFlags;
-    const inputFormat = options.inputFormat ?? formatOfPath(file);
+    const inputFormat = options.inputFormat ?? outputFormatOf(file);
     if (flags.unknown === 'cost-ratio' && file === '-')
       throw new UsageError('--unknown cost-ratio reads the file twice: give a file, not stdin.');
     try {
@@ -272,7 +259,7 @@ export const billingCommand = {
     }
     // The summary (kg by provider, service, region, account; cost share; reasons), read back from the output.
     const summarise: Summarise = async (out) => {
-      const outFormat = options.format ?? formatOfPath(out);
+      const outFormat = options.format ?? outputFormatOf(out);
       const summary = await summaryOf(
         out,
         outFormat,

@@ -128,8 +128,13 @@ export function salvageFields(text: string, delimiter = ',', expected?: number):
   }
 }
 
+const trimmable = (code: number) => code === 32 || code === 9 || code === 12 || code === 13 || code === 10;
 /** Trims as csv-parse's `trim` does: spaces, tabs, form feeds and line breaks, nothing else. */
-const trimField = (field: string) => field.replace(/^[ \t\f\r\n]+|[ \t\f\r\n]+$/g, '');
+const trimField = (field: string) =>
+  // Most cells have nothing to trim: told by their ends, without running the regular expression.
+  field === '' || (!trimmable(field.charCodeAt(0)) && !trimmable(field.charCodeAt(field.length - 1)))
+    ? field
+    : field.replace(/^[ \t\f\r\n]+|[ \t\f\r\n]+$/g, '');
 
 // relax_quotes: a quote inside an unquoted field is a literal (`27" monitor`), as quoteOpenAfter reads it.
 const PARSE_OPTIONS = { trim: true, relax_quotes: true, skip_empty_lines: false } as const;
