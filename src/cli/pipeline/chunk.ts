@@ -150,9 +150,10 @@ export function decode(
       error: parsed.error,
     };
   if (parsed.fields.length !== header.length) {
-    // No cell is kept: with a field too many or too few, none can be trusted to be where the header says.
+    // The row fails, but its cells pass through in order, so that it can still be found by its ids (an invoice id
+    // comes before the description whose unquoted comma shifted the rest); the message says they are in order.
     return {
-      values: {},
+      values: byHeader(header, parsed.fields),
       error: fieldCountMessage(record.line, header.length, parsed.fields.length, context.delimiter),
     };
   }
@@ -168,7 +169,8 @@ export function fieldCountMessage(line: number, expected: number, found: number,
     found === 1 && expected > 1
       ? ` (read with the delimiter ${delimiterName(delimiter)}; set another with --delimiter)`
       : '';
-  return `line ${line}: expected ${expected} fields as in the header, found ${found}${hint}.`;
+  const kept = hint === '' ? '; the cells are passed through in order' : '';
+  return `line ${line}: expected ${expected} fields as in the header, found ${found}${hint}${kept}.`;
 }
 
 /**
