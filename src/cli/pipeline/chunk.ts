@@ -2,8 +2,9 @@ import { EmissionsError } from '../../core/errors';
 import { type CsvRecord, delimiterName, parseRecords, salvageFields } from '../formats/csv/reader';
 import { parseJsonLine } from '../formats/jsonl/reader';
 import type { CellReading, RowAdapter } from './row-adapter';
-import { ENCODERS, resultFields, type ResultFields } from '../formats/index';
-import type { FileFormat, RecordText } from '../formats/records';
+import { ENCODERS, type OutputRow, resultFields, type ResultFields } from '../formats/index';
+import type { FileFormat, ParquetAwareFormat, RecordText } from '../formats/records';
+import { parquetRowValues } from '../adapters/cells';
 import { RunSummary, type SummaryParts } from './summary';
 
 /**
@@ -13,9 +14,9 @@ import { RunSummary, type SummaryParts } from './summary';
 
 /** What every chunk of one run shares; plain data, so a worker can be given it. */
 export interface ChunkContext {
-  inputFormat: FileFormat;
-  format: FileFormat;
-  /** The CSV input's header ([] for JSON Lines). */
+  inputFormat: ParquetAwareFormat;
+  format: ParquetAwareFormat;
+  /** The CSV input's header, a Parquet input's columns ([] for JSON Lines). */
   header: readonly string[];
   /** The input columns the output keeps. */
   columns: readonly string[];
@@ -34,8 +35,10 @@ export interface ChunkContext {
 }
 
 export interface ChunkResult {
-  /** The chunk's output rows, UTF-8 (a worker transfers the buffer rather than copying it). */
+  /** The chunk's output rows, UTF-8 (a worker transfers the buffer rather than copying it); empty for Parquet. */
   bytes: Uint8Array;
+  /** Parquet output: the chunk's rows, which the Parquet sink gathers into row groups. */
+  rows?: OutputRow[];
   /** A worker's {@link SummaryParts}; the summary itself when the main thread computed the chunk. */
   summary: SummaryParts | RunSummary;
 }
@@ -132,6 +135,7 @@ export function decode(
   newRow: () => Record<string, unknown> = guardedObject,
 ): DecodedRow {
   const { header } = context;
+  if (record.values !== undefined) return { values: record.values };
   if (record.text === undefined) {
     const fields =
       context.inputFormat === 'csv' && record.salvage !== undefined
@@ -221,7 +225,10 @@ export function chunkProcessor(
   kind: RowAdapter,
   context: ChunkContext,
 ): (records: readonly RecordText[]) => ComputedChunk {
-  const encoder = ENCODERS[context.format](context);
+  const encoder = context.format === 'parquet' ? undefined : ENCODERS[context.format](context);
+  // Parquet cells are typed, as JSON values are; its text cells of request numbers are read as numbers.
+  const source: FileFormat = context.inputFormat === 'csv' ? 'csv' : 'jsonl';
+  const parquet = context.inputFormat === 'parquet';
   const failed = (code: string, message: string) =>
     kind.errorFields?.(code, message) ?? resultFields(undefined, { code, message });
   // The next chunk's buffer is sized from the last one's output, so it is rarely grown.
@@ -232,7 +239,12 @@ export function chunkProcessor(
   const reading = context.reading ?? {};
   return (records) => {
     const summary = new RunSummary(kind.groupings);
-    const sink = new ByteSink(capacity);
+    const sink = new ByteSink(encoder === undefined ? 0 : capacity);
+    const rows: OutputRow[] = [];
+    const emit = (values: Record<string, unknown>, result: ResultFields) => {
+      if (encoder === undefined) rows.push({ input: values, result });
+      else sink.write(encoder.line(values, result));
+    };
     // Records are parsed a slice at a time, just before their rows are computed: a chunk's parsed fields never all
     // live at once, so few survive a young-generation collection and old-space garbage stays small (peak RSS).
     for (let from = 0; from < records.length; from += PARSE_SLICE) {
@@ -243,13 +255,15 @@ export function chunkProcessor(
         const { values, error } = decode(record, context, parsed[index], newRow);
         if (error !== undefined) {
           summary.failure(record.line, 'invalid_request', error);
-          sink.write(encoder.line(values, failed('invalid_request', error)));
+          emit(values, failed('invalid_request', error));
           return;
         }
         let result: ResultFields;
-        const input = rename === undefined ? values : renamed(values, rename);
+        let input: Record<string, unknown> | undefined;
         try {
-          const { outcome, groups, fields } = kind.compute(input, context.inputFormat, reading);
+          const read = parquet ? parquetRowValues(values) : values;
+          input = rename === undefined ? read : renamed(read, rename);
+          const { outcome, groups, fields } = kind.compute(input, source, reading);
           summary.success(outcome.co2e, groups);
           result = fields ?? outcome;
         } catch (thrown) {
@@ -258,15 +272,15 @@ export function chunkProcessor(
             record.line,
             code,
             message,
-            kind.failureHint?.(input, context.inputFormat, thrown, reading),
+            input === undefined ? undefined : kind.failureHint?.(input, source, thrown, reading),
           );
           result = failed(code, message);
         }
-        sink.write(encoder.line(values, result));
+        emit(values, result);
       });
     }
     const bytes = sink.bytes();
     capacity = Math.ceil(bytes.length * 1.25);
-    return { bytes, summary };
+    return encoder === undefined ? { bytes, rows, summary } : { bytes, summary };
   };
 }

@@ -7,8 +7,8 @@ import { checkHeader, HeaderError } from './header';
 import type { CellReading, RowAdapter } from './row-adapter';
 
 /**
- * How a file command reads its input beyond the records themselves, the same for the streamed pipeline
- * (run-file.ts) and the Parquet one (run-parquet.ts): the cells (decimal commas, credit notes) and the header.
+ * How a file command reads its input beyond the records themselves, the same for every format (run-file.ts): the
+ * cells (decimal commas, credit notes) and the header.
  */
 
 /** The options that change how cells are read. */
