@@ -59,7 +59,8 @@ CSV and JSON Lines may be gzipped (.csv.gz, .jsonl.gz), in and out (--out x.csv.
 Output: the input columns, then co2e, co2e_unit, activity_value, activity_unit, factor_id, factor_name,
 factor_source, factor_region, factor_year, exchange_rate, exchange_rate_year, tax_margin_applied,
 tax_margin_source, trade_margin_applied, trade_margin_source, transport_margin_applied, transport_margin_source,
-inflation_applied, energy_kwh, notices, error_code, error_message. A summary goes to stderr.
+inflation_applied, energy_kwh, notices, error_code, error_message, error_detail (JSON: valid values, cells past
+the header). A summary goes to stderr.
 --out is written atomically (a partial file beside it, renamed when complete); an interrupted run leaves
 --out untouched and can be continued with --resume. CSV cells starting with = + - @ tab or CR (other than plain
 numbers) get a leading ' so spreadsheets do not run them; --allow-formulas turns that off.

@@ -2,7 +2,13 @@ import { EmissionsError } from '../../core/errors';
 import { type CsvRecord, delimiterName, parseRecords, salvageFields } from '../formats/csv/reader';
 import { parseJsonLine } from '../formats/jsonl/reader';
 import type { CellReading, RowAdapter } from './row-adapter';
-import { ENCODERS, type OutputRow, resultFields, type ResultFields } from '../formats/index';
+import {
+  ENCODERS,
+  type ErrorDetail,
+  type OutputRow,
+  resultFields,
+  type ResultFields,
+} from '../formats/index';
 import type { FileFormat, ParquetAwareFormat, RecordText } from '../formats/records';
 import { parquetRowValues } from '../adapters/cells';
 import { RunSummary, type SummaryParts } from './summary';
@@ -76,8 +82,13 @@ class ByteSink {
   }
 }
 
-function describeError(error: unknown): { code: string; message: string } {
-  if (error instanceof EmissionsError) return { code: error.error_code, message: error.message };
+function describeError(error: unknown): { code: string; message: string; detail?: ErrorDetail } {
+  if (error instanceof EmissionsError)
+    return {
+      code: error.error_code,
+      message: error.message,
+      ...(error.valid_values !== undefined && { detail: { valid_values: error.valid_values } }),
+    };
   // Not the row's fault: an engine bug. Reported in the row, and the run goes on.
   return {
     code: 'internal_error',
@@ -85,7 +96,7 @@ function describeError(error: unknown): { code: string; message: string } {
   };
 }
 
-export type DecodedRow = { values: Record<string, unknown>; error?: string };
+export type DecodedRow = { values: Record<string, unknown>; error?: string; detail?: ErrorDetail };
 
 /**
  * Row objects for a header. Plain objects (`{}`, filled in header order, so rows of one header share a hidden class,
@@ -159,6 +170,9 @@ export function decode(
     return {
       values: byHeader(header, parsed.fields),
       error: fieldCountMessage(record.line, header.length, parsed.fields.length, context.delimiter),
+      ...(parsed.fields.length > header.length && {
+        detail: { extra_fields: parsed.fields.slice(header.length) },
+      }),
     };
   }
   return { values: byHeaderWith(newRow, header, parsed.fields) };
@@ -229,8 +243,8 @@ export function chunkProcessor(
   // Parquet cells are typed, as JSON values are; its text cells of request numbers are read as numbers.
   const source: FileFormat = context.inputFormat === 'csv' ? 'csv' : 'jsonl';
   const parquet = context.inputFormat === 'parquet';
-  const failed = (code: string, message: string) =>
-    kind.errorFields?.(code, message) ?? resultFields(undefined, { code, message });
+  const failed = (code: string, message: string, detail?: ErrorDetail) =>
+    kind.errorFields?.(code, message) ?? resultFields(undefined, { code, message, detail });
   // The next chunk's buffer is sized from the last one's output, so it is rarely grown.
   let capacity = 64 * 1024;
   const newRow = rowObjectFor(context.header);
@@ -252,10 +266,10 @@ export function chunkProcessor(
       const parsed = context.inputFormat === 'csv' ? parseSlice(slice, context.delimiter) : [];
       // Each row is computed and encoded before the next is decoded: nothing of a row but its bytes outlives it.
       slice.forEach((record, index) => {
-        const { values, error } = decode(record, context, parsed[index], newRow);
+        const { values, error, detail } = decode(record, context, parsed[index], newRow);
         if (error !== undefined) {
           summary.failure(record.line, 'invalid_request', error);
-          emit(values, failed('invalid_request', error));
+          emit(values, failed('invalid_request', error, detail));
           return;
         }
         let result: ResultFields;
@@ -267,14 +281,14 @@ export function chunkProcessor(
           summary.success(outcome.co2e, groups);
           result = fields ?? outcome;
         } catch (thrown) {
-          const { code, message } = describeError(thrown);
+          const { code, message, detail } = describeError(thrown);
           summary.failure(
             record.line,
             code,
             message,
             input === undefined ? undefined : kind.failureHint?.(input, source, thrown, reading),
           );
-          result = failed(code, message);
+          result = failed(code, message, detail);
         }
         emit(values, result);
       });

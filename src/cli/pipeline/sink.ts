@@ -76,8 +76,7 @@ export function recordSink(
     workers: false,
     start: async () => undefined,
     async write(chunk) {
-      for (const row of chunk.rows ?? [])
-        await writer.write(row.input, row.result);
+      for (const row of chunk.rows ?? []) await writer.write(row.input, row.result);
     },
     finish: () => writer.close(),
   };
