@@ -12,6 +12,7 @@ import {
 import type { FileFormat, ParquetAwareFormat, RecordText } from '../formats/records';
 import { parquetRowValues } from '../adapters/cells';
 import { RunSummary, type SummaryParts } from './summary';
+import { keyReader } from './header';
 
 /**
  * A chunk of input records → its output text and summary. The same pure function runs in the main thread or in
@@ -38,6 +39,8 @@ export interface ChunkContext {
    * header name → request name. The output keeps the header's names.
    */
   rename?: Readonly<Record<string, string>>;
+  /** JSON Lines: the first object's keys, which {@link ChunkContext.rename} reads; a record with others is read by its own. */
+  keys?: readonly string[];
 }
 
 export interface ChunkResult {
@@ -251,6 +254,11 @@ export function chunkProcessor(
   const rename =
     context.rename !== undefined && Object.keys(context.rename).length > 0 ? context.rename : undefined;
   const reading = context.reading ?? {};
+  // JSON Lines records name their own keys: one whose keys differ from the first's is checked as a header is.
+  const readKeys =
+    context.inputFormat === 'jsonl' && kind.columns !== undefined
+      ? keyReader(kind.columns, context.keys ?? [], rename)
+      : undefined;
   return (records) => {
     const summary = new RunSummary(kind.groupings);
     const sink = new ByteSink(encoder === undefined ? 0 : capacity);
@@ -267,16 +275,19 @@ export function chunkProcessor(
       // Each row is computed and encoded before the next is decoded: nothing of a row but its bytes outlives it.
       slice.forEach((record, index) => {
         const { values, error, detail } = decode(record, context, parsed[index], newRow);
-        if (error !== undefined) {
-          summary.failure(record.line, 'invalid_request', error);
-          emit(values, failed('invalid_request', error, detail));
+        const keys = error === undefined ? readKeys?.(values) : undefined;
+        const problem = keys !== undefined && 'error' in keys ? `line ${record.line}: ${keys.error}.` : error;
+        if (problem !== undefined) {
+          summary.failure(record.line, 'invalid_request', problem);
+          emit(values, failed('invalid_request', problem, detail));
           return;
         }
+        const names = keys === undefined ? rename : (keys as { rename: typeof rename }).rename;
         let result: ResultFields;
         let input: Record<string, unknown> | undefined;
         try {
           const read = parquet ? parquetRowValues(values) : values;
-          input = rename === undefined ? read : renamed(read, rename);
+          input = names === undefined ? read : renamed(read, names);
           const { outcome, groups, fields } = kind.compute(input, source, reading);
           summary.success(outcome.co2e, groups);
           result = fields ?? outcome;

@@ -7,6 +7,7 @@ import { type Chunk, CHUNK_ROWS, chunksOf, firstRecords, type ReadSoFar } from '
 import { type Destination, openDestination } from './destination';
 import { createExecutor, type Executor } from './executor';
 import { createProgress, type Progress } from './progress';
+import { FIRST_RECORD_WORDS, HEADER_WORDS, recordKeys } from './header';
 import { headerReading, readingOf } from './reading';
 import type { CellReading, RowAdapter } from './row-adapter';
 import { type FileCommandOptions, planRun, type RunPlan } from './run-plan';
@@ -47,10 +48,12 @@ export async function runFileCommand(
   tuneRuntime();
   const input = await openRecordSource(plan, io);
   const reading = readingOf(input.delimiter ?? NO_DELIMITER, plan.inputFormat, plan);
-  const header = headerReading(kind, file, input.header, plan.inputFormat !== 'jsonl');
-  // The first chunk is read before anything is written: JSON Lines written as CSV takes its columns from it.
+  // The first chunk is read before anything is written: a JSON Lines input's columns are its first object's keys.
   const { first, batches } = await firstRecords(input.batches, CHUNK_ROWS);
-  const context = chunkContext(kind, plan, input, first, reading.cells, header.rename);
+  const names = inputNames(kind, plan, input, first);
+  const words = plan.inputFormat === 'jsonl' ? FIRST_RECORD_WORDS : HEADER_WORDS;
+  const header = headerReading(kind, file, names.checked, words);
+  const context = chunkContext(kind, plan, input, names, reading.cells, header.rename);
   const sink = recordSink(kind, context, {
     write: (bytes) => destination.write(bytes),
     gzip: plan.out !== undefined && isGzip(plan.out),
@@ -109,11 +112,10 @@ function chunkContext(
   kind: RowAdapter,
   plan: RunPlan,
   input: InputRecords,
-  first: readonly RecordText[],
+  { columns, checked }: InputNames,
   cells: CellReading,
   rename: Readonly<Record<string, string>>,
 ): ChunkContext {
-  const columns = plan.inputFormat === 'jsonl' ? firstObjectKeys(first) : input.header;
   return {
     inputFormat: plan.inputFormat,
     format: plan.format,
@@ -124,17 +126,35 @@ function chunkContext(
     ...(input.delimiter !== undefined && { delimiter: input.delimiter.delimiter }),
     reading: cells,
     rename,
+    ...(plan.inputFormat === 'jsonl' && { keys: checked }),
   };
 }
 
-/** The keys of the first JSON object among `records`, in order; [] when none is one. */
-export function firstObjectKeys(records: readonly RecordText[]): string[] {
-  for (const record of records) {
+/** An input's column names, and the names its header check reads. */
+interface InputNames {
+  columns: readonly string[];
+  checked: readonly string[];
+}
+
+/**
+ * The input's columns (the CSV header, the Parquet schema's, a JSON Lines input's first object's keys), and the names
+ * the header check reads (for JSON Lines, with those of the objects that hold columns: spend's nested `activity`).
+ */
+function inputNames(
+  kind: RowAdapter,
+  plan: RunPlan,
+  input: InputRecords,
+  first: readonly RecordText[],
+): InputNames {
+  if (plan.inputFormat !== 'jsonl') return { columns: input.header, checked: input.header };
+  for (const record of first) {
     if (record.text === undefined) continue;
     const parsed = parseJsonLine(record.text, record.line);
-    if ('values' in parsed) return Object.keys(parsed.values);
+    if (!('values' in parsed)) continue;
+    const checked = kind.columns === undefined ? [] : recordKeys(parsed.values, kind.columns);
+    return { columns: Object.keys(parsed.values), checked };
   }
-  return [];
+  return { columns: [], checked: [] };
 }
 
 /** The rows a resumed output holds already (their summary taken in), or 0 for a fresh output. */
