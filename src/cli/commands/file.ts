@@ -13,7 +13,6 @@ import type { RowAdapter } from '../pipeline/row-adapter';
 import { billingCommand } from './billing';
 import { cliDatasets, describeDatasets } from './datasets-flag';
 import { creditsOption, datasetsOption, decimalCommaOptions, delimiterOption, integer } from './options';
-import type { Delimiter } from '../formats/csv/reader';
 
 /**
  * The file commands, `spend FILE` and `cloud FILE` (and the next, `billing FILE`): one per row adapter, each a
@@ -23,20 +22,12 @@ import type { Delimiter } from '../formats/csv/reader';
 
 const FORMATS: ParquetAwareFormat[] = ['csv', 'jsonl', 'parquet'];
 
-export interface FileFlags {
-  out?: string;
-  format?: ParquetAwareFormat;
-  inputFormat?: ParquetAwareFormat;
-  force?: boolean;
-  resume?: boolean;
-  jobs?: number;
+/** A file command's flags: the pipeline's options as given, and the command's own. */
+export interface FileFlags extends Omit<FileCommandOptions, 'neutraliseFormulas'> {
   allowFormulas?: boolean;
   datasets: string[];
   summary?: string;
   report?: string;
-  delimiter?: Delimiter;
-  decimalComma?: boolean;
-  credits?: 'refuse' | 'net';
   /** Flags a command adds with {@link FileCommandSpec.configure}. */
   [extra: string]: unknown;
 }
