@@ -2,11 +2,7 @@
  * The `co2e-engine` executable (package `bin` → `dist/cli.js`). All behaviour is in {@link runCli}; this file
  * only wires it to the process. The CLI's worker threads have an entry of their own (worker.ts).
  */
-import { turnPretenuringOff } from './early-gc';
-
-// Before the rest of the CLI (and its tables) is evaluated: the dynamic import below comes after it.
-turnPretenuringOff();
-const { runCli } = await import('./run-cli');
+import { runCli } from './run-cli';
 
 // A closed stdout (`co2e-engine list codes | head -1`) ends the command quietly with exit 0, as Unix tools do,
 // instead of an unhandled `write EPIPE`: the reader has what it wanted.

@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KEPT_CELL_CHARS, MAX_LINE_CHARS } from '../../src/cli/formats/lines';
 import { readRecords, type RecordText } from '../../src/cli/formats/records';
-import { cli, parseCsv, tempFile } from './harness';
+import { cli, parseCsv, parseJsonl, tempFile, tempPath } from './harness';
+import { readFileSync } from 'node:fs';
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 
 /**
  * A failed row keeps its identity (#39 item 8): whatever makes a row fail (an oversized cell, bad quoting, bytes
@@ -16,6 +18,16 @@ const ok = (id: string) => `${id},Paper,isic4,4711,2019,DE,100,eur`;
 
 async function* chunks(...parts: Array<string | Uint8Array>) {
   for (const part of parts) yield part;
+}
+
+/** An output file's rows, as its format gives them (Parquet: typed values, null for an empty cell). */
+async function readOutput(
+  path: string,
+  format: 'csv' | 'jsonl' | 'parquet',
+): Promise<Array<Record<string, unknown>>> {
+  if (format === 'csv') return parseCsv(readFileSync(path, 'utf8'));
+  if (format === 'jsonl') return parseJsonl(readFileSync(path, 'utf8'));
+  return parquetReadObjects({ file: await asyncBufferFromFile(path) });
 }
 
 const collect = async (source: { records: AsyncIterator<RecordText> }) => {
@@ -84,6 +96,45 @@ describe('a failed row keeps its other cells', () => {
     ]);
     expect(rows[0]?.error_message).toMatch(/^line 2: Invalid Closing Quote/);
     expect(rows[1]?.error_message).toBe('line 3: a quoted field is not closed at the end of the file.');
+  });
+
+  it('a real-shaped ledger row with an extra field (an unquoted comma) keeps its cells in order, in every format', async () => {
+    // Line 3: the description 'Paper, A4' was written without quotes, so the row has 9 fields for 8 columns; line 4
+    // lost its unit (7 fields). Both fail, and both keep their invoice ids where the header puts them.
+    const file = tempFile(
+      'extra-field.csv',
+      [
+        HEADER,
+        ok('INV-1'),
+        'INV-7,Paper, A4,isic4,4711,2019,DE,100,eur',
+        'INV-8,Paper,isic4,4711,2019,DE,100',
+        ok('INV-9'),
+      ].join('\n'),
+    );
+    for (const format of ['csv', 'jsonl', 'parquet'] as const) {
+      const out = tempPath(`extra-field.${format}`);
+      const { code } = await cli(['spend', file, '--out', out]);
+      expect(code).toBe(1);
+      const rows = await readOutput(out, format);
+      expect(rows.map((row) => row.invoice_id)).toEqual(['INV-1', 'INV-7', 'INV-8', 'INV-9']);
+      expect(rows[1]).toMatchObject({
+        invoice_id: 'INV-7',
+        description: 'Paper',
+        classification_type: 'A4',
+        error_code: 'invalid_request',
+        error_message:
+          'line 3: expected 8 fields as in the header, found 9; the cells are passed through in order.',
+      });
+      expect(rows[2]).toMatchObject({
+        invoice_id: 'INV-8',
+        error_message:
+          'line 4: expected 8 fields as in the header, found 7; the cells are passed through in order.',
+      });
+      // Parquet types `money` as text here: the shifted row put 'DE' in it.
+      expect(String(rows[2]?.money)).toBe('100');
+      expect(rows[2]?.money_unit ?? '').toBe('');
+      expect(rows[3]?.co2e).not.toBe('');
+    }
   });
 
   it('bytes that are not UTF-8: the row keeps its cells, the bad byte as U+FFFD', async () => {

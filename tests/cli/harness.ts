@@ -133,4 +133,5 @@ export const RESULT_COLUMNS = [
   'notices',
   'error_code',
   'error_message',
+  'error_detail',
 ];

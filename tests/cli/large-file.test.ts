@@ -99,7 +99,8 @@ describe('100,000-row ledger in a real process', () => {
     const written = await outputRows(out);
     expect(written.count).toBe(100_000);
     expect(written.ids).toBe(true);
-    expect(written.bad?.endsWith(",invalid_request,\"'money' must be a number, got 'n/a'.\"")).toBe(true);
+    // The error columns, then an empty error_detail.
+    expect(written.bad?.endsWith(",invalid_request,\"'money' must be a number, got 'n/a'.\",")).toBe(true);
 
     // The runtime, code and datasets once per thread (main and two workers, ~100 MB each under tsx)…
     // Raised from 500 and 150 MB when the auditor's columns (issue 21) doubled the result columns, and with them the

@@ -113,17 +113,19 @@ describe('spend CSV', () => {
     expect(code).toBe(1);
     const rows = parseCsv(stdout);
     // A malformed line keeps the columns before its broken field (the id), so the user can find it; a line
-    // with the wrong number of fields keeps none, as no column can be trusted to be where the header says.
+    // with the wrong number of fields keeps its cells in order (#39 item 8), the message saying so.
     expect(rows.map((row) => [row.id, row.classification_type, row.co2e, row.error_code])).toEqual([
       ['a', 'isic4', '18.768', ''],
-      ['', '', '', 'invalid_request'],
+      ['x', 'isic4', '', 'invalid_request'],
       ['y', 'isic4', '', 'invalid_request'],
       ['b', 'isic4', '66.65', ''],
       ['z', 'isic4', '', 'invalid_request'],
       ['a2', 'isic4', '18.768', ''],
     ]);
     expect(rows[4]?.classification_code).toBe('');
-    expect(rows[1]?.error_message).toBe('line 3: expected 10 fields as in the header, found 6.');
+    expect(rows[1]?.error_message).toBe(
+      'line 3: expected 10 fields as in the header, found 6; the cells are passed through in order.',
+    );
     expect(rows[2]?.error_message).toMatch(/^line 4: Invalid Closing Quote/);
     expect(rows[4]?.error_message).toBe('line 6: a quoted field is not closed at the end of the file.');
     expect(stderr).toContain('co2e-engine spend: 6 rows, 3 failed');

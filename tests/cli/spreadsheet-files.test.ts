@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES } from '../billing/fixtures';
-import { cli, parseCsv, tempFile, tempPath } from './harness';
+import { cli, parseCsv, parseJsonl, tempFile, tempPath } from './harness';
 
 /**
  * Files as spreadsheets save them (#37): the delimiter, BOM, CRLF and decimal commas of an Excel file saved in
@@ -252,6 +252,79 @@ describe('the header checked first', () => {
     const { code, stderr } = await cli(['cloud', file]);
     expect(code).toBe(2);
     expect(stderr).toContain("the header has no column 'calculator' (did you mean 'calculater'?).");
+  });
+});
+
+describe('JSON Lines keys checked as a CSV header is', () => {
+  const jsonl = (...records: object[]) => records.map((record) => JSON.stringify(record)).join('\n') + '\n';
+  const row = {
+    Invoice_ID: 'a',
+    Classification_Type: 'isic4',
+    classificationCode: '4711',
+    Year: 2019,
+    Country: 'DE',
+    Amount: 1000,
+    Money_Unit: 'eur',
+  };
+
+  /** The same row with the names the calculator reads, as CSV: what every spelling above must give. */
+  const expected = async () => {
+    const canonical = tempFile(
+      'canonical.csv',
+      'classification_type,classification_code,spend_year,spend_region,money,money_unit\nisic4,4711,2019,DE,1000,eur\n',
+    );
+    const co2e = Number(parseCsv((await cli(['spend', canonical])).stdout)[0]?.co2e);
+    expect(co2e).toBeGreaterThan(0);
+    return co2e;
+  };
+
+  it('matches keys whatever their case and separators, and reads aliases, saying so', async () => {
+    const { code, stdout, stderr } = await cli(['spend', tempFile('keys.jsonl', jsonl(row))]);
+    expect(code).toBe(0);
+    // The output keeps the record's own keys.
+    expect(parseJsonl(stdout)[0]).toMatchObject({
+      Invoice_ID: 'a',
+      Amount: 1000,
+      Money_Unit: 'eur',
+      co2e: await expected(),
+    });
+    expect(stderr).toContain(
+      "keys read as: 'Classification_Type' as classification_type, 'classificationCode' as classification_code, 'Money_Unit' as money_unit",
+    );
+    expect(stderr).toContain(
+      "keys read by alias: 'Year' as spend_year, 'Country' as spend_region, 'Amount' as money",
+    );
+  });
+
+  it('a misspelt required key in the first record stops the run before any row, naming the nearest key', async () => {
+    const { Classification_Type: _, ...rest } = row;
+    const file = tempFile('misspelt.jsonl', jsonl({ ...rest, clasification_type: 'isic4' }, row));
+    const out = tempPath('never.jsonl');
+    const { code, stdout, stderr } = await cli(['spend', file, '--out', out]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(existsSync(out)).toBe(false);
+    expect(stderr).toBe(
+      `co2e-engine: ${file}: the first record has no key 'classification_type' (did you mean 'clasification_type'?).\n`,
+    );
+  });
+
+  it('a later record with other keys is read by its own keys, or fails alone naming the nearest key', async () => {
+    const { Amount: amount, ...rest } = row;
+    const file = tempFile(
+      'later.jsonl',
+      jsonl(row, { ...rest, MONEY: amount }, { ...rest, mony: amount }, row),
+    );
+    const { code, stdout } = await cli(['spend', file]);
+    expect(code).toBe(1);
+    const rows = parseJsonl(stdout);
+    const co2e = await expected();
+    expect(rows.map((output) => output.co2e)).toEqual([co2e, co2e, null, co2e]);
+    expect(rows[2]).toMatchObject({
+      Invoice_ID: 'a',
+      error_code: 'invalid_request',
+      error_message: "line 3: the record has no key 'money' (did you mean 'mony'?).",
+    });
   });
 });
 

@@ -62,6 +62,7 @@ export const SPEND_COLUMNS: ColumnSpec = {
     [['money_unit']],
   ],
   known: [...SPEND_ACTIVITY_COLUMNS, ...SPEND_REQUEST_COLUMNS],
+  objects: ['activity'],
   aliases: {
     amount: 'money',
     net_amount: 'money',

@@ -13,7 +13,6 @@ import type { RowAdapter } from '../pipeline/row-adapter';
 import { billingCommand } from './billing';
 import { cliDatasets, describeDatasets } from './datasets-flag';
 import { creditsOption, datasetsOption, decimalCommaOptions, delimiterOption, integer } from './options';
-import type { Delimiter } from '../formats/csv/reader';
 
 /**
  * The file commands, `spend FILE` and `cloud FILE` (and the next, `billing FILE`): one per row adapter, each a
@@ -23,20 +22,12 @@ import type { Delimiter } from '../formats/csv/reader';
 
 const FORMATS: ParquetAwareFormat[] = ['csv', 'jsonl', 'parquet'];
 
-export interface FileFlags {
-  out?: string;
-  format?: ParquetAwareFormat;
-  inputFormat?: ParquetAwareFormat;
-  force?: boolean;
-  resume?: boolean;
-  jobs?: number;
+/** A file command's flags: the pipeline's options as given, and the command's own. */
+export interface FileFlags extends Omit<FileCommandOptions, 'neutraliseFormulas'> {
   allowFormulas?: boolean;
   datasets: string[];
   summary?: string;
   report?: string;
-  delimiter?: Delimiter;
-  decimalComma?: boolean;
-  credits?: 'refuse' | 'net';
   /** Flags a command adds with {@link FileCommandSpec.configure}. */
   [extra: string]: unknown;
 }
@@ -59,7 +50,8 @@ CSV and JSON Lines may be gzipped (.csv.gz, .jsonl.gz), in and out (--out x.csv.
 Output: the input columns, then co2e, co2e_unit, activity_value, activity_unit, factor_id, factor_name,
 factor_source, factor_region, factor_year, exchange_rate, exchange_rate_year, tax_margin_applied,
 tax_margin_source, trade_margin_applied, trade_margin_source, transport_margin_applied, transport_margin_source,
-inflation_applied, energy_kwh, notices, error_code, error_message. A summary goes to stderr.
+inflation_applied, energy_kwh, notices, error_code, error_message, error_detail (JSON: valid values, cells past
+the header). A summary goes to stderr.
 --out is written atomically (a partial file beside it, renamed when complete); an interrupted run leaves
 --out untouched and can be continued with --resume. CSV cells starting with = + - @ tab or CR (other than plain
 numbers) get a leading ' so spreadsheets do not run them; --allow-formulas turns that off.

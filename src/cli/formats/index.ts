@@ -11,7 +11,13 @@ import type { EncoderOptions, RowEncoder } from './output-row';
  */
 
 export { csvField, neutraliseFormula, plainDecimal } from './csv/writer';
-export { type OutputRow, passThroughColumns, resultFields, type ResultFields } from './output-row';
+export {
+  type ErrorDetail,
+  type OutputRow,
+  passThroughColumns,
+  resultFields,
+  type ResultFields,
+} from './output-row';
 
 /** Output formats by name. */
 export const ENCODERS = {

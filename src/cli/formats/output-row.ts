@@ -62,7 +62,18 @@ export const RESULT_COLUMNS = [
   'notices',
   'error_code',
   'error_message',
+  'error_detail',
 ] as const;
+
+/**
+ * An error's long detail, kept out of its message (at most 200 characters) so nothing is lost: the values that
+ * would have been accepted (`valid_values`, as the HTTP error body has them), or a CSV record's cells past the header
+ * (`extra_fields`). The `error_detail` column: this object in JSON Lines, as compact JSON text in CSV and Parquet.
+ */
+export interface ErrorDetail {
+  valid_values?: ReadonlyArray<string | number>;
+  extra_fields?: readonly string[];
+}
 
 /**
  * The result columns of a row: an outcome, or an error. A row adapter may declare columns of its own
@@ -80,7 +91,7 @@ export type ResultFields = Readonly<Record<string, unknown>>;
  */
 export function resultFields(
   outcome: RowOutcome | undefined,
-  error?: { code: string; message: string },
+  error?: { code: string; message: string; detail?: ErrorDetail | undefined },
 ): ResultFields {
   return {
     co2e: outcome?.co2e ?? null,
@@ -105,6 +116,7 @@ export function resultFields(
     notices: outcome?.notices ?? [],
     error_code: error?.code ?? null,
     error_message: error?.message ?? null,
+    error_detail: error?.detail ?? null,
   };
 }
 

@@ -14,7 +14,7 @@ import { MAX_LINE_CHARS, type PhysicalLine, readLineBatches } from './lines';
 
 /** The streamed text formats, read a record at a time. */
 export type FileFormat = 'csv' | 'jsonl';
-/** Every format a file command reads or writes (Parquet is read and written whole-file, in the main thread). */
+/** Every format a file command reads or writes (Parquet rows are read and written a row group at a time). */
 export type ParquetAwareFormat = FileFormat | 'parquet';
 
 /** An input record as read from the file: its text (not parsed yet), or why its lines make no record. */
@@ -26,6 +26,8 @@ export interface RecordText {
   salvage?: string;
   /** For a record too long to keep: its cells but the oversized ones (emptied), where the header puts them. */
   fields?: readonly string[];
+  /** A record read as values already (a Parquet row): its cells by column. */
+  values?: Record<string, unknown>;
 }
 
 /** A problem with the file as a whole (a malformed or duplicated header): a usage error. */

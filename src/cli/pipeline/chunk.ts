@@ -2,9 +2,17 @@ import { EmissionsError } from '../../core/errors';
 import { type CsvRecord, delimiterName, parseRecords, salvageFields } from '../formats/csv/reader';
 import { parseJsonLine } from '../formats/jsonl/reader';
 import type { CellReading, RowAdapter } from './row-adapter';
-import { ENCODERS, resultFields, type ResultFields } from '../formats/index';
-import type { FileFormat, RecordText } from '../formats/records';
+import {
+  ENCODERS,
+  type ErrorDetail,
+  type OutputRow,
+  resultFields,
+  type ResultFields,
+} from '../formats/index';
+import type { FileFormat, ParquetAwareFormat, RecordText } from '../formats/records';
+import { parquetRowValues } from '../adapters/cells';
 import { RunSummary, type SummaryParts } from './summary';
+import { keyReader } from './header';
 
 /**
  * A chunk of input records → its output text and summary. The same pure function runs in the main thread or in
@@ -13,9 +21,9 @@ import { RunSummary, type SummaryParts } from './summary';
 
 /** What every chunk of one run shares; plain data, so a worker can be given it. */
 export interface ChunkContext {
-  inputFormat: FileFormat;
-  format: FileFormat;
-  /** The CSV input's header ([] for JSON Lines). */
+  inputFormat: ParquetAwareFormat;
+  format: ParquetAwareFormat;
+  /** The CSV input's header, a Parquet input's columns ([] for JSON Lines). */
   header: readonly string[];
   /** The input columns the output keeps. */
   columns: readonly string[];
@@ -31,11 +39,15 @@ export interface ChunkContext {
    * header name → request name. The output keeps the header's names.
    */
   rename?: Readonly<Record<string, string>>;
+  /** JSON Lines: the first object's keys, which {@link ChunkContext.rename} reads; a record with others is read by its own. */
+  keys?: readonly string[];
 }
 
 export interface ChunkResult {
-  /** The chunk's output rows, UTF-8 (a worker transfers the buffer rather than copying it). */
+  /** The chunk's output rows, UTF-8 (a worker transfers the buffer rather than copying it); empty for Parquet. */
   bytes: Uint8Array;
+  /** Parquet output: the chunk's rows, which the Parquet sink gathers into row groups. */
+  rows?: OutputRow[];
   /** A worker's {@link SummaryParts}; the summary itself when the main thread computed the chunk. */
   summary: SummaryParts | RunSummary;
 }
@@ -73,8 +85,13 @@ class ByteSink {
   }
 }
 
-function describeError(error: unknown): { code: string; message: string } {
-  if (error instanceof EmissionsError) return { code: error.error_code, message: error.message };
+function describeError(error: unknown): { code: string; message: string; detail?: ErrorDetail } {
+  if (error instanceof EmissionsError)
+    return {
+      code: error.error_code,
+      message: error.message,
+      ...(error.valid_values !== undefined && { detail: { valid_values: error.valid_values } }),
+    };
   // Not the row's fault: an engine bug. Reported in the row, and the run goes on.
   return {
     code: 'internal_error',
@@ -82,7 +99,7 @@ function describeError(error: unknown): { code: string; message: string } {
   };
 }
 
-export type DecodedRow = { values: Record<string, unknown>; error?: string };
+export type DecodedRow = { values: Record<string, unknown>; error?: string; detail?: ErrorDetail };
 
 /**
  * Row objects for a header. Plain objects (`{}`, filled in header order, so rows of one header share a hidden class,
@@ -132,6 +149,7 @@ export function decode(
   newRow: () => Record<string, unknown> = guardedObject,
 ): DecodedRow {
   const { header } = context;
+  if (record.values !== undefined) return { values: record.values };
   if (record.text === undefined) {
     const fields =
       context.inputFormat === 'csv' && record.salvage !== undefined
@@ -150,10 +168,14 @@ export function decode(
       error: parsed.error,
     };
   if (parsed.fields.length !== header.length) {
-    // No cell is kept: with a field too many or too few, none can be trusted to be where the header says.
+    // The row fails, but its cells pass through in order, so that it can still be found by its ids (an invoice id
+    // comes before the description whose unquoted comma shifted the rest); the message says they are in order.
     return {
-      values: {},
+      values: byHeader(header, parsed.fields),
       error: fieldCountMessage(record.line, header.length, parsed.fields.length, context.delimiter),
+      ...(parsed.fields.length > header.length && {
+        detail: { extra_fields: parsed.fields.slice(header.length) },
+      }),
     };
   }
   return { values: byHeaderWith(newRow, header, parsed.fields) };
@@ -168,7 +190,8 @@ export function fieldCountMessage(line: number, expected: number, found: number,
     found === 1 && expected > 1
       ? ` (read with the delimiter ${delimiterName(delimiter)}; set another with --delimiter)`
       : '';
-  return `line ${line}: expected ${expected} fields as in the header, found ${found}${hint}.`;
+  const kept = hint === '' ? '; the cells are passed through in order' : '';
+  return `line ${line}: expected ${expected} fields as in the header, found ${found}${hint}${kept}.`;
 }
 
 /**
@@ -219,18 +242,31 @@ export function chunkProcessor(
   kind: RowAdapter,
   context: ChunkContext,
 ): (records: readonly RecordText[]) => ComputedChunk {
-  const encoder = ENCODERS[context.format](context);
-  const failed = (code: string, message: string) =>
-    kind.errorFields?.(code, message) ?? resultFields(undefined, { code, message });
+  const encoder = context.format === 'parquet' ? undefined : ENCODERS[context.format](context);
+  // Parquet cells are typed, as JSON values are; its text cells of request numbers are read as numbers.
+  const source: FileFormat = context.inputFormat === 'csv' ? 'csv' : 'jsonl';
+  const parquet = context.inputFormat === 'parquet';
+  const failed = (code: string, message: string, detail?: ErrorDetail) =>
+    kind.errorFields?.(code, message) ?? resultFields(undefined, { code, message, detail });
   // The next chunk's buffer is sized from the last one's output, so it is rarely grown.
   let capacity = 64 * 1024;
   const newRow = rowObjectFor(context.header);
   const rename =
     context.rename !== undefined && Object.keys(context.rename).length > 0 ? context.rename : undefined;
   const reading = context.reading ?? {};
+  // JSON Lines records name their own keys: one whose keys differ from the first's is checked as a header is.
+  const readKeys =
+    context.inputFormat === 'jsonl' && kind.columns !== undefined
+      ? keyReader(kind.columns, context.keys ?? [], rename)
+      : undefined;
   return (records) => {
     const summary = new RunSummary(kind.groupings);
-    const sink = new ByteSink(capacity);
+    const sink = new ByteSink(encoder === undefined ? 0 : capacity);
+    const rows: OutputRow[] = [];
+    const emit = (values: Record<string, unknown>, result: ResultFields) => {
+      if (encoder === undefined) rows.push({ input: values, result });
+      else sink.write(encoder.line(values, result));
+    };
     // Records are parsed a slice at a time, just before their rows are computed: a chunk's parsed fields never all
     // live at once, so few survive a young-generation collection and old-space garbage stays small (peak RSS).
     for (let from = 0; from < records.length; from += PARSE_SLICE) {
@@ -238,33 +274,38 @@ export function chunkProcessor(
       const parsed = context.inputFormat === 'csv' ? parseSlice(slice, context.delimiter) : [];
       // Each row is computed and encoded before the next is decoded: nothing of a row but its bytes outlives it.
       slice.forEach((record, index) => {
-        const { values, error } = decode(record, context, parsed[index], newRow);
-        if (error !== undefined) {
-          summary.failure(record.line, 'invalid_request', error);
-          sink.write(encoder.line(values, failed('invalid_request', error)));
+        const { values, error, detail } = decode(record, context, parsed[index], newRow);
+        const keys = error === undefined ? readKeys?.(values) : undefined;
+        const problem = keys !== undefined && 'error' in keys ? `line ${record.line}: ${keys.error}.` : error;
+        if (problem !== undefined) {
+          summary.failure(record.line, 'invalid_request', problem);
+          emit(values, failed('invalid_request', problem, detail));
           return;
         }
+        const names = keys === undefined ? rename : (keys as { rename: typeof rename }).rename;
         let result: ResultFields;
-        const input = rename === undefined ? values : renamed(values, rename);
+        let input: Record<string, unknown> | undefined;
         try {
-          const { outcome, groups, fields } = kind.compute(input, context.inputFormat, reading);
+          const read = parquet ? parquetRowValues(values) : values;
+          input = names === undefined ? read : renamed(read, names);
+          const { outcome, groups, fields } = kind.compute(input, source, reading);
           summary.success(outcome.co2e, groups);
           result = fields ?? outcome;
         } catch (thrown) {
-          const { code, message } = describeError(thrown);
+          const { code, message, detail } = describeError(thrown);
           summary.failure(
             record.line,
             code,
             message,
-            kind.failureHint?.(input, context.inputFormat, thrown, reading),
+            input === undefined ? undefined : kind.failureHint?.(input, source, thrown, reading),
           );
-          result = failed(code, message);
+          result = failed(code, message, detail);
         }
-        sink.write(encoder.line(values, result));
+        emit(values, result);
       });
     }
     const bytes = sink.bytes();
     capacity = Math.ceil(bytes.length * 1.25);
-    return { bytes, summary };
+    return encoder === undefined ? { bytes, rows, summary } : { bytes, summary };
   };
 }

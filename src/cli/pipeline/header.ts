@@ -31,6 +31,21 @@ export function normaliseColumn(name: string): string {
     .replace(/^_+|_+$/g, '');
 }
 
+/** How messages name the names checked: a CSV header's columns, or a JSON Lines record's keys. */
+export interface HeaderWords {
+  /** What holds the names (`the header`, `the first record`). */
+  subject: string;
+  /** One name's kind (`column`, `key`); plural with an `s`. */
+  noun: string;
+}
+
+/** A CSV header's (or a Parquet file's) columns. */
+export const HEADER_WORDS: HeaderWords = { subject: 'the header', noun: 'column' };
+/** The keys of a JSON Lines input's first object, checked before any row as a header is. */
+export const FIRST_RECORD_WORDS: HeaderWords = { subject: 'the first record', noun: 'key' };
+/** The keys of a later JSON Lines record whose keys differ from the first's. */
+const RECORD_WORDS: HeaderWords = { subject: 'the record', noun: 'key' };
+
 export interface HeaderReading {
   /** Header name → the name the adapter reads, for the names that differ. */
   rename: Record<string, string>;
@@ -64,7 +79,11 @@ const shown = (name: string) => (name.length > 40 ? `${name.slice(0, 40)}…` : 
  * // { rename: { Classification_Type: 'classification_type', year: 'spend_year', … }, notes: [ … ] }
  * ```
  */
-export function checkHeader(header: readonly string[], spec: ColumnSpec): HeaderReading {
+export function checkHeader(
+  header: readonly string[],
+  spec: ColumnSpec,
+  { subject, noun }: HeaderWords = HEADER_WORDS,
+): HeaderReading {
   const known = new Map(spec.known.map((name) => [normaliseColumn(name), name]));
   const normalised = header.map(normaliseColumn);
   const byColumn = new Map<string, string>(); // adapter column → header name
@@ -78,7 +97,7 @@ export function checkHeader(header: readonly string[], spec: ColumnSpec): Header
     const earlier = byColumn.get(column);
     if (earlier !== undefined)
       throw new HeaderError(
-        `the header names the column '${column}' twice ('${shown(earlier)}' and '${shown(name)}')`,
+        `${subject} names the ${noun} '${column}' twice ('${shown(earlier)}' and '${shown(name)}')`,
       );
     byColumn.set(column, name);
     if (name !== column) {
@@ -112,12 +131,12 @@ export function checkHeader(header: readonly string[], spec: ColumnSpec): Header
     });
     const more = missing.length > 3 ? ` and ${missing.length - 3} more` : '';
     throw new HeaderError(
-      `the header has no ${missing.length === 1 ? 'column' : 'columns'} ${parts.join(', ')}${more}`,
+      `${subject} has no ${missing.length === 1 ? noun : `${noun}s`} ${parts.join(', ')}${more}`,
     );
   }
   const notes: string[] = [];
-  if (renamed.length > 0) notes.push(`columns read as: ${renamed.join(', ')}`);
-  if (aliased.length > 0) notes.push(`columns read by alias: ${aliased.join(', ')}`);
+  if (renamed.length > 0) notes.push(`${noun}s read as: ${renamed.join(', ')}`);
+  if (aliased.length > 0) notes.push(`${noun}s read by alias: ${aliased.join(', ')}`);
   const nearMisses = unmatched.flatMap((name) => {
     const near = nearest(
       normaliseColumn(name),
@@ -125,6 +144,73 @@ export function checkHeader(header: readonly string[], spec: ColumnSpec): Header
     );
     return near === undefined ? [] : [`'${shown(name)}' (did you mean ${near}?)`];
   });
-  if (nearMisses.length > 0) notes.push(`columns passed through unread: ${nearMisses.join(', ')}`);
+  if (nearMisses.length > 0) notes.push(`${noun}s passed through unread: ${nearMisses.join(', ')}`);
   return { rename, notes };
+}
+
+/**
+ * The names a JSON Lines record gives for the check: its keys, and the keys of its objects that hold columns
+ * ({@link ColumnSpec.objects}: spend's nested `activity`).
+ *
+ * @example
+ * ```ts
+ * recordKeys({ activity: { classification_type: 'isic4' }, money: 1 }, SPEND_COLUMNS); // ['activity', 'money', 'classification_type']
+ * ```
+ */
+export function recordKeys(values: Readonly<Record<string, unknown>>, spec: ColumnSpec): string[] {
+  const keys = Object.keys(values);
+  for (const name of spec.objects ?? []) {
+    const inner = Object.hasOwn(values, name) ? values[name] : undefined;
+    if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) continue;
+    // A key both inside and beside the object is the calculator's to refuse ("either 'activity' or …").
+    for (const key of Object.keys(inner)) if (!keys.includes(key)) keys.push(key);
+  }
+  return keys;
+}
+
+/** A record's keys read: the names to read differently, or why the record cannot be read (a required key missing). */
+export type KeyReading = { rename: Readonly<Record<string, string>> | undefined } | { error: string };
+
+/** Key sets a {@link keyReader} remembers: far more than a file's shapes of record; cleared when full. */
+const MAX_KEY_SETS = 1_000;
+
+const sameKeys = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((key, index) => key === b[index]);
+
+/**
+ * Reads each JSON Lines record's keys as the first record's were (`first`, with its `rename`), and a record with
+ * other keys by its own: checked as a header is, once per set of keys. A required key missing or misspelt fails that
+ * record alone, naming the key and the nearest one.
+ *
+ * @example
+ * ```ts
+ * const read = keyReader(SPEND_COLUMNS, ['Amount', …], { Amount: 'money' });
+ * read({ mony: 12, … }); // { error: "the record has no key 'money' (did you mean 'mony'?)" }
+ * ```
+ */
+export function keyReader(
+  spec: ColumnSpec,
+  first: readonly string[],
+  rename: Readonly<Record<string, string>> | undefined,
+): (values: Readonly<Record<string, unknown>>) => KeyReading {
+  const asFirst: KeyReading = { rename };
+  const known = new Map<string, KeyReading>();
+  return (values) => {
+    const keys = recordKeys(values, spec);
+    if (sameKeys(keys, first)) return asFirst;
+    const signature = keys.join('\u0000');
+    let reading = known.get(signature);
+    if (reading === undefined) {
+      try {
+        const own = checkHeader(keys, spec, RECORD_WORDS).rename;
+        reading = { rename: Object.keys(own).length > 0 ? own : undefined };
+      } catch (error) {
+        if (!(error instanceof HeaderError)) throw error;
+        reading = { error: error.message };
+      }
+      if (known.size >= MAX_KEY_SETS) known.clear();
+      known.set(signature, reading);
+    }
+    return reading;
+  };
 }

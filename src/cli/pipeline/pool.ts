@@ -31,10 +31,9 @@ export interface WorkerReady {
 export const defaultJobs = (): number => availableParallelism();
 
 /**
- * Rows from which a run with the default `--jobs` starts workers. A worker's start-up, cold caches and compiled
- * code cost about 0.5 s (a FOCUS bill) to 0.9–1.2 s (a varied spend ledger) of CPU, and on two cores slow the main
- * thread while they are paid: `--jobs 2` was 7–42 % slower than `--jobs 1` on ledgers of 5k–50k rows and 1.2× as
- * fast at 100k (bench/cli.md).
+ * Rows from which a run with the default `--jobs` starts workers: a worker's start-up, cold caches and compiled code
+ * cost CPU the main thread shares while they are paid, which a short file does not repay (the figures: bench/cli.md,
+ * "Short files").
  */
 export const LONG_RUN_ROWS = 100_000;
 

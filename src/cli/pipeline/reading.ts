@@ -3,12 +3,12 @@ import { createGunzip } from 'node:zlib';
 import { type Delimiter, delimiterName } from '../formats/csv/reader';
 import { type ParquetAwareFormat, readRecords } from '../formats/records';
 import { UsageError } from '../io';
-import { checkHeader, HeaderError } from './header';
+import { checkHeader, HEADER_WORDS, HeaderError, type HeaderWords } from './header';
 import type { CellReading, RowAdapter } from './row-adapter';
 
 /**
- * How a file command reads its input beyond the records themselves, the same for the streamed pipeline
- * (run-file.ts) and the Parquet one (run-parquet.ts): the cells (decimal commas, credit notes) and the header.
+ * How a file command reads its input beyond the records themselves, the same for every format (run-file.ts): the
+ * cells (decimal commas, credit notes) and the header.
  */
 
 /** The options that change how cells are read. */
@@ -57,8 +57,8 @@ export function readingOf(
 }
 
 /**
- * The header (CSV, or a Parquet file's columns) matched to the adapter's columns before any row: the names to read differently and the notes for
- * the end report.
+ * The header (CSV, a Parquet file's columns, or the keys of a JSON Lines input's first object) matched to the adapter's
+ * columns before any row: the names to read differently and the notes for the end report.
  *
  * @throws {@link UsageError} for a required column missing (naming it and the nearest header name) or named twice.
  */
@@ -66,12 +66,12 @@ export function headerReading(
   kind: RowAdapter,
   file: string,
   header: readonly string[],
-  named = true,
+  words: HeaderWords = HEADER_WORDS,
 ): { rename: Record<string, string>; notes: string[] } {
   // An empty file has no header and no rows: nothing to check.
-  if (kind.columns === undefined || !named || header.length === 0) return { rename: {}, notes: [] };
+  if (kind.columns === undefined || header.length === 0) return { rename: {}, notes: [] };
   try {
-    return checkHeader(header, kind.columns);
+    return checkHeader(header, kind.columns, words);
   } catch (error) {
     if (error instanceof HeaderError) throw new UsageError(`${file}: ${error.message}.`);
     throw error;

@@ -22,6 +22,8 @@ export interface ColumnSpec {
   readonly known: readonly string[];
   /** Other names for known columns, as ledgers write them (`amount` → `money`), in normalised form. */
   readonly aliases: Readonly<Record<string, string>>;
+  /** JSON Lines keys whose object value holds columns of its own (spend's nested `activity`). */
+  readonly objects?: readonly string[];
 }
 
 /**

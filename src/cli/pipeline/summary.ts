@@ -19,8 +19,8 @@ export interface SummaryState {
 /**
  * A chunk's summary as a worker posts it to the main thread (structured cloning): its sums as counts of 10^-30
  * ({@link DecimalSum.parts}) and its groups as parallel arrays, so that the worker writes no decimal text per group
- * and the main thread reads none back. A varied chunk of 1,000 ledger rows has hundreds of groups, and as
- * {@link SummaryState} (an object per group, its sum as text) it cost both threads about 5 % of a `--jobs 2` run.
+ * and the main thread reads none back: a varied chunk of ledger rows has hundreds of groups, and as
+ * {@link SummaryState} (an object per group, its sum as text) they cost both threads a share of a `--jobs 2` run.
  */
 export interface SummaryParts {
   rows: number;

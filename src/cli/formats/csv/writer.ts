@@ -73,7 +73,8 @@ function inputCell(value: unknown): string {
 function resultCell(value: unknown, texts: CellTexts): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return plainDecimal(value);
-  return texts.of(String(value));
+  // An object (an error's detail) as compact JSON, as JSON Lines has it.
+  return texts.of(typeof value === 'object' ? JSON.stringify(value) : String(value));
 }
 
 /**

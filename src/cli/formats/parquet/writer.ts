@@ -7,7 +7,7 @@ import type { ParquetColumnType } from './reader';
 /**
  * Parquet output: the input columns, then the result columns, one row group per {@link PARQUET_ROW_GROUP} rows,
  * each flushed to the byte sink as soon as it is encoded (memory stays at one row group). Result columns: `co2e`
- * and `activity_value` DOUBLE, `notices` JSON (the full notices, as in JSON Lines), the others STRING; all
+ * and `activity_value` DOUBLE, `notices` and `error_detail` JSON (as in JSON Lines), the others STRING; all
  * nullable. Pass-through columns keep a plain Parquet input type (BOOLEAN, INT32, INT64, DOUBLE). Otherwise a
  * numeric request field (`money`, `spend_year`, `duration`, …) is DOUBLE when every value of the first row group
  * is a plain number (a CSV cell such as `2019`, a JSON number), so spend → Parquet → spend gives the same results;
@@ -45,6 +45,7 @@ const RESULT_TYPES: Readonly<Record<(typeof RESULT_COLUMNS)[number], 'DOUBLE' | 
   notices: 'JSON',
   error_code: 'STRING',
   error_message: 'STRING',
+  error_detail: 'JSON',
 };
 const RESULT_NAMES: ReadonlySet<string> = new Set(RESULT_COLUMNS);
 
