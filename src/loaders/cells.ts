@@ -11,9 +11,9 @@ export interface DecimalCell {
 }
 
 /**
- * Reads a cell as an exact decimal (`12`, `-0.5`, `2.5E+05`), or records why it is not one (`<label> "1,5" is not a
- * number …`, as {@link readNumber} words it) and gives undefined: the one way the loaders turn text into a
- * `Decimal`, so no value is ever a cast or a stand-in.
+ * Reads a cell as an exact decimal (`12`, `-0.5`, `2.5E+05`), or records why it is not one, worded by
+ * {@link readNumber} after the label (`multiplier "n/a" is not a number`), and gives undefined: the one way the
+ * loaders turn text into a `Decimal`, so no value is ever a cast or a stand-in.
  *
  * @example
  * ```ts

@@ -3,7 +3,7 @@ import { type Decimal, decimal, div, sum, toNumber } from '../core/decimal';
 import { DatasetError } from '../datasets/errors';
 import { type CloudInstancesTable, type CloudProvider } from '../datasets/tables';
 import { readCsvRecords, type CsvRecord } from './csv';
-import { parseMeta, validateTable } from './validate';
+import { checkedTable, parseMeta } from './validate';
 import { Problems } from './problems';
 import type { TableMeta } from './table-kinds';
 
@@ -79,9 +79,8 @@ export function parseCcfInstances(files: CcfInstanceFiles, meta: TableMeta<'clou
   ].sort((a, b) => compareStrings(a.provider, b.provider) || compareStrings(a.instance, b.instance));
   const tableMeta = parseMeta('cloudInstances', meta, 'cloudInstances meta');
   const problems = new Problems('ccf-coefficients');
-  const table = validateTable('cloudInstances', { ...tableMeta, instances }, problems, () => ({ line: 1 }));
-  problems.throwIfAny();
-  return { cloudInstances: table as CloudInstancesTable, dropped, notes };
+  const table = checkedTable('cloudInstances', { ...tableMeta, instances }, problems, () => ({ line: 1 }));
+  return { cloudInstances: table, dropped, notes };
 }
 
 /** Locale-independent string order, so the table is the same on every machine. */

@@ -6,7 +6,7 @@ import type { ClassificationsTable, DatasetInfo, SpendFactorsTable } from '../da
 import { type DecimalCell, decimalCell } from './cells';
 import { Problems } from './problems';
 import { readNumber, splitLines, withoutBom } from './text';
-import { validateTable } from './validate';
+import { checkedTable } from './validate';
 
 /**
  * The GHG rows of EXIOBASE 3 `impacts/M.txt` this parser knows, with their GWP basis: the CML/IPCC 2007 (AR4)
@@ -155,7 +155,7 @@ export function parseExiobaseRelease(input: ExiobaseReleaseInput): ExiobaseRelea
   xProblems.throwIfAny();
   const { factors, positions, omitted } = releaseFactors(m, x, input, mProblems);
   mProblems.throwIfAny();
-  const table = validateTable(
+  const table = checkedTable(
     'spendFactors',
     {
       dataset: releaseDataset(input, settings, m),
@@ -170,9 +170,8 @@ export function parseExiobaseRelease(input: ExiobaseReleaseInput): ExiobaseRelea
     (path) =>
       (path[0] === 'factors' && typeof path[1] === 'number' ? positions[path[1]] : undefined) ?? { line: 1 },
   );
-  mProblems.throwIfAny();
   return {
-    spendFactors: table as SpendFactorsTable,
+    spendFactors: table,
     weights: x.weights,
     weightsDescription: `EXIOBASE ${input.version ?? '3'} IOT_${input.year}_pxp total output x (indout), million EUR (current ${input.year} basic prices)`,
     regions: [...new Set(m.columns.map((column) => column.region))],
