@@ -244,8 +244,11 @@ const cloudCoefficients: CsvFormat = {
       )
         continue;
       providers[provider] = values;
-      locateRow(at, ['providers', provider], reader, COEFFICIENTS.fields);
+      // Each field at its cell, the provider (a key issue) at its own: a row located only by its key would be
+      // found first at the key and put every coefficient's problem on the provider cell.
       at.set(['providers', provider], reader.at('provider'));
+      for (const [field, column] of Object.entries(COEFFICIENTS.fields))
+        if (typeof column === 'string') at.set(['providers', provider, field], reader.at(column));
     }
     return { providers };
   },
