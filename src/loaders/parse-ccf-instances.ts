@@ -346,41 +346,30 @@ function mode(values: number[]): number | undefined {
   return best?.[0];
 }
 
+/** GCP: the spec rows of each machine type (one per microarchitecture), an instance per embodied-mean row. */
 function gcpInstances(
   files: NonNullable<CcfInstanceFiles['gcp']>,
   dropped: DroppedInstance[],
   notes: string[],
 ): Instance[] {
   const names = CCF_INSTANCE_FILES.gcp;
-  const specs = new Map<string, CsvRecord[]>();
+  const specs = new Map<string, [CsvRecord, ...CsvRecord[]]>();
   for (const row of readCsvRecords(files.instances, names.instances)) {
     const type = row.record['Machine type'] ?? '';
-    specs.set(type, [...(specs.get(type) ?? []), row]);
+    const group = specs.get(type);
+    if (group === undefined) specs.set(type, [row]);
+    else group.push(row);
   }
   const out: Instance[] = [];
   for (const { record: embodied, line } of readCsvRecords(files.embodiedMean, names.embodiedMean)) {
     const type = embodied.type ?? '';
-    const group = specs.get(type)?.map((row) => row.record);
+    const group = specs.get(type);
     if (!group) {
       dropped.push({ provider: 'gcp', instance: type, reason: `not in ${names.instances}` });
       continue;
     }
-    const vcpus = new Set(group.map((r) => r['Instance vCPUs']));
-    const memories = new Set(group.map((r) => plainDecimal(r['Instance Memory'])));
-    if (vcpus.size !== 1 || memories.size !== 1)
-      fail(
-        names.instances,
-        (specs.get(type) as CsvRecord[])[0]?.line ?? 1,
-        `GCP ${type}: instance specs differ by microarchitecture`,
-      );
-    const platforms = group.map((r) => plainDecimal(r['Platform vCPUs (highest vCPU possible)']));
-    const platformVcpu = platforms.includes(undefined) ? undefined : mode(platforms as number[]);
-    if (new Set(platforms).size > 1) {
-      notes.push(
-        `gcp: ${type} platform vCPUs ${platforms.join('/')} by microarchitecture; ${platformVcpu} used`,
-      );
-    }
-    const first = group[0] as Record<string, string>;
+    const platformVcpu = gcpPlatformVcpu(type, group, notes);
+    const first = group[0].record;
     const row = instanceOrDrop(
       dropped,
       'gcp',
@@ -396,4 +385,32 @@ function gcpInstances(
     if (row) out.push(row);
   }
   return out;
+}
+
+/**
+ * Check and aggregate a machine type's microarchitecture rows: the same vCPUs and memory on each, the platform the
+ * most common platform vCPU count (noted where they differ); undefined when a row has none.
+ */
+function gcpPlatformVcpu(
+  type: string,
+  group: readonly [CsvRecord, ...CsvRecord[]],
+  notes: string[],
+): number | undefined {
+  const records = group.map((row) => row.record);
+  const vcpus = new Set(records.map((r) => r['Instance vCPUs']));
+  const memories = new Set(records.map((r) => plainDecimal(r['Instance Memory'])));
+  if (vcpus.size !== 1 || memories.size !== 1)
+    fail(
+      CCF_INSTANCE_FILES.gcp.instances,
+      group[0].line,
+      `GCP ${type}: instance specs differ by microarchitecture`,
+    );
+  const platforms = records.map((r) => plainDecimal(r['Platform vCPUs (highest vCPU possible)']));
+  const platformVcpu = platforms.every((value) => value !== undefined) ? mode(platforms) : undefined;
+  if (new Set(platforms).size > 1) {
+    notes.push(
+      `gcp: ${type} platform vCPUs ${platforms.join('/')} by microarchitecture; ${platformVcpu} used`,
+    );
+  }
+  return platformVcpu;
 }
