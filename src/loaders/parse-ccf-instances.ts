@@ -253,7 +253,7 @@ function restoreConstrainedVcpus(rows: AzureRow[], notes: string[]): void {
 }
 
 /**
- * Check: a series whose platform column is below an instance's vCPUs (Mv2 208 < 416, NCas_T4_v3 24 < 64) takes the
+ * Check: a series whose platform column is below an instance's vCPUs (Mv2 `208 < 416`, NCas_T4_v3 `24 < 64`) takes the
  * largest instance of the series as the platform, for every size of the series (as CCF's code does).
  */
 function raiseSeriesPlatforms(rows: AzureRow[], notes: string[]): void {
