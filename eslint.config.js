@@ -18,6 +18,11 @@ const layerZones = Object.entries(LAYERS).map(([unit, { layer, imports }]) => ({
   message: `layer ${layer} '${unit}' may import only ${imports.join(', ') || 'nothing else in src/'} (docs/architecture.md)`,
 }));
 
+/** Decimal arithmetic goes through src/core/decimal.ts, so the library can be swapped there alone. */
+const BIG_JS_ONLY_IN_THE_SEAM = {
+  paths: [{ name: 'big.js', message: 'use the decimal seam, src/core/decimal.ts (docs/architecture.md)' }],
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '**/*.generated.ts'] },
   {
@@ -52,6 +57,9 @@ export default tseslint.config(
       // With noUncheckedIndexedAccess, `!` is how hot loops state an index known to be in range; a check there
       // would be a branch per element that can never fire.
       '@typescript-eslint/no-non-null-assertion': 'off',
+      'no-restricted-imports': ['error', BIG_JS_ONLY_IN_THE_SEAM],
     },
   },
+  // The seam itself is the one file that may import big.js.
+  { files: ['src/core/decimal.ts'], rules: { 'no-restricted-imports': 'off' } },
 );

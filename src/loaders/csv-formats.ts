@@ -1,8 +1,16 @@
 import { deepFreeze } from '../core/freeze';
 import { instanceKey, regionKey } from '../datasets/create';
-import { type CloudProvider, GWP_METHODS } from '../datasets/tables';
+import {
+  type CloudProvider,
+  CloudCoefficientsTableSchema,
+  CloudInstancesTableSchema,
+  GWP_METHODS,
+  MarginsTableSchema,
+  SpendFactorsTableSchema,
+} from '../datasets/tables';
 import type { ColumnSpec, CsvRowReader } from './csv';
 import type { Locations, Problems, RowColumns } from './problems';
+import { schemaColumns } from './schema-columns';
 import type { TableKind } from './table-kinds';
 
 /**
@@ -41,22 +49,14 @@ function locateRow(at: Locations, path: PropertyKey[], reader: CsvRowReader, col
   at.setRow(path, reader, columns);
 }
 
-/** The columns of a spend factor's fields (one object for every row). */
-const SPEND_FACTOR_COLUMNS: RowColumns = {
-  product: 'product',
-  region: 'region',
-  kgco2e: 'kgco2e',
-  name: 'name',
-  activity_id: 'activity_id',
-  data_quality_flags: 'data_quality_flags',
-  kgco2e_alt: Object.fromEntries(GWP_METHODS.map((gwp) => [gwp, `kgco2e_${gwp}`])),
-};
+/** A spend factor's columns: its fields, the flags `a|b` (empty: none), each `kgco2e_alt` basis in its own column. */
+const SPEND_FACTOR_COLUMNS = schemaColumns(SpendFactorsTableSchema.shape.factors.def.element, {
+  optional: ['data_quality_flags'],
+  nested: { kgco2e_alt: Object.fromEntries(GWP_METHODS.map((gwp) => [gwp, `kgco2e_${gwp}`])) },
+});
 
 const spendFactors: CsvFormat = {
-  columns: [
-    ...required('product', 'region', 'kgco2e', 'name', 'activity_id'),
-    ...optional('data_quality_flags', ...GWP_METHODS.map((gwp) => `kgco2e_${gwp}`)),
-  ],
+  columns: SPEND_FACTOR_COLUMNS.columns,
   build(readers, at, problems) {
     const seen = new FirstLines();
     const factors = readers.map((reader, index) => {
@@ -72,7 +72,7 @@ const spendFactors: CsvFormat = {
       const flags = reader.text('data_quality_flags');
       row.data_quality_flags = flags === '' ? [] : flags.split('|').map((flag) => flag.trim());
       const path = ['factors', index];
-      locateRow(at, path, reader, SPEND_FACTOR_COLUMNS);
+      locateRow(at, path, reader, SPEND_FACTOR_COLUMNS.fields);
       seen.first(
         `${reader.text('product')}\u0000${reader.text('region')}`,
         reader,
@@ -86,9 +86,11 @@ const spendFactors: CsvFormat = {
   },
 };
 
+// An empty (or absent) tax_margin means no default tax margin, as in tables built from sources without taxes.
+const MARGIN_COLUMNS = schemaColumns(MarginsTableSchema.shape.margins.def.element);
+
 const margins: CsvFormat = {
-  // An empty (or absent) tax_margin means no default tax margin, as in tables built from sources without taxes.
-  columns: [...required('region', 'product', 'trade_margin', 'transport_margin'), ...optional('tax_margin')],
+  columns: MARGIN_COLUMNS.columns,
   build(readers, at, problems) {
     const seen = new FirstLines();
     const rows = readers.map((reader, index) => {
@@ -97,13 +99,7 @@ const margins: CsvFormat = {
       put(row, 'product', reader.required('product'));
       put(row, 'tax_margin', reader.optionalNumber('tax_margin'));
       for (const margin of ['trade_margin', 'transport_margin']) put(row, margin, reader.number(margin));
-      locateRow(at, ['margins', index], reader, {
-        region: 'region',
-        product: 'product',
-        tax_margin: 'tax_margin',
-        trade_margin: 'trade_margin',
-        transport_margin: 'transport_margin',
-      });
+      locateRow(at, ['margins', index], reader, MARGIN_COLUMNS.fields);
       seen.first(
         `${reader.text('region')}\u0000${reader.text('product')}`,
         reader,
@@ -176,16 +172,14 @@ const fx: CsvFormat = {
   },
 };
 
-const COEFFICIENT_COLUMNS = [
-  'min_watts',
-  'max_watts',
-  'pue',
-  'memory_kwh_per_gb_hour',
-  'ssd_wh_per_tb_hour',
-  'hdd_wh_per_tb_hour',
-  'networking_kwh_per_gb',
-  'server_lifetime_hours',
-] as const;
+/** A provider's row: its key column, then the coefficients' fields (pue_by_region and gpu_watts as pair cells). */
+const COEFFICIENTS = schemaColumns(CloudCoefficientsTableSchema.shape.providers.def.valueType, {
+  key: ['provider'],
+});
+/** The number columns: every required field of a provider's coefficients is a number. */
+const COEFFICIENT_COLUMNS = COEFFICIENTS.columns
+  .filter((column) => column.required && column.name !== 'provider')
+  .map((column) => column.name);
 
 /**
  * A cell of `key=value` pairs separated by `|` (`us-central1=1.11|us-east4=1.08`; `Nvidia T4=8/71`), each value read
@@ -220,7 +214,7 @@ const finite = (text: string): number | undefined => {
 
 const cloudCoefficients: CsvFormat = {
   // pue_by_region: `region=pue|…`; gpu_watts: `model=min/max|…` (watts per GPU at idle and at 100 %).
-  columns: [...required('provider', ...COEFFICIENT_COLUMNS), ...optional('pue_by_region', 'gpu_watts')],
+  columns: COEFFICIENTS.columns,
   build(readers, at, problems) {
     const seen = new FirstLines();
     const providers: Record<string, Record<string, unknown>> = {};
@@ -250,13 +244,11 @@ const cloudCoefficients: CsvFormat = {
       )
         continue;
       providers[provider] = values;
-      locateRow(
-        at,
-        ['providers', provider],
-        reader,
-        Object.fromEntries(COEFFICIENT_COLUMNS.map((column) => [column, column])),
-      );
+      // Each field at its cell, the provider (a key issue) at its own: a row located only by its key would be
+      // found first at the key and put every coefficient's problem on the provider cell.
       at.set(['providers', provider], reader.at('provider'));
+      for (const [field, column] of Object.entries(COEFFICIENTS.fields))
+        if (typeof column === 'string') at.set(['providers', provider, field], reader.at(column));
     }
     return { providers };
   },
@@ -339,11 +331,13 @@ const cloudRegions: CsvFormat = {
   },
 };
 
+// Per-type processor watts (min_watts, max_watts) come only with CCF's application tables, which are JSON.
+const INSTANCE_COLUMNS = schemaColumns(CloudInstancesTableSchema.shape.instances.def.element, {
+  omit: ['min_watts', 'max_watts'],
+});
+
 const cloudInstances: CsvFormat = {
-  columns: [
-    ...required('provider', 'instance', 'vcpu', 'memory_gib', 'platform_vcpu', 'platform_embodied_kgco2e'),
-    ...optional('gpu_count', 'gpu_model', 'charged_memory_gb', 'embodied_method'),
-  ],
+  columns: INSTANCE_COLUMNS.columns,
   build(readers, at, problems) {
     const seen = new FirstLines();
     const instances = readers.map((reader, index) => {
@@ -356,18 +350,7 @@ const cloudInstances: CsvFormat = {
       put(row, 'gpu_model', reader.text('gpu_model') || undefined);
       put(row, 'charged_memory_gb', reader.optionalNumber('charged_memory_gb'));
       put(row, 'embodied_method', reader.text('embodied_method') || undefined);
-      locateRow(at, ['instances', index], reader, {
-        provider: 'provider',
-        instance: 'instance',
-        vcpu: 'vcpu',
-        memory_gib: 'memory_gib',
-        platform_vcpu: 'platform_vcpu',
-        platform_embodied_kgco2e: 'platform_embodied_kgco2e',
-        gpu_count: 'gpu_count',
-        gpu_model: 'gpu_model',
-        charged_memory_gb: 'charged_memory_gb',
-        embodied_method: 'embodied_method',
-      });
+      locateRow(at, ['instances', index], reader, INSTANCE_COLUMNS.fields);
       const provider = reader.text('provider') as CloudProvider;
       // Duplicates as the engine looks instances up: case-insensitive, Azure with or without `Standard_`.
       seen.first(

@@ -1,9 +1,9 @@
 import { deepFreeze } from '../core/freeze';
-import { type Decimal, decimal, div, sum, toNumber } from '../core/decimal';
+import { decimal, div, sum, toNumber } from '../core/decimal';
 import { DatasetError } from '../datasets/errors';
 import { type CloudInstancesTable, type CloudProvider } from '../datasets/tables';
 import { readCsvRecords, type CsvRecord } from './csv';
-import { parseMeta, validateTable } from './validate';
+import { checkedTable, parseMeta } from './validate';
 import { Problems } from './problems';
 import type { TableMeta } from './table-kinds';
 
@@ -79,9 +79,8 @@ export function parseCcfInstances(files: CcfInstanceFiles, meta: TableMeta<'clou
   ].sort((a, b) => compareStrings(a.provider, b.provider) || compareStrings(a.instance, b.instance));
   const tableMeta = parseMeta('cloudInstances', meta, 'cloudInstances meta');
   const problems = new Problems('ccf-coefficients');
-  const table = validateTable('cloudInstances', { ...tableMeta, instances }, problems, () => ({ line: 1 }));
-  problems.throwIfAny();
-  return { cloudInstances: table as CloudInstancesTable, dropped, notes };
+  const table = checkedTable('cloudInstances', { ...tableMeta, instances }, problems, () => ({ line: 1 }));
+  return { cloudInstances: table, dropped, notes };
 }
 
 /** Locale-independent string order, so the table is the same on every machine. */
@@ -173,11 +172,28 @@ interface AzureRow {
   total?: number;
 }
 
+/**
+ * Azure: the two CSVs read row by row, constrained-vCPU counts restored, platforms raised to their series' largest
+ * size, then one instance per ARM size name.
+ */
 function azureInstances(
   files: NonNullable<CcfInstanceFiles['azure']>,
   dropped: DroppedInstance[],
   notes: string[],
 ): Instance[] {
+  const rows = azureRows(files);
+  restoreConstrainedVcpus(rows, notes);
+  raiseSeriesPlatforms(rows, notes);
+  const out: Instance[] = [];
+  for (const [name, group] of azureSizes(rows)) {
+    const row = azureSizeInstance(name, group, dropped, notes);
+    if (row) out.push(row);
+  }
+  return out;
+}
+
+/** Read: one row per (size, microarchitecture), both CSVs out of one pipeline in the same order. */
+function azureRows(files: NonNullable<CcfInstanceFiles['azure']>): AzureRow[] {
   const names = CCF_INSTANCE_FILES.azure;
   const embodied = readCsvRecords(files.embodied, names.embodied);
   const specs = readCsvRecords(files.instances, names.instances);
@@ -188,10 +204,8 @@ function azureInstances(
       `${embodied.length} rows, but ${names.instances} has ${specs.length}; the two files must be row by row`,
     );
   }
-
-  // Both CSVs come out of one pipeline, one row per (size, microarchitecture), in the same order.
-  const rows: AzureRow[] = embodied.map(({ record: e, line }, index) => {
-    const s = (specs[index] as CsvRecord).record;
+  return embodied.map(({ record: e, line }, index) => {
+    const s = specs[index]?.record ?? {};
     if (e.type !== s['Virtual Machine'] || e.microarchitecture !== s.Microarchitecture) {
       fail(
         names.embodied,
@@ -209,9 +223,13 @@ function azureInstances(
       total: plainDecimal(e.total),
     };
   });
+}
 
-  // Constrained-vCPU sizes (`E16-4s v3`): the vCPU column holds active/parent vCPUs (0.25) and the platform column
-  // the parent size's vCPUs (16). Restore the active count (4), as CCF's own constrained-vCPU table has it.
+/**
+ * Check: constrained-vCPU sizes (`E16-4s v3`) hold active/parent vCPUs in the vCPU column (0.25) and the parent
+ * size's vCPUs in the platform column (16). Restore the active count (4), as CCF's own constrained-vCPU table has it.
+ */
+function restoreConstrainedVcpus(rows: AzureRow[], notes: string[]): void {
   const constrained = new Set<string>();
   for (const row of rows) {
     if (row.vcpu === undefined || Number.isInteger(row.vcpu) || row.platform_vcpu === undefined) continue;
@@ -219,7 +237,7 @@ function azureInstances(
     const restored = row.vcpu * row.platform_vcpu;
     if (!(Math.abs(restored - active) < 1e-6)) {
       fail(
-        names.instances,
+        CCF_INSTANCE_FILES.azure.instances,
         row.line,
         `Azure ${row.type}: fractional vCPU ${row.vcpu} × ${row.platform_vcpu} is not the name's ${active}`,
       );
@@ -232,9 +250,13 @@ function azureInstances(
       `azure: ${constrained.size} constrained-vCPU sizes: vcpu = active vCPUs from the name (CSV held the ratio)`,
     );
   }
+}
 
-  // Series whose platform column is below an instance's vCPUs (Mv2 208 < 416, NCas_T4_v3 24 < 64): use the
-  // largest instance of the series as the platform, for every size of the series (as CCF's code does).
+/**
+ * Check: a series whose platform column is below an instance's vCPUs (Mv2 `208 < 416`, NCas_T4_v3 `24 < 64`) takes the
+ * largest instance of the series as the platform, for every size of the series (as CCF's code does).
+ */
+function raiseSeriesPlatforms(rows: AzureRow[], notes: string[]): void {
   const seriesMax = new Map<string, { platform: number; vcpu: number }>();
   for (const row of rows) {
     const max = seriesMax.get(row.series) ?? { platform: 0, vcpu: 0 };
@@ -255,53 +277,62 @@ function azureInstances(
       `azure: series "${series}" platform vCPU ${max.platform} < largest size ${max.vcpu}; platform_vcpu = ${max.vcpu} for ${[...sizes].join(', ')}`,
     );
   }
+}
 
-  // One row per size: sizes repeat once per microarchitecture.
-  const bySize = new Map<string, AzureRow[]>();
+/** Select: the rows of each ARM size name (a size repeats once per microarchitecture); names must differ in case. */
+function azureSizes(rows: readonly AzureRow[]): Map<string, [AzureRow, ...AzureRow[]]> {
+  const bySize = new Map<string, [AzureRow, ...AzureRow[]]>();
   for (const row of rows) {
     const name = azureArmName(row.type);
-    bySize.set(name, [...(bySize.get(name) ?? []), row]);
+    const group = bySize.get(name);
+    if (group === undefined) bySize.set(name, [row]);
+    else group.push(row);
   }
   const lowerNames = new Set([...bySize.keys()].map((name) => name.toLowerCase()));
   if (lowerNames.size !== bySize.size)
-    throw new DatasetError(names.instances, '', 'Azure ARM names collide case-insensitively');
-
-  const out: Instance[] = [];
-  for (const [name, group] of bySize) {
-    const first = group[0] as AzureRow;
-    for (const row of group) {
-      if (
-        row.vcpu !== first.vcpu ||
-        row.memory_gib !== first.memory_gib ||
-        row.platform_vcpu !== first.platform_vcpu
-      ) {
-        fail(names.instances, row.line, `Azure ${name}: specs differ between microarchitecture rows`);
-      }
-    }
-    const totals = group.map((row) => row.total);
-    let total: number | undefined = totals[0];
-    if (totals.some((value) => value === undefined)) {
-      total = undefined;
-    } else if (new Set(totals).size > 1) {
-      const values: Decimal[] = totals.map((value) => decimal(value as number));
-      total = toNumber(div(sum(values), decimal(values.length)));
-      notes.push(`azure: ${name} embodied totals differ by microarchitecture; mean ${total} used`);
-    }
-    const row = instanceOrDrop(
-      dropped,
-      'azure',
-      name,
-      {
-        vcpu: first.vcpu,
-        memory_gib: first.memory_gib,
-        platform_vcpu: first.platform_vcpu,
-        platform_embodied_kgco2e: total,
-      },
-      { file: names.instances, line: first.line },
+    throw new DatasetError(
+      CCF_INSTANCE_FILES.azure.instances,
+      '',
+      'Azure ARM names collide case-insensitively',
     );
-    if (row) out.push(row);
+  return bySize;
+}
+
+/**
+ * Aggregate: one instance per size, its specs the same on every microarchitecture row, its embodied total their
+ * mean where they differ (noted); a size with a missing value is dropped.
+ */
+function azureSizeInstance(
+  name: string,
+  group: readonly [AzureRow, ...AzureRow[]],
+  dropped: DroppedInstance[],
+  notes: string[],
+): Instance | undefined {
+  const [first] = group;
+  const file = CCF_INSTANCE_FILES.azure.instances;
+  for (const row of group) {
+    if (
+      row.vcpu !== first.vcpu ||
+      row.memory_gib !== first.memory_gib ||
+      row.platform_vcpu !== first.platform_vcpu
+    )
+      fail(file, row.line, `Azure ${name}: specs differ between microarchitecture rows`);
   }
-  return out;
+  const totals = group.map((row) => row.total);
+  let total = first.total;
+  if (!totals.every((value) => value !== undefined)) total = undefined;
+  else if (new Set(totals).size > 1) {
+    total = toNumber(div(sum(totals.map(decimal)), decimal(totals.length)));
+    notes.push(`azure: ${name} embodied totals differ by microarchitecture; mean ${total} used`);
+  }
+  const { vcpu, memory_gib, platform_vcpu } = first;
+  return instanceOrDrop(
+    dropped,
+    'azure',
+    name,
+    { vcpu, memory_gib, platform_vcpu, platform_embodied_kgco2e: total },
+    { file, line: first.line },
+  );
 }
 
 /** Most common value; a tie goes to the largest. */
@@ -315,41 +346,30 @@ function mode(values: number[]): number | undefined {
   return best?.[0];
 }
 
+/** GCP: the spec rows of each machine type (one per microarchitecture), an instance per embodied-mean row. */
 function gcpInstances(
   files: NonNullable<CcfInstanceFiles['gcp']>,
   dropped: DroppedInstance[],
   notes: string[],
 ): Instance[] {
   const names = CCF_INSTANCE_FILES.gcp;
-  const specs = new Map<string, CsvRecord[]>();
+  const specs = new Map<string, [CsvRecord, ...CsvRecord[]]>();
   for (const row of readCsvRecords(files.instances, names.instances)) {
     const type = row.record['Machine type'] ?? '';
-    specs.set(type, [...(specs.get(type) ?? []), row]);
+    const group = specs.get(type);
+    if (group === undefined) specs.set(type, [row]);
+    else group.push(row);
   }
   const out: Instance[] = [];
   for (const { record: embodied, line } of readCsvRecords(files.embodiedMean, names.embodiedMean)) {
     const type = embodied.type ?? '';
-    const group = specs.get(type)?.map((row) => row.record);
+    const group = specs.get(type);
     if (!group) {
       dropped.push({ provider: 'gcp', instance: type, reason: `not in ${names.instances}` });
       continue;
     }
-    const vcpus = new Set(group.map((r) => r['Instance vCPUs']));
-    const memories = new Set(group.map((r) => plainDecimal(r['Instance Memory'])));
-    if (vcpus.size !== 1 || memories.size !== 1)
-      fail(
-        names.instances,
-        (specs.get(type) as CsvRecord[])[0]?.line ?? 1,
-        `GCP ${type}: instance specs differ by microarchitecture`,
-      );
-    const platforms = group.map((r) => plainDecimal(r['Platform vCPUs (highest vCPU possible)']));
-    const platformVcpu = platforms.includes(undefined) ? undefined : mode(platforms as number[]);
-    if (new Set(platforms).size > 1) {
-      notes.push(
-        `gcp: ${type} platform vCPUs ${platforms.join('/')} by microarchitecture; ${platformVcpu} used`,
-      );
-    }
-    const first = group[0] as Record<string, string>;
+    const platformVcpu = gcpPlatformVcpu(type, group, notes);
+    const first = group[0].record;
     const row = instanceOrDrop(
       dropped,
       'gcp',
@@ -365,4 +385,32 @@ function gcpInstances(
     if (row) out.push(row);
   }
   return out;
+}
+
+/**
+ * Check and aggregate a machine type's microarchitecture rows: the same vCPUs and memory on each, the platform the
+ * most common platform vCPU count (noted where they differ); undefined when a row has none.
+ */
+function gcpPlatformVcpu(
+  type: string,
+  group: readonly [CsvRecord, ...CsvRecord[]],
+  notes: string[],
+): number | undefined {
+  const records = group.map((row) => row.record);
+  const vcpus = new Set(records.map((r) => r['Instance vCPUs']));
+  const memories = new Set(records.map((r) => plainDecimal(r['Instance Memory'])));
+  if (vcpus.size !== 1 || memories.size !== 1)
+    fail(
+      CCF_INSTANCE_FILES.gcp.instances,
+      group[0].line,
+      `GCP ${type}: instance specs differ by microarchitecture`,
+    );
+  const platforms = records.map((r) => plainDecimal(r['Platform vCPUs (highest vCPU possible)']));
+  const platformVcpu = platforms.every((value) => value !== undefined) ? mode(platforms) : undefined;
+  if (new Set(platforms).size > 1) {
+    notes.push(
+      `gcp: ${type} platform vCPUs ${platforms.join('/')} by microarchitecture; ${platformVcpu} used`,
+    );
+  }
+  return platformVcpu;
 }

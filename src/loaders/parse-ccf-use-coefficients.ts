@@ -1,7 +1,9 @@
-import { type Decimal, add, compare, decimal, div, sum, toNumber } from '../core/decimal';
+import { type Decimal, add, compare, decimal, div, isNegative, sum, toNumber } from '../core/decimal';
 import { DatasetError } from '../datasets/errors';
+import { decimalCell } from './cells';
 import { readCsvRecords } from './csv';
-import { readNumber } from './text';
+import { Problems } from './problems';
+import { failAt } from './text';
 
 /** Options of {@link parseCcfUseCoefficients}. */
 export interface CcfUseCoefficientsOptions {
@@ -30,8 +32,9 @@ function average(values: Decimal[], how: 'mean' | 'median'): Decimal {
   if (how === 'mean') return div(sum(values), decimal(values.length));
   const sorted = [...values].sort(compare);
   const middle = Math.floor(sorted.length / 2);
-  if (sorted.length % 2 === 1) return sorted[middle] as Decimal;
-  return div(add(sorted[middle - 1] as Decimal, sorted[middle] as Decimal), decimal(2));
+  // The caller refuses a file without rows, so `middle` is in range.
+  if (sorted.length % 2 === 1) return sorted[middle]!;
+  return div(add(sorted[middle - 1]!, sorted[middle]!), decimal(2));
 }
 
 /**
@@ -71,6 +74,7 @@ export function parseCcfUseCoefficients(text: string, options: CcfUseCoefficient
         `no architecture ${JSON.stringify(name)}; the file has ${available.join(', ')}`,
       );
   }
+  const problems = new Problems(file);
   const min: Decimal[] = [];
   const max: Decimal[] = [];
   const used: string[] = [];
@@ -81,14 +85,13 @@ export function parseCcfUseCoefficients(text: string, options: CcfUseCoefficient
       ['Min Watts', min],
       ['Max Watts', max],
     ] as const) {
-      const cell = record[column] ?? '';
-      const result = readNumber(cell);
       const position = { line, column: header.indexOf(column) + 1, columnName: column };
-      const where = `line ${line}, column ${position.column} (${column})`;
-      if ('problem' in result) throw new DatasetError(file, where, `${column}: ${result.problem}`, position);
-      if (result.value < 0)
-        throw new DatasetError(file, where, `${column}: ${result.value} is negative`, position);
-      list.push(decimal(cell.trim()));
+      const cell = decimalCell(record[column] ?? '', position, `${column}:`, problems);
+      if (cell === undefined)
+        problems.throwIfAny(); // the first bad cell stops the file, as every check here does
+      else if (isNegative(cell.value))
+        failAt(file, position, `${column}: ${toNumber(cell.value)} is negative`);
+      else list.push(cell.value);
     }
     used.push(name);
   }

@@ -7,7 +7,7 @@ import type { DatasetInfo, MarginsTable } from '../datasets/tables';
 import { productCodes } from './parse-exiobase-release';
 import { Locations, Problems } from './problems';
 import { readNumber, splitLines, withoutBom } from './text';
-import { validateTable } from './validate';
+import { checkedTable } from './validate';
 
 /** The four tables read, in the layout of the MR-SUT `use.csv`. */
 export const EXIOBASE_MARGIN_LAYERS = /* @__PURE__ */ deepFreeze([
@@ -168,14 +168,13 @@ export function parseExiobaseMargins(input: ExiobaseMarginsInput): ExiobaseMargi
   };
   const problems = new Problems(useFile);
   const locations = new Locations();
-  const table = validateTable(
+  const table = checkedTable(
     'margins',
     { dataset, margins },
     problems,
     (path) => locations.find(path) ?? { line: 1 },
   );
-  problems.throwIfAny();
-  return { margins: table as MarginsTable, regions, notPurchased, marginProducts, noBasicPrice };
+  return { margins: table, regions, notPurchased, marginProducts, noBasicPrice };
 }
 
 interface Layout {

@@ -4,7 +4,7 @@ import type { FilePosition } from '../datasets/errors';
 import type { ClassificationsTable, DatasetInfo, MarginsTable } from '../datasets/tables';
 import { type CsvRowReader, readCsv, rowReaders } from './csv';
 import { Locations, Problems } from './problems';
-import { parseMeta, validateTable } from './validate';
+import { checkedTable, parseMeta } from './validate';
 
 /** The columns of a plain margins CSV: `region`, then `product` or `classification` + `code`, then the margins. */
 export const MARGINS_CSV_COLUMNS = /* @__PURE__ */ deepFreeze([
@@ -93,14 +93,12 @@ export function parseMarginsCsv(text: string, options: ParseMarginsCsvOptions): 
     const [region, product] = key.split('\u0000') as [string, string];
     return { region, product, tax_margin: values[0], trade_margin: values[1], transport_margin: values[2] };
   });
-  const table = validateTable(
+  return checkedTable(
     'margins',
     { dataset, margins },
     problems,
     (path) => locations.find(path) ?? { line: csv.headerLine },
   );
-  problems.throwIfAny();
-  return table as MarginsTable;
 
   function place(into: Map<string, Placed>, region: string, product: string, next: Placed): void {
     const key = `${region}\u0000${product}`;

@@ -16,10 +16,11 @@ import { factorId } from '../core/factor-id';
 import { DatasetError, type FilePosition } from '../datasets/errors';
 import type { ClassificationsTable, DatasetInfo, MarginsTable } from '../datasets/tables';
 import { type CpaCode, finestCodes, parseCpaCode } from './cpa';
+import { type DecimalCell, decimalCell } from './cells';
 import { readCsv } from './csv';
 import { Locations, Problems } from './problems';
-import { readNumber, splitLines, withoutBom } from './text';
-import { validateTable } from './validate';
+import { splitLines, withoutBom } from './text';
+import { checkedTable } from './validate';
 
 /** The margins file formats `datasets build --margins` tells apart by their header. */
 export type MarginsFormat = 'csv' | 'naio-tsv' | 'naio-sdmx-csv';
@@ -129,11 +130,14 @@ const DIMENSIONS = ['unit', 'stk_flow', 'ind_impv', 'prd_amo', 'geo'] as const;
 /** Observation status and confidentiality flags, current (2025) and earlier. */
 const FLAG = /^[bcdefimnprsuzCNP]+$/;
 
-interface Cell {
-  value: Decimal | undefined;
+/** A value cell not published for the year (`:`, `: c`, or empty). */
+interface NotPublished {
+  value: undefined;
   text: string;
   position: FilePosition;
 }
+/** A value cell: a number read exactly, or not published. */
+type Cell = DecimalCell | NotPublished;
 
 /** A country's cells of one product, by item, with the line that first named it. */
 interface ProductCells {
@@ -147,6 +151,40 @@ interface Observation {
   /** Position of the prd_amo code, for problems about it. */
   codeAt: FilePosition;
   cell: Cell;
+}
+
+/** The options checked, with their defaults. */
+interface NaioSettings {
+  file: string;
+  year: number;
+  unit: string;
+  tradeShare: number;
+  tolerance: number;
+  nace2: Readonly<Record<string, readonly string[]>>;
+  options: ParseNaioMarginsOptions;
+}
+
+/** The selected cells: by geo, by CPA code; and every geo of the selected rows. */
+interface SelectedCells {
+  byGeo: Map<string, Map<string, ProductCells>>;
+  geos: Set<string>;
+}
+
+/** What the aggregation builds, region after region. */
+interface MarginsBuild {
+  margins: MarginsTable['margins'];
+  locations: Locations;
+  leftOut: NaioLeftOut[];
+  marginProducts: NaioMargins['marginProducts'];
+  noBasicPrice: NaioMargins['noBasicPrice'];
+  /** The cells read, for a content version. */
+  identity: string[];
+}
+
+/** Sums of the four items over the CPA products that reach one EXIOBASE product, and the first line. */
+interface ProductSums {
+  totals: Record<Item, Decimal>;
+  line: number;
 }
 
 /**
@@ -175,13 +213,55 @@ interface Observation {
  *   TS_PP = TS_BP + D21X31 + OTTM (unless omitted), a repeated cell, a bad `tradeShare`.
  */
 export function parseNaioMargins(text: string, options: ParseNaioMarginsOptions): NaioMargins {
+  const settings = naioSettings(options);
+  const problems = new Problems(settings.file);
+  const observations = readObservations(text, settings, problems);
+  const selected = selectCells(observations, settings, problems);
+  const aggregateGeos = [...selected.geos].filter((geo) => !/^[A-Z]{2}$/.test(geo)).sort();
+  const build: MarginsBuild = {
+    margins: [],
+    locations: new Locations(),
+    leftOut: [],
+    marginProducts: [],
+    noBasicPrice: [],
+    identity: [String(settings.year), settings.unit, String(settings.tradeShare)],
+  };
+  for (const geo of chosenGeos(selected.geos, settings)) {
+    const byCode = selected.byGeo.get(geo) ?? new Map<string, ProductCells>();
+    const sums = aggregateProducts(
+      geo,
+      finestProducts(geo, byCode, settings, build),
+      settings,
+      build,
+      problems,
+    );
+    marginRows(regionOf(geo), sums, settings, build);
+  }
+  problems.throwIfAny();
+  const margins = checkedTable(
+    'margins',
+    { dataset: naioDataset(settings, build.identity), margins: build.margins },
+    problems,
+    (path) => build.locations.find(path) ?? { line: 1 },
+  );
+  return {
+    margins,
+    regions: [...new Set(build.margins.map((each) => each.region))].sort(),
+    aggregateGeos,
+    leftOut: build.leftOut,
+    marginProducts: build.marginProducts,
+    noBasicPrice: build.noBasicPrice,
+  };
+}
+
+/** The options, checked, with their defaults. */
+function naioSettings(options: ParseNaioMarginsOptions): NaioSettings {
   const file = options.file ?? 'naio_10_cp15.tsv';
-  const unit = options.unit ?? 'MIO_EUR';
-  const { tradeShare } = options;
+  const { tradeShare, year } = options;
   if (!Number.isFinite(tradeShare) || tradeShare < 0 || tradeShare > 1)
     throw new DatasetError(file, '', `tradeShare must be a fraction from 0 to 1, got ${String(tradeShare)}`);
-  if (!Number.isInteger(options.year))
-    throw new DatasetError(file, '', `year must be a four-digit year, got ${String(options.year)}`);
+  if (!Number.isInteger(year))
+    throw new DatasetError(file, '', `year must be a four-digit year, got ${String(year)}`);
   const tolerance = options.tolerance ?? 0;
   if (!Number.isFinite(tolerance) || tolerance < 0)
     throw new DatasetError(file, '', `tolerance must be 0 or more, got ${String(tolerance)}`);
@@ -192,8 +272,12 @@ export function parseNaioMargins(text: string, options: ParseNaioMarginsOptions)
       '',
       'the classifications table has no nace2 mappings to reach EXIOBASE products',
     );
+  return { file, year, unit: options.unit ?? 'MIO_EUR', tradeShare, tolerance, nace2, options };
+}
 
-  const problems = new Problems(file);
+/** Read: the file's observations for the year, from either format. */
+function readObservations(text: string, settings: NaioSettings, problems: Problems): Observation[] {
+  const { file, year } = settings;
   const format = detectMarginsFormat(text);
   if (format !== 'naio-tsv' && format !== 'naio-sdmx-csv')
     throw new DatasetError(
@@ -204,195 +288,228 @@ export function parseNaioMargins(text: string, options: ParseNaioMarginsOptions)
     );
   const observations =
     format === 'naio-tsv'
-      ? tsvObservations(text, file, options.year, problems)
-      : sdmxObservations(text, file, options.year, problems);
+      ? tsvObservations(text, file, year, problems)
+      : sdmxObservations(text, file, year, problems);
   problems.throwIfAny();
+  return observations;
+}
 
-  // Keep the rows of the unit and the total supply; refuse a file without them rather than read another unit.
+/**
+ * Select: the rows of the unit and the total supply (a file without them is refused rather than another unit
+ * read), by geo and CPA code, each item once.
+ */
+function selectCells(
+  observations: readonly Observation[],
+  settings: NaioSettings,
+  problems: Problems,
+): SelectedCells {
+  const { file, unit, year } = settings;
   const units = new Set(observations.map((each) => each.dims.unit));
-  const selected = observations.filter(
+  const rows = observations.filter(
     (each) => each.dims.unit === unit && each.dims.stk_flow === 'TOTAL' && (each.dims.freq ?? 'A') === 'A',
   );
-  if (selected.length === 0)
+  if (rows.length === 0)
     throw new DatasetError(
       file,
       '',
-      `no rows with unit ${unit}, stk_flow TOTAL for ${options.year}${units.size > 0 ? `; units in the file: ${[...units].sort().join(', ')}` : ''}`,
+      `no rows with unit ${unit}, stk_flow TOTAL for ${year}${units.size > 0 ? `; units in the file: ${[...units].sort().join(', ')}` : ''}`,
     );
-
-  // cells[geo][code][item]
-  const cells = new Map<string, Map<string, ProductCells>>();
-  const geos = new Set<string>();
-  for (const observation of selected) {
-    const { geo, prd_amo: code, ind_impv: item } = observation.dims;
-    geos.add(geo);
-    if (!(ITEMS as readonly string[]).includes(item)) continue;
+  const selected: SelectedCells = { byGeo: new Map(), geos: new Set() };
+  for (const { dims, codeAt, cell } of rows) {
+    const { geo, prd_amo: code, ind_impv: item } = dims;
+    selected.geos.add(geo);
+    if (!isItem(item)) continue;
     const cpa = parseCpaCode(code);
     if (cpa === 'total') continue;
     if ('problem' in cpa) {
-      problems.add(observation.codeAt, `unknown product: ${cpa.problem}`);
+      problems.add(codeAt, `unknown product: ${cpa.problem}`);
       continue;
     }
-    const byCode = cells.get(geo) ?? new Map<string, ProductCells>();
-    cells.set(geo, byCode);
-    const entry = byCode.get(code) ?? { cpa, line: observation.cell.position.line, items: {} };
+    const byCode = selected.byGeo.get(geo) ?? new Map<string, ProductCells>();
+    selected.byGeo.set(geo, byCode);
+    const entry = byCode.get(code) ?? { cpa, line: cell.position.line, items: {} };
     byCode.set(code, entry);
-    const before = entry.items[item as Item];
+    const before = entry.items[item];
     if (before !== undefined)
       problems.add(
-        observation.cell.position,
-        `${item} for ${geo} ${code} ${options.year} given twice (first on line ${before.position.line})`,
+        cell.position,
+        `${item} for ${geo} ${code} ${year} given twice (first on line ${before.position.line})`,
       );
-    entry.items[item as Item] = observation.cell;
+    entry.items[item] = cell;
   }
   problems.throwIfAny();
+  return selected;
+}
 
+const isItem = (item: string): item is Item => (ITEMS as readonly string[]).includes(item);
+
+/** Select: the countries asked for (Eurostat's or the engine's codes), each in the file; default every country. */
+function chosenGeos(geos: ReadonlySet<string>, settings: NaioSettings): string[] {
+  const { file, unit, year } = settings;
   const countries = [...geos].filter((geo) => /^[A-Z]{2}$/.test(geo)).sort();
-  const aggregateGeos = [...geos].filter((geo) => !/^[A-Z]{2}$/.test(geo)).sort();
-  let chosen = countries;
-  if (options.regions !== undefined) {
-    const wanted = new Map(options.regions.map((region) => [regionOf(region), region]));
-    const inFile = new Map(countries.map((geo) => [regionOf(geo), geo]));
-    for (const [region, asked] of wanted) {
-      if (!inFile.has(region))
-        throw new DatasetError(
-          file,
-          '',
-          /^[A-Z]{2}$/.test(region)
-            ? `region ${asked} is not in the file for ${options.year} (${unit}); it has ${countries.join(', ') || 'no country'}`
-            : `region ${asked} is not a country; margins are read per country (${countries.join(', ') || 'none in the file'})`,
-        );
-    }
-    chosen = countries.filter((geo) => wanted.has(regionOf(geo)));
-  }
-
-  const leftOut: NaioLeftOut[] = [];
-  const marginProducts: NaioMargins['marginProducts'] = [];
-  const noBasicPrice: NaioMargins['noBasicPrice'] = [];
-  const margins: MarginsTable['margins'] = [];
-  const locations = new Locations();
-  const identity: string[] = [String(options.year), unit, String(tradeShare)];
-  for (const geo of chosen) {
-    const region = regionOf(geo);
-    const byCode = cells.get(geo) ?? new Map<string, ProductCells>();
-    const finest = finestCodes([...byCode.values()].map((entry) => entry.cpa));
-    if ('overlap' in finest) {
-      const [outer, inner] = finest.overlap;
+  if (settings.options.regions === undefined) return countries;
+  const wanted = new Map(settings.options.regions.map((region) => [regionOf(region), region]));
+  const inFile = new Set(countries.map(regionOf));
+  for (const [region, asked] of wanted) {
+    if (!inFile.has(region))
       throw new DatasetError(
         file,
-        `line ${byCode.get(outer.code)?.line ?? 1}`,
-        `${geo}: ${outer.code} and ${inner.code} overlap${finest.uncovered.length > 0 ? `, and the finer codes do not cover divisions ${finest.uncovered.join(', ')} of ${outer.code}` : ''}; the purchases would be counted twice or not at all`,
-        { line: byCode.get(outer.code)?.line ?? 1 },
+        '',
+        /^[A-Z]{2}$/.test(region)
+          ? `region ${asked} is not in the file for ${year} (${unit}); it has ${countries.join(', ') || 'no country'}`
+          : `region ${asked} is not a country; margins are read per country (${countries.join(', ') || 'none in the file'})`,
       );
-    }
-    for (const aggregate of finest.aggregates)
-      leftOut.push({
-        region,
-        code: aggregate.code,
-        line: byCode.get(aggregate.code)?.line ?? 1,
-        reason: 'aggregate',
-      });
+  }
+  return countries.filter((geo) => wanted.has(regionOf(geo)));
+}
 
-    // Sums per EXIOBASE product over the CPA products that reach it.
-    const sums = new Map<string, { totals: Record<Item, Decimal>; line: number }>();
-    for (const cpa of finest.kept) {
-      const entry = byCode.get(cpa.code) as { line: number; items: Partial<Record<Item, Cell>> };
-      const values = ITEMS.map((item) => entry.items[item]);
-      if (values.some((cell) => cell?.value === undefined)) {
-        leftOut.push({ region, code: cpa.code, line: entry.line, reason: 'not_published' });
-        continue;
-      }
-      const [basic, tax, margin, purchaser] = values as [Cell, Cell, Cell, Cell];
-      const difference = sub(
-        purchaser.value as Decimal,
-        add(add(basic.value as Decimal, tax.value as Decimal), margin.value as Decimal),
-      );
-      const rounding = values.reduce((allowed, cell) => add(allowed, halfUnit((cell as Cell).text)), ZERO);
-      const relative = mul(decimal(tolerance), abs(purchaser.value as Decimal));
-      const allowed = compare(rounding, relative) >= 0 ? rounding : relative;
-      if (compare(abs(difference), allowed) > 0) {
-        if (options.inconsistent === 'omit') {
-          leftOut.push({ region, code: cpa.code, line: entry.line, reason: 'inconsistent' });
-          continue;
-        }
-        problems.add(
-          purchaser.position,
-          `${geo} ${cpa.code}: TS_PP ${purchaser.text} ≠ TS_BP ${basic.text} + D21X31 ${tax.text} + OTTM ${margin.text} (off by ${toPlainString(difference)}, allowed ${toPlainString(allowed)}); pass inconsistent: 'omit' to leave such rows out`,
-        );
-        continue;
-      }
-      if (!isPositive(purchaser.value as Decimal)) {
-        leftOut.push({ region, code: cpa.code, line: entry.line, reason: 'no_purchases' });
-        continue;
-      }
-      const products = [...new Set(cpa.divisions.flatMap((division) => nace2[division] ?? []))];
-      if (products.length === 0) {
-        leftOut.push({ region, code: cpa.code, line: entry.line, reason: 'no_product' });
-        continue;
-      }
-      identity.push(geo, cpa.code, ...values.map((cell) => (cell as Cell).text));
-      for (const product of products) {
-        const sum = sums.get(product) ?? {
-          totals: { TS_BP: ZERO, D21X31: ZERO, OTTM: ZERO, TS_PP: ZERO },
-          line: entry.line,
-        };
-        ITEMS.forEach((item, index) => {
-          sum.totals[item] = add(sum.totals[item], (values[index] as Cell).value as Decimal);
-        });
-        sums.set(product, sum);
-      }
+/** Check: a country's finest CPA products (aggregates beside their parts left out and listed; overlaps refused). */
+function finestProducts(
+  geo: string,
+  byCode: ReadonlyMap<string, ProductCells>,
+  settings: NaioSettings,
+  build: MarginsBuild,
+): ProductCells[] {
+  const finest = finestCodes([...byCode.values()].map((entry) => entry.cpa));
+  const lineOf = (code: string) => byCode.get(code)?.line ?? 1;
+  if ('overlap' in finest) {
+    const [outer, inner] = finest.overlap;
+    throw new DatasetError(
+      settings.file,
+      `line ${lineOf(outer.code)}`,
+      `${geo}: ${outer.code} and ${inner.code} overlap${finest.uncovered.length > 0 ? `, and the finer codes do not cover divisions ${finest.uncovered.join(', ')} of ${outer.code}` : ''}; the purchases would be counted twice or not at all`,
+      { line: lineOf(outer.code) },
+    );
+  }
+  const region = regionOf(geo);
+  for (const aggregate of finest.aggregates)
+    build.leftOut.push({ region, code: aggregate.code, line: lineOf(aggregate.code), reason: 'aggregate' });
+  const kept = new Set(finest.kept);
+  return [...byCode.values()].filter((entry) => kept.has(entry.cpa));
+}
+
+/**
+ * Check and aggregate: each product's four cells published and consistent (TS_PP = TS_BP + D21X31 + OTTM within
+ * rounding or `tolerance`), something bought, an EXIOBASE product reached; then summed per EXIOBASE product.
+ */
+function aggregateProducts(
+  geo: string,
+  products: readonly ProductCells[],
+  settings: NaioSettings,
+  build: MarginsBuild,
+  problems: Problems,
+): Map<string, ProductSums> {
+  const region = regionOf(geo);
+  const sums = new Map<string, ProductSums>();
+  for (const entry of products) {
+    const leaveOut = (reason: NaioLeftOut['reason']) =>
+      build.leftOut.push({ region, code: entry.cpa.code, line: entry.line, reason });
+    const cells = publishedItems(entry.items);
+    if (cells === undefined) {
+      leaveOut('not_published');
+      continue;
     }
-    for (const [product, { totals, line }] of [...sums.entries()].sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    )) {
-      const tradeAndTransport = isNegative(totals.OTTM) ? ZERO : div(totals.OTTM, totals.TS_PP);
-      const tax = div(totals.D21X31, totals.TS_PP);
-      if (!isPositive(sub(decimal(1), add(tax, tradeAndTransport)))) {
-        noBasicPrice.push({ region, product });
-        continue;
-      }
-      if (isNegative(totals.OTTM)) marginProducts.push({ region, product });
-      const trade = mul(tradeAndTransport, decimal(tradeShare));
-      locations.set(['margins', margins.length], { line });
-      margins.push({
-        region,
-        product,
-        tax_margin: toNumber(tax),
-        trade_margin: toNumber(trade),
-        transport_margin: toNumber(sub(tradeAndTransport, trade)),
-      });
+    const inconsistency = checkConsistent(cells, settings);
+    if (inconsistency !== undefined && settings.options.inconsistent === 'omit') leaveOut('inconsistent');
+    else if (inconsistency !== undefined)
+      problems.add(
+        cells.TS_PP.position,
+        `${geo} ${entry.cpa.code}: ${inconsistency}; pass inconsistent: 'omit' to leave such rows out`,
+      );
+    if (inconsistency !== undefined) continue;
+    if (!isPositive(cells.TS_PP.value)) {
+      leaveOut('no_purchases');
+      continue;
+    }
+    const exiobase = [...new Set(entry.cpa.divisions.flatMap((division) => settings.nace2[division] ?? []))];
+    if (exiobase.length === 0) {
+      leaveOut('no_product');
+      continue;
+    }
+    build.identity.push(geo, entry.cpa.code, ...ITEMS.map((item) => cells[item].text));
+    for (const product of exiobase) {
+      const sum = sums.get(product) ?? {
+        totals: { TS_BP: ZERO, D21X31: ZERO, OTTM: ZERO, TS_PP: ZERO },
+        line: entry.line,
+      };
+      for (const item of ITEMS) sum.totals[item] = add(sum.totals[item], cells[item].value);
+      sums.set(product, sum);
     }
   }
-  problems.throwIfAny();
+  return sums;
+}
 
-  const version = options.version ?? `content-${factorId(identity).slice(0, 16)}`;
-  const dataset: DatasetInfo = {
-    id: `eurostat-naio_10_cp15-${options.year}`,
-    version,
+/** The four cells of a product when all are published, else undefined. */
+function publishedItems(items: Partial<Record<Item, Cell>>): Record<Item, DecimalCell> | undefined {
+  const { TS_BP, D21X31, OTTM, TS_PP } = items;
+  if (!isPublished(TS_BP) || !isPublished(D21X31) || !isPublished(OTTM) || !isPublished(TS_PP))
+    return undefined;
+  return { TS_BP, D21X31, OTTM, TS_PP };
+}
+
+const isPublished = (cell: Cell | undefined): cell is DecimalCell => cell?.value !== undefined;
+
+/**
+ * Why TS_PP ≠ TS_BP + D21X31 + OTTM beyond the rounding of the four cells (half a unit of each one's last decimal)
+ * or, when larger, `tolerance` × |TS_PP|; undefined when it holds.
+ */
+function checkConsistent(cells: Record<Item, DecimalCell>, settings: NaioSettings): string | undefined {
+  const { TS_BP: basic, D21X31: tax, OTTM: margin, TS_PP: purchaser } = cells;
+  const difference = sub(purchaser.value, add(add(basic.value, tax.value), margin.value));
+  const rounding = ITEMS.reduce((allowed, item) => add(allowed, halfUnit(cells[item].text)), ZERO);
+  const relative = mul(decimal(settings.tolerance), abs(purchaser.value));
+  const allowed = compare(rounding, relative) >= 0 ? rounding : relative;
+  if (compare(abs(difference), allowed) <= 0) return undefined;
+  return `TS_PP ${purchaser.text} ≠ TS_BP ${basic.text} + D21X31 ${tax.text} + OTTM ${margin.text} (off by ${toPlainString(difference)}, allowed ${toPlainString(allowed)})`;
+}
+
+/**
+ * Table: a margins row per EXIOBASE product, in code order: tax = ΣD21X31 / ΣTS_PP, trade + transport = ΣOTTM /
+ * ΣTS_PP split by the trade share (0 for the margin products, whose OTTM is negative); a product left without a
+ * basic price is listed instead.
+ */
+function marginRows(
+  region: string,
+  sums: ReadonlyMap<string, ProductSums>,
+  settings: NaioSettings,
+  build: MarginsBuild,
+): void {
+  const byCode = [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [product, { totals, line }] of byCode) {
+    const tradeAndTransport = isNegative(totals.OTTM) ? ZERO : div(totals.OTTM, totals.TS_PP);
+    const tax = div(totals.D21X31, totals.TS_PP);
+    if (!isPositive(sub(decimal(1), add(tax, tradeAndTransport)))) {
+      build.noBasicPrice.push({ region, product });
+      continue;
+    }
+    if (isNegative(totals.OTTM)) build.marginProducts.push({ region, product });
+    const trade = mul(tradeAndTransport, decimal(settings.tradeShare));
+    build.locations.set(['margins', build.margins.length], { line });
+    build.margins.push({
+      region,
+      product,
+      tax_margin: toNumber(tax),
+      trade_margin: toNumber(trade),
+      transport_margin: toNumber(sub(tradeAndTransport, trade)),
+    });
+  }
+}
+
+/** Table: the dataset description, versioned by the options or by the cells read. */
+function naioDataset(settings: NaioSettings, identity: readonly string[]): DatasetInfo {
+  const { year, unit, tradeShare, options } = settings;
+  return {
+    id: `eurostat-naio_10_cp15-${year}`,
+    version: options.version ?? `content-${factorId(identity).slice(0, 16)}`,
     source: 'Eurostat',
     source_dataset:
-      `Eurostat naio_10_cp15 ${options.year} (${unit}): tax = D21X31/TS_PP, trade = ${tradeShare} × OTTM/TS_PP, ` +
+      `Eurostat naio_10_cp15 ${year} (${unit}): tax = D21X31/TS_PP, trade = ${tradeShare} × OTTM/TS_PP, ` +
       `transport = ${toNumber(sub(decimal(1), decimal(tradeShare)))} × OTTM/TS_PP; CPA → EXIOBASE by NACE Rev. 2 division`,
     licence: 'CC-BY-4.0',
     attribution:
       "Eurostat, Supply table at basic prices incl. transformation into purchasers' prices (naio_10_cp15), " +
       '© European Union, reused under CC BY 4.0 (Commission Decision 2011/833/EU).',
     ...options.dataset,
-  };
-  const table = validateTable(
-    'margins',
-    { dataset, margins },
-    problems,
-    (path) => locations.find(path) ?? { line: 1 },
-  );
-  problems.throwIfAny();
-  return {
-    margins: table as MarginsTable,
-    regions: [...new Set(margins.map((each) => each.region))].sort(),
-    aggregateGeos,
-    leftOut,
-    marginProducts,
-    noBasicPrice,
   };
 }
 
@@ -418,12 +535,7 @@ function readValue(raw: string, position: FilePosition, problems: Problems): Cel
     return undefined;
   }
   if (value === ':' || value === '') return { value: undefined, text: value, position };
-  const number = readNumber(value);
-  if ('problem' in number) {
-    problems.add(position, `value ${number.problem}`);
-    return undefined;
-  }
-  return { value: decimal(value), text: value, position };
+  return decimalCell(value, position, 'value', problems);
 }
 
 function tsvObservations(text: string, file: string, year: number, problems: Problems): Observation[] {

@@ -2,7 +2,7 @@ import { readCsv, rowReaders } from './csv';
 import { CSV_FORMATS } from './csv-formats';
 import { Locations, Problems } from './problems';
 import { assertTableKind, type TableKind, type TableMeta, type TableOf } from './table-kinds';
-import { parseMeta, validateTable } from './validate';
+import { checkedTable, parseMeta } from './validate';
 
 /** Options of {@link parseTableCsv}. */
 export interface ParseTableCsvOptions<K extends TableKind> {
@@ -50,12 +50,10 @@ export function parseTableCsv<K extends TableKind>(
   const locations = new Locations();
   const readers = rowReaders(csv, String(kind), CSV_FORMATS[kind].columns, problems);
   const rows = CSV_FORMATS[kind].build(readers, locations, problems);
-  const table = validateTable(
+  return checkedTable(
     kind,
     { ...meta, ...rows },
     problems,
     (path) => locations.find(path) ?? { line: csv.headerLine },
   );
-  problems.throwIfAny();
-  return table as TableOf<K>;
 }

@@ -69,6 +69,29 @@ export function validateTable<K extends TableKind>(
 }
 
 /**
+ * Validates a table built from a file ({@link validateTable}) and gives it, once neither validation nor anything
+ * before it found a problem.
+ *
+ * @example
+ * ```ts
+ * const margins = checkedTable('margins', { dataset, margins: rows }, problems, () => ({ line: 1 }));
+ * ```
+ * @throws {@link DatasetError} for the file's first problem in file order.
+ */
+export function checkedTable<K extends TableKind>(
+  kind: K,
+  candidate: unknown,
+  problems: Problems,
+  locate: (path: readonly PropertyKey[]) => FilePosition,
+): TableOf<K> {
+  const table = validateTable(kind, candidate, problems, locate);
+  problems.throwIfAny();
+  // validateTable gives no table only with a problem recorded, which throwIfAny has thrown.
+  if (table === undefined) throw new Error(`checkedTable: ${kind} invalid without a problem recorded`);
+  return table;
+}
+
+/**
  * Validates the table-wide fields of a kind (see `META_SCHEMAS`).
  *
  * @throws {@link DatasetError} naming `label`, the path of the first issue and what is wrong.

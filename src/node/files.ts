@@ -13,11 +13,10 @@ export function statOf(path: string): Stats | undefined {
   }
 }
 
-/** A UTF-8 text file. @throws {@link DatasetError} when it cannot be read or is not UTF-8 (naming the first bad byte). */
-export function readText(path: string): string {
-  let bytes: Buffer;
+/** What `access` gives; a file that cannot be read (missing, a folder, no permission) is a {@link DatasetError}. */
+function accessing<T>(path: string, access: () => T): T {
   try {
-    bytes = readFileSync(path);
+    return access();
   } catch (error) {
     throw new DatasetError(
       path,
@@ -25,6 +24,11 @@ export function readText(path: string): string {
       `cannot read the file: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+/** A UTF-8 text file. @throws {@link DatasetError} when it cannot be read or is not UTF-8 (naming the first bad byte). */
+export function readText(path: string): string {
+  const bytes = accessing(path, () => readFileSync(path));
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -104,16 +108,7 @@ export function* linesOfChunks(chunks: Iterable<Uint8Array>, file: string): Gene
  * @throws {@link DatasetError} when the file cannot be read or is not UTF-8.
  */
 export function* fileLines(path: string, chunkSize = 4 << 20): Generator<string> {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    throw new DatasetError(
-      path,
-      '',
-      `cannot read the file: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+  const fd = accessing(path, () => openSync(path, 'r'));
   try {
     yield* linesOfChunks(
       (function* () {

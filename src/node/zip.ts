@@ -96,23 +96,9 @@ function centralDirectory(fd: number, size: number, path: string): ZipEntry[] {
 }
 
 function entryBytes(fd: number, entry: ZipEntry, path: string): Uint8Array {
-  if (
-    entry.compressedSize === ZIP64_MARKER ||
-    entry.size === ZIP64_MARKER ||
-    entry.localHeaderOffset === ZIP64_MARKER
-  ) {
-    throw new DatasetError(
-      path,
-      entry.name,
-      'ZIP64 entries are not supported; unzip the archive and load the folder instead',
-    );
-  }
+  refuseZip64(entry, path);
   checkDeclaredSize(entry, path);
-  const header = read(fd, entry.localHeaderOffset, 30);
-  if (header.length < 30 || header.readUInt32LE(0) !== LOCAL_FILE_HEADER)
-    throw new DatasetError(path, entry.name, 'corrupt zip entry header');
-  const start = entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-  const data = read(fd, start, entry.compressedSize);
+  const data = read(fd, dataStart(fd, entry, path), entry.compressedSize);
   if (data.length !== entry.compressedSize)
     throw new DatasetError(path, entry.name, 'zip entry is truncated');
   if (entry.method === 0 || entry.size === 0) return data;
@@ -122,6 +108,28 @@ function entryBytes(fd: number, entry: ZipEntry, path: string): Uint8Array {
     entry.name,
     `zip compression method ${entry.method} is not supported (only stored and deflate)`,
   );
+}
+
+/** Refuses an entry whose sizes or offset need ZIP64 records, which this reader does not read. */
+function refuseZip64(entry: ZipEntry, path: string): void {
+  if (
+    entry.compressedSize === ZIP64_MARKER ||
+    entry.size === ZIP64_MARKER ||
+    entry.localHeaderOffset === ZIP64_MARKER
+  )
+    throw new DatasetError(
+      path,
+      entry.name,
+      'ZIP64 entries are not supported; unzip the archive and load the folder instead',
+    );
+}
+
+/** Where an entry's data starts: past its local header, whose name and extra field lengths may differ from the directory's. */
+function dataStart(fd: number, entry: ZipEntry, path: string): number {
+  const header = read(fd, entry.localHeaderOffset, 30);
+  if (header.length < 30 || header.readUInt32LE(0) !== LOCAL_FILE_HEADER)
+    throw new DatasetError(path, entry.name, 'corrupt zip entry header');
+  return entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
 }
 
 /** Refuses an entry whose declared size is past its cap, before anything is read or inflated. */
@@ -199,16 +207,7 @@ export function zipEntries(path: string): ZipEntry[] {
  * an EXIOBASE supply-use release unpack to gigabytes).
  */
 export function* zipEntryChunks(path: string, entry: ZipEntry, chunkSize = 4 << 20): Generator<Uint8Array> {
-  if (
-    entry.compressedSize === ZIP64_MARKER ||
-    entry.size === ZIP64_MARKER ||
-    entry.localHeaderOffset === ZIP64_MARKER
-  )
-    throw new DatasetError(
-      path,
-      entry.name,
-      'ZIP64 entries are not supported; unzip the archive and load the folder instead',
-    );
+  refuseZip64(entry, path);
   if (entry.method !== 0 && entry.method !== 8)
     throw new DatasetError(
       path,
@@ -217,10 +216,7 @@ export function* zipEntryChunks(path: string, entry: ZipEntry, chunkSize = 4 << 
     );
   const fd = openSync(path, 'r');
   try {
-    const header = read(fd, entry.localHeaderOffset, 30);
-    if (header.length < 30 || header.readUInt32LE(0) !== LOCAL_FILE_HEADER)
-      throw new DatasetError(path, entry.name, 'corrupt zip entry header');
-    const start = entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+    const start = dataStart(fd, entry, path);
     const inflated: Uint8Array[] = [];
     let total = 0;
     const inflater = new Inflate((data) => {

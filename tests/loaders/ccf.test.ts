@@ -139,6 +139,12 @@ describe('parseCcfUseCoefficients', () => {
     });
   });
 
+  it('reads watts written with a plus sign as their number (it threw a RangeError before)', () => {
+    expect(parseCcfUseCoefficients(USE_CSV.replace('0.7,3.9', '+0.7,+3.9'))).toEqual(
+      parseCcfUseCoefficients(USE_CSV),
+    );
+  });
+
   it('refuses unknown architectures, bad numbers and missing columns, naming where', () => {
     expect(catchError(() => parseCcfUseCoefficients(USE_CSV, { architectures: ['Zen 9'] })).problem).toBe(
       'no architecture "Zen 9"; the file has Skylake, Cascade Lake, EPYC 2nd Gen',

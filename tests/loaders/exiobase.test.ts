@@ -249,6 +249,14 @@ describe('parseExiobaseRelease refuses what it cannot read, naming file, line an
     expect(waRetail?.kgco2e_alt).toBeUndefined();
   });
 
+  it('a multiplier written with a plus sign is read as its number (it threw a RangeError before)', () => {
+    const cells = { ...CML_ROW, AT: ['0', '+1265800', '98765.4321', '27000', '132200'] };
+    const wheat = parse(releaseTexts([[CML, cells]])).spendFactors.factors.find(
+      (row) => row.region === 'AT' && row.product === 'p01.b',
+    );
+    expect(wheat?.kgco2e).toBe(1.2658); // 1265800 / 1e6
+  });
+
   it('a cell that is not a number, with how many more problems there are', () => {
     const cells = { ...CML_ROW, AT: ['0', 'n/a', '98765,4321', '27000', '132200'] };
     const error = catchError(() => parse(releaseTexts([[CML, cells]])));

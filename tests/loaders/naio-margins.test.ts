@@ -61,6 +61,18 @@ describe('parseNaioMargins', () => {
       expect(margin(tsv, 'DE', product)).toMatchObject(margins(0.10015, 0.11968, 0.02992));
   });
 
+  it('reads a value written with a plus sign as its number (it threw a RangeError before)', () => {
+    const cells = naioCells().map((cell) =>
+      cell.geo === 'DE' && cell.code === 'CPA_A01' && cell.item === 'TS_PP'
+        ? { ...cell, value: '+1000' }
+        : cell,
+    );
+    // 50 / 1000 tax; 150 / 1000 × 0.8 trade, × 0.2 transport: as with 1000 unsigned.
+    expect(margin(parseNaioMargins(naioTsv(cells), options), 'DE', 'p01.b')).toMatchObject(
+      margins(0.05, 0.12, 0.03),
+    );
+  });
+
   it('gives a product reached from several CPA products the ratio of their sums', () => {
     // p72 ← CPA_J58 (250 at purchasers' prices) and CPA_J62_63 (350): tax (10 + 30)/600, OTTM (40 + 20)/600.
     expect(margin(tsv, 'DE', 'p72')).toMatchObject(margins(0.06666666666666667, 0.08, 0.02));

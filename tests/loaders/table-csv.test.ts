@@ -262,6 +262,23 @@ describe('parseTableCsv errors name the file, line, column and problem', () => {
     );
   });
 
+  it('a coefficient the schema refuses, at its own cell (it was placed on the provider cell)', () => {
+    const header =
+      'provider,min_watts,max_watts,pue,memory_kwh_per_gb_hour,ssd_wh_per_tb_hour,hdd_wh_per_tb_hour,networking_kwh_per_gb,server_lifetime_hours,pue_by_region\n';
+    const read = (row: string) =>
+      catchError(() => parseTableCsv('cloudCoefficients', `${header}${row}\n`, { file: 'c.csv', meta }))
+        .message;
+    expect(read('aws,1,2,0.5,0,0,0,0,1,')).toBe(
+      'c.csv at line 2, column 4 (pue): pue: a PUE below 1 is impossible (got 0.5)',
+    );
+    expect(read('aws,3,2,1.2,0,0,0,0,1,')).toBe(
+      'c.csv at line 2, column 2 (min_watts): min_watts: min_watts is greater than max_watts (got 3)',
+    );
+    expect(read('aws,1,2,1.2,0,0,0,0,1,us-east-1=0.9')).toBe(
+      'c.csv at line 2, column 10 (pue_by_region): pue_by_region: a PUE below 1 is impossible (got 0.9)',
+    );
+  });
+
   it('a bad key of a keyed table (an upper-case currency)', () => {
     const error = catchError(() =>
       parseTableCsv('fx', 'currency,year,rate\nusd,2023,1\nEUR,2023,0.92\n', { meta }),

@@ -34,6 +34,7 @@ import {
   type MarginsTable,
   type SpendFactorsGrid,
 } from '../../../src/datasets/tables';
+import { type Decimal, ZERO, add, decimal, div, isPositive } from '../../../src/core/decimal';
 import { cedaGrid, parseCedaSheet } from '../../../src/loaders/parse-ceda';
 import { BEA_ATTRIBUTION, BEA_MARGINS_SOURCE, readBeaCommodities } from './build-margins';
 import {
@@ -47,7 +48,6 @@ import {
   type Hierarchy,
 } from './concordances';
 import {
-  Big,
   CLASSIFICATIONS_ATTRIBUTION,
   EPA_ATTRIBUTION,
   Report,
@@ -56,6 +56,7 @@ import {
   col,
   isMain,
   readTable,
+  roundedNumber,
   sharedDataDir,
   stableStringify,
   writeTable,
@@ -162,13 +163,13 @@ export function buildCedaFactors(dataDir: string, report: Report): SpendFactorsG
 }
 
 /** BEA rows of all uses (intermediate and final), per commodity: producers' value, million USD 2017. */
-function beaProducersValue(dataDir: string): Map<string, InstanceType<typeof Big>> {
+function beaProducersValue(dataDir: string): Map<string, Decimal> {
   const text = gunzipSync(readFileSync(join(dataDir, BEA_MARGINS_SOURCE))).toString('utf8');
   const rows = parse(text, { columns: true, bom: true, skip_empty_lines: true }) as Row[];
-  const out = new Map<string, InstanceType<typeof Big>>();
+  const out = new Map<string, Decimal>();
   for (const r of rows) {
     const code = col(r, 'CommodityCode');
-    out.set(code, (out.get(code) ?? new Big(0)).plus(col(r, 'ProducersValue')));
+    out.set(code, add(out.get(code) ?? ZERO, decimal(col(r, 'ProducersValue'))));
   }
   return out;
 }
@@ -263,7 +264,7 @@ export function buildCedaClassifications(
     const value = producers.get(bea);
     assert(value !== undefined, `BEA producers' value for CEDA sector ${code} (${bea})`);
     const parts = bea === code ? 1 : USEEIO_TO_CEDA[bea]!.length;
-    const weight = Number(value.div(parts).round(3).toString());
+    const weight = roundedNumber(div(value, decimal(parts)), 3);
     if (weight > 0) weights[code] = weight;
   }
   report.info(`  ceda weights: ${Object.keys(weights).length} sectors with US output`);
@@ -300,12 +301,12 @@ export function buildCedaMargins(dataDir: string, grid: SpendFactorsGrid, report
   const without: string[] = [];
   for (const [code] of grid.products) {
     const c = commodities.get(beaCodeOf(code));
-    if (c === undefined || !c.purchasers.gt(0)) {
+    if (c === undefined || !isPositive(c.purchasers)) {
       without.push(code);
       continue;
     }
-    const trade = Number(c.wholesale.plus(c.retail).div(c.purchasers).round(6).toString());
-    const transport = Number(c.transportation.div(c.purchasers).round(6).toString());
+    const trade = roundedNumber(div(add(c.wholesale, c.retail), c.purchasers), 6);
+    const transport = roundedNumber(div(c.transportation, c.purchasers), 6);
     assert(trade >= 0 && transport >= 0 && trade + transport < 1, `BEA margins of ${code}`);
     margins.push({ region: 'US', product: code, trade_margin: trade, transport_margin: transport });
   }

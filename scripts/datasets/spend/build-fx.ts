@@ -7,9 +7,9 @@
  *
  *   npx tsx scripts/datasets/spend/build-fx.ts
  */
+import { type Decimal, ZERO, add, decimal, div, mul, toPlainString } from '../../../src/core/decimal';
 import { FxTableSchema, type FxTable } from '../../../src/datasets/tables';
 import {
-  Big,
   H10_ATTRIBUTION,
   IMF_ATTRIBUTION,
   Report,
@@ -21,6 +21,7 @@ import {
   num,
   readTable,
   roundTrips,
+  roundedNumber,
   sharedDataDir,
   writeTable,
 } from './lib';
@@ -69,7 +70,7 @@ function applyEuroConversionRates(rates: Record<string, Record<string, number>>,
     for (const year of Object.keys(byYear)) if (Number(year) >= from) delete byYear[year];
     for (const [year, eurPerUsd] of Object.entries(eur)) {
       if (Number(year) < from) continue;
-      byYear[year] = Number(new Big(eurPerUsd).times(perEur).toString());
+      byYear[year] = Number(toPlainString(mul(decimal(eurPerUsd), decimal(perEur))));
       replaced++;
     }
     rates[currency] = Object.fromEntries(Object.entries(byYear).sort(([a], [b]) => Number(a) - Number(b)));
@@ -236,20 +237,20 @@ export function readFxSources(dataDir: string): {
     full['h10-annual'].set(`${currency}|${year}`, value);
   }
 
-  const months = new Map<string, { months: Set<string>; sum: InstanceType<typeof Big> }>();
+  const months = new Map<string, { months: Set<string>; sum: Decimal }>();
   for (const r of readTable(dataDir, 'fx/fed_h10_monthly_units_per_usd.csv')) {
     const { currency, year, month, text } = h10(r);
     if (!inRange(year) || text.trim() === '') continue;
     const key = `${currency}|${year}`;
-    const entry = months.get(key) ?? { months: new Set<string>(), sum: new Big(0) };
+    const entry = months.get(key) ?? { months: new Set<string>(), sum: ZERO };
     assert(!entry.months.has(month), `duplicate H.10 month ${key} ${month}`);
     assert(num(text, `H.10 monthly ${key}`) > 0, `H.10 monthly ${key} ${month} ${text}`);
     entry.months.add(month);
-    entry.sum = entry.sum.plus(text.trim());
+    entry.sum = add(entry.sum, decimal(text.trim()));
     months.set(key, entry);
   }
   for (const [key, { months: covered, sum }] of months)
-    if (covered.size === 12) full['h10-monthly-mean'].set(key, Number(sum.div(12).round(6).toString()));
+    if (covered.size === 12) full['h10-monthly-mean'].set(key, roundedNumber(div(sum, decimal(12)), 6));
 
   for (const r of readTable(dataDir, 'fx/fx_annual_units_per_usd.csv')) {
     const currency = col(r, 'currency');

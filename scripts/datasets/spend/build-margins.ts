@@ -25,16 +25,27 @@ import {
   type ClassificationsTable,
   type MarginsTable,
 } from '../../../src/datasets/tables';
+import {
+  type Decimal,
+  ZERO,
+  ONE,
+  add,
+  decimal,
+  div,
+  isPositive,
+  isZero,
+  mul,
+} from '../../../src/core/decimal';
 import { buildExiobaseClassifications } from './build-exiobase-classifications';
 import { loadExioProducts } from './exiobase-products';
 import {
-  Big,
   Report,
   SPEND_OUT_DIR,
   assert,
   byCodePoint,
   isMain,
   num,
+  roundedNumber,
   sharedDataDir,
   writeTable,
   type Row,
@@ -45,15 +56,13 @@ export const BEA_MARGINS_SOURCE = 'bea/bea_margins_2017_detail_before_redef.csv.
 export const BEA_ATTRIBUTION =
   'U.S. Bureau of Economic Analysis, Margins Before Redefinitions 2017 (detail), via US EPA useeior (public domain).';
 
-type Big = InstanceType<typeof Big>;
-
 /** Intermediate-use totals of one BEA commodity, million USD 2017. */
 export interface CommodityTotals {
   code: string;
-  transportation: Big;
-  wholesale: Big;
-  retail: Big;
-  purchasers: Big;
+  transportation: Decimal;
+  wholesale: Decimal;
+  retail: Decimal;
+  purchasers: Decimal;
 }
 
 /** The BEA rows, summed per commodity over intermediate uses (industry codes not starting with `F`). */
@@ -67,10 +76,10 @@ export function readBeaCommodities(dataDir: string): Map<string, CommodityTotals
     const code = r.CommodityCode!;
     const entry = out.get(code) ?? {
       code,
-      transportation: new Big(0),
-      wholesale: new Big(0),
-      retail: new Big(0),
-      purchasers: new Big(0),
+      transportation: ZERO,
+      wholesale: ZERO,
+      retail: ZERO,
+      purchasers: ZERO,
     };
     for (const [field, column] of [
       ['transportation', 'Transportation'],
@@ -80,7 +89,7 @@ export function readBeaCommodities(dataDir: string): Map<string, CommodityTotals
     ] as const) {
       const value = r[column]!;
       num(value, `BEA ${code} ${column}`); // a plain decimal
-      entry[field] = entry[field].plus(value);
+      entry[field] = add(entry[field], decimal(value));
     }
     out.set(code, entry);
   }
@@ -110,7 +119,7 @@ export function buildMargins(
   const usOutput = classifications.weights.US ?? {};
   const commodities = readBeaCommodities(dataDir);
 
-  const parts = new Map<string, { trade: Big; transport: Big; purchasers: Big }>();
+  const parts = new Map<string, { trade: Decimal; transport: Decimal; purchasers: Decimal }>();
   const unmapped: string[] = [];
   for (const c of [...commodities.values()].sort((a, b) => byCodePoint(a.code, b.code))) {
     const prefix = beaNaicsPrefix(c.code, naics);
@@ -119,19 +128,15 @@ export function buildMargins(
       continue;
     }
     const products = naics[prefix]!;
-    const weights = products.map((p) => new Big(usOutput[p] ?? 0));
-    const total = weights.reduce((a, b) => a.plus(b), new Big(0));
+    const weights = products.map((p) => decimal(usOutput[p] ?? 0));
+    const total = weights.reduce(add, ZERO);
     products.forEach((product, index) => {
-      const share = total.gt(0) ? weights[index]!.div(total) : new Big(1).div(products.length);
-      if (share.eq(0)) return;
-      const entry = parts.get(product) ?? {
-        trade: new Big(0),
-        transport: new Big(0),
-        purchasers: new Big(0),
-      };
-      entry.trade = entry.trade.plus(c.wholesale.plus(c.retail).times(share));
-      entry.transport = entry.transport.plus(c.transportation.times(share));
-      entry.purchasers = entry.purchasers.plus(c.purchasers.times(share));
+      const share = isPositive(total) ? div(weights[index]!, total) : div(ONE, decimal(products.length));
+      if (isZero(share)) return;
+      const entry = parts.get(product) ?? { trade: ZERO, transport: ZERO, purchasers: ZERO };
+      entry.trade = add(entry.trade, mul(add(c.wholesale, c.retail), share));
+      entry.transport = add(entry.transport, mul(c.transportation, share));
+      entry.purchasers = add(entry.purchasers, mul(c.purchasers, share));
       parts.set(product, entry);
     });
   }
@@ -141,9 +146,9 @@ export function buildMargins(
   for (const [product, { trade, transport, purchasers }] of [...parts].sort(
     ([a], [b]) => index.get(a)! - index.get(b)!,
   )) {
-    if (!purchasers.gt(0)) continue;
-    const tradeMargin = Number(trade.div(purchasers).round(6).toString());
-    const transportMargin = Number(transport.div(purchasers).round(6).toString());
+    if (!isPositive(purchasers)) continue;
+    const tradeMargin = roundedNumber(div(trade, purchasers), 6);
+    const transportMargin = roundedNumber(div(transport, purchasers), 6);
     assert(tradeMargin >= 0 && transportMargin >= 0, `negative BEA margin for ${product}`);
     assert(tradeMargin + transportMargin < 1, `BEA margins of ${product} leave no basic price`);
     margins.push({ region: 'US', product, trade_margin: tradeMargin, transport_margin: transportMargin });

