@@ -4,7 +4,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import { defaultDatasets, defaultTables } from '../src/datasets/index';
+import { defaultDatasets, defaultTables } from '../src/embedded/index';
 import { calculateSpend } from '../src/index';
 import { HEADER as FOCUS_HEADER, focusLine } from './cli-focus';
 import { variedLedger } from './cli-ledger';

@@ -11,8 +11,9 @@ const ENTRY = ['calculators.ts', 'capabilities.ts', 'calculator-datasets.ts', 'e
 export const LAYERS = {
   core: { layer: 1, imports: [] },
   datasets: { layer: 2, imports: ['core'] },
+  embedded: { layer: 2, imports: ['core', 'datasets'] },
   loaders: { layer: 2, imports: ['core', 'datasets'] },
-  node: { layer: 2, imports: ['core', 'datasets', 'loaders'] },
+  node: { layer: 2, imports: ['core', 'datasets', 'loaders', 'embedded'] },
   cloud: { layer: 3, imports: ['core', 'datasets'] },
   spend: { layer: 3, imports: ['core', 'datasets'] },
   'calculators.ts': { layer: 4, imports: CALCULATION },
@@ -22,7 +23,10 @@ export const LAYERS = {
   'index.ts': { layer: 4, imports: [...CALCULATION, ...ENTRY] },
   billing: { layer: 4, imports: [...CALCULATION, 'calculators.ts', 'calculator-datasets.ts'] },
   http: { layer: 5, imports: [...CALCULATION, ...ENTRY] },
-  udf: { layer: 5, imports: [...CALCULATION, 'calculators.ts', 'calculator-datasets.ts', 'engine.ts'] },
+  udf: {
+    layer: 5,
+    imports: [...CALCULATION, 'embedded', 'calculators.ts', 'calculator-datasets.ts', 'engine.ts'],
+  },
   'impact-framework': { layer: 5, imports: [...CALCULATION, 'node', ...ENTRY] },
-  cli: { layer: 5, imports: [...CALCULATION, 'loaders', 'node', ...ENTRY, 'billing', 'http'] },
+  cli: { layer: 5, imports: [...CALCULATION, 'embedded', 'loaders', 'node', ...ENTRY, 'billing', 'http'] },
 };

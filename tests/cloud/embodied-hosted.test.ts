@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import instancesJson from '../../datasets/cloud/instances-hosted-api-2021.json';
 import { calculateEmbodied, CloudInstancesTableSchema, createTableDatasets } from '../../src/index';
-import { defaultDatasets, hostedApi2021Datasets } from '../../src/datasets/index';
+import { defaultDatasets, hostedApi2021Datasets } from '../../src/embedded/index';
 import { AWS_COEFFICIENTS } from '../fixtures/coefficients';
 
 /**

@@ -21,7 +21,7 @@ import {
   MAX_QUANTITY,
   type CloudProviderSpelling,
 } from '../../src/index';
-import { ccfGridDatasets, defaultDatasets } from '../../src/datasets/index';
+import { ccfGridDatasets, defaultDatasets } from '../../src/embedded/index';
 import { DATA_UNIT_SPELLINGS, DURATION_UNIT_SPELLINGS } from '../../src/core/units';
 import { caught } from '../fixtures/caught';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { createHandler } from '../../src/http/index';
 import { calculateSpend, calculateSpendBatch, type Estimate } from '../../src/index';
 import { DATA_UNITS, DURATION_UNITS } from '../../src/index';

@@ -10,8 +10,8 @@ import instancesJson from '../../datasets/cloud/instances-ccf-app.json';
 import { CloudCoefficientsTableSchema, CloudInstancesTableSchema } from '../../src/index';
 import { decimal } from '../../src/core/decimal';
 import { chargedMemoryGb, processorWatts } from '../../scripts/datasets/build-ccf-app';
-import { ccfAppDatasets } from '../../src/datasets/cloud';
-import { defaultDatasets } from '../../src/datasets/index';
+import { ccfAppDatasets } from '../../src/embedded/cloud';
+import { defaultDatasets } from '../../src/embedded/index';
 import { calculateInstance } from '../../src/index';
 
 const coefficients = CloudCoefficientsTableSchema.parse(coefficientsJson);

@@ -22,7 +22,7 @@ import {
   DatasetError,
 } from '../../src/index';
 import { instanceKey, regionKey } from '../../src/datasets/create';
-import { ccfGridDatasets, defaultDatasets, defaultTables } from '../../src/datasets/index';
+import { ccfGridDatasets, defaultDatasets, defaultTables } from '../../src/embedded/index';
 
 const PROVIDERS = ['aws', 'azure', 'gcp'] as const;
 const DEFAULT_YEARS = [2021, 2022, 2023, 2024];

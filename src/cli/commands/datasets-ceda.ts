@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { cedaFactorsGrid } from '../../datasets/ceda';
+import { cedaFactorsGrid } from '../../embedded/ceda';
 import { DATASETS_FILE_FORMAT, type DatasetsFile } from '../../loaders/parse-datasets-file';
 import { cedaGrid, CedaSheetError, parseCedaSheet } from '../../loaders/parse-ceda';
 import { spendFactorsFromGrid, SpendFactorsGridSchema } from '../../datasets/tables';

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import { deepFreeze } from '../core/freeze';
-import { lazyTableDatasets } from './lazy';
+import { lazyTableDatasets } from '../datasets/lazy';
 import { spendSupplements } from './spend-supplements';
 import {
   exiobaseClassificationsTable,
@@ -15,7 +15,7 @@ import {
   fxTable,
   inflationTable,
 } from './spend-tables';
-import type { SpendDatasets } from './types';
+import type { SpendDatasets } from '../datasets/types';
 
 /** The embedded spend tables: EXIOBASE 3 factors via OEFDB, concordances, margins, World Bank CPI, IMF FX. */
 export const spendTables = /* @__PURE__ */ deepFreeze({
