@@ -107,6 +107,7 @@ export default defineConfig([
       'impact-framework': 'src/impact-framework/index.ts',
       loaders: 'src/loaders/index.ts',
       node: 'src/node/index.ts',
+      schemas: 'src/schemas.ts',
       // Kept apart and imported as `#fast-parse`, so package.json `imports` can give browsers their own build.
       'fast-parse': 'src/core/fast-parse.ts',
       'fast-parse.browser': 'src/core/fast-parse.browser.ts',

@@ -11,16 +11,18 @@ const ENTRY = ['calculators.ts', 'capabilities.ts', 'calculator-datasets.ts', 'e
 export const LAYERS = {
   core: { layer: 1, imports: [] },
   datasets: { layer: 2, imports: ['core'] },
-  embedded: { layer: 2, imports: ['core', 'datasets'] },
   loaders: { layer: 2, imports: ['core', 'datasets'] },
-  node: { layer: 2, imports: ['core', 'datasets', 'loaders', 'embedded'] },
   cloud: { layer: 3, imports: ['core', 'datasets'] },
   spend: { layer: 3, imports: ['core', 'datasets'] },
+  // The embedded tables and their entry points, which also export the code describing the spend tables' regions.
+  embedded: { layer: 3, imports: ['core', 'datasets', 'spend'] },
+  node: { layer: 3, imports: ['core', 'datasets', 'loaders', 'embedded'] },
   'calculators.ts': { layer: 4, imports: CALCULATION },
   'capabilities.ts': { layer: 4, imports: CALCULATION },
   'calculator-datasets.ts': { layer: 4, imports: [...CALCULATION, 'calculators.ts'] },
   'engine.ts': { layer: 4, imports: [...CALCULATION, 'calculators.ts'] },
   'index.ts': { layer: 4, imports: [...CALCULATION, ...ENTRY] },
+  'schemas.ts': { layer: 4, imports: [...CALCULATION, 'capabilities.ts'] },
   billing: { layer: 4, imports: [...CALCULATION, 'calculators.ts', 'calculator-datasets.ts'] },
   http: { layer: 5, imports: [...CALCULATION, ...ENTRY] },
   udf: {

@@ -36,6 +36,7 @@ export const BROWSER_ENTRIES = [
   'src/embedded/spend.ts',
   'src/http/index.ts',
   'src/loaders/index.ts',
+  'src/schemas.ts',
 ] as const;
 
 const isFile = (path: string) => existsSync(path) && statSync(path).isFile();

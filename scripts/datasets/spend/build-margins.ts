@@ -20,11 +20,7 @@ import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import {
-  MarginsTableSchema,
-  type ClassificationsTable,
-  type MarginsTable,
-} from '../../../src/datasets/tables';
+import { MarginsTable, type ClassificationsTable } from '../../../src/datasets/tables';
 import { buildExiobaseClassifications } from './build-exiobase-classifications';
 import { loadExioProducts } from './exiobase-products';
 import {
@@ -153,7 +149,7 @@ export function buildMargins(
       `(intermediate uses); no NAICS code, left out: ${unmapped.join(' ')}`,
   );
 
-  return MarginsTableSchema.parse({
+  return MarginsTable.parse({
     dataset: {
       id: 'bea-us-margins-2017',
       version: 'bea-2017-detail-before-redef+useeior-1565a70',
