@@ -6,7 +6,7 @@ import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
 import { USE_PHASE_PARTS } from './resolve';
-import { usePhaseCalculator } from './use-phase-calculator';
+import { usePhaseCalculator, type UsePhaseSpec } from './use-phase-calculator';
 import { kwhPerVcpuHour } from './factors/use-phase';
 import { CpuRequest } from './cpu.schema';
 
@@ -19,7 +19,11 @@ export const CPU_DATASETS = {
   parts: USE_PHASE_PARTS,
 } as const satisfies CalculatorDatasets;
 
-const cpu = /* @__PURE__ */ usePhaseCalculator({
+/**
+ * `calculateCpu` as data: the use-phase frame builds it from this, and the kWh view (`electricity.ts`) reads its
+ * energy per unit and published factor from it too.
+ */
+export const CPU_USE_PHASE = {
   kind: 'cpu',
   datasets: CPU_DATASETS,
   schema: CpuRequest,
@@ -30,7 +34,9 @@ const cpu = /* @__PURE__ */ usePhaseCalculator({
   variant: (input) => input.average_vcpu_utilization,
   published: (input) => (input.average_vcpu_utilization === PUBLISHED_CPU_UTILIZATION ? 'cpu' : undefined),
   naming: (input) => ({ identity: `u=${input.average_vcpu_utilization}` }),
-});
+} satisfies UsePhaseSpec<typeof CpuRequest>;
+
+const cpu = /* @__PURE__ */ usePhaseCalculator(CPU_USE_PHASE);
 
 /**
  * Use-phase emissions of virtual CPUs: activity `cpu_count × hours` in `CPU-hour`, factor

@@ -6,7 +6,7 @@ import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
 import { USE_PHASE_PARTS } from './resolve';
-import { usePhaseCalculator } from './use-phase-calculator';
+import { usePhaseCalculator, type UsePhaseSpec } from './use-phase-calculator';
 import { replicated } from './replication';
 import { MemoryRequest } from './memory.schema';
 
@@ -16,7 +16,11 @@ export const MEMORY_DATASETS = {
   parts: USE_PHASE_PARTS,
 } as const satisfies CalculatorDatasets;
 
-const memory = /* @__PURE__ */ usePhaseCalculator({
+/**
+ * `calculateMemory` as data: the use-phase frame builds it from this, and the kWh view (`electricity.ts`) reads its
+ * energy per unit and published factor from it too.
+ */
+export const MEMORY_USE_PHASE = {
   kind: 'memory',
   datasets: MEMORY_DATASETS,
   schema: MemoryRequest,
@@ -31,7 +35,9 @@ const memory = /* @__PURE__ */ usePhaseCalculator({
     ),
   energyPerUnit: (coefficients) => decimal(coefficients.memory_kwh_per_gb_hour),
   published: () => 'memory',
-});
+} satisfies UsePhaseSpec<typeof MemoryRequest>;
+
+const memory = /* @__PURE__ */ usePhaseCalculator(MEMORY_USE_PHASE);
 
 /**
  * Use-phase emissions of allocated memory: activity `GB × hours × replication_factor` in `GB-hour` (decimal units, 1 TB = 1000 GB),

@@ -6,7 +6,7 @@ import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
 import { USE_PHASE_PARTS } from './resolve';
-import { usePhaseCalculator } from './use-phase-calculator';
+import { usePhaseCalculator, type UsePhaseSpec } from './use-phase-calculator';
 import { NetworkingRequest } from './networking.schema';
 
 /** The dataset parts `calculateNetworking` reads: the provider coefficients and the region grid factors. */
@@ -15,7 +15,11 @@ export const NETWORKING_DATASETS = {
   parts: USE_PHASE_PARTS,
 } as const satisfies CalculatorDatasets;
 
-const networking = /* @__PURE__ */ usePhaseCalculator({
+/**
+ * `calculateNetworking` as data: the use-phase frame builds it from this, and the kWh view (`electricity.ts`) reads its
+ * energy per unit and published factor from it too.
+ */
+export const NETWORKING_USE_PHASE = {
   kind: 'networking',
   datasets: NETWORKING_DATASETS,
   schema: NetworkingRequest,
@@ -23,7 +27,9 @@ const networking = /* @__PURE__ */ usePhaseCalculator({
   activity: (input) => toGigabytes(decimal(input.data), input.data_unit),
   energyPerUnit: (coefficients) => decimal(coefficients.networking_kwh_per_gb),
   published: () => 'networking',
-});
+} satisfies UsePhaseSpec<typeof NetworkingRequest>;
+
+const networking = /* @__PURE__ */ usePhaseCalculator(NETWORKING_USE_PHASE);
 
 /**
  * Use-phase emissions of data transferred between data centres: activity in `GB`, factor

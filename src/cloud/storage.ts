@@ -6,7 +6,7 @@ import type { CloudDatasets } from '../datasets/types';
 import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
 import { USE_PHASE_PARTS } from './resolve';
-import { usePhaseCalculator } from './use-phase-calculator';
+import { usePhaseCalculator, type UsePhaseSpec } from './use-phase-calculator';
 import { replicated } from './replication';
 import { StorageRequest } from './storage.schema';
 
@@ -19,7 +19,11 @@ export const STORAGE_DATASETS = {
   parts: USE_PHASE_PARTS,
 } as const satisfies CalculatorDatasets;
 
-const storage = /* @__PURE__ */ usePhaseCalculator({
+/**
+ * `calculateStorage` as data: the use-phase frame builds it from this, and the kWh view (`electricity.ts`) reads its
+ * energy per unit and published factor from it too.
+ */
+export const STORAGE_USE_PHASE = {
   kind: 'storage',
   datasets: STORAGE_DATASETS,
   schema: StorageRequest,
@@ -42,7 +46,9 @@ const storage = /* @__PURE__ */ usePhaseCalculator({
   variant: (input) => input.storage_type,
   published: (input) => (input.storage_type === 'ssd' ? 'storage_ssd' : 'storage_hdd'),
   naming: (input) => ({ variant: { label: input.storage_type.toUpperCase(), id: input.storage_type } }),
-});
+} satisfies UsePhaseSpec<typeof StorageRequest>;
+
+const storage = /* @__PURE__ */ usePhaseCalculator(STORAGE_USE_PHASE);
 
 /**
  * Use-phase emissions of stored data: activity `TB × hours × replication_factor` in `TB-hour`, factor
