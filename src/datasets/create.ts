@@ -44,7 +44,15 @@ export interface DatasetTables {
   fx?: FxTable;
 }
 
-const SCHEMAS = {
+/**
+ * The schema of each table, by the part it provides: what `createTableDatasets` and the loaders validate against.
+ *
+ * @example
+ * ```ts
+ * TABLE_SCHEMAS.fx.safeParse(myRates).success;
+ * ```
+ */
+export const TABLE_SCHEMAS = /* @__PURE__ */ deepFreeze({
   cloudCoefficients: CloudCoefficientsTable,
   cloudRegions: CloudRegionsTable,
   cloudInstances: CloudInstancesTable,
@@ -53,7 +61,7 @@ const SCHEMAS = {
   margins: MarginsTable,
   inflation: InflationTable,
   fx: FxTable,
-} as const satisfies Record<keyof DatasetTables, z.ZodMiniType>;
+} as const satisfies { [K in keyof DatasetTables]-?: z.ZodMiniType<NonNullable<DatasetTables[K]>> });
 
 /**
  * Builds dataset providers from JSON-serialisable tables, validating every table first and indexing it once.
@@ -74,12 +82,14 @@ export function createTableDatasets<T extends DatasetTables>(
   // cannot move an estimate built on them.
   const copies: Record<string, unknown> = {};
   for (const [part, table] of Object.entries(tables)) {
-    const schema = Object.hasOwn(SCHEMAS, part) ? SCHEMAS[part as keyof DatasetTables] : undefined;
+    const schema = Object.hasOwn(TABLE_SCHEMAS, part)
+      ? TABLE_SCHEMAS[part as keyof DatasetTables]
+      : undefined;
     if (schema === undefined)
       throw new DatasetError(
         part,
         '',
-        `unknown dataset part; valid parts: ${Object.keys(SCHEMAS).join(', ')}`,
+        `unknown dataset part; valid parts: ${Object.keys(TABLE_SCHEMAS).join(', ')}`,
       );
     if (table === undefined) continue;
     const result = safeParseTable(schema, table);

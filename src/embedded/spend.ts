@@ -52,13 +52,7 @@ export const spendDatasets = /* @__PURE__ */ lazyTableDatasets(
 ) as SpendDatasets;
 
 export { useeioSpendDatasets, useeioTables } from './useeio';
-export {
-  cedaClassificationsTable,
-  cedaFactorsGrid,
-  cedaFactorsTable,
-  cedaMarginsTable,
-  cedaSpendDatasets,
-} from './ceda';
+export * from './ceda';
 // The code that describes the spend tables' regions and coverage, owned by this subpath.
 export {
   EXIOBASE_COUNTRIES,

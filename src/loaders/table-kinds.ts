@@ -1,36 +1,26 @@
 import { deepFreeze } from '../core/freeze';
 import * as z from 'zod/mini';
-import type { DatasetTables } from '../datasets/create';
+import { type DatasetTables, TABLE_SCHEMAS } from '../datasets/create';
 import { DatasetError } from '../datasets/errors';
-import {
-  ClassificationsTable,
-  CloudCoefficientsTable,
-  CloudInstancesTable,
-  CloudRegionsTable,
-  FxTable,
-  InflationTable,
-  MarginsTable,
-  SpendFactorsTable,
-} from '../datasets/tables';
 
 /** The kinds of table, named as the parts of {@link DatasetTables}. */
 export type TableKind = keyof DatasetTables;
 /** The table of a kind. */
 export type TableOf<K extends TableKind> = NonNullable<DatasetTables[K]>;
 
-export const TABLE_SCHEMAS = /* @__PURE__ */ deepFreeze({
-  spendFactors: SpendFactorsTable,
-  classifications: ClassificationsTable,
-  margins: MarginsTable,
-  inflation: InflationTable,
-  fx: FxTable,
-  cloudCoefficients: CloudCoefficientsTable,
-  cloudRegions: CloudRegionsTable,
-  cloudInstances: CloudInstancesTable,
-} as const satisfies { [K in TableKind]: z.ZodMiniType<TableOf<K>> });
+export { TABLE_SCHEMAS };
 
 /** Every table kind, in documentation order. */
-export const TABLE_KINDS = /* @__PURE__ */ deepFreeze(Object.keys(TABLE_SCHEMAS) as TableKind[]);
+export const TABLE_KINDS = /* @__PURE__ */ deepFreeze([
+  'spendFactors',
+  'classifications',
+  'margins',
+  'inflation',
+  'fx',
+  'cloudCoefficients',
+  'cloudRegions',
+  'cloudInstances',
+] as const satisfies readonly TableKind[]) as readonly TableKind[];
 
 /**
  * The table-wide fields of a CSV table (everything but the rows): `dataset` and, per kind, settings such as
@@ -38,14 +28,14 @@ export const TABLE_KINDS = /* @__PURE__ */ deepFreeze(Object.keys(TABLE_SCHEMAS)
  * `<name>.meta.json` file next to the CSV for the Node loader).
  */
 export const META_SCHEMAS = /* @__PURE__ */ deepFreeze({
-  spendFactors: z.omit(SpendFactorsTable, { factors: true }),
-  classifications: z.omit(ClassificationsTable, { mappings: true }),
-  margins: z.omit(MarginsTable, { margins: true }),
-  inflation: z.omit(InflationTable, { country: true, sector: true }),
-  fx: z.omit(FxTable, { rates: true }),
-  cloudCoefficients: z.omit(CloudCoefficientsTable, { providers: true }),
-  cloudRegions: z.omit(CloudRegionsTable, { regions: true }),
-  cloudInstances: z.omit(CloudInstancesTable, { instances: true }),
+  spendFactors: z.omit(TABLE_SCHEMAS.spendFactors, { factors: true }),
+  classifications: z.omit(TABLE_SCHEMAS.classifications, { mappings: true }),
+  margins: z.omit(TABLE_SCHEMAS.margins, { margins: true }),
+  inflation: z.omit(TABLE_SCHEMAS.inflation, { country: true, sector: true }),
+  fx: z.omit(TABLE_SCHEMAS.fx, { rates: true }),
+  cloudCoefficients: z.omit(TABLE_SCHEMAS.cloudCoefficients, { providers: true }),
+  cloudRegions: z.omit(TABLE_SCHEMAS.cloudRegions, { regions: true }),
+  cloudInstances: z.omit(TABLE_SCHEMAS.cloudInstances, { instances: true }),
 } as const);
 
 /** The table-wide fields of a kind: see {@link META_SCHEMAS}. */

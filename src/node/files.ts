@@ -4,6 +4,14 @@ import { failAt, positionOfOffset } from '../loaders/text';
 
 /** File access shared by the Node loaders. */
 
+/** The error for a file that cannot be read, with the system's reason. */
+const cannotRead = (path: string, error: unknown): DatasetError =>
+  new DatasetError(
+    path,
+    '',
+    `cannot read the file: ${error instanceof Error ? error.message : String(error)}`,
+  );
+
 /** The file's or folder's stats, or undefined when there is nothing at the path. */
 export function statOf(path: string): Stats | undefined {
   try {
@@ -19,11 +27,7 @@ export function readText(path: string): string {
   try {
     bytes = readFileSync(path);
   } catch (error) {
-    throw new DatasetError(
-      path,
-      '',
-      `cannot read the file: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw cannotRead(path, error);
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -108,11 +112,7 @@ export function* fileLines(path: string, chunkSize = 4 << 20): Generator<string>
   try {
     fd = openSync(path, 'r');
   } catch (error) {
-    throw new DatasetError(
-      path,
-      '',
-      `cannot read the file: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw cannotRead(path, error);
   }
   try {
     yield* linesOfChunks(

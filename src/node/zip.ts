@@ -95,18 +95,22 @@ function centralDirectory(fd: number, size: number, path: string): ZipEntry[] {
   return entries;
 }
 
-function entryBytes(fd: number, entry: ZipEntry, path: string): Uint8Array {
+/** @throws {@link DatasetError} for a ZIP64 entry (sizes or offset past 4 GiB), which this reader does not read. */
+function refuseZip64(entry: ZipEntry, path: string): void {
   if (
     entry.compressedSize === ZIP64_MARKER ||
     entry.size === ZIP64_MARKER ||
     entry.localHeaderOffset === ZIP64_MARKER
-  ) {
+  )
     throw new DatasetError(
       path,
       entry.name,
       'ZIP64 entries are not supported; unzip the archive and load the folder instead',
     );
-  }
+}
+
+function entryBytes(fd: number, entry: ZipEntry, path: string): Uint8Array {
+  refuseZip64(entry, path);
   checkDeclaredSize(entry, path);
   const header = read(fd, entry.localHeaderOffset, 30);
   if (header.length < 30 || header.readUInt32LE(0) !== LOCAL_FILE_HEADER)
@@ -199,16 +203,7 @@ export function zipEntries(path: string): ZipEntry[] {
  * an EXIOBASE supply-use release unpack to gigabytes).
  */
 export function* zipEntryChunks(path: string, entry: ZipEntry, chunkSize = 4 << 20): Generator<Uint8Array> {
-  if (
-    entry.compressedSize === ZIP64_MARKER ||
-    entry.size === ZIP64_MARKER ||
-    entry.localHeaderOffset === ZIP64_MARKER
-  )
-    throw new DatasetError(
-      path,
-      entry.name,
-      'ZIP64 entries are not supported; unzip the archive and load the folder instead',
-    );
+  refuseZip64(entry, path);
   if (entry.method !== 0 && entry.method !== 8)
     throw new DatasetError(
       path,
