@@ -93,20 +93,21 @@ export default defineConfig([
     entry: {
       index: 'src/index.ts',
       billing: 'src/billing/index.ts',
-      datasets: 'src/datasets/index.ts',
-      'datasets-cloud': 'src/datasets/cloud.ts',
+      datasets: 'src/embedded/index.ts',
+      'datasets-cloud': 'src/embedded/cloud.ts',
       // One table each, for cloudDatasetsWith: an app imports only the grid set (and instance table) it uses.
-      'datasets-cloud-ccf-grid': 'src/datasets/ccf-grid.ts',
-      'datasets-cloud-electricitymaps-grid': 'src/datasets/electricitymaps-grid.ts',
-      'datasets-cloud-hosted-api-2021-grid': 'src/datasets/hosted-api-2021-grid.ts',
-      'datasets-cloud-instances': 'src/datasets/cloud-instances.ts',
-      'datasets-spend': 'src/datasets/spend.ts',
+      'datasets-cloud-ccf-grid': 'src/embedded/ccf-grid.ts',
+      'datasets-cloud-electricitymaps-grid': 'src/embedded/electricitymaps-grid.ts',
+      'datasets-cloud-hosted-api-2021-grid': 'src/embedded/hosted-api-2021-grid.ts',
+      'datasets-cloud-instances': 'src/embedded/cloud-instances.ts',
+      'datasets-spend': 'src/embedded/spend.ts',
       http: 'src/http/index.ts',
       // Impact Framework plugins; @grnsft/if-core (their PluginFactory and error classes) stays an import, an
       // optional peer dependency that IF itself brings, so the plugins throw IF's own error classes.
       'impact-framework': 'src/impact-framework/index.ts',
       loaders: 'src/loaders/index.ts',
       node: 'src/node/index.ts',
+      schemas: 'src/schemas.ts',
       // Kept apart and imported as `#fast-parse`, so package.json `imports` can give browsers their own build.
       'fast-parse': 'src/core/fast-parse.ts',
       'fast-parse.browser': 'src/core/fast-parse.browser.ts',

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { createBillingEstimator, createBillingSummary } from '../src/billing/index';
-import { defaultDatasets } from '../src/datasets/index';
+import { defaultDatasets } from '../src/embedded/index';
 import { calculateSpendBatch } from '../src/index';
 import { HEADER, TEMPLATES, focusLine } from './cli-focus';
 import { LEDGER_HEADER, ledgerLine, ledgerRequest } from './cli-ledger';

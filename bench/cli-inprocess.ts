@@ -18,7 +18,7 @@ const [kind, file] = process.argv.slice(2) as [string, string];
 const dist = (name: string) => import(pathToFileURL(join(ROOT, 'dist', name)).href);
 const library = (await dist('index.js')) as typeof import('../src/index');
 const billing = (await dist('billing.js')) as typeof import('../src/billing/index');
-const { defaultDatasets } = (await dist('datasets.js')) as typeof import('../src/datasets/index');
+const { defaultDatasets } = (await dist('datasets.js')) as typeof import('../src/embedded/index');
 
 const BATCH = 1_000;
 const cell = (text: string | undefined) => (text === undefined || text === '' ? undefined : text);

@@ -2,7 +2,7 @@
  * The spend ledger of `npm run bench:cli`: row `index` of a deterministic, varied ledger (codes at several levels,
  * regions, currencies, years, margins), as CSV text and as the request the CLI builds from it.
  */
-import { defaultDatasets, defaultTables } from '../src/datasets/index';
+import { defaultDatasets, defaultTables } from '../src/embedded/index';
 import { calculateSpend } from '../src/index';
 import { random } from './workload';
 

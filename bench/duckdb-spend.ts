@@ -4,7 +4,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { defaultDatasets } from '../src/datasets/index';
+import { defaultDatasets } from '../src/embedded/index';
 import { calculateSpend, type SpendRequest } from '../src/index';
 import { spendLedger } from './cli-ledger';
 

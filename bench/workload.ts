@@ -1,5 +1,5 @@
 import type * as Library from '../src/index';
-import type * as DatasetsEntry from '../src/datasets/index';
+import type * as DatasetsEntry from '../src/embedded/index';
 
 /**
  * Deterministic, varied, valid requests for the benchmarks: many regions, instances, units, years and

@@ -27,15 +27,16 @@ const OUT = join(ROOT, 'dist', 'browser');
 export const BROWSER_ENTRIES = [
   'src/index.ts',
   'src/billing/index.ts',
-  'src/datasets/index.ts',
-  'src/datasets/cloud.ts',
-  'src/datasets/ccf-grid.ts',
-  'src/datasets/electricitymaps-grid.ts',
-  'src/datasets/hosted-api-2021-grid.ts',
-  'src/datasets/cloud-instances.ts',
-  'src/datasets/spend.ts',
+  'src/embedded/index.ts',
+  'src/embedded/cloud.ts',
+  'src/embedded/ccf-grid.ts',
+  'src/embedded/electricitymaps-grid.ts',
+  'src/embedded/hosted-api-2021-grid.ts',
+  'src/embedded/cloud-instances.ts',
+  'src/embedded/spend.ts',
   'src/http/index.ts',
   'src/loaders/index.ts',
+  'src/schemas.ts',
 ] as const;
 
 const isFile = (path: string) => existsSync(path) && statSync(path).isFile();

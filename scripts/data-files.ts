@@ -26,7 +26,7 @@ export const LICENCE_FILES: Readonly<Record<string, readonly string[]>> = {
 export const isShareAlikeOrDatabaseLicence = (licence: string): boolean =>
   /\bODbL\b|\bBY-SA\b/i.test(licence);
 
-/** The header every table carries (`DatasetInfoSchema` in src/datasets/tables.ts), as far as a banner needs it. */
+/** The header every table carries (`DatasetInfo` in src/datasets/tables.ts), as far as a banner needs it. */
 export interface TableHeader {
   id: string;
   version: string;

@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultDatasets } from '../src/datasets/index';
+import { defaultDatasets } from '../src/embedded/index';
 import { spendCoverage } from '../src/spend/coverage';
 
 export const SPEND_DOC = resolve(dirname(fileURLToPath(import.meta.url)), '../docs/spend.md');

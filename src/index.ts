@@ -1,26 +1,28 @@
 /**
  * co2e-engine: offline, decimal-exact carbon estimates for procurement spend and cloud computing.
- * This entry holds no data; embedded defaults are in `co2e-engine/datasets`.
+ * This entry holds what an app calls: the calculators, the engine, the errors and the types. It holds no data:
+ * embedded defaults are in `co2e-engine/datasets`; the request and table schemas, with the vocabulary they accept,
+ * in `co2e-engine/schemas`.
  *
  * @packageDocumentation
  */
 export { calculateCpu, calculateCpuBatch } from './cloud/cpu';
-export { CpuRequest } from './cloud/cpu.schema';
+export type { CpuRequest } from './cloud/cpu.schema';
 export { calculateMemory, calculateMemoryBatch } from './cloud/memory';
-export { MemoryRequest } from './cloud/memory.schema';
+export type { MemoryRequest } from './cloud/memory.schema';
 export { calculateStorage, calculateStorageBatch } from './cloud/storage';
-export { StorageRequest } from './cloud/storage.schema';
+export type { StorageRequest } from './cloud/storage.schema';
 export { calculateNetworking, calculateNetworkingBatch } from './cloud/networking';
-export { NetworkingRequest } from './cloud/networking.schema';
+export type { NetworkingRequest } from './cloud/networking.schema';
 export { calculateEmbodied, calculateEmbodiedBatch } from './cloud/embodied';
-export { EmbodiedRequest } from './cloud/embodied.schema';
+export type { EmbodiedRequest } from './cloud/embodied.schema';
 export {
   calculateInstance,
   calculateInstanceBatch,
   type InstanceCalculationDetails,
   type InstanceEstimate,
 } from './cloud/instance';
-export { InstanceRequest } from './cloud/instance.schema';
+export type { InstanceRequest } from './cloud/instance.schema';
 export type {
   CloudInstanceSpelling,
   CloudProviderSpelling,
@@ -43,16 +45,9 @@ export {
   type SpendCalculationDetails,
   type SpendEstimate,
 } from './spend/spend';
-export { type ClassificationType, type ClassificationTypeSpelling, SpendRequest } from './spend/spend.schema';
-export {
-  EXIOBASE_COUNTRIES,
-  exiobaseRegionOf,
-  REGION_ALIASES,
-  REST_OF_WORLD_COUNTRIES,
-  REST_OF_WORLD_REGIONS,
-  type RestOfWorldRegion,
-} from './spend/exiobase-regions';
-export { coverageRows, spendCoverage, type SpendRegionCoverage } from './spend/coverage';
+export type { ClassificationType, ClassificationTypeSpelling, SpendRequest } from './spend/spend.schema';
+export type { RestOfWorldRegion } from './spend/exiobase-regions';
+export type { SpendRegionCoverage } from './spend/coverage';
 export { createEngine, type Engine } from './engine';
 export { EmissionsError, ERROR_CODES, type ErrorBody, type ErrorCode } from './core/errors';
 export { isErrorBody } from './core/batch';
@@ -64,19 +59,10 @@ export type {
   EmissionFactor,
   Estimate,
 } from './core/estimate';
-export {
-  DATA_UNITS,
-  DURATION_UNITS,
-  type DataUnit,
-  type DataUnitSpelling,
-  type DurationUnit,
-  type DurationUnitSpelling,
-} from './core/units';
-export { MAX_QUANTITY } from './core/validate';
+export type { DataUnit, DataUnitSpelling, DurationUnit, DurationUnitSpelling } from './core/units';
 export { createTableDatasets, type DatasetTables } from './datasets/create';
 export { mergeDatasets } from './datasets/merge';
 export {
-  CLOUD_PROVIDER_NAMES,
   listCapabilities,
   type Capabilities,
   type CloudProviderCapability,
@@ -86,5 +72,17 @@ export {
 export { DatasetError } from './datasets/errors';
 export { CALCULATOR_DATASETS, type CalculatorName, type DatasetPart } from './calculator-datasets';
 export { CALCULATORS, type CalculatorId, type CloudCalculatorId } from './calculators';
-export * from './datasets/tables';
+export type {
+  ClassificationsTable,
+  CloudCoefficientsTable,
+  CloudInstancesTable,
+  CloudProvider,
+  CloudRegionsTable,
+  DatasetInfo,
+  FxTable,
+  InflationTable,
+  MarginsTable,
+  SpendFactorsGrid,
+  SpendFactorsTable,
+} from './datasets/tables';
 export type * from './datasets/types';

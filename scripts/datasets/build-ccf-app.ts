@@ -2,13 +2,7 @@ import * as z from 'zod';
 import { type Decimal, add, decimal, div, isPositive, mul, sub, toNumber } from '../../src/core/decimal';
 import { instanceKey } from '../../src/datasets/create';
 import { CLOUD_PROVIDERS } from '../../src/datasets/constants';
-import {
-  type CloudCoefficientsTable,
-  CloudCoefficientsTableSchema,
-  type CloudInstancesTable,
-  CloudInstancesTableSchema,
-  type CloudProvider,
-} from '../../src/datasets/tables';
+import { CloudCoefficientsTable, CloudInstancesTable, type CloudProvider } from '../../src/datasets/tables';
 import { azureArmName } from '../../src/loaders/parse-ccf-instances';
 import { CcfAppEc2Record, CcfAppMachineRecord, CcfAppVmRecord } from './cloud/ccf-app-schema';
 import { addedMinWatts } from './cloud-gpus';
@@ -184,7 +178,7 @@ export function buildCcfAppCoefficients(constants: Record<CloudProvider, Provide
       ...(gpuWatts.length > 0 && { gpu_watts: sortedRecord(gpuWatts) }),
     };
   }
-  return CloudCoefficientsTableSchema.parse({
+  return CloudCoefficientsTable.parse({
     dataset: {
       id: 'ccf-app-coefficients',
       version: VERSION,
@@ -433,7 +427,7 @@ export function buildCcfAppInstances(
         (exclude(row.provider, row.instance, "vCPU above the family's largest type in the CCF app"), false),
     )
     .sort(byProviderThen('instance'));
-  return CloudInstancesTableSchema.parse({
+  return CloudInstancesTable.parse({
     dataset: {
       id: 'ccf-app-instances',
       version: VERSION,
@@ -459,7 +453,7 @@ export function buildCcfApp(): void {
     readJson(sharedPath('ccf/provider_constants.json')),
   ).ccf_trunk_2024_03;
   const app = AppFileSchema.parse(readJson(sharedPath('ccf/instance_types.json')));
-  const defaults = CloudInstancesTableSchema.parse(readJson(repoPath('datasets/cloud/instances.json')));
+  const defaults = CloudInstancesTable.parse(readJson(repoPath('datasets/cloud/instances.json')));
   const gcpMemory = new Map(
     defaults.instances.filter((row) => row.provider === 'gcp').map((row) => [row.instance, row.memory_gib]),
   );
@@ -484,7 +478,7 @@ export function buildCcfApp(): void {
     entry.instances.push(instance);
     todayExcluded.set(key, entry);
   }
-  const instances = CloudInstancesTableSchema.parse({
+  const instances = CloudInstancesTable.parse({
     ...appInstances,
     instances: [
       ...appInstances.instances,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { decimal, mul, toFixed, toNumber } from '../../src/core/decimal';
-import { CloudInstancesTableSchema } from '../../src/datasets/tables';
+import { CloudInstancesTable } from '../../src/datasets/tables';
 import { assert, isMain, readJson, repoPath, sharedPath, writeJson } from './lib';
 
 /**
@@ -31,7 +31,7 @@ const AppSchema = z.object({
 });
 
 export function buildHostedApi2021Instances(): void {
-  const defaults = CloudInstancesTableSchema.parse(readJson(repoPath('datasets/cloud/instances.json')));
+  const defaults = CloudInstancesTable.parse(readJson(repoPath('datasets/cloud/instances.json')));
   const app = AppSchema.parse(readJson(sharedPath('ccf/instance_types.json')));
   const teads = new Map<string, number>();
   for (const r of app.aws.ec2_records) {
@@ -57,7 +57,7 @@ export function buildHostedApi2021Instances(): void {
   check('t2.micro', 1495.8954432);
   check('t3a.large', 1630.7812224);
   check('r5.2xlarge', 2170.0205424);
-  const table = CloudInstancesTableSchema.parse({
+  const table = CloudInstancesTable.parse({
     ...defaults,
     dataset: {
       id: 'hosted-api-2021-instances',

@@ -2,11 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { decimal, mul, toNumber } from '../../src/core/decimal';
 import { regionHostedSpelling, regionKey } from '../../src/datasets/keys';
-import {
-  type CloudProvider,
-  type CloudRegionsTable,
-  CloudRegionsTableSchema,
-} from '../../src/datasets/tables';
+import { type CloudProvider, CloudRegionsTable } from '../../src/datasets/tables';
 import { assert, byProviderThen, readCsv, readJson, repoPath, sharedPath, writeJson } from './lib';
 
 /**
@@ -137,7 +133,7 @@ export function buildHostedApi2021(): CloudRegionsTable {
     };
   });
   assert(table.length === 68, `expected 68 regions, built ${table.length}`);
-  return CloudRegionsTableSchema.parse({
+  return CloudRegionsTable.parse({
     dataset: {
       id: 'hosted-api-2021',
       version: `oefdb-${OEFDB_COMMIT.slice(0, 7)}`,

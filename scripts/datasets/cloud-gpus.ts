@@ -1,11 +1,5 @@
 import * as z from 'zod';
-import {
-  type CloudCoefficientsTable,
-  CloudCoefficientsTableSchema,
-  type CloudInstancesTable,
-  CloudInstancesTableSchema,
-  type CloudProvider,
-} from '../../src/datasets/tables';
+import { CloudCoefficientsTable, CloudInstancesTable, type CloudProvider } from '../../src/datasets/tables';
 import { azureArmName } from '../../src/loaders/parse-ccf-instances';
 import { decimal, div, mul, toFixed } from '../../src/core/decimal';
 import { GPU_WATTS_ADDED } from './cloud/platform-specs';
@@ -123,7 +117,7 @@ export function withGpuWatts(table: CloudCoefficientsTable): CloudCoefficientsTa
     [CloudProvider, NonNullable<CloudCoefficientsTable['providers'][CloudProvider]>]
   >)
     providers[provider] = { ...coefficients, gpu_watts: watts[provider] };
-  return CloudCoefficientsTableSchema.parse({ ...table, providers });
+  return CloudCoefficientsTable.parse({ ...table, providers });
 }
 
 /** GPU count and model per (provider, instance), from the sources in the order above. */
@@ -203,5 +197,5 @@ export function withGpus(table: CloudInstancesTable): CloudInstancesTable {
   console.log(
     `  GPUs: ${counted} types with count and model, ${uncounted} accelerated types without a count`,
   );
-  return CloudInstancesTableSchema.parse({ ...table, instances });
+  return CloudInstancesTable.parse({ ...table, instances });
 }

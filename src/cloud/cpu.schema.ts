@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
-import type { CloudProviderSpelling, ForProvider } from './spellings';
-import { auditTrail, count, durationUnit, nonEmptyString, quantity, year } from '../core/validate';
+import type { CloudProviderSpelling } from './spellings';
+import { count, nonEmptyString } from '../core/validate';
+import { cloudRequest, durationFields, type RequestFor } from './request.schema';
 
 /** `average_vcpu_utilization`: 0..1, default 0.5. */
 export const utilization = () =>
@@ -15,20 +16,14 @@ export const utilization = () =>
   );
 
 /** Request body of `POST /compute/{provider_id}/cpu`. */
-export const CpuRequest = z.strictObject(
-  {
-    cpu_count: count(),
-    region: nonEmptyString(),
-    average_vcpu_utilization: utilization(),
-    duration: quantity(),
-    duration_unit: durationUnit(),
-    year: z.optional(year()),
-    audit_trail: auditTrail(),
-  },
-  { error: 'must be a JSON object' },
-);
+export const CpuRequest = cloudRequest({
+  cpu_count: count(),
+  region: nonEmptyString(),
+  average_vcpu_utilization: utilization(),
+  ...durationFields(),
+});
 /** A CPU request as a caller writes it. */
-export type CpuRequest<P extends CloudProviderSpelling = CloudProviderSpelling> = ForProvider<
-  z.input<typeof CpuRequest>,
+export type CpuRequest<P extends CloudProviderSpelling = CloudProviderSpelling> = RequestFor<
+  typeof CpuRequest,
   P
 >;

@@ -7,7 +7,7 @@ import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
 import { USE_PHASE_PARTS } from './resolve';
 import type * as z from 'zod/mini';
-import { exactQuantity, type Quantity, usePhaseCalculator } from './use-phase-calculator';
+import { exactQuantity, type Quantity, usePhaseCalculator, type UsePhaseSpec } from './use-phase-calculator';
 import { kwhPerVcpuHour } from './factors/use-phase';
 import { CpuRequest } from './cpu.schema';
 
@@ -26,7 +26,11 @@ export type CpuInput = Omit<z.output<typeof CpuRequest>, 'cpu_count' | 'duration
   duration: Quantity;
 };
 
-const cpu = /* @__PURE__ */ usePhaseCalculator<CpuInput, typeof CpuRequest>({
+/**
+ * `calculateCpu` as data: the use-phase frame builds it from this, and the kWh view (`electricity.ts`) reads its
+ * energy per unit and published factor from it too.
+ */
+export const CPU_USE_PHASE = {
   kind: 'cpu',
   datasets: CPU_DATASETS,
   schema: CpuRequest,
@@ -38,7 +42,9 @@ const cpu = /* @__PURE__ */ usePhaseCalculator<CpuInput, typeof CpuRequest>({
   variant: (input) => input.average_vcpu_utilization,
   published: (input) => (input.average_vcpu_utilization === PUBLISHED_CPU_UTILIZATION ? 'cpu' : undefined),
   naming: (input) => ({ identity: `u=${input.average_vcpu_utilization}` }),
-});
+} satisfies UsePhaseSpec<CpuInput, typeof CpuRequest>;
+
+const cpu = /* @__PURE__ */ usePhaseCalculator(CPU_USE_PHASE);
 
 /**
  * Use-phase emissions of virtual CPUs: activity `cpu_count × hours` in `CPU-hour`, factor

@@ -1,3 +1,4 @@
+import type * as z from 'zod/mini';
 import { type Decimal, decimal, div, mul } from '../core/decimal';
 import {
   type CalculationOptions,
@@ -6,25 +7,16 @@ import {
   estimateFromCo2e,
 } from '../core/estimate';
 import type { CloudProvider } from '../datasets/tables';
-import type { CloudCoefficients, CloudDatasets } from '../datasets/types';
-import { calculateCpu, CPU_DATASETS } from './cpu';
-import { CpuRequest } from './cpu.schema';
+import type { CloudCoefficients, CloudDatasets, CloudRegion } from '../datasets/types';
+import { calculateCpu, CPU_USE_PHASE } from './cpu';
 import { gridMethod } from './factors/provenance';
-import {
-  gridFactor,
-  gridMetadata,
-  kwhPerVcpuHour,
-  type PublishedResource,
-  publishedFactor,
-} from './factors/use-phase';
-import { calculateMemory, MEMORY_DATASETS } from './memory';
-import { MemoryRequest } from './memory.schema';
-import { calculateNetworking, NETWORKING_DATASETS } from './networking';
-import { NetworkingRequest } from './networking.schema';
+import { gridFactor, gridMetadata, type PublishedResource, publishedFactor } from './factors/use-phase';
+import { calculateMemory, MEMORY_USE_PHASE } from './memory';
+import { calculateNetworking, NETWORKING_USE_PHASE } from './networking';
 import { pueAt } from './pue';
 import { resolveUsePhaseRequest } from './resolve';
-import { calculateStorage, STORAGE_DATASETS } from './storage';
-import { StorageRequest } from './storage.schema';
+import { calculateStorage, STORAGE_USE_PHASE } from './storage';
+import type { UsePhaseInput, UsePhaseSpec } from './use-phase-calculator';
 
 /**
  * The electricity view of a use-phase estimate, as the hosted API's v1 answered it and as the Impact Framework
@@ -46,57 +38,51 @@ export interface ElectricityEstimate {
   metadata: FactorMetadata;
 }
 
-const KWH_PER_WH = decimal('0.001');
-
+/** A use-phase calculator, and its request read through the calculator's own spec. */
 interface Resource {
-  schema: typeof CpuRequest | typeof MemoryRequest | typeof StorageRequest | typeof NetworkingRequest;
-  needs: typeof CPU_DATASETS | typeof MEMORY_DATASETS | typeof STORAGE_DATASETS | typeof NETWORKING_DATASETS;
   calculate: (provider: CloudProvider, request: never, datasets: CloudDatasets) => Estimate;
-  /** kWh per activity unit before PUE, and the factor the regions table may state instead (hosted 2021 set). */
-  perUnit: (
-    coefficients: CloudCoefficients,
-    input: Record<string, unknown>,
-  ) => { kwh: Decimal; published: PublishedResource | undefined };
+  /** The request resolved as the calculator resolves it, with the spec's kWh per unit (before PUE) and published resource. */
+  unitOf: (
+    provider: unknown,
+    request: unknown,
+    datasets: CloudDatasets,
+  ) => {
+    provider: CloudProvider;
+    coefficients: CloudCoefficients;
+    region: CloudRegion;
+    year: number;
+    kwh: Decimal;
+    published: PublishedResource | undefined;
+  };
 }
 
+/** One resource of the electricity view: energy per unit comes from the calculator's spec (one description of it). */
+const resource = <I extends UsePhaseInput, S extends z.ZodMiniType<I>>(
+  spec: UsePhaseSpec<I, S>,
+  calculate: Resource['calculate'],
+): Resource => ({
+  calculate,
+  unitOf: (provider, request, datasets) => {
+    const { input, ...resolved } = resolveUsePhaseRequest(
+      provider,
+      spec.schema,
+      request,
+      datasets,
+      spec.datasets,
+    );
+    return {
+      ...resolved,
+      kwh: spec.energyPerUnit(resolved.coefficients, input),
+      published: spec.published(input),
+    };
+  },
+});
+
 const RESOURCES: Readonly<Record<ElectricityResource, Resource>> = {
-  cpu: {
-    schema: CpuRequest,
-    needs: CPU_DATASETS,
-    calculate: calculateCpu,
-    perUnit: (coefficients, input) => {
-      const utilization = input.average_vcpu_utilization as number;
-      // As calculateCpu: a stated CPU factor is per CPU-hour at 50 % utilisation only.
-      return {
-        kwh: kwhPerVcpuHour(coefficients, decimal(utilization)),
-        published: utilization === 0.5 ? 'cpu' : undefined,
-      };
-    },
-  },
-  memory: {
-    schema: MemoryRequest,
-    needs: MEMORY_DATASETS,
-    calculate: calculateMemory,
-    perUnit: (coefficients) => ({ kwh: decimal(coefficients.memory_kwh_per_gb_hour), published: 'memory' }),
-  },
-  storage: {
-    schema: StorageRequest,
-    needs: STORAGE_DATASETS,
-    calculate: calculateStorage,
-    perUnit: (coefficients, input) =>
-      input.storage_type === 'ssd'
-        ? { kwh: mul(decimal(coefficients.ssd_wh_per_tb_hour), KWH_PER_WH), published: 'storage_ssd' }
-        : { kwh: mul(decimal(coefficients.hdd_wh_per_tb_hour), KWH_PER_WH), published: 'storage_hdd' },
-  },
-  networking: {
-    schema: NetworkingRequest,
-    needs: NETWORKING_DATASETS,
-    calculate: calculateNetworking,
-    perUnit: (coefficients) => ({
-      kwh: decimal(coefficients.networking_kwh_per_gb),
-      published: 'networking',
-    }),
-  },
+  cpu: resource(CPU_USE_PHASE, calculateCpu),
+  memory: resource(MEMORY_USE_PHASE, calculateMemory),
+  storage: resource(STORAGE_USE_PHASE, calculateStorage),
+  networking: resource(NETWORKING_USE_PHASE, calculateNetworking),
 };
 
 /**
@@ -131,17 +117,10 @@ export function electricityEstimate(
   datasets: CloudDatasets,
   options?: CalculationOptions,
 ): ElectricityEstimate {
-  const { schema, needs, calculate, perUnit } = RESOURCES[resource];
+  const { calculate, unitOf } = RESOURCES[resource];
   // The library's estimate first: every error (provider, request, region, year) is the library's own.
   const library = calculate(provider as CloudProvider, request as never, datasets);
-  const {
-    provider: id,
-    coefficients,
-    input,
-    region,
-    year,
-  } = resolveUsePhaseRequest(provider, schema, request, datasets, needs);
-  const unit = perUnit(coefficients, input);
+  const { provider: id, coefficients, region, year, ...unit } = unitOf(provider, request, datasets);
   const kwhPerUnit = mul(unit.kwh, decimal(pueAt(coefficients, region.region)));
   const kwh = mul(decimal(library.activity_data.activity_value), kwhPerUnit);
   const stated =

@@ -1,5 +1,5 @@
 import { decimal, mul } from '../core/decimal';
-import { type CalculationOptions, type Estimate, estimateFromCo2e } from '../core/estimate';
+import type { CalculationOptions, Estimate } from '../core/estimate';
 import { toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
 import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
@@ -9,6 +9,7 @@ import type { CloudProviderSpelling } from './spellings';
 import { embodiedYear, resolveInstance, resolveProvider } from './resolve';
 import { embodiedCo2e, embodiedFactor, embodiedMethod } from './factors/embodied';
 import { EmbodiedRequest } from './embodied.schema';
+import { embodiedEstimate } from './estimate';
 
 /** The dataset parts `calculateEmbodied` reads: the provider coefficients and the instance table (no grid). */
 export const EMBODIED_DATASETS = {
@@ -45,17 +46,12 @@ export function calculateEmbodied<P extends CloudProviderSpelling>(
     toHours(decimal(input.duration), input.duration_unit),
   );
   const embodied = embodiedFactor(id, instance, coefficients, year, datasets);
-  const estimate = estimateFromCo2e(
+  const estimate = embodiedEstimate(
     embodiedCo2e(instanceHours, embodied),
-    {
-      activityValue: instanceHours,
-      activityUnit: 'instance-hour',
-      factor: embodied.factor,
-      metadata: embodied.metadata,
-      method: datasets.cloudInstances.gwp,
-      origin: 'source',
-      auditTrail: input.audit_trail,
-    },
+    instanceHours,
+    embodied,
+    datasets.cloudInstances.gwp,
+    input.audit_trail,
     options,
   );
   // Which figure it rests on: the source's published platform figure or one derived (datasets/SOURCES.md).

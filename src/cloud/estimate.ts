@@ -1,7 +1,15 @@
 import type { Decimal } from '../core/decimal';
-import { type AuditTrail, buildEstimate, type CalculationOptions, type Estimate } from '../core/estimate';
+import {
+  type AuditTrail,
+  buildEstimate,
+  type CalculationMethod,
+  type CalculationOptions,
+  type Estimate,
+  estimateFromCo2e,
+} from '../core/estimate';
 import type { CloudDatasets } from '../datasets/types';
 import { gridMethod } from './factors/provenance';
+import type { EmbodiedFactor } from './factors/embodied';
 import type { CloudFactor } from './factors/use-phase';
 
 /** The estimate of a use-phase calculator: the activity in its unit × the cached CCF factor. */
@@ -20,6 +28,39 @@ export function usePhaseEstimate(
       factor,
       metadata,
       method: gridMethod(datasets),
+      origin: 'source',
+      auditTrail,
+    },
+    options,
+  );
+}
+
+/**
+ * The embodied estimate of an instance's hours (`calculateEmbodied`, and the embodied part of `calculateInstance`):
+ * instance-hours × the platform's embodied factor, with the co2e the caller computed exactly from the factor's
+ * fraction (`embodiedCo2e`), in the GWP method of the instance table.
+ *
+ * @example
+ * ```ts
+ * embodiedEstimate(embodiedCo2e(hours, embodied), hours, embodied, datasets.cloudInstances.gwp, 'enabled', {});
+ * ```
+ */
+export function embodiedEstimate(
+  co2e: Decimal,
+  instanceHours: Decimal,
+  embodied: EmbodiedFactor,
+  method: CalculationMethod,
+  auditTrail: AuditTrail,
+  options: CalculationOptions | undefined,
+): Estimate {
+  return estimateFromCo2e(
+    co2e,
+    {
+      activityValue: instanceHours,
+      activityUnit: 'instance-hour',
+      factor: embodied.factor,
+      metadata: embodied.metadata,
+      method,
       origin: 'source',
       auditTrail,
     },

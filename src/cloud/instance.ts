@@ -29,6 +29,7 @@ import { embodiedYear, resolveInstance, resolveProvider, resolveRegion } from '.
 import { embodiedCo2e, embodiedFactor, embodiedMethod } from './factors/embodied';
 import { type CloudNotice, type GpuPower, gpuPower } from './gpu';
 import { InstanceRequest } from './instance.schema';
+import { embodiedEstimate } from './estimate';
 import { pueAt } from './pue';
 import { exactQuantity, type Quantity, type ResolvedRequest } from './use-phase-calculator';
 
@@ -272,17 +273,12 @@ function instanceEstimate(
   const memoryEstimate = electricityEstimate(memoryCo2e, energyMemory);
 
   const embodiedKg = embodiedCo2e(hours, embodied);
-  const embodiedEstimate = estimateFromCo2e(
+  const embodiedPart = embodiedEstimate(
     embodiedKg,
-    {
-      activityValue: hours,
-      activityUnit: 'instance-hour',
-      factor: embodied.factor,
-      metadata: embodied.metadata,
-      method: datasets.cloudInstances.gwp,
-      origin: 'source',
-      auditTrail: input.audit_trail,
-    },
+    hours,
+    embodied,
+    datasets.cloudInstances.gwp,
+    input.audit_trail,
     options,
   );
 
@@ -330,7 +326,7 @@ function instanceEstimate(
     cpu_estimate: cpuEstimate,
   } as InstanceEstimate;
   if (gpuEstimate !== undefined) result.gpu_estimate = gpuEstimate;
-  result.embodied_cpu_estimate = embodiedEstimate;
+  result.embodied_cpu_estimate = embodiedPart;
   result.calculation_details = details;
   if (figures.notices.length > 0) result.notices = figures.notices.map((notice) => ({ ...notice }));
   return result;

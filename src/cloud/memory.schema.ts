@@ -1,14 +1,7 @@
 import * as z from 'zod/mini';
-import type { CloudProviderSpelling, ForProvider } from './spellings';
-import {
-  auditTrail,
-  dataUnit,
-  durationUnit,
-  MAX_QUANTITY,
-  nonEmptyString,
-  quantity,
-  year,
-} from '../core/validate';
+import type { CloudProviderSpelling } from './spellings';
+import { dataUnit, MAX_QUANTITY, nonEmptyString, quantity } from '../core/validate';
+import { cloudRequest, durationFields, type RequestFor } from './request.schema';
 
 /**
  * `replication_factor`: how many copies of the data the provider keeps (CCF multiplies EBS by 2, S3 by 3, …);
@@ -24,17 +17,14 @@ export const dataOverTimeFields = () => ({
   region: nonEmptyString(),
   data: quantity(),
   data_unit: dataUnit(),
-  duration: quantity(),
-  duration_unit: durationUnit(),
+  ...durationFields(),
   replication_factor: z.optional(replicationFactor()),
-  year: z.optional(year()),
-  audit_trail: auditTrail(),
 });
 
 /** Request body of `POST /compute/{provider_id}/memory`. */
-export const MemoryRequest = z.strictObject(dataOverTimeFields(), { error: 'must be a JSON object' });
+export const MemoryRequest = cloudRequest(dataOverTimeFields());
 /** A memory request as a caller writes it. */
-export type MemoryRequest<P extends CloudProviderSpelling = CloudProviderSpelling> = ForProvider<
-  z.input<typeof MemoryRequest>,
+export type MemoryRequest<P extends CloudProviderSpelling = CloudProviderSpelling> = RequestFor<
+  typeof MemoryRequest,
   P
 >;

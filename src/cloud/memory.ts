@@ -7,7 +7,7 @@ import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
 import { USE_PHASE_PARTS } from './resolve';
 import type * as z from 'zod/mini';
-import { exactQuantity, type Quantity, usePhaseCalculator } from './use-phase-calculator';
+import { exactQuantity, type Quantity, usePhaseCalculator, type UsePhaseSpec } from './use-phase-calculator';
 import { replicated } from './replication';
 import { MemoryRequest } from './memory.schema';
 
@@ -23,7 +23,11 @@ export type MemoryInput = Omit<z.output<typeof MemoryRequest>, 'data' | 'duratio
   duration: Quantity;
 };
 
-const memory = /* @__PURE__ */ usePhaseCalculator<MemoryInput, typeof MemoryRequest>({
+/**
+ * `calculateMemory` as data: the use-phase frame builds it from this, and the kWh view (`electricity.ts`) reads its
+ * energy per unit and published factor from it too.
+ */
+export const MEMORY_USE_PHASE = {
   kind: 'memory',
   datasets: MEMORY_DATASETS,
   schema: MemoryRequest,
@@ -38,7 +42,9 @@ const memory = /* @__PURE__ */ usePhaseCalculator<MemoryInput, typeof MemoryRequ
     ),
   energyPerUnit: (coefficients) => decimal(coefficients.memory_kwh_per_gb_hour),
   published: () => 'memory',
-});
+} satisfies UsePhaseSpec<MemoryInput, typeof MemoryRequest>;
+
+const memory = /* @__PURE__ */ usePhaseCalculator(MEMORY_USE_PHASE);
 
 /**
  * Use-phase emissions of allocated memory: activity `GB × hours × replication_factor` in `GB-hour` (decimal units, 1 TB = 1000 GB),

@@ -7,7 +7,7 @@ import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
 import { USE_PHASE_PARTS } from './resolve';
 import type * as z from 'zod/mini';
-import { exactQuantity, type Quantity, usePhaseCalculator } from './use-phase-calculator';
+import { exactQuantity, type Quantity, usePhaseCalculator, type UsePhaseSpec } from './use-phase-calculator';
 import { NetworkingRequest } from './networking.schema';
 
 /** The dataset parts `calculateNetworking` reads: the provider coefficients and the region grid factors. */
@@ -19,7 +19,11 @@ export const NETWORKING_DATASETS = {
 /** A networking request after its schema, its quantity a number or an exact decimal. */
 export type NetworkingInput = Omit<z.output<typeof NetworkingRequest>, 'data'> & { data: Quantity };
 
-const networking = /* @__PURE__ */ usePhaseCalculator<NetworkingInput, typeof NetworkingRequest>({
+/**
+ * `calculateNetworking` as data: the use-phase frame builds it from this, and the kWh view (`electricity.ts`) reads its
+ * energy per unit and published factor from it too.
+ */
+export const NETWORKING_USE_PHASE = {
   kind: 'networking',
   datasets: NETWORKING_DATASETS,
   schema: NetworkingRequest,
@@ -27,7 +31,9 @@ const networking = /* @__PURE__ */ usePhaseCalculator<NetworkingInput, typeof Ne
   activity: (input) => toGigabytes(exactQuantity(input.data), input.data_unit),
   energyPerUnit: (coefficients) => decimal(coefficients.networking_kwh_per_gb),
   published: () => 'networking',
-});
+} satisfies UsePhaseSpec<NetworkingInput, typeof NetworkingRequest>;
+
+const networking = /* @__PURE__ */ usePhaseCalculator(NETWORKING_USE_PHASE);
 
 /**
  * Use-phase emissions of data transferred between data centres: activity in `GB`, factor

@@ -7,7 +7,7 @@ import { type CloudBatch, cloudBatch } from './batch';
 import type { CloudProviderSpelling } from './spellings';
 import { USE_PHASE_PARTS } from './resolve';
 import type * as z from 'zod/mini';
-import { exactQuantity, type Quantity, usePhaseCalculator } from './use-phase-calculator';
+import { exactQuantity, type Quantity, usePhaseCalculator, type UsePhaseSpec } from './use-phase-calculator';
 import { replicated } from './replication';
 import { StorageRequest } from './storage.schema';
 
@@ -26,7 +26,11 @@ export type StorageInput = Omit<z.output<typeof StorageRequest>, 'data' | 'durat
   duration: Quantity;
 };
 
-const storage = /* @__PURE__ */ usePhaseCalculator<StorageInput, typeof StorageRequest>({
+/**
+ * `calculateStorage` as data: the use-phase frame builds it from this, and the kWh view (`electricity.ts`) reads its
+ * energy per unit and published factor from it too.
+ */
+export const STORAGE_USE_PHASE = {
   kind: 'storage',
   datasets: STORAGE_DATASETS,
   schema: StorageRequest,
@@ -49,7 +53,9 @@ const storage = /* @__PURE__ */ usePhaseCalculator<StorageInput, typeof StorageR
   variant: (input) => input.storage_type,
   published: (input) => (input.storage_type === 'ssd' ? 'storage_ssd' : 'storage_hdd'),
   naming: (input) => ({ variant: { label: input.storage_type.toUpperCase(), id: input.storage_type } }),
-});
+} satisfies UsePhaseSpec<StorageInput, typeof StorageRequest>;
+
+const storage = /* @__PURE__ */ usePhaseCalculator(STORAGE_USE_PHASE);
 
 /**
  * Use-phase emissions of stored data: activity `TB × hours × replication_factor` in `TB-hour`, factor

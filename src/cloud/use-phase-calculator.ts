@@ -19,7 +19,7 @@ import { echoReplication } from './replication';
 import { resolveProvider, resolveUsePhaseRequest, type USE_PHASE_PARTS } from './resolve';
 
 /** What every use-phase request has, after its schema: the fields the frame itself reads. */
-interface UsePhaseInput {
+export interface UsePhaseInput {
   region: string;
   year?: number | undefined;
   audit_trail: AuditTrail;

@@ -1,24 +1,16 @@
 import { deepFreeze } from '../core/freeze';
 import type * as z from 'zod/mini';
 import {
-  ClassificationsTableSchema,
-  CloudCoefficientsTableSchema,
-  CloudInstancesTableSchema,
-  CloudRegionsTableSchema,
-  FxTableSchema,
-  InflationTableSchema,
-  MarginsTableSchema,
-  SpendFactorsTableSchema,
+  ClassificationsTable,
+  CloudCoefficientsTable,
+  CloudInstancesTable,
+  CloudRegionsTable,
+  FxTable,
+  InflationTable,
+  MarginsTable,
+  SpendFactorsTable,
   safeParseTable,
-  type ClassificationsTable,
-  type CloudCoefficientsTable,
-  type CloudInstancesTable,
   type CloudProvider,
-  type CloudRegionsTable,
-  type FxTable,
-  type InflationTable,
-  type MarginsTable,
-  type SpendFactorsTable,
 } from './tables';
 import type {
   ClassificationsProvider,
@@ -52,16 +44,24 @@ export interface DatasetTables {
   fx?: FxTable;
 }
 
-const SCHEMAS = {
-  cloudCoefficients: CloudCoefficientsTableSchema,
-  cloudRegions: CloudRegionsTableSchema,
-  cloudInstances: CloudInstancesTableSchema,
-  spendFactors: SpendFactorsTableSchema,
-  classifications: ClassificationsTableSchema,
-  margins: MarginsTableSchema,
-  inflation: InflationTableSchema,
-  fx: FxTableSchema,
-} as const satisfies Record<keyof DatasetTables, z.ZodMiniType>;
+/**
+ * The schema of each table, by the part it provides: what `createTableDatasets` and the loaders validate against.
+ *
+ * @example
+ * ```ts
+ * TABLE_SCHEMAS.fx.safeParse(myRates).success;
+ * ```
+ */
+export const TABLE_SCHEMAS = /* @__PURE__ */ deepFreeze({
+  cloudCoefficients: CloudCoefficientsTable,
+  cloudRegions: CloudRegionsTable,
+  cloudInstances: CloudInstancesTable,
+  spendFactors: SpendFactorsTable,
+  classifications: ClassificationsTable,
+  margins: MarginsTable,
+  inflation: InflationTable,
+  fx: FxTable,
+} as const satisfies { [K in keyof DatasetTables]-?: z.ZodMiniType<NonNullable<DatasetTables[K]>> });
 
 /**
  * Builds dataset providers from JSON-serialisable tables, validating every table first and indexing it once.
@@ -82,12 +82,14 @@ export function createTableDatasets<T extends DatasetTables>(
   // cannot move an estimate built on them.
   const copies: Record<string, unknown> = {};
   for (const [part, table] of Object.entries(tables)) {
-    const schema = Object.hasOwn(SCHEMAS, part) ? SCHEMAS[part as keyof DatasetTables] : undefined;
+    const schema = Object.hasOwn(TABLE_SCHEMAS, part)
+      ? TABLE_SCHEMAS[part as keyof DatasetTables]
+      : undefined;
     if (schema === undefined)
       throw new DatasetError(
         part,
         '',
-        `unknown dataset part; valid parts: ${Object.keys(SCHEMAS).join(', ')}`,
+        `unknown dataset part; valid parts: ${Object.keys(TABLE_SCHEMAS).join(', ')}`,
       );
     if (table === undefined) continue;
     const result = safeParseTable(schema, table);

@@ -58,7 +58,7 @@ export function safeParseTable<S extends z.ZodMiniType>(
 }
 
 /** Provenance carried by every table and echoed into each estimate's factor metadata. */
-export const DatasetInfoSchema = z.strictObject({
+export const DatasetInfo = z.strictObject({
   /** Stable id of the dataset, e.g. `ccf-electricitymaps`. Part of every factor id. */
   id: nonEmpty,
   /** Dataset version; a change here changes every factor id derived from the table. */
@@ -70,17 +70,17 @@ export const DatasetInfoSchema = z.strictObject({
   licence: nonEmpty,
   attribution: nonEmpty,
 });
-export type DatasetInfo = z.infer<typeof DatasetInfoSchema>;
+export type DatasetInfo = z.infer<typeof DatasetInfo>;
 
 export { CLOUD_PROVIDERS, GWP_METHODS };
-export const CloudProviderSchema = z.enum(CLOUD_PROVIDERS);
-export type CloudProvider = z.infer<typeof CloudProviderSchema>;
+export const CloudProvider = z.enum(CLOUD_PROVIDERS);
+export type CloudProvider = z.infer<typeof CloudProvider>;
 
 /** CCF coefficients per provider (watts, PUE, memory/storage/networking coefficients, lifetime). */
-export const CloudCoefficientsTableSchema = z.strictObject({
-  dataset: DatasetInfoSchema,
+export const CloudCoefficientsTable = z.strictObject({
+  dataset: DatasetInfo,
   providers: z.partialRecord(
-    CloudProviderSchema,
+    CloudProvider,
     z
       .strictObject({
         /** Watts per vCPU at idle. */
@@ -131,13 +131,13 @@ export const CloudCoefficientsTableSchema = z.strictObject({
       ),
   ),
 });
-export type CloudCoefficientsTable = z.infer<typeof CloudCoefficientsTableSchema>;
+export type CloudCoefficientsTable = z.infer<typeof CloudCoefficientsTable>;
 
 /**
  * A factor as its publisher stated it for one resource of a region: kg CO2e per the calculator's activity unit
  * (CPU-hour at the default 50 % utilisation, GB-hour, TB-hour, GB), with the publisher's own id, name and location.
  */
-export const PublishedFactorSchema = z.strictObject({
+export const PublishedFactor = z.strictObject({
   year,
   factor: nonNegative,
   /** The publisher's activity id (`cpu-provider_azure-region_east_us_2`). */
@@ -149,8 +149,8 @@ export const PublishedFactorSchema = z.strictObject({
 });
 
 /** Provider regions with location and grid emission factors per year. */
-export const CloudRegionsTableSchema = z.strictObject({
-  dataset: DatasetInfoSchema,
+export const CloudRegionsTable = z.strictObject({
+  dataset: DatasetInfo,
   /** Year used when a request gives none. */
   default_year: year,
   /** Unit of `grid_factors` values: always kilograms CO2e per kWh. */
@@ -160,7 +160,7 @@ export const CloudRegionsTableSchema = z.strictObject({
   regions: z.array(
     z
       .strictObject({
-        provider: CloudProviderSchema,
+        provider: CloudProvider,
         /** Provider's own region id, with hyphens as the provider writes it (`us-east-1`, `westeurope`). */
         region: nonEmpty,
         /**
@@ -189,11 +189,11 @@ export const CloudRegionsTableSchema = z.strictObject({
          */
         published_factors: z.optional(
           z.strictObject({
-            cpu: z.optional(PublishedFactorSchema),
-            memory: z.optional(PublishedFactorSchema),
-            storage_ssd: z.optional(PublishedFactorSchema),
-            storage_hdd: z.optional(PublishedFactorSchema),
-            networking: z.optional(PublishedFactorSchema),
+            cpu: z.optional(PublishedFactor),
+            memory: z.optional(PublishedFactor),
+            storage_ssd: z.optional(PublishedFactor),
+            storage_hdd: z.optional(PublishedFactor),
+            networking: z.optional(PublishedFactor),
           }),
         ),
       })
@@ -215,18 +215,18 @@ export const CloudRegionsTableSchema = z.strictObject({
   unsupported: z.optional(
     z.array(
       z.strictObject({
-        provider: CloudProviderSchema,
+        provider: CloudProvider,
         region: nonEmpty,
         reason: nonEmpty,
       }),
     ),
   ),
 });
-export type CloudRegionsTable = z.infer<typeof CloudRegionsTableSchema>;
+export type CloudRegionsTable = z.infer<typeof CloudRegionsTable>;
 
 /** Instance types with their specs and the embodied emissions of their host platform. */
-export const CloudInstancesTableSchema = z.strictObject({
-  dataset: DatasetInfoSchema,
+export const CloudInstancesTable = z.strictObject({
+  dataset: DatasetInfo,
   /** Year used for embodied estimates when a request gives none. */
   default_year: year,
   /** GWP basis of the embodied figures, echoed as `co2e_calculation_method`. */
@@ -236,7 +236,7 @@ export const CloudInstancesTableSchema = z.strictObject({
   instances: z.array(
     z
       .strictObject({
-        provider: CloudProviderSchema,
+        provider: CloudProvider,
         /** Instance type as the provider writes it (`t2.micro`, `Standard_D2s_v3`, `e2-standard-2`). */
         instance: nonEmpty,
         vcpu: positive,
@@ -302,7 +302,7 @@ export const CloudInstancesTableSchema = z.strictObject({
   excluded: z.optional(
     z.array(
       z.strictObject({
-        provider: CloudProviderSchema,
+        provider: CloudProvider,
         /** The source file that lists them. */
         source: nonEmpty,
         reason: nonEmpty,
@@ -311,11 +311,11 @@ export const CloudInstancesTableSchema = z.strictObject({
     ),
   ),
 });
-export type CloudInstancesTable = z.infer<typeof CloudInstancesTableSchema>;
+export type CloudInstancesTable = z.infer<typeof CloudInstancesTable>;
 
 /** What every spend factor set states about its factors, in the table and in the grid form alike. */
 const SPEND_FACTORS_HEADER = {
-  dataset: DatasetInfoSchema,
+  dataset: DatasetInfo,
   /** ISO 4217 code, lowercase, of the factors' money unit (`eur`, `usd`). */
   currency: currencyCode,
   /** Price year of the factors' money unit. */
@@ -340,7 +340,7 @@ const SPEND_FACTORS_HEADER = {
 };
 
 /** Spend factors: kg CO2e per unit of money (in `currency` of `factor_year`) per (product, region). */
-export const SpendFactorsTableSchema = z.strictObject({
+export const SpendFactorsTable = z.strictObject({
   ...SPEND_FACTORS_HEADER,
   factors: z
     .array(
@@ -376,7 +376,7 @@ export const SpendFactorsTableSchema = z.strictObject({
       }),
     ),
 });
-export type SpendFactorsTable = z.infer<typeof SpendFactorsTableSchema>;
+export type SpendFactorsTable = z.infer<typeof SpendFactorsTable>;
 
 /**
  * Spend factors as a grid, region × product, for a source that gives one factor per cell (Open CEDA: 149 regions ×
@@ -384,7 +384,7 @@ export type SpendFactorsTable = z.infer<typeof SpendFactorsTableSchema>;
  * {@link SpendFactorsTable}: product `p` in region `r` is `regions[r][i]` where `products[i]` is `p`; a `null`
  * cell is a factor the source withholds (`withheld` says why), which the table leaves out.
  */
-export const SpendFactorsGridSchema = z
+export const SpendFactorsGrid = z
   .strictObject({
     /** The licence and attribution the source requires, carried in the data file itself. */
     licence_notice: nonEmpty,
@@ -416,7 +416,7 @@ export const SpendFactorsGridSchema = z
       }
     }),
   );
-export type SpendFactorsGrid = z.infer<typeof SpendFactorsGridSchema>;
+export type SpendFactorsGrid = z.infer<typeof SpendFactorsGrid>;
 
 /**
  * The rows of a factor grid: one per non-null cell, region by region in key order, products in column order.
@@ -463,8 +463,8 @@ export function spendFactorsFromGrid(grid: SpendFactorsGrid): SpendFactorsTable 
  * i-th product, out of `classes_per_product[product]` classes in the whole classification. The mean is then
  * weighted by share × weight, so a product the code's classes touch only in part counts only in part.
  */
-export const ClassificationsTableSchema = z.strictObject({
-  dataset: DatasetInfoSchema,
+export const ClassificationsTable = z.strictObject({
+  dataset: DatasetInfo,
   product_classification: nonEmpty,
   products: z.record(nonEmpty, nonEmpty),
   mappings: z.record(nonEmpty, z.record(nonEmpty, z.array(nonEmpty).check(z.minLength(1)))),
@@ -503,14 +503,14 @@ export const ClassificationsTableSchema = z.strictObject({
   /** What `weights` measure, e.g. `EXIOBASE 3.8.2 total output 2019, million EUR`. */
   weights_description: nonEmpty,
 });
-export type ClassificationsTable = z.infer<typeof ClassificationsTableSchema>;
+export type ClassificationsTable = z.infer<typeof ClassificationsTable>;
 
 /**
  * Default margins as fractions of purchaser's price, per (region, product). `tax_margin` may be absent when the
  * source has no taxes (the BEA margins): that margin then has no default.
  */
-export const MarginsTableSchema = z.strictObject({
-  dataset: DatasetInfoSchema,
+export const MarginsTable = z.strictObject({
+  dataset: DatasetInfo,
   margins: z.array(
     z.strictObject({
       region: regionCode,
@@ -521,23 +521,23 @@ export const MarginsTableSchema = z.strictObject({
     }),
   ),
 });
-export type MarginsTable = z.infer<typeof MarginsTableSchema>;
+export type MarginsTable = z.infer<typeof MarginsTable>;
 
 /** Annual inflation in percent: `country[iso2][year]`, optionally `sector[iso2][product][year]`. */
-export const InflationTableSchema = z.strictObject({
-  dataset: DatasetInfoSchema,
+export const InflationTable = z.strictObject({
+  dataset: DatasetInfo,
   country: z.record(regionCode, z.record(yearKey, inflationRate)),
   sector: z.optional(z.record(regionCode, z.record(nonEmpty, z.record(yearKey, inflationRate)))),
 });
-export type InflationTable = z.infer<typeof InflationTableSchema>;
+export type InflationTable = z.infer<typeof InflationTable>;
 
 /**
  * Annual average exchange rates: `rates[currency][year]` = units of the currency per 1 USD. `partial_years` marks the
  * rates that average only part of a year, naming the months they cover (the engine says so in a notice).
  */
-export const FxTableSchema = z.strictObject({
-  dataset: DatasetInfoSchema,
+export const FxTable = z.strictObject({
+  dataset: DatasetInfo,
   rates: z.record(currencyCode, z.record(yearKey, fxRate)),
   partial_years: z.optional(z.record(currencyCode, z.record(yearKey, nonEmpty))),
 });
-export type FxTable = z.infer<typeof FxTableSchema>;
+export type FxTable = z.infer<typeof FxTable>;

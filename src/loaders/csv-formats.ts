@@ -2,11 +2,11 @@ import { deepFreeze } from '../core/freeze';
 import { instanceKey, regionKey } from '../datasets/create';
 import {
   type CloudProvider,
-  CloudCoefficientsTableSchema,
-  CloudInstancesTableSchema,
+  CloudCoefficientsTable,
+  CloudInstancesTable,
   GWP_METHODS,
-  MarginsTableSchema,
-  SpendFactorsTableSchema,
+  MarginsTable,
+  SpendFactorsTable,
 } from '../datasets/tables';
 import type { ColumnSpec, CsvRowReader } from './csv';
 import type { Locations, Problems, RowColumns } from './problems';
@@ -50,7 +50,7 @@ function locateRow(at: Locations, path: PropertyKey[], reader: CsvRowReader, col
 }
 
 /** A spend factor's columns: its fields, the flags `a|b` (empty: none), each `kgco2e_alt` basis in its own column. */
-const SPEND_FACTOR_COLUMNS = schemaColumns(SpendFactorsTableSchema.shape.factors.def.element, {
+const SPEND_FACTOR_COLUMNS = schemaColumns(SpendFactorsTable.shape.factors.def.element, {
   optional: ['data_quality_flags'],
   nested: { kgco2e_alt: Object.fromEntries(GWP_METHODS.map((gwp) => [gwp, `kgco2e_${gwp}`])) },
 });
@@ -87,7 +87,7 @@ const spendFactors: CsvFormat = {
 };
 
 // An empty (or absent) tax_margin means no default tax margin, as in tables built from sources without taxes.
-const MARGIN_COLUMNS = schemaColumns(MarginsTableSchema.shape.margins.def.element);
+const MARGIN_COLUMNS = schemaColumns(MarginsTable.shape.margins.def.element);
 
 const margins: CsvFormat = {
   columns: MARGIN_COLUMNS.columns,
@@ -173,7 +173,7 @@ const fx: CsvFormat = {
 };
 
 /** A provider's row: its key column, then the coefficients' fields (pue_by_region and gpu_watts as pair cells). */
-const COEFFICIENTS = schemaColumns(CloudCoefficientsTableSchema.shape.providers.def.valueType, {
+const COEFFICIENTS = schemaColumns(CloudCoefficientsTable.shape.providers.def.valueType, {
   key: ['provider'],
 });
 /** The number columns: every required field of a provider's coefficients is a number. */
@@ -332,7 +332,7 @@ const cloudRegions: CsvFormat = {
 };
 
 // Per-type processor watts (min_watts, max_watts) come only with CCF's application tables, which are JSON.
-const INSTANCE_COLUMNS = schemaColumns(CloudInstancesTableSchema.shape.instances.def.element, {
+const INSTANCE_COLUMNS = schemaColumns(CloudInstancesTable.shape.instances.def.element, {
   omit: ['min_watts', 'max_watts'],
 });
 

@@ -1,36 +1,26 @@
 import { deepFreeze } from '../core/freeze';
 import * as z from 'zod/mini';
-import type { DatasetTables } from '../datasets/create';
+import { type DatasetTables, TABLE_SCHEMAS } from '../datasets/create';
 import { DatasetError } from '../datasets/errors';
-import {
-  ClassificationsTableSchema,
-  CloudCoefficientsTableSchema,
-  CloudInstancesTableSchema,
-  CloudRegionsTableSchema,
-  FxTableSchema,
-  InflationTableSchema,
-  MarginsTableSchema,
-  SpendFactorsTableSchema,
-} from '../datasets/tables';
 
 /** The kinds of table, named as the parts of {@link DatasetTables}. */
 export type TableKind = keyof DatasetTables;
 /** The table of a kind. */
 export type TableOf<K extends TableKind> = NonNullable<DatasetTables[K]>;
 
-export const TABLE_SCHEMAS = /* @__PURE__ */ deepFreeze({
-  spendFactors: SpendFactorsTableSchema,
-  classifications: ClassificationsTableSchema,
-  margins: MarginsTableSchema,
-  inflation: InflationTableSchema,
-  fx: FxTableSchema,
-  cloudCoefficients: CloudCoefficientsTableSchema,
-  cloudRegions: CloudRegionsTableSchema,
-  cloudInstances: CloudInstancesTableSchema,
-} as const satisfies { [K in TableKind]: z.ZodMiniType<TableOf<K>> });
+export { TABLE_SCHEMAS };
 
 /** Every table kind, in documentation order. */
-export const TABLE_KINDS = /* @__PURE__ */ deepFreeze(Object.keys(TABLE_SCHEMAS) as TableKind[]);
+export const TABLE_KINDS = /* @__PURE__ */ deepFreeze([
+  'spendFactors',
+  'classifications',
+  'margins',
+  'inflation',
+  'fx',
+  'cloudCoefficients',
+  'cloudRegions',
+  'cloudInstances',
+] as const satisfies readonly TableKind[]) as readonly TableKind[];
 
 /**
  * The table-wide fields of a CSV table (everything but the rows): `dataset` and, per kind, settings such as
@@ -38,14 +28,14 @@ export const TABLE_KINDS = /* @__PURE__ */ deepFreeze(Object.keys(TABLE_SCHEMAS)
  * `<name>.meta.json` file next to the CSV for the Node loader).
  */
 export const META_SCHEMAS = /* @__PURE__ */ deepFreeze({
-  spendFactors: z.omit(SpendFactorsTableSchema, { factors: true }),
-  classifications: z.omit(ClassificationsTableSchema, { mappings: true }),
-  margins: z.omit(MarginsTableSchema, { margins: true }),
-  inflation: z.omit(InflationTableSchema, { country: true, sector: true }),
-  fx: z.omit(FxTableSchema, { rates: true }),
-  cloudCoefficients: z.omit(CloudCoefficientsTableSchema, { providers: true }),
-  cloudRegions: z.omit(CloudRegionsTableSchema, { regions: true }),
-  cloudInstances: z.omit(CloudInstancesTableSchema, { instances: true }),
+  spendFactors: z.omit(TABLE_SCHEMAS.spendFactors, { factors: true }),
+  classifications: z.omit(TABLE_SCHEMAS.classifications, { mappings: true }),
+  margins: z.omit(TABLE_SCHEMAS.margins, { margins: true }),
+  inflation: z.omit(TABLE_SCHEMAS.inflation, { country: true, sector: true }),
+  fx: z.omit(TABLE_SCHEMAS.fx, { rates: true }),
+  cloudCoefficients: z.omit(TABLE_SCHEMAS.cloudCoefficients, { providers: true }),
+  cloudRegions: z.omit(TABLE_SCHEMAS.cloudRegions, { regions: true }),
+  cloudInstances: z.omit(TABLE_SCHEMAS.cloudInstances, { instances: true }),
 } as const);
 
 /** The table-wide fields of a kind: see {@link META_SCHEMAS}. */

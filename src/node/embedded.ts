@@ -8,8 +8,8 @@
  * entry on the first call: the same module instance an `import` of that entry gives (Node's `require` of an ES
  * module, Node 20.19 and later), so classes and caches are shared.
  */
-import { defaultDatasets } from '../datasets/index';
-import { DATASET_PRESET_NAMES, isDatasetPresetName, withDatasetPreset } from '../datasets/presets';
+import { defaultDatasets } from '../embedded/index';
+import { DATASET_PRESET_NAMES, isDatasetPresetName, withDatasetPreset } from '../embedded/presets';
 
 /** What `loadDatasets` needs of `co2e-engine/datasets`. */
 export interface EmbeddedDatasets {

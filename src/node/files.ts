@@ -4,6 +4,14 @@ import { failAt, positionOfOffset } from '../loaders/text';
 
 /** File access shared by the Node loaders. */
 
+/** The error for a file that cannot be read, with the system's reason. */
+const cannotRead = (path: string, error: unknown): DatasetError =>
+  new DatasetError(
+    path,
+    '',
+    `cannot read the file: ${error instanceof Error ? error.message : String(error)}`,
+  );
+
 /** The file's or folder's stats, or undefined when there is nothing at the path. */
 export function statOf(path: string): Stats | undefined {
   try {
@@ -18,11 +26,7 @@ function accessing<T>(path: string, access: () => T): T {
   try {
     return access();
   } catch (error) {
-    throw new DatasetError(
-      path,
-      '',
-      `cannot read the file: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw cannotRead(path, error);
   }
 }
 

@@ -2,8 +2,7 @@ import { basename, join } from 'node:path';
 import { factorId } from '../core/factor-id';
 import { DatasetError } from '../datasets/errors';
 import {
-  type CloudCoefficientsTable,
-  CloudCoefficientsTableSchema,
+  CloudCoefficientsTable,
   type CloudProvider,
   CLOUD_PROVIDERS,
   type DatasetInfo,
@@ -130,7 +129,7 @@ export function loadCcfCoefficients(
 }
 
 function useWatts(folder: string, options: NonNullable<LoadCcfCoefficientsOptions['coefficients']>) {
-  const base = CloudCoefficientsTableSchema.safeParse(options.base);
+  const base = CloudCoefficientsTable.safeParse(options.base);
   if (!base.success) {
     const issue = base.error.issues[0];
     throw new DatasetError(
@@ -178,5 +177,5 @@ function useWatts(folder: string, options: NonNullable<LoadCcfCoefficientsOption
     },
     providers,
   };
-  return { cloudCoefficients: CloudCoefficientsTableSchema.parse(cloudCoefficients), watts };
+  return { cloudCoefficients: CloudCoefficientsTable.parse(cloudCoefficients), watts };
 }

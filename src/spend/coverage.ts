@@ -30,7 +30,7 @@ const LAST_YEAR = 2100;
  *
  * @example
  * ```ts
- * import { spendCoverage } from 'co2e-engine';
+ * import { spendCoverage } from 'co2e-engine/datasets/spend';
  * import { defaultDatasets } from 'co2e-engine/datasets';
  *
  * spendCoverage(defaultDatasets).find((row) => row.region === 'US');

@@ -4,11 +4,11 @@
  * @packageDocumentation
  */
 import { lazyTableDatasets } from '../datasets/lazy';
-import { spendSupplements } from '../datasets/spend-supplements';
+import { spendSupplements } from '../embedded/spend-supplements';
 import type { CloudInstanceDatasets, SpendDatasets } from '../datasets/types';
 import { cloudUdf } from './cloud-udf';
 import { spendUdf } from './spend-udf';
-import { udfCloudTables, udfSpendTables } from './tables';
+import { udfCloudTables, udfSpendTables } from '../embedded/udf-tables';
 
 // The default tables only (not the USEEIO and CCF-grid alternatives), indexed on first use.
 const defaultDatasets = lazyTableDatasets(

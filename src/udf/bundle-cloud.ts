@@ -6,7 +6,7 @@
 import { lazyTableDatasets } from '../datasets/lazy';
 import type { CloudDatasets } from '../datasets/types';
 import { cloudUdf } from './cloud-udf';
-import { udfCloudTables } from './tables';
+import { udfCloudTables } from '../embedded/udf-tables';
 
 /**
  * Cloud estimates over the default cloud datasets.

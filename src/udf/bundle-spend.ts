@@ -5,10 +5,10 @@
  * @packageDocumentation
  */
 import { lazyTableDatasets } from '../datasets/lazy';
-import { spendSupplements } from '../datasets/spend-supplements';
+import { spendSupplements } from '../embedded/spend-supplements';
 import type { SpendDatasets } from '../datasets/types';
 import { spendUdf } from './spend-udf';
-import { udfSpendTables } from './tables';
+import { udfSpendTables } from '../embedded/udf-tables';
 
 /**
  * Spend estimates over the default spend datasets.

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { calculateCpu, calculateEmbodied, calculateInstance, calculateSpend } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 
 const spend = (code: string) =>
   calculateSpend(

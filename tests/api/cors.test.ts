@@ -3,7 +3,7 @@
  * and headers, and responses carry the allow-origin header. Over real HTTP on loopback, and through `serve --cors`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { createHandler } from '../../src/http/index';
 import { cli, serveCli } from '../cli/harness';
 import { startServer, type TestServer } from '../http/server';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultDatasets as ds } from '../../src/datasets/index';
+import { defaultDatasets as ds } from '../../src/embedded/index';
 import {
   calculateCpu,
   calculateInstance,

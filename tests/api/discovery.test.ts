@@ -3,8 +3,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calculateCpu, listCapabilities } from '../../src/index';
-import { cloudDatasets } from '../../src/datasets/cloud';
-import { defaultDatasets } from '../../src/datasets/index';
+import { cloudDatasets } from '../../src/embedded/cloud';
+import { defaultDatasets } from '../../src/embedded/index';
 import { cli } from '../cli/harness';
 import { startServer, type TestServer } from '../http/server';
 

@@ -17,7 +17,7 @@ import {
   type CloudProvider,
   type StorageType,
 } from '../../src/index';
-import { hostedApi2021Datasets, hostedApi2021RegionsTable } from '../../src/datasets/index';
+import { hostedApi2021Datasets, hostedApi2021RegionsTable } from '../../src/embedded/index';
 import { readSharedData, skipWithoutSharedData } from '../shared-data';
 
 const ds = hostedApi2021Datasets;

@@ -16,7 +16,7 @@ import {
   type Estimate,
   mergeDatasets,
 } from '../../src/index';
-import { ccfGridDatasets, cloudDatasets, defaultDatasets } from '../../src/datasets/index';
+import { ccfGridDatasets, cloudDatasets, defaultDatasets } from '../../src/embedded/index';
 import { regionHostedSpelling, regionKey } from '../../src/datasets/keys';
 import { segment } from '../../scripts/datasets/azure-words';
 import { readSharedData, skipWithoutSharedData } from '../shared-data';

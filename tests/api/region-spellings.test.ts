@@ -13,7 +13,7 @@ import {
   type CloudProvider,
   type CloudProviderSpelling,
 } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { readSharedData, skipWithoutSharedData } from '../shared-data';
 import { caught } from '../fixtures/caught';
 

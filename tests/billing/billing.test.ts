@@ -20,7 +20,7 @@ import {
   calculateNetworking,
   calculateStorage,
 } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { FIXTURE_FILES, idOf, readFixture } from './fixtures';
 
 /**

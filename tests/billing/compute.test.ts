@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createBillingEstimator, rowHeader } from '../../src/billing/index';
 import { calculateStorage } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import type { CloudDatasets } from '../../src/datasets/types';
 import { FIXTURE_FILES, readFixture } from './fixtures';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { expect, it } from 'vitest';
 import { estimateBilling } from '../../src/billing/index';
-import { cloudDatasets } from '../../src/datasets/cloud';
+import { cloudDatasets } from '../../src/embedded/cloud';
 
 /** docs/billing.md's example runs: its input is read from the page, and its rows and summary must match. */
 const page = readFileSync('docs/billing.md', 'utf8');

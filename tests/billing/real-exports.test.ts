@@ -11,7 +11,7 @@ import {
 } from '../../src/billing/index';
 import { add, type Decimal, decimal, toNumber } from '../../src/core/decimal';
 import { calculateCpu, calculateInstance, calculateNetworking, calculateStorage } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { readSharedData, skipWithoutSharedData } from '../shared-data';
 import { FIXTURE_FILES, idOf, readFixture } from './fixtures';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateBilling } from '../../src/billing/index';
 import { calculateCpu, calculateInstance } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { idOf, readFixture } from './fixtures';
 
 /**

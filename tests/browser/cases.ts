@@ -1,5 +1,5 @@
 import type * as Library from '../../src/index';
-import type * as DatasetsEntry from '../../src/datasets/index';
+import type * as DatasetsEntry from '../../src/embedded/index';
 
 /**
  * The cases run both in headless Chromium (tests/browser/page.ts) and in Node (browser.test.ts), by this one

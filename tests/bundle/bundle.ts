@@ -13,14 +13,15 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const SOURCE_ENTRIES: Readonly<Record<string, string>> = {
   'co2e-engine': `${ROOT}src/index.ts`,
-  'co2e-engine/datasets': `${ROOT}src/datasets/index.ts`,
+  'co2e-engine/datasets': `${ROOT}src/embedded/index.ts`,
   'co2e-engine/billing': `${ROOT}src/billing/index.ts`,
-  'co2e-engine/datasets/cloud': `${ROOT}src/datasets/cloud.ts`,
-  'co2e-engine/datasets/spend': `${ROOT}src/datasets/spend.ts`,
-  'co2e-engine/datasets/cloud/ccf-grid': `${ROOT}src/datasets/ccf-grid.ts`,
-  'co2e-engine/datasets/cloud/electricitymaps-grid': `${ROOT}src/datasets/electricitymaps-grid.ts`,
-  'co2e-engine/datasets/cloud/hosted-api-2021-grid': `${ROOT}src/datasets/hosted-api-2021-grid.ts`,
-  'co2e-engine/datasets/cloud/instances': `${ROOT}src/datasets/cloud-instances.ts`,
+  'co2e-engine/datasets/cloud': `${ROOT}src/embedded/cloud.ts`,
+  'co2e-engine/datasets/spend': `${ROOT}src/embedded/spend.ts`,
+  'co2e-engine/datasets/cloud/ccf-grid': `${ROOT}src/embedded/ccf-grid.ts`,
+  'co2e-engine/datasets/cloud/electricitymaps-grid': `${ROOT}src/embedded/electricitymaps-grid.ts`,
+  'co2e-engine/datasets/cloud/hosted-api-2021-grid': `${ROOT}src/embedded/hosted-api-2021-grid.ts`,
+  'co2e-engine/datasets/cloud/instances': `${ROOT}src/embedded/cloud-instances.ts`,
+  'co2e-engine/schemas': `${ROOT}src/schemas.ts`,
 };
 
 /** Resolves the package's own specifiers to its sources (exact matches only, so a typo fails the build). */
@@ -118,6 +119,7 @@ export const ROOT_ENTRIES: Readonly<Record<string, string>> = {
   ),
   createEngine: `import { createEngine } from 'co2e-engine'; export { createEngine };`,
   'whole root entry': `export * from 'co2e-engine';`,
+  'whole schemas entry': `export * from 'co2e-engine/schemas';`,
 };
 
 /** The embedded datasets subpaths: all tables, the cloud tables only, the spend tables only. */

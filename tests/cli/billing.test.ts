@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { BILLING_COLUMNS, estimateBilling } from '../../src/billing/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { FIXTURES, readFixture } from '../billing/fixtures';
 import { cli, parseCsv, tempFile, tempPath } from './harness';
 

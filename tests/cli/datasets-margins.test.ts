@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { calculateSpend, type SpendRequest } from '../../src/index';
 import { loadDatasetsFile } from '../../src/node/index';
 import { releaseTexts, releaseZip } from '../loaders/exiobase-fixture';

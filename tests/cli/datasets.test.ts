@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { calculateSpend, DatasetError } from '../../src/index';
 import { loadDatasetsFile } from '../../src/node/index';
 import { releaseTexts, releaseZip } from '../loaders/exiobase-fixture';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { meantNumber, strictNumber } from '../../src/cli/adapters/cells';
 import { spendRows } from '../../src/cli/adapters/spend';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 
 /**
  * Numbers as spreadsheets format them (#37 item 1): the oracle is Intl.NumberFormat, the formats of real locales,

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exactDecimal } from '../../src/cli/formats/parquet/reader';
 import { calculateSpend, type SpendRequest } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { cli, parseCsv, parseJsonl, RESULT_COLUMNS, tempFile, tempPath } from './harness';
 
 /**

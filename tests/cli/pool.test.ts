@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { spendRows } from '../../src/cli/adapters/spend';
 import { passThroughColumns } from '../../src/cli/formats/index';
 import { type ChunkContext, chunkProcessor } from '../../src/cli/pipeline/chunk';

@@ -65,7 +65,7 @@
  * Provider-level figures: AWS 86 (74 carried), Azure 61 (47), GCP 66 (50 here, 2 in ccf-parity.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { ccfAppDatasets } from '../../src/datasets/cloud';
+import { ccfAppDatasets } from '../../src/embedded/cloud';
 import {
   calculateCpu,
   calculateEmbodied,
@@ -76,8 +76,8 @@ import {
   createTableDatasets,
 } from '../../src/index';
 import coefficientsJson from '../../datasets/cloud/coefficients-ccf-app.json';
-import { ccfGridRegionsTable } from '../../src/datasets/ccf-grid';
-import { ccfAppInstancesTable } from '../../src/datasets/ccf-app';
+import { ccfGridRegionsTable } from '../../src/embedded/ccf-grid';
+import { ccfAppInstancesTable } from '../../src/embedded/ccf-app';
 import type { CloudCoefficientsTable } from '../../src/datasets/tables';
 import { add, decimal, div, mul, toNumber } from '../../src/core/decimal';
 import { Big } from './exact';

@@ -22,7 +22,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import coefficientsJson from '../../datasets/cloud/coefficients-ccf-app.json';
-import { ccfAppDatasets } from '../../src/datasets/cloud';
+import { ccfAppDatasets } from '../../src/embedded/cloud';
 import {
   calculateCpu,
   calculateEmbodied,

@@ -18,10 +18,10 @@ import {
   calculateStorageBatch,
   EmissionsError,
   type ErrorBody,
-  MAX_QUANTITY,
   type CloudProviderSpelling,
 } from '../../src/index';
-import { ccfGridDatasets, defaultDatasets } from '../../src/datasets/index';
+import { MAX_QUANTITY } from '../../src/schemas';
+import { ccfGridDatasets, defaultDatasets } from '../../src/embedded/index';
 import { DATA_UNIT_SPELLINGS, DURATION_UNIT_SPELLINGS } from '../../src/core/units';
 import { caught } from '../fixtures/caught';
 

@@ -32,7 +32,7 @@ import {
   type DurationUnitSpelling,
   type CloudProviderSpelling,
 } from '../../src/index';
-import { ccfGridDatasets, defaultDatasets } from '../../src/datasets/index';
+import { ccfGridDatasets, defaultDatasets } from '../../src/embedded/index';
 import { Big, type BigValue, publishedProduct, relativeDifference, toNumber } from './exact';
 
 const ds = defaultDatasets;

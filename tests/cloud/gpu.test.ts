@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { calculateInstance, listCapabilities } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
-import { ccfAppDatasets } from '../../src/datasets/cloud';
+import { defaultDatasets } from '../../src/embedded/index';
+import { ccfAppDatasets } from '../../src/embedded/cloud';
 import { gpuPower } from '../../src/cloud/gpu';
 import { pueAt } from '../../src/cloud/pue';
 import { decimal, toNumber } from '../../src/core/decimal';

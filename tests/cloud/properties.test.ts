@@ -5,8 +5,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EmissionsError, type ErrorBody, MAX_QUANTITY, type CloudProviderSpelling } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { EmissionsError, type ErrorBody, type CloudProviderSpelling } from '../../src/index';
+import { MAX_QUANTITY } from '../../src/schemas';
+import { defaultDatasets } from '../../src/embedded/index';
 import { Big, relativeDifference, toNumber } from './exact';
 import {
   cloudBatch,

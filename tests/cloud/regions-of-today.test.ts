@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { calculateCpu } from '../../src/index';
-import { cloudDatasets as defaultDatasets } from '../../src/datasets/cloud';
+import { cloudDatasets as defaultDatasets } from '../../src/embedded/cloud';
 
 /**
  * Two regions opened since 2023, worked by hand (issue 38 item 4): 1 vCPU for 1 h at the default 50 % utilisation,

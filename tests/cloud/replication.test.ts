@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calculateMemory, calculateStorage, calculateStorageBatch, EmissionsError } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { cli, parseCsv, tempFile } from '../cli/harness';
 import { startServer, type TestServer } from '../http/server';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { calculateEmbodied, calculateInstance } from '../../src/index';
-import { ccfAppDatasets, cloudDatasets as defaultDatasets } from '../../src/datasets/cloud';
+import { ccfAppDatasets, cloudDatasets as defaultDatasets } from '../../src/embedded/cloud';
 
 /**
  * Families whose platform specs were read from the providers' pages through the search tool (issue 38, remaining

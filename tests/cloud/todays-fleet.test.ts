@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { calculateCpu, calculateEmbodied, calculateInstance } from '../../src/index';
-import { ccfAppDatasets, cloudDatasets as defaultDatasets } from '../../src/datasets/cloud';
+import { ccfAppDatasets, cloudDatasets as defaultDatasets } from '../../src/embedded/cloud';
 import regionsJson from '../../datasets/cloud/regions-electricitymaps.json';
 import type { CloudRegionsTable } from '../../src/datasets/tables';
 

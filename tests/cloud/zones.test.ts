@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { calculateCpu } from '../../src/index';
-import { ccfGridDatasets, defaultDatasets } from '../../src/datasets/index';
+import { ccfGridDatasets, defaultDatasets } from '../../src/embedded/index';
 import type { CloudProvider } from '../../src/datasets/tables';
 
 /**

@@ -6,7 +6,7 @@ import {
   calculateStorage,
   createTableDatasets,
 } from '../../src/index';
-import { defaultTables } from '../../src/datasets/index';
+import { defaultTables } from '../../src/embedded/index';
 
 /**
  * Issue 23 item 5: cache keys must be structural. With keys joined by `|`, an instance named `x|us-east-1` in

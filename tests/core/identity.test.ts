@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { createHandler } from '../../src/http/index';
 import { calculateSpend, calculateSpendBatch, type Estimate } from '../../src/index';
-import { DATA_UNITS, DURATION_UNITS } from '../../src/index';
+import { DATA_UNITS, DURATION_UNITS } from '../../src/schemas';
 import { CLOUD_PROVIDER_IDS, type CloudProviderId, FUZZ_SEED, runs } from '../fuzz/arbitraries';
 import {
   CLOUD_CALCULATOR_NAMES,

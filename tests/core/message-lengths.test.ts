@@ -12,8 +12,8 @@ import {
 } from '../../src/index';
 import { MAX_MESSAGE_CHARS, messages } from '../../src/core/errors';
 import { CLOUD_PROVIDERS } from '../../src/datasets/tables';
-import { defaultDatasets } from '../../src/datasets/index';
-import { DATASET_PRESET_NAMES, withDatasetPreset } from '../../src/datasets/presets';
+import { defaultDatasets } from '../../src/embedded/index';
+import { DATASET_PRESET_NAMES, withDatasetPreset } from '../../src/embedded/presets';
 import { meantNumber, strictNumber } from '../../src/cli/adapters/cells';
 import { cloudRows } from '../../src/cli/adapters/cloud';
 import { spendRows } from '../../src/cli/adapters/spend';

@@ -6,7 +6,7 @@ import {
   calculateSpend,
   type Estimate,
 } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { RETAIL_DE } from '../fixtures/requests';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { calculateCpu } from '../../src/index';
 
 // Issue 23 item 9: above 1,000,000 big.js threw its own plain Error ("[big.js] Invalid precision").

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decimal, div, toNumber } from '../../src/core/decimal';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { calculateCpu, calculateEmbodied } from '../../src/index';
 
 // Issue 23 item 9: a division kept 40 decimal places, so a quotient below 1e-40 became 0 and one just above kept a

@@ -18,7 +18,7 @@ import {
   type Datasets,
   EmissionsError,
 } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { caught } from '../fixtures/caught';
 
 /**

@@ -7,20 +7,20 @@
 import { describe, expect, it } from 'vitest';
 import coefficientsJson from '../../datasets/cloud/coefficients-ccf-app.json';
 import instancesJson from '../../datasets/cloud/instances-ccf-app.json';
-import { CloudCoefficientsTableSchema, CloudInstancesTableSchema } from '../../src/index';
+import { CloudCoefficientsTable, CloudInstancesTable } from '../../src/schemas';
 import { decimal } from '../../src/core/decimal';
 import { chargedMemoryGb, processorWatts } from '../../scripts/datasets/build-ccf-app';
-import { ccfAppDatasets } from '../../src/datasets/cloud';
-import { defaultDatasets } from '../../src/datasets/index';
+import { ccfAppDatasets } from '../../src/embedded/cloud';
+import { defaultDatasets } from '../../src/embedded/index';
 import { calculateInstance } from '../../src/index';
 
-const coefficients = CloudCoefficientsTableSchema.parse(coefficientsJson);
+const coefficients = CloudCoefficientsTable.parse(coefficientsJson);
 /** The two tables `processorWatts` reads (CCF's Skylake figures). */
 const CONSTANTS = {
   MIN_WATTS_BY_COMPUTE_PROCESSOR: { Skylake: 0.65, 'Sandy Bridge': 2.17 },
   MAX_WATTS_BY_COMPUTE_PROCESSOR: { Skylake: 4.26, 'Sandy Bridge': 8.58 },
 } as unknown as Parameters<typeof processorWatts>[0];
-const instances = CloudInstancesTableSchema.parse(instancesJson);
+const instances = CloudInstancesTable.parse(instancesJson);
 const row = (provider: string, instance: string) =>
   instances.instances.find((r) => r.provider === provider && r.instance === instance);
 
@@ -170,8 +170,8 @@ describe('instances-ccf-app.json', () => {
       platform_embodied_kgco2e: 1,
     };
     const table = (extra: object) => ({ ...instancesJson, instances: [{ ...base, ...extra }] });
-    expect(CloudInstancesTableSchema.safeParse(table({ min_watts: 1, max_watts: 2 })).success).toBe(true);
-    expect(CloudInstancesTableSchema.safeParse(table({ min_watts: 1 })).success).toBe(false);
-    expect(CloudInstancesTableSchema.safeParse(table({ min_watts: 3, max_watts: 2 })).success).toBe(false);
+    expect(CloudInstancesTable.safeParse(table({ min_watts: 1, max_watts: 2 })).success).toBe(true);
+    expect(CloudInstancesTable.safeParse(table({ min_watts: 1 })).success).toBe(false);
+    expect(CloudInstancesTable.safeParse(table({ min_watts: 3, max_watts: 2 })).success).toBe(false);
   });
 });

@@ -13,13 +13,13 @@ import {
   EmissionsError,
   listCapabilities,
 } from '../../src/index';
-import { ccfGridRegionsTable } from '../../src/datasets/ccf-grid';
-import { cloudDatasets, cloudDatasetsWith, cloudTables } from '../../src/datasets/cloud';
-import { cloudInstancesTable } from '../../src/datasets/cloud-instances';
-import { electricityMapsRegionsTable } from '../../src/datasets/electricitymaps-grid';
-import { hostedApi2021Datasets } from '../../src/datasets/hosted-api-2021';
-import { hostedApi2021RegionsTable } from '../../src/datasets/hosted-api-2021-grid';
-import { ccfGridDatasets } from '../../src/datasets/index';
+import { ccfGridRegionsTable } from '../../src/embedded/ccf-grid';
+import { cloudDatasets, cloudDatasetsWith, cloudTables } from '../../src/embedded/cloud';
+import { cloudInstancesTable } from '../../src/embedded/cloud-instances';
+import { electricityMapsRegionsTable } from '../../src/embedded/electricitymaps-grid';
+import { hostedApi2021Datasets } from '../../src/embedded/hosted-api-2021';
+import { hostedApi2021RegionsTable } from '../../src/embedded/hosted-api-2021-grid';
+import { ccfGridDatasets } from '../../src/embedded/index';
 import { CLOUD_CASES } from '../udf/golden-cases';
 
 const thrown = (call: () => unknown): unknown => {

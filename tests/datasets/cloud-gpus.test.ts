@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import coefficientsJson from '../../datasets/cloud/coefficients.json';
 import instancesJson from '../../datasets/cloud/instances.json';
-import { CloudCoefficientsTableSchema, CloudInstancesTableSchema } from '../../src/index';
+import { CloudCoefficientsTable, CloudInstancesTable } from '../../src/schemas';
 
-const coefficients = CloudCoefficientsTableSchema.parse(coefficientsJson);
-const instances = CloudInstancesTableSchema.parse(instancesJson);
+const coefficients = CloudCoefficientsTable.parse(coefficientsJson);
+const instances = CloudInstancesTable.parse(instancesJson);
 const row = (provider: string, instance: string) =>
   instances.instances.find((r) => r.provider === provider && r.instance === instance);
 

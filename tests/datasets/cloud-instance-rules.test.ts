@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import instancesJson from '../../datasets/cloud/instances.json';
 import { calculateEmbodied, listCapabilities, type CloudInstancesTable } from '../../src/index';
 import { instanceKey } from '../../src/datasets/create';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import {
   classOf,
   familyOf,

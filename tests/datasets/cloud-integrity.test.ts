@@ -13,16 +13,12 @@ import {
   calculateEmbodied,
   calculateInstance,
   calculateStorage,
-  CloudCoefficientsTableSchema,
-  CloudInstancesTableSchema,
-  CloudRegionsTableSchema,
-  type CloudInstancesTable,
-  type CloudRegionsTable,
   createTableDatasets,
   DatasetError,
 } from '../../src/index';
+import { CloudCoefficientsTable, CloudInstancesTable, CloudRegionsTable } from '../../src/schemas';
 import { instanceKey, regionKey } from '../../src/datasets/create';
-import { ccfGridDatasets, defaultDatasets, defaultTables } from '../../src/datasets/index';
+import { ccfGridDatasets, defaultDatasets, defaultTables } from '../../src/embedded/index';
 
 const PROVIDERS = ['aws', 'azure', 'gcp'] as const;
 const DEFAULT_YEARS = [2021, 2022, 2023, 2024];
@@ -44,10 +40,10 @@ function duplicates(keys: readonly string[]): string[] {
 
 describe('schemas', () => {
   it('every cloud table parses with its zod schema', () => {
-    expect(CloudCoefficientsTableSchema.safeParse(coefficientsJson).error).toBeUndefined();
-    expect(CloudInstancesTableSchema.safeParse(instancesJson).error).toBeUndefined();
-    expect(CloudRegionsTableSchema.safeParse(electricityMapsRegionsJson).error).toBeUndefined();
-    expect(CloudRegionsTableSchema.safeParse(ccfRegionsJson).error).toBeUndefined();
+    expect(CloudCoefficientsTable.safeParse(coefficientsJson).error).toBeUndefined();
+    expect(CloudInstancesTable.safeParse(instancesJson).error).toBeUndefined();
+    expect(CloudRegionsTable.safeParse(electricityMapsRegionsJson).error).toBeUndefined();
+    expect(CloudRegionsTable.safeParse(ccfRegionsJson).error).toBeUndefined();
   });
 
   it('the defaults are these files', () => {

@@ -9,13 +9,13 @@ import { describe, expect, it } from 'vitest';
 const ENTRIES: Record<string, () => Promise<Record<string, unknown>>> = {
   'co2e-engine': () => import('../../src/index'),
   'co2e-engine/billing': () => import('../../src/billing/index'),
-  'co2e-engine/datasets': () => import('../../src/datasets/index'),
-  'co2e-engine/datasets/cloud': () => import('../../src/datasets/cloud'),
-  'co2e-engine/datasets/cloud/ccf-grid': () => import('../../src/datasets/ccf-grid'),
-  'co2e-engine/datasets/cloud/electricitymaps-grid': () => import('../../src/datasets/electricitymaps-grid'),
-  'co2e-engine/datasets/cloud/hosted-api-2021-grid': () => import('../../src/datasets/hosted-api-2021-grid'),
-  'co2e-engine/datasets/cloud/instances': () => import('../../src/datasets/cloud-instances'),
-  'co2e-engine/datasets/spend': () => import('../../src/datasets/spend'),
+  'co2e-engine/datasets': () => import('../../src/embedded/index'),
+  'co2e-engine/datasets/cloud': () => import('../../src/embedded/cloud'),
+  'co2e-engine/datasets/cloud/ccf-grid': () => import('../../src/embedded/ccf-grid'),
+  'co2e-engine/datasets/cloud/electricitymaps-grid': () => import('../../src/embedded/electricitymaps-grid'),
+  'co2e-engine/datasets/cloud/hosted-api-2021-grid': () => import('../../src/embedded/hosted-api-2021-grid'),
+  'co2e-engine/datasets/cloud/instances': () => import('../../src/embedded/cloud-instances'),
+  'co2e-engine/datasets/spend': () => import('../../src/embedded/spend'),
   'co2e-engine/http': () => import('../../src/http/index'),
   'co2e-engine/loaders': () => import('../../src/loaders/index'),
   'co2e-engine/node': () => import('../../src/node/index'),
@@ -80,9 +80,9 @@ describe('every exported table and dataset is deeply frozen (issue 39 item 4)', 
   });
 
   it("the issue's reproduction: a changed instance row throws, and datasets built afterwards are unchanged", async () => {
-    const { cloudInstancesTable } = await import('../../src/datasets/cloud-instances');
-    const { cloudDatasetsWith } = await import('../../src/datasets/cloud');
-    const { ccfGridRegionsTable } = await import('../../src/datasets/ccf-grid');
+    const { cloudInstancesTable } = await import('../../src/embedded/cloud-instances');
+    const { cloudDatasetsWith } = await import('../../src/embedded/cloud');
+    const { ccfGridRegionsTable } = await import('../../src/embedded/ccf-grid');
     const { calculateEmbodied } = await import('../../src/index');
     const row = cloudInstancesTable.instances.find((instance) => instance.instance === 'm5.large')!;
     expect(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultDatasets, defaultTables } from '../../src/datasets/index';
+import { defaultDatasets, defaultTables } from '../../src/embedded/index';
 import { calculateCpu, calculateSpend, createTableDatasets, type SpendFactorsTable } from '../../src/index';
 
 // Issue 23 item 7: a table changed after createTableDatasets changed the estimates built on it (co2e -0.217).

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultDatasets, hostedApi2021Datasets } from '../../src/datasets/index';
+import { defaultDatasets, hostedApi2021Datasets } from '../../src/embedded/index';
 import {
   calculateCpu,
   calculateMemory,

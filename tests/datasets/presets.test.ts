@@ -9,8 +9,8 @@ import {
   hostedApi2021RegionsTable,
   isDatasetPresetName,
   withDatasetPreset,
-} from '../../src/datasets/index';
-import { ccfAppDatasets } from '../../src/datasets/cloud';
+} from '../../src/embedded/index';
+import { ccfAppDatasets } from '../../src/embedded/cloud';
 import {
   calculateCpu,
   calculateInstance,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { createTableDatasets } from '../../src/index';
 import {
-  ClassificationsTableSchema,
-  createTableDatasets,
-  FxTableSchema,
-  InflationTableSchema,
-  MarginsTableSchema,
-  SpendFactorsTableSchema,
-} from '../../src/index';
+  ClassificationsTable,
+  FxTable,
+  InflationTable,
+  MarginsTable,
+  SpendFactorsTable,
+} from '../../src/schemas';
 import classificationsJson from '../../datasets/spend/exiobase-classifications.json';
 import factorsJson from '../../datasets/spend/exiobase-factors.oefdb.json';
 import regionsFactorsJson from '../../datasets/spend/exiobase-factors.oefdb-regions.json';
@@ -22,24 +22,24 @@ import useeioFactorsJson from '../../datasets/spend/useeio-factors.json';
  */
 
 const spendTables = [
-  ['exiobase-factors.oefdb.json', SpendFactorsTableSchema, factorsJson],
-  ['exiobase-factors.oefdb-regions.json', SpendFactorsTableSchema, regionsFactorsJson],
-  ['useeio-factors.json', SpendFactorsTableSchema, useeioFactorsJson],
-  ['exiobase-classifications.json', ClassificationsTableSchema, classificationsJson],
-  ['useeio-classifications.json', ClassificationsTableSchema, useeioClassificationsJson],
-  ['exiobase-margins.json', MarginsTableSchema, marginsJson],
-  ['inflation-worldbank.json', InflationTableSchema, inflationJson],
-  ['fx-imf.json', FxTableSchema, fxJson],
+  ['exiobase-factors.oefdb.json', SpendFactorsTable, factorsJson],
+  ['exiobase-factors.oefdb-regions.json', SpendFactorsTable, regionsFactorsJson],
+  ['useeio-factors.json', SpendFactorsTable, useeioFactorsJson],
+  ['exiobase-classifications.json', ClassificationsTable, classificationsJson],
+  ['useeio-classifications.json', ClassificationsTable, useeioClassificationsJson],
+  ['exiobase-margins.json', MarginsTable, marginsJson],
+  ['inflation-worldbank.json', InflationTable, inflationJson],
+  ['fx-imf.json', FxTable, fxJson],
 ] as const;
 
-const exiobase = SpendFactorsTableSchema.parse(factorsJson);
-const exiobaseRegions = SpendFactorsTableSchema.parse(regionsFactorsJson);
-const useeio = SpendFactorsTableSchema.parse(useeioFactorsJson);
-const exiobaseClassifications = ClassificationsTableSchema.parse(classificationsJson);
-const useeioClassifications = ClassificationsTableSchema.parse(useeioClassificationsJson);
-const margins = MarginsTableSchema.parse(marginsJson);
-const inflation = InflationTableSchema.parse(inflationJson);
-const fx = FxTableSchema.parse(fxJson);
+const exiobase = SpendFactorsTable.parse(factorsJson);
+const exiobaseRegions = SpendFactorsTable.parse(regionsFactorsJson);
+const useeio = SpendFactorsTable.parse(useeioFactorsJson);
+const exiobaseClassifications = ClassificationsTable.parse(classificationsJson);
+const useeioClassifications = ClassificationsTable.parse(useeioClassificationsJson);
+const margins = MarginsTable.parse(marginsJson);
+const inflation = InflationTable.parse(inflationJson);
+const fx = FxTable.parse(fxJson);
 
 const FACTOR_REGIONS = ['BR', 'DE', 'GB', 'NO', 'US'];
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { DATA_UNITS, DURATION_UNITS } from '../../src/index';
-import { defaultDatasets, defaultTables } from '../../src/datasets/index';
+import { DATA_UNITS, DURATION_UNITS } from '../../src/schemas';
+import { defaultDatasets, defaultTables } from '../../src/embedded/index';
 
 /**
  * Hostile inputs for the fuzz tests: arbitrary JSON and JS values, and objects built from the real field names

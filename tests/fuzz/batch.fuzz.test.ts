@@ -11,7 +11,7 @@ import {
   isErrorBody,
   type CloudProviderSpelling,
 } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import {
   anyValue,
   CLOUD_PROVIDER_IDS,

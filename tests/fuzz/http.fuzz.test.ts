@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { createHandler } from '../../src/http/index';
 import { cloudRequests, FUZZ_SEED, nastyValue, runs, spendRequest } from './arbitraries';
 import { expectSoundResult, prototypeSnapshot } from './check';

@@ -7,7 +7,7 @@ import {
   EmissionsError,
   type CloudProviderSpelling,
 } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 
 /**
  * Bugs the fuzz tests found in src/, minimised to one input each, kept so they stay fixed.

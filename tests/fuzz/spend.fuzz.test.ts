@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { calculateSpend } from '../../src/index';
-import { defaultDatasets, useeioDatasets } from '../../src/datasets/index';
+import { defaultDatasets, useeioDatasets } from '../../src/embedded/index';
 import { anyValue, FUZZ_SEED, runs, spendRequest } from './arbitraries';
 import { checkCall } from './check';
 

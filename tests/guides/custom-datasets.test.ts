@@ -21,7 +21,7 @@ const TSX = pathToFileURL(resolve(ROOT, 'node_modules/tsx/dist/loader.mjs')).hre
 
 const ENTRIES: Record<string, string> = {
   'co2e-engine': 'src/index.ts',
-  'co2e-engine/datasets': 'src/datasets/index.ts',
+  'co2e-engine/datasets': 'src/embedded/index.ts',
   'co2e-engine/loaders': 'src/loaders/index.ts',
   'co2e-engine/node': 'src/node/index.ts',
 };

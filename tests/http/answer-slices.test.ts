@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { createNodeListener, HANDLER_CEILINGS } from '../../src/http/index';
 import { calculateInstanceBatch } from '../../src/index';
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { createHandler, createNodeListener, HANDLER_CEILINGS, toNodeListener } from '../../src/http/index';
 
 // Issue 23 item 8: at the ceilings, one batch of 10,000 unknown instance types held the event loop for 1.5-8.7 s,

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { type AddressInfo, connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { DROP_REST_BYTES } from '../../src/http/drop-rest';
 import { createHandler, createNodeListener, toNodeListener } from '../../src/http/index';
 

@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHandler, toNodeListener } from '../../src/http/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 
 /**
  * The mounting recipes of docs/http.md, run for real: Express and Fastify serve on 127.0.0.1, Hono answers through

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deepFreeze } from '../../src/core/freeze';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { batchText, jsonText } from '../../src/http/json-writer';
 import { isErrorBody } from '../../src/core/batch';
 import { toWireEstimate } from '../../src/http/wire';

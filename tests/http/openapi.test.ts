@@ -5,7 +5,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { OPENAPI_FILE, openApiText } from '../../scripts/generate-openapi';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { createHandler } from '../../src/http/index';
 import type {
   ComputeMetadataSchema,

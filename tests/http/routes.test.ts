@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { startServer, type TestServer } from './server';
 import { RETAIL_DE_WITH_MARGINS } from '../fixtures/requests';
 

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/core/errors';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import type { CloudRegionsProvider } from '../../src/datasets/types';
 import { createHandler } from '../../src/http/index';
 import { reply, startServer, type TestServer } from './server';

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { electricityEstimate } from '../../src/cloud/electricity';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { calculateInstance, calculateSpend } from '../../src/index';
 
 /**

@@ -10,7 +10,7 @@ import {
   calculateSpend,
   calculateStorage,
 } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { createHandler } from '../../src/http/index';
 import { loadDatasets } from '../../src/node/index';
 

@@ -11,7 +11,7 @@ import {
   Spend,
 } from '../../src/impact-framework/index';
 import { calculateCpu, calculateEmbodied, calculateSpend } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 
 /**
  * The Impact Framework plugins called as IF calls them (plugin(config, parameterMetadata, mapping).execute(inputs)),

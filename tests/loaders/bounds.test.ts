@@ -8,7 +8,7 @@ import {
   EmissionsError,
   isErrorBody,
 } from '../../src/index';
-import { defaultDatasets, defaultTables } from '../../src/datasets/index';
+import { defaultDatasets, defaultTables } from '../../src/embedded/index';
 import { parseTableCsv } from '../../src/loaders/index';
 
 /**

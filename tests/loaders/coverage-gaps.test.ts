@@ -3,7 +3,7 @@
  * (where a layer that supplies a region or type takes it off the list) and listCapabilities.
  */
 import { describe, expect, it } from 'vitest';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import {
   calculateCpu,
   calculateEmbodied,

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { createDeflateRaw, createGzip, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { defaultTables } from '../../src/datasets/index';
+import { defaultTables } from '../../src/embedded/index';
 import { EXIOBASE_MARGIN_FILES } from '../../src/loaders/index';
 import { loadExiobaseMargins, loadExiobaseRelease, readEurostatText } from '../../src/node/index';
 import { tempPath } from '../cli/harness';

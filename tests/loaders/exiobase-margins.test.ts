@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { defaultTables } from '../../src/datasets/index';
+import { defaultTables } from '../../src/embedded/index';
 import { DatasetError } from '../../src/index';
 import {
   EXIOBASE_MARGIN_FILES,

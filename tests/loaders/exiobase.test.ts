@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { calculateSpend, createTableDatasets, DatasetError } from '../../src/index';
-import { defaultDatasets, defaultTables } from '../../src/datasets/index';
+import { defaultDatasets, defaultTables } from '../../src/embedded/index';
 import { EXIOBASE_DEFAULT_IMPACT, parseExiobaseRelease } from '../../src/loaders/index';
 import {
   AR5,

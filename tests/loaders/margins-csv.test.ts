@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultDatasets, spendTables } from '../../src/datasets/index';
+import { defaultDatasets, spendTables } from '../../src/embedded/index';
 import {
   calculateSpend,
   createTableDatasets,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultDatasets, defaultTables } from '../../src/datasets/index';
+import { defaultDatasets, defaultTables } from '../../src/embedded/index';
 import {
   calculateCpu,
   calculateEmbodied,

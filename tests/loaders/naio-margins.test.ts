@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultDatasets, defaultTables } from '../../src/datasets/index';
+import { defaultDatasets, defaultTables } from '../../src/embedded/index';
 import { calculateSpend, createTableDatasets, DatasetError, mergeDatasets } from '../../src/index';
 import {
   detectMarginsFormat,

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultTables } from '../../src/datasets/index';
+import { defaultTables } from '../../src/embedded/index';
 import { DatasetError } from '../../src/index';
 import { parseExiobaseRelease } from '../../src/loaders/index';
 import { loadCcfCoefficients, loadExiobaseRelease, loadTableFile } from '../../src/node/index';

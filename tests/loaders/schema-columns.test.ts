@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import {
-  CloudCoefficientsTableSchema,
-  CloudInstancesTableSchema,
-  MarginsTableSchema,
-  SpendFactorsTableSchema,
+  CloudCoefficientsTable,
+  CloudInstancesTable,
+  MarginsTable,
+  SpendFactorsTable,
 } from '../../src/datasets/tables';
 import { TABLE_CSV_COLUMNS } from '../../src/loaders/csv-formats';
 import { schemaColumns } from '../../src/loaders/schema-columns';
@@ -42,15 +42,15 @@ describe('schemaColumns: CSV columns read from a row schema', () => {
   it('gives the flat tables a column for every field of their rows, but the departures each format names', () => {
     const fieldsOf = (row: z.ZodMiniObject) => Object.keys(row.shape).sort();
     expect(names(TABLE_CSV_COLUMNS.margins).sort()).toEqual(
-      fieldsOf(MarginsTableSchema.shape.margins.def.element),
+      fieldsOf(MarginsTable.shape.margins.def.element),
     );
     expect([...names(TABLE_CSV_COLUMNS.cloudInstances), 'max_watts', 'min_watts'].sort()).toEqual(
-      fieldsOf(CloudInstancesTableSchema.shape.instances.def.element),
+      fieldsOf(CloudInstancesTable.shape.instances.def.element),
     );
     expect(names(TABLE_CSV_COLUMNS.cloudCoefficients).sort()).toEqual(
-      [...fieldsOf(CloudCoefficientsTableSchema.shape.providers.def.valueType), 'provider'].sort(),
+      [...fieldsOf(CloudCoefficientsTable.shape.providers.def.valueType), 'provider'].sort(),
     );
-    const spendFields = fieldsOf(SpendFactorsTableSchema.shape.factors.def.element).filter(
+    const spendFields = fieldsOf(SpendFactorsTable.shape.factors.def.element).filter(
       (f) => f !== 'kgco2e_alt',
     );
     expect(names(TABLE_CSV_COLUMNS.spendFactors).sort()).toEqual(

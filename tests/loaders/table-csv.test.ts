@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { alternativeTables, defaultTables } from '../../src/datasets/index';
+import { alternativeTables, defaultTables } from '../../src/embedded/index';
 import { DatasetError } from '../../src/index';
 import {
   parseTableCsv,

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calculateCpu, calculateEmbodied, calculateInstance, calculateMemory } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 
 /**
  * The Impact Framework plugins as a team runs them: the package packed (`npm pack`), installed from the tarball

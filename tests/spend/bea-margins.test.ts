@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { calculateSpend, type SpendRequest } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import classificationsJson from '../../datasets/spend/exiobase-classifications.json';
 import marginsJson from '../../datasets/spend/exiobase-margins.json';
 import { SHARED_DATA, skipWithoutSharedData } from '../shared-data';

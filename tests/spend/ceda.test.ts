@@ -9,7 +9,7 @@ import {
   cedaSpendDatasets,
   defaultDatasets,
   withDatasetPreset,
-} from '../../src/datasets/index';
+} from '../../src/embedded/index';
 import { mergeDatasets } from '../../src/datasets/merge';
 import { SHARED_DATA, skipWithoutSharedData } from '../shared-data';
 

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { coverageTable, SPEND_DOC, withCoverage } from '../../scripts/spend-coverage';
 import factorsJson from '../../datasets/spend/exiobase-factors.oefdb.json';
 import regionsFactorsJson from '../../datasets/spend/exiobase-factors.oefdb-regions.json';
-import { createTableDatasets, listCapabilities, mergeDatasets, spendCoverage } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { createTableDatasets, listCapabilities, mergeDatasets } from '../../src/index';
+import { spendCoverage } from '../../src/embedded/spend';
+import { defaultDatasets } from '../../src/embedded/index';
 
 describe('docs/spend.md coverage table', () => {
   it('is the table the data gives (regenerate: npx tsx scripts/spend-coverage.ts --write)', () => {

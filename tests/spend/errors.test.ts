@@ -8,7 +8,7 @@ import {
   type SpendDatasets,
   type SpendRequest,
 } from '../../src/index';
-import { defaultDatasets, defaultTables } from '../../src/datasets/index';
+import { defaultDatasets, defaultTables } from '../../src/embedded/index';
 import { caught } from '../fixtures/caught';
 import { isic4, RETAIL_DE } from '../fixtures/requests';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { calculateSpend, type SpendRequest } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import fxJson from '../../datasets/spend/fx-imf.json';
 import {
   EURO_LEGACY,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { calculateSpend, calculateSpendBatch, type SpendEstimate, type SpendRequest } from '../../src/index';
-import { defaultDatasets, useeioDatasets } from '../../src/datasets/index';
+import { defaultDatasets, useeioDatasets } from '../../src/embedded/index';
 import {
   Big,
   classWeightedFactor,

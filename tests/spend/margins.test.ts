@@ -7,7 +7,7 @@ import {
   type SpendDatasets,
   type SpendRequest,
 } from '../../src/index';
-import { defaultDatasets, useeioDatasets } from '../../src/datasets/index';
+import { defaultDatasets, useeioDatasets } from '../../src/embedded/index';
 import { Big, classWeightedFactor, exiobaseFactor, outputWeight, toNumber } from './expected';
 import { caught } from '../fixtures/caught';
 import { RETAIL_DE } from '../fixtures/requests';

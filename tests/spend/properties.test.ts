@@ -8,7 +8,7 @@ import {
   type SpendEstimate,
   type SpendRequest,
 } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { Big, fx, toNumber } from './expected';
 import { spendRows } from '../../src/cli/adapters/spend';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { calculateSpend, EmissionsError, type SpendRequest } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import regionsFactorsJson from '../../datasets/spend/exiobase-factors.oefdb-regions.json';
 import {
   Big,

@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KNOWN_TYPES_FILE, knownTypesSource } from '../../scripts/generate-known-types';
-import { cloudDatasets } from '../../src/datasets/cloud';
-import { hostedApi2021RegionsTable } from '../../src/datasets/index';
+import { cloudDatasets } from '../../src/embedded/cloud';
+import { hostedApi2021RegionsTable } from '../../src/embedded/index';
 
 const committed = readFileSync(resolve(__dirname, '../..', KNOWN_TYPES_FILE), 'utf8');
 

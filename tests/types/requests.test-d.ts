@@ -36,7 +36,7 @@ import {
   type StorageRequest,
   type StorageTypeSpelling,
 } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 
 const ds = defaultDatasets;
 

@@ -2,7 +2,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUdfBundle } from '../../scripts/build-udf';
 import { calculateSpend, type EmissionsError, isErrorBody, type SpendRequest } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { cli, tempPath } from '../cli/harness';
 import { registerCo2eFunctions } from './duckdb-udf';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EmissionsError } from '../../src/core/errors';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { calculateSpend } from '../../src/index';
 import { spendUdf } from '../../src/udf/spend-udf';
 import { withoutNulls } from '../../src/udf/sql-nulls';

@@ -10,7 +10,7 @@ import {
   type UdfBundleName,
 } from '../../scripts/build-udf';
 import { calculateCpu, calculateSpend } from '../../src/index';
-import { defaultDatasets } from '../../src/datasets/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import budgets from '../bundle/budgets.json';
 import { CLOUD_CASES, SPEND_CASES } from './golden-cases';
 import { loadUdf, type VmUdf } from './vm-udf';

@@ -6,12 +6,7 @@
  */
 import { join } from 'node:path';
 import * as z from 'zod';
-import {
-  CLOUD_PROVIDERS,
-  type CloudCoefficientsTable,
-  CloudCoefficientsTableSchema,
-  type CloudProvider,
-} from '../../../src/datasets/tables';
+import { CLOUD_PROVIDERS, CloudCoefficientsTable, type CloudProvider } from '../../../src/datasets/tables';
 import { withGpuWatts } from '../cloud-gpus';
 import { assert, isMain, readJson, sharedPath, writeJson } from '../lib';
 import { CCF_ATTRIBUTION, CCF_TRUNK, CLOUD_OUT_DIR } from './lib';
@@ -127,7 +122,7 @@ function buildCcfCoefficients(): CloudCoefficientsTable {
       ),
     };
   }
-  return CloudCoefficientsTableSchema.parse({
+  return CloudCoefficientsTable.parse({
     dataset: {
       id: 'ccf-coefficients',
       version: '2024.03-docs',

@@ -7,11 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { instanceKey } from '../../../src/datasets/create';
-import {
-  type CloudInstancesTable,
-  CloudInstancesTableSchema,
-  type CloudProvider,
-} from '../../../src/datasets/tables';
+import { CloudInstancesTable, type CloudProvider } from '../../../src/datasets/tables';
 import { CCF_INSTANCE_FILES, parseCcfInstances } from '../../../src/loaders/parse-ccf-instances';
 import { withGpus } from '../cloud-gpus';
 import { excludeAzureUnlisted } from './azure-unlisted-sizes';
@@ -110,7 +106,7 @@ function buildCcfInstances(): CloudInstancesTable {
     `  instances added: ${countByProvider(instances.filter((row) => !before.has(table.key(row.provider, row.instance))))}`,
   );
   console.log(`  instances excluded: ${countByProvider([...excluded.values()])}`);
-  return CloudInstancesTableSchema.parse({
+  return CloudInstancesTable.parse({
     ...cloudInstances,
     instances,
     excluded: groupExcluded([...excluded.values()]),

@@ -7,11 +7,7 @@
 import { join } from 'node:path';
 import * as z from 'zod';
 import { decimal, mul, toNumber } from '../../../src/core/decimal';
-import {
-  type CloudProvider,
-  type CloudRegionsTable,
-  CloudRegionsTableSchema,
-} from '../../../src/datasets/tables';
+import { type CloudProvider, CloudRegionsTable } from '../../../src/datasets/tables';
 import { assert, byProviderThen, isMain, readJson, sharedPath, writeJson } from '../lib';
 import { CCF_ATTRIBUTION, CCF_TRUNK, CLOUD_OUT_DIR } from './lib';
 import {
@@ -114,7 +110,7 @@ function buildFromCcfGrid(regions: RegionsFile, refs: RegionRef[]): CloudRegions
     region,
     reason: `CCF's grid emission factors (trunk ${CCF_TRUNK}) have no figure for it`,
   }));
-  return CloudRegionsTableSchema.parse({
+  return CloudRegionsTable.parse({
     dataset: {
       id: 'ccf-grid-2024',
       version: `2024.03-${CCF_TRUNK}`,

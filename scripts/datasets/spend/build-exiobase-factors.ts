@@ -4,7 +4,7 @@
  *
  *   npx tsx scripts/datasets/spend/build-exiobase-factors.ts
  */
-import { SpendFactorsTableSchema, type SpendFactorsTable } from '../../../src/datasets/tables';
+import { SpendFactorsTable } from '../../../src/datasets/tables';
 import {
   OEFDB_TABLE_SETTINGS,
   loadExioProducts,
@@ -27,7 +27,7 @@ export function buildOefdbFactors(
     products,
     report,
   );
-  return SpendFactorsTableSchema.parse({
+  return SpendFactorsTable.parse({
     dataset: {
       id: 'exiobase-3-oefdb',
       version: 'oefdb-677c3be',

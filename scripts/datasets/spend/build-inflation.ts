@@ -3,7 +3,7 @@
  *
  *   npx tsx scripts/datasets/spend/build-inflation.ts
  */
-import { InflationTableSchema, type InflationTable } from '../../../src/datasets/tables';
+import { InflationTable } from '../../../src/datasets/tables';
 import {
   Report,
   SPEND_OUT_DIR,
@@ -50,7 +50,7 @@ export function buildInflation(dataDir: string, report: Report): InflationTable 
   );
   for (const v of notExact) report.warn(`inflation value not exact as a JS number: ${v}`);
 
-  return InflationTableSchema.parse({
+  return InflationTable.parse({
     dataset: {
       id: 'worldbank-cpi',
       version: 'FP.CPI.TOTL.ZG@datasets-inflation-fc1dbea',

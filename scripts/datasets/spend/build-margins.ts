@@ -20,11 +20,7 @@ import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import {
-  MarginsTableSchema,
-  type ClassificationsTable,
-  type MarginsTable,
-} from '../../../src/datasets/tables';
+import { MarginsTable, type ClassificationsTable } from '../../../src/datasets/tables';
 import {
   type Decimal,
   ZERO,
@@ -158,7 +154,7 @@ export function buildMargins(
       `(intermediate uses); no NAICS code, left out: ${unmapped.join(' ')}`,
   );
 
-  return MarginsTableSchema.parse({
+  return MarginsTable.parse({
     dataset: {
       id: 'bea-us-margins-2017',
       version: 'bea-2017-detail-before-redef+useeior-1565a70',

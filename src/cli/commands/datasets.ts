@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DatasetTables } from '../../datasets/create';
 import { DatasetError } from '../../datasets/errors';
-import { defaultTables } from '../../datasets/index';
+import { defaultTables } from '../../embedded/index';
 import type { DatasetInfo } from '../../datasets/tables';
 import { DATASETS_FILE_FORMAT, type DatasetsFile } from '../../loaders/parse-datasets-file';
 import type { MarginsTable } from '../../datasets/tables';

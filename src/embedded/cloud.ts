@@ -10,8 +10,8 @@ import { ccfGridRegionsTable } from './ccf-grid';
 import { cloudInstancesTable } from './cloud-instances';
 import { cloudCoefficientsTable } from './cloud-with';
 import { electricityMapsRegionsTable } from './electricitymaps-grid';
-import { lazyTableDatasets } from './lazy';
-import type { CloudInstanceDatasets } from './types';
+import { lazyTableDatasets } from '../datasets/lazy';
+import type { CloudInstanceDatasets } from '../datasets/types';
 
 export { ccfAppCoefficientsTable, ccfAppDatasets, ccfAppInstancesTable } from './ccf-app';
 export { cloudDatasetsWith, type CloudTableChoice } from './cloud-with';

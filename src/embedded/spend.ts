@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import { deepFreeze } from '../core/freeze';
-import { lazyTableDatasets } from './lazy';
+import { lazyTableDatasets } from '../datasets/lazy';
 import { spendSupplements } from './spend-supplements';
 import {
   exiobaseClassificationsTable,
@@ -15,7 +15,7 @@ import {
   fxTable,
   inflationTable,
 } from './spend-tables';
-import type { SpendDatasets } from './types';
+import type { SpendDatasets } from '../datasets/types';
 
 /** The embedded spend tables: EXIOBASE 3 factors via OEFDB, concordances, margins, World Bank CPI, IMF FX. */
 export const spendTables = /* @__PURE__ */ deepFreeze({
@@ -52,10 +52,14 @@ export const spendDatasets = /* @__PURE__ */ lazyTableDatasets(
 ) as SpendDatasets;
 
 export { useeioSpendDatasets, useeioTables } from './useeio';
+export * from './ceda';
+// The code that describes the spend tables' regions and coverage, owned by this subpath.
 export {
-  cedaClassificationsTable,
-  cedaFactorsGrid,
-  cedaFactorsTable,
-  cedaMarginsTable,
-  cedaSpendDatasets,
-} from './ceda';
+  EXIOBASE_COUNTRIES,
+  exiobaseRegionOf,
+  REGION_ALIASES,
+  REST_OF_WORLD_COUNTRIES,
+  REST_OF_WORLD_REGIONS,
+  type RestOfWorldRegion,
+} from '../spend/exiobase-regions';
+export { coverageRows, spendCoverage, type SpendRegionCoverage } from '../spend/coverage';

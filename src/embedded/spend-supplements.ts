@@ -1,9 +1,9 @@
 import { deepFreeze } from '../core/freeze';
 import exiobaseRegionsJson from '../../datasets/spend/exiobase-factors.oefdb-regions.json';
-import { buildTableDatasets } from './create';
-import type { PartBuilder } from './lazy';
-import { mergeDatasets } from './merge';
-import type { SpendFactorsTable } from './tables';
+import { buildTableDatasets } from '../datasets/create';
+import type { PartBuilder } from '../datasets/lazy';
+import { mergeDatasets } from '../datasets/merge';
+import type { SpendFactorsTable } from '../datasets/tables';
 
 /**
  * EXIOBASE factors of OEFDB's 20-region working file that the released table lacks (AT, AU, BE, … FR, GR), in

@@ -1,9 +1,9 @@
 import hostedApi2021InstancesJson from '../../datasets/cloud/instances-hosted-api-2021.json';
 import { cloudTables } from './cloud';
 import { hostedApi2021RegionsTable } from './hosted-api-2021-grid';
-import { lazyTableDatasets } from './lazy';
-import type { CloudInstancesTable } from './tables';
-import type { CloudInstanceDatasets } from './types';
+import { lazyTableDatasets } from '../datasets/lazy';
+import type { CloudInstancesTable } from '../datasets/tables';
+import type { CloudInstanceDatasets } from '../datasets/types';
 
 export { hostedApi2021RegionsTable };
 

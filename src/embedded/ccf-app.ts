@@ -2,9 +2,9 @@ import { deepFreeze } from '../core/freeze';
 import ccfAppCoefficientsJson from '../../datasets/cloud/coefficients-ccf-app.json';
 import ccfAppInstancesJson from '../../datasets/cloud/instances-ccf-app.json';
 import { ccfGridRegionsTable } from './ccf-grid';
-import { lazyTableDatasets } from './lazy';
-import type { CloudCoefficientsTable, CloudInstancesTable } from './tables';
-import type { CloudInstanceDatasets } from './types';
+import { lazyTableDatasets } from '../datasets/lazy';
+import type { CloudCoefficientsTable, CloudInstancesTable } from '../datasets/tables';
+import type { CloudInstanceDatasets } from '../datasets/types';
 
 // JSON imports widen literal types; the tables are validated against their schemas in tests/datasets/ccf-app.test.ts.
 /** The CCF application's coefficients (code watts, GCP per-region PUE, GPU watts; trunk b7a049c7, Apache-2.0). */

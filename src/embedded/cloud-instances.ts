@@ -7,7 +7,7 @@
  */
 import { deepFreeze } from '../core/freeze';
 import cloudInstancesJson from '../../datasets/cloud/instances.json';
-import type { CloudInstancesTable } from './tables';
+import type { CloudInstancesTable } from '../datasets/tables';
 
 // JSON imports widen literal types; the table is validated against its schema in tests/datasets.
 /**

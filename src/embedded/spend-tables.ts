@@ -16,7 +16,7 @@ import type {
   InflationTable,
   MarginsTable,
   SpendFactorsTable,
-} from './tables';
+} from '../datasets/tables';
 
 // JSON imports widen literal types; the tables are validated against their schemas in tests/datasets.
 export const exiobaseFactorsTable = /* @__PURE__ */ deepFreeze(exiobaseFactorsJson as SpendFactorsTable);

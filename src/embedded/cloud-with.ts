@@ -1,9 +1,9 @@
 import { deepFreeze } from '../core/freeze';
 import cloudCoefficientsJson from '../../datasets/cloud/coefficients.json';
-import { DatasetError } from './errors';
-import { lazyTableDatasets } from './lazy';
-import type { CloudCoefficientsTable, CloudInstancesTable, CloudRegionsTable } from './tables';
-import type { CloudDatasets, CloudInstanceDatasets } from './types';
+import { DatasetError } from '../datasets/errors';
+import { lazyTableDatasets } from '../datasets/lazy';
+import type { CloudCoefficientsTable, CloudInstancesTable, CloudRegionsTable } from '../datasets/tables';
+import type { CloudDatasets, CloudInstanceDatasets } from '../datasets/types';
 
 // JSON imports widen literal types; the table is validated against its schema in tests/datasets.
 /** CCF's coefficients per provider (1 KB), which every cloud calculator reads. */

@@ -6,7 +6,7 @@
  */
 import { deepFreeze } from '../core/freeze';
 import electricityMapsRegionsJson from '../../datasets/cloud/regions-electricitymaps.json';
-import type { CloudRegionsTable } from './tables';
+import type { CloudRegionsTable } from '../datasets/tables';
 
 // JSON imports widen literal types; the table is validated against its schema in tests/datasets.
 /**

@@ -7,7 +7,7 @@
  */
 import { deepFreeze } from '../core/freeze';
 import ccfRegionsJson from '../../datasets/cloud/regions-ccf.json';
-import type { CloudRegionsTable } from './tables';
+import type { CloudRegionsTable } from '../datasets/tables';
 
 // JSON imports widen literal types; the table is validated against its schema in tests/datasets.
 /**

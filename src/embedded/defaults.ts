@@ -7,7 +7,7 @@ import { ccfGridRegionsTable } from './ccf-grid';
 import { cloudInstancesTable } from './cloud-instances';
 import { cloudCoefficientsTable } from './cloud-with';
 import { electricityMapsRegionsTable } from './electricitymaps-grid';
-import { lazyTableDatasets } from './lazy';
+import { lazyTableDatasets } from '../datasets/lazy';
 import { spendSupplements } from './spend-supplements';
 import {
   exiobaseClassificationsTable,
@@ -17,9 +17,9 @@ import {
   inflationTable,
 } from './spend-tables';
 import { useeioClassificationsTable, useeioFactorsTable } from './useeio';
-import type { DatasetTables } from './create';
-import type { ClassificationsTable, CloudRegionsTable, SpendFactorsTable } from './tables';
-import type { CloudInstanceDatasets, SpendDatasets } from './types';
+import type { DatasetTables } from '../datasets/create';
+import type { ClassificationsTable, CloudRegionsTable, SpendFactorsTable } from '../datasets/tables';
+import type { CloudInstanceDatasets, SpendDatasets } from '../datasets/types';
 
 // Every table below is named by its own binding (passed to a pure function), never spread from another object or read
 // as a property of one: a bundler keeps an object spread or a property read (either may run a getter) even where its

@@ -3,7 +3,7 @@ import { ccfAppDatasets } from './ccf-app';
 import { cedaSpendDatasets } from './ceda';
 import { hostedApi2021Datasets } from './hosted-api-2021';
 import { ccfGridDatasets, defaultDatasets, useeioDatasets } from './defaults';
-import type { CloudInstanceDatasets, Datasets, SpendDatasets } from './types';
+import type { CloudInstanceDatasets, Datasets, SpendDatasets } from '../datasets/types';
 
 /**
  * The embedded factor sets by name, as `--datasets` and {@link withDatasetPreset} take them. A preset is a set of

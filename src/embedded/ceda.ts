@@ -10,7 +10,7 @@ import cedaClassificationsJson from '../../datasets/spend/ceda-classifications.j
 import cedaFactorsJson from '../../datasets/spend/ceda-factors.json';
 import cedaMarginsJson from '../../datasets/spend/ceda-margins.json';
 import { deepFreeze } from '../core/freeze';
-import { lazyTableDatasets } from './lazy';
+import { lazyTableDatasets } from '../datasets/lazy';
 import { fxTable, inflationTable } from './spend-tables';
 import {
   type ClassificationsTable,
@@ -18,8 +18,8 @@ import {
   type SpendFactorsGrid,
   type SpendFactorsTable,
   spendFactorsFromGrid,
-} from './tables';
-import type { SpendDatasets } from './types';
+} from '../datasets/tables';
+import type { SpendDatasets } from '../datasets/types';
 
 /** Open CEDA 2024 as published (rounded to 3 decimals), a grid of 149 regions × 400 sectors, with its licence. */
 export const cedaFactorsGrid = /* @__PURE__ */ deepFreeze(cedaFactorsJson as unknown as SpendFactorsGrid);

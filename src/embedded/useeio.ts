@@ -8,10 +8,10 @@
 import { deepFreeze } from '../core/freeze';
 import useeioClassificationsJson from '../../datasets/spend/useeio-classifications.json';
 import useeioFactorsJson from '../../datasets/spend/useeio-factors.json';
-import { lazyTableDatasets } from './lazy';
+import { lazyTableDatasets } from '../datasets/lazy';
 import { exiobaseMarginsTable, fxTable, inflationTable } from './spend-tables';
-import type { ClassificationsTable, SpendFactorsTable } from './tables';
-import type { SpendDatasets } from './types';
+import type { ClassificationsTable, SpendFactorsTable } from '../datasets/tables';
+import type { SpendDatasets } from '../datasets/types';
 
 /** US EPA USEEIO v1.3 spend factors (US, 2022 USD, purchaser's price, NAICS 2017). */
 export const useeioFactorsTable = /* @__PURE__ */ deepFreeze(useeioFactorsJson as SpendFactorsTable);

@@ -6,7 +6,7 @@
  */
 import { deepFreeze } from '../core/freeze';
 import hostedApi2021RegionsJson from '../../datasets/cloud/regions-hosted-api-2021.json';
-import type { CloudRegionsTable } from './tables';
+import type { CloudRegionsTable } from '../datasets/tables';
 
 // JSON imports widen literal types; the table is validated against its schema in tests/api.
 /**
