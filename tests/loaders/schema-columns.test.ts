@@ -41,9 +41,7 @@ describe('schemaColumns: CSV columns read from a row schema', () => {
 
   it('gives the flat tables a column for every field of their rows, but the departures each format names', () => {
     const fieldsOf = (row: z.ZodMiniObject) => Object.keys(row.shape).sort();
-    expect(names(TABLE_CSV_COLUMNS.margins).sort()).toEqual(
-      fieldsOf(MarginsTable.shape.margins.def.element),
-    );
+    expect(names(TABLE_CSV_COLUMNS.margins).sort()).toEqual(fieldsOf(MarginsTable.shape.margins.def.element));
     expect([...names(TABLE_CSV_COLUMNS.cloudInstances), 'max_watts', 'min_watts'].sort()).toEqual(
       fieldsOf(CloudInstancesTable.shape.instances.def.element),
     );
