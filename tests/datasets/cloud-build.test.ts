@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildCloud } from '../../scripts/datasets/build-cloud';
 import { skipWithoutSharedData } from '../shared-data';
 
-const committed = resolve(__dirname, '../../embedded/cloud');
+const committed = resolve(__dirname, '../../datasets/cloud');
 const outDir = mkdtempSync(join(tmpdir(), 'co2e-cloud-build-'));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildSpend } from '../../scripts/datasets/build-spend';
 import { SHARED_DATA, skipWithoutSharedData } from '../shared-data';
 
-const committed = resolve(__dirname, '../../embedded/spend');
+const committed = resolve(__dirname, '../../datasets/spend');
 const outDir = mkdtempSync(join(tmpdir(), 'co2e-spend-build-'));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
