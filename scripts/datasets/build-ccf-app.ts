@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import * as z from 'zod';
 import { type Decimal, add, decimal, div, isPositive, mul, sub, toNumber } from '../../src/core/decimal';
 import { instanceKey } from '../../src/datasets/create';
@@ -448,7 +449,9 @@ export function buildCcfAppInstances(
   });
 }
 
-export function buildCcfApp(): void {
+/** Builds the CCF app profile's tables from the committed default ones and writes them to `outDir` (default `datasets/cloud/`). */
+export function buildCcfApp(options: { outDir?: string } = {}): void {
+  const outDir = options.outDir ?? repoPath('datasets/cloud');
   const constants = ConstantsFileSchema.parse(
     readJson(sharedPath('ccf/provider_constants.json')),
   ).ccf_trunk_2024_03;
@@ -494,8 +497,8 @@ export function buildCcfApp(): void {
     `ccf-app instances: aws ${count('aws')}, azure ${count('azure')}, gcp ${count('gcp')}; ` +
       `with GPUs ${instances.instances.filter((row) => (row.gpu_count ?? 0) > 0).length}`,
   );
-  writeJson(repoPath('datasets/cloud/coefficients-ccf-app.json'), coefficients);
-  writeJson(repoPath('datasets/cloud/instances-ccf-app.json'), instances);
+  writeJson(join(outDir, 'coefficients-ccf-app.json'), coefficients);
+  writeJson(join(outDir, 'instances-ccf-app.json'), instances);
 }
 
 if (isMain(import.meta.url)) buildCcfApp();

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import * as z from 'zod';
 import { decimal, mul, toFixed, toNumber } from '../../src/core/decimal';
 import { CloudInstancesTable } from '../../src/datasets/tables';
@@ -30,7 +31,8 @@ const AppSchema = z.object({
   }),
 });
 
-export function buildHostedApi2021Instances(): void {
+/** Builds the table from the committed default instance table and writes it to `outDir` (default `datasets/cloud/`). */
+export function buildHostedApi2021Instances(options: { outDir?: string } = {}): void {
   const defaults = CloudInstancesTable.parse(readJson(repoPath('datasets/cloud/instances.json')));
   const app = AppSchema.parse(readJson(sharedPath('ccf/instance_types.json')));
   const teads = new Map<string, number>();
@@ -72,7 +74,7 @@ export function buildHostedApi2021Instances(): void {
     instances,
   });
   console.log(`hosted-api-2021 instances: ${changed} AWS types on the hosted basis`);
-  writeJson(repoPath('datasets/cloud/instances-hosted-api-2021.json'), table);
+  writeJson(join(options.outDir ?? repoPath('datasets/cloud'), 'instances-hosted-api-2021.json'), table);
 }
 
 if (isMain(import.meta.url)) buildHostedApi2021Instances();

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { decimal, mul, toNumber } from '../../src/core/decimal';
 import { regionHostedSpelling, regionKey } from '../../src/datasets/keys';
@@ -154,8 +155,11 @@ export function buildHostedApi2021(): CloudRegionsTable {
 }
 
 /** Writes the table; `npx tsx scripts/datasets/build-hosted-api-2021.ts`. */
-export function writeHostedApi2021(): void {
-  writeJson(repoPath('datasets/cloud/regions-hosted-api-2021.json'), buildHostedApi2021());
+export function writeHostedApi2021(options: { outDir?: string } = {}): void {
+  writeJson(
+    join(options.outDir ?? repoPath('datasets/cloud'), 'regions-hosted-api-2021.json'),
+    buildHostedApi2021(),
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) writeHostedApi2021();
