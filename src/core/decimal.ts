@@ -19,10 +19,19 @@ const EXACT_POWERS_OF_TEN = Array.from({ length: 23 }, (_, power) => Number(`1e$
 /** Coefficients of at most this many digits are below 2^53, so exact as doubles. */
 const EXACT_COEFFICIENT_DIGITS = 15;
 
-/** An exact decimal value. Opaque: create it with {@link decimal}, read it with {@link toNumber}. */
-export type Decimal = BigJs.Big & { readonly __decimal: unique symbol };
+declare const decimalBrand: unique symbol;
 
-const wrap = (value: BigJs.Big) => value as Decimal;
+/**
+ * An exact decimal value. Opaque: create it with {@link decimal}, read it with {@link toNumber}. Its declared type
+ * names no big.js type, so the package's declaration files need no big.js types (a big.js value underneath).
+ */
+export interface Decimal {
+  readonly [decimalBrand]: true;
+}
+
+const wrap = (value: BigJs.Big) => value as unknown as Decimal;
+/** The big.js value underneath a decimal. */
+const big = (value: Decimal) => value as unknown as BigJs.Big;
 
 /** A big.js value from its parts, built as big.js builds its own (same fields, same order). */
 function fromParts(sign: number, exponent: number, digits: number[]): BigJs.Big {
@@ -269,10 +278,13 @@ function wholeQuotient(a: BigJs.Big, b: BigJs.Big, places: number): Decimal | un
   return whole(a.s === b.s ? 1 : -1, quotient, digitCount(quotient), -places);
 }
 
-export const add = (a: Decimal, b: Decimal): Decimal => wholeSum(a, b, 1) ?? wrap(a.plus(b));
-export const sub = (a: Decimal, b: Decimal): Decimal => wholeSum(a, b, -1) ?? wrap(a.minus(b));
+export const add = (a: Decimal, b: Decimal): Decimal =>
+  wholeSum(big(a), big(b), 1) ?? wrap(big(a).plus(big(b)));
+export const sub = (a: Decimal, b: Decimal): Decimal =>
+  wholeSum(big(a), big(b), -1) ?? wrap(big(a).minus(big(b)));
 /** `a × b`, exact (a product has one exact form: big.js's digits). */
-export const mul = (a: Decimal, b: Decimal): Decimal => wholeProduct(a, b) ?? wrap(a.times(b));
+export const mul = (a: Decimal, b: Decimal): Decimal =>
+  wholeProduct(big(a), big(b)) ?? wrap(big(a).times(big(b)));
 
 /** `a × b` in one BigInt multiplication; undefined for a zero factor (big.js makes its signed zero). */
 function wholeProduct(a: BigJs.Big, b: BigJs.Big): Decimal | undefined {
@@ -292,9 +304,9 @@ function wholeProduct(a: BigJs.Big, b: BigJs.Big): Decimal | undefined {
  * of equals) and for scales far apart.
  */
 function wholeSum(a: BigJs.Big, b: BigJs.Big, sign: number): Decimal | undefined {
-  if (!nonzero(b)) return nonzero(a) ? (a as Decimal) : undefined;
+  if (!nonzero(b)) return nonzero(a) ? wrap(a) : undefined;
   if (!nonzero(a)) {
-    if (sign > 0) return b as Decimal;
+    if (sign > 0) return wrap(b);
     const n = (b as unknown as Partial<Whole>).n;
     return n === undefined ? undefined : whole(-b.s, n, (b as unknown as Whole).d, scaleOf(b));
   }
@@ -332,7 +344,9 @@ function quotientPlaces(a: BigJs.Big, b: BigJs.Big): number {
  * Division, exact where the quotient terminates within 40 decimal places (more for a quotient below 1e-15, so it
  * keeps 25 significant digits), else rounded half up there.
  */
-export function div(a: Decimal, b: Decimal): Decimal {
+export function div(dividend: Decimal, divisor: Decimal): Decimal {
+  const a = big(dividend);
+  const b = big(divisor);
   const places = quotientPlaces(a, b);
   const quotient = wholeQuotient(a, b, places);
   if (quotient !== undefined) return quotient;
@@ -344,7 +358,7 @@ export function div(a: Decimal, b: Decimal): Decimal {
     Big.DP = 40;
   }
 }
-export const pow = (a: Decimal, exponent: number): Decimal => wrap(a.pow(exponent));
+export const pow = (a: Decimal, exponent: number): Decimal => wrap(big(a).pow(exponent));
 
 /** Sum of a list (0 for an empty list). */
 export function sum(values: readonly Decimal[]): Decimal {
@@ -354,10 +368,10 @@ export function sum(values: readonly Decimal[]): Decimal {
 }
 
 /** -1, 0 or 1 as a is less than, equal to or greater than b. */
-export const compare = (a: Decimal, b: Decimal): -1 | 0 | 1 => a.cmp(b);
-export const isNegative = (a: Decimal): boolean => a.s === -1 && nonzero(a);
-export const isPositive = (a: Decimal): boolean => a.s === 1 && nonzero(a);
-export const isZero = (a: Decimal): boolean => !nonzero(a);
+export const compare = (a: Decimal, b: Decimal): -1 | 0 | 1 => big(a).cmp(big(b));
+export const isNegative = (a: Decimal): boolean => big(a).s === -1 && nonzero(big(a));
+export const isPositive = (a: Decimal): boolean => big(a).s === 1 && nonzero(big(a));
+export const isZero = (a: Decimal): boolean => !nonzero(big(a));
 
 /**
  * The nearest JS number (round half to even, as `Number(string)` reads a decimal), from the whole coefficient
@@ -368,7 +382,8 @@ export const isZero = (a: Decimal): boolean => !nonzero(a);
  * toNumber(decimal('0.0024062')); // 0.0024062
  * ```
  */
-export function toNumber(a: Decimal): number {
+export function toNumber(value: Decimal): number {
+  const a = big(value);
   // Zero is +0 whatever big.js's sign says, as Number(a.toString()) reads it.
   if (!nonzero(a)) return 0;
   const number = numberOf(a.s, coefficientOf(a), scaleOf(a));
@@ -451,10 +466,10 @@ function numberOf(sign: number, n: bigint, scale: number): number | undefined {
 }
 
 /** The decimal rounded half-up to `places` decimal places, as a plain string (`12.3`). */
-export const toFixed = (a: Decimal, places: number): string => a.toFixed(places, 1);
+export const toFixed = (a: Decimal, places: number): string => big(a).toFixed(places, 1);
 
 /** The exact decimal as a string, without exponent notation. */
-export const toPlainString = (a: Decimal): string => a.toFixed();
+export const toPlainString = (a: Decimal): string => big(a).toFixed();
 
 /** The most significant digits a rounding may ask for (big.js's own limit). */
 const MAX_SIGNIFICANT_DIGITS = 1_000_000;
@@ -465,25 +480,26 @@ const MAX_SIGNIFICANT_DIGITS = 1_000_000;
  *
  * @throws RangeError when `digits` is not a whole number from 1 to 1,000,000.
  */
-export function roundSignificant(a: Decimal, digits: number): Decimal {
+export function roundSignificant(value: Decimal, digits: number): Decimal {
+  const a = big(value);
   // Checked here because big.js would throw its own untyped Error, and 0 would silently round to integers.
   if (!Number.isInteger(digits) || digits < 1 || digits > MAX_SIGNIFICANT_DIGITS) {
     throw new RangeError(
       `significant digits must be a whole number from 1 to ${MAX_SIGNIFICANT_DIGITS}, got ${digits}`,
     );
   }
-  if (!nonzero(a)) return a;
+  if (!nonzero(a)) return value;
   // The digits kept: the whole integer part when it has at least `digits` digits (a.e + 1 of them, as big.js's
   // round(0) keeps), else `digits` significant ones (its prec); half up on what is dropped, as big.js rounds.
   const keep = a.e + 1 >= digits ? a.e + 1 : digits;
   const drop = coefficientDigits(a) - keep;
-  if (drop <= 0) return a;
+  if (drop <= 0) return value;
   const n = coefficientOf(a);
   const power = bigPowerOfTen(drop);
   let kept = n / power;
   const remainder = n - kept * power;
   // Nothing but zeros dropped: the value is already that short.
-  if (remainder === 0n) return a;
+  if (remainder === 0n) return value;
   if (remainder + remainder >= power) kept += 1n;
   return whole(a.s, kept, digitCount(kept), scaleOf(a) + drop);
 }

@@ -19,8 +19,17 @@ export const decimalText = (maxDigits: number, minExponent = -70, maxExponent = 
     )
     .map(([negative, digits, exponent]) => `${negative ? '-' : ''}${digits}e${exponent}`);
 
-/** A big.js value's sign, exponent and digits, for exact comparison. */
-export const parts = (value: BigJs.Big) => ({ s: value.s, e: value.e, c: [...value.c] });
+/**
+ * The big.js value underneath an engine decimal (the engine's `Decimal` type is opaque: it names no big.js type, so
+ * the package's declarations need none; these tests read the value as big.js sees it).
+ */
+export const asBig = (value: unknown) => value as BigJs.Big;
+
+/** A big.js value's (or an engine decimal's) sign, exponent and digits, for exact comparison. */
+export const parts = (value: unknown) => {
+  const big = asBig(value);
+  return { s: big.s, e: big.e, c: [...big.c] };
+};
 
 /** big.js's own quotient at the engine's places: 40, or as many as keep 25 significant digits of a smaller one. */
 export function referenceQuotient(dividend: string, divisor: string): BigJs.Big {
