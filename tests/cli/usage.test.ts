@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import packageJson from '../../package.json';
 import { cli, serveCli, tempFile, tempPath } from './harness';
@@ -31,6 +32,9 @@ describe('usage and exit codes', () => {
     [['spend', 'x.csv', '--format', 'xml'], "argument 'xml' is invalid"],
     [['spend', 'x.csv', '--bogus'], "unknown option '--bogus'"],
     [['spend', '/nonexistent/ledger.csv'], 'cannot read /nonexistent/ledger.csv: ENOENT'],
+    [['cloud', '/nonexistent/usage.csv'], 'cannot read /nonexistent/usage.csv: ENOENT'],
+    [['billing', '/nonexistent/bill.csv'], 'cannot read /nonexistent/bill.csv: ENOENT'],
+    [['billing', '/nonexistent/bill.jsonl'], 'cannot read /nonexistent/bill.jsonl: ENOENT'],
     [
       ['spend', 'ledger.txt'],
       'cannot tell the format of ledger.txt from its extension; use --input-format csv|jsonl|parquet.',
@@ -41,6 +45,28 @@ describe('usage and exit codes', () => {
     const { code, stderr } = await cli(argv);
     expect(code).toBe(2);
     expect(stderr).toContain(message);
+  });
+
+  it('a truncated or corrupt gzip input is said in words, exit 2, for every file command (issue 39 item 8)', async () => {
+    const whole = gzipSync(SPEND);
+    const truncated = whole.subarray(0, whole.byteLength - 12);
+    const corrupt = Buffer.from('not gzip at all');
+    for (const command of ['spend', 'cloud', 'billing']) {
+      const cut = await cli([command, tempFile('cut.csv.gz', truncated), '--out', tempPath('o.csv')]);
+      expect({ command, code: cut.code, stderr: cut.stderr }).toEqual({
+        command,
+        code: 2,
+        stderr: expect.stringMatching(
+          /not a valid gzip file: it is truncated \(an incomplete download\?\)\n$/,
+        ),
+      });
+      const bad = await cli([command, tempFile('bad.csv.gz', corrupt), '--out', tempPath('o.csv')]);
+      expect({ command, code: bad.code, stderr: bad.stderr }).toEqual({
+        command,
+        code: 2,
+        stderr: expect.stringMatching(/not a valid gzip file: its compressed data is corrupt\n$/),
+      });
+    }
   });
 
   it('a directory is not a file; --out must differ from the input; an unwritable --out', async () => {

@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { createGunzip } from 'node:zlib';
 import { type Command, Option } from 'commander';
 import {
   addToRatios,
@@ -23,6 +21,7 @@ import { cloudCalculatorsOf, datasetSources } from '../pipeline/ledger-summary';
 import type { FileCommandOptions } from '../pipeline/run-file';
 import { outputFormatOf, readOutputRows } from '../pipeline/read-back';
 import { readsDecimalCommas } from '../pipeline/reading';
+import { errorCode, fileBytes, inputFileSize } from '../pipeline/streams';
 import type { Summarise } from '../pipeline/side-files';
 import { cliDatasets } from './datasets-flag';
 import { collect } from './options';
@@ -75,25 +74,29 @@ async function* readRows(
     yield* readOutputRows(file, format); // read as the pipeline reads its output back
     return;
   }
-  const stream = createReadStream(file);
-  const bytes = file.toLowerCase().endsWith('.gz') ? stream.pipe(createGunzip()) : stream;
-  const source = await readRecords(bytes, 'csv', {
-    ...(reading.delimiter !== undefined && { delimiter: reading.delimiter }),
-  });
-  const decimalComma = reading.decimalComma ?? source.delimiter === ';';
-  const { header } = source;
-  // A source batch at a time: its unquoted records split in place, its quoted ones in one csv-parse call
-  // (parseRecords), where a csv-parse call per record cost most of a --summary read-back.
-  for (let next = await source.batches.next(); next.done !== true; next = await source.batches.next()) {
-    const texts = next.value.filter(
-      (record): record is { line: number; text: string } => record.text !== undefined,
-    );
-    for (const record of parseRecords(texts, source.delimiter)) {
-      if ('error' in record || record.fields.length !== header.length) continue;
-      const values: Record<string, unknown> = {};
-      for (let index = 0; index < header.length; index++) values[header[index]!] = record.fields[index];
-      yield decimalComma ? pointDecimals(values) : values;
+  try {
+    const source = await readRecords(fileBytes(file), 'csv', {
+      ...(reading.delimiter !== undefined && { delimiter: reading.delimiter }),
+    });
+    const decimalComma = reading.decimalComma ?? source.delimiter === ';';
+    const { header } = source;
+    // A source batch at a time: its unquoted records split in place, its quoted ones in one csv-parse call
+    // (parseRecords), where a csv-parse call per record cost most of a --summary read-back.
+    for (let next = await source.batches.next(); next.done !== true; next = await source.batches.next()) {
+      const texts = next.value.filter(
+        (record): record is { line: number; text: string } => record.text !== undefined,
+      );
+      for (const record of parseRecords(texts, source.delimiter)) {
+        if ('error' in record || record.fields.length !== header.length) continue;
+        const values: Record<string, unknown> = {};
+        for (let index = 0; index < header.length; index++) values[header[index]!] = record.fields[index];
+        yield decimalComma ? pointDecimals(values) : values;
+      }
     }
+  } catch (error) {
+    // A file that cannot be read or a gzip that is not whole: the user's input, said in words (exit 2).
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${file}: ${errorCode(error)}`);
   }
 }
 
@@ -221,6 +224,8 @@ export const billingCommand = {
     const inputFormat = options.inputFormat ?? outputFormatOf(file);
     if (flags.unknown === 'cost-ratio' && file === '-')
       throw new UsageError('--unknown cost-ratio reads the file twice: give a file, not stdin.');
+    // The header is read here, before the pipeline's own checks: a missing file is a usage error, not a crash.
+    if (file !== '-') await inputFileSize(file);
     try {
       parseGroupBy(flags.groupBy);
     } catch (error) {

@@ -12,7 +12,7 @@ import { headerReading, readingOf } from './reading';
 import type { CellReading, RowAdapter } from './row-adapter';
 import { type FileCommandOptions, planRun, type RunPlan } from './run-plan';
 import { recordSink, type RecordSink } from './sink';
-import { type InputRecords, NO_DELIMITER, openRecordSource } from './source';
+import { inputError, type InputRecords, NO_DELIMITER, openRecordSource } from './source';
 import { errorCode } from './streams';
 import { RunSummary } from './summary';
 import { tuneRuntime } from './runtime';
@@ -49,7 +49,9 @@ export async function runFileCommand(
   const input = await openRecordSource(plan, io);
   const reading = readingOf(input.delimiter ?? NO_DELIMITER, plan.inputFormat, plan);
   // The first chunk is read before anything is written: a JSON Lines input's columns are its first object's keys.
-  const { first, batches } = await firstRecords(input.batches, CHUNK_ROWS);
+  const { first, batches } = await firstRecords(input.batches, CHUNK_ROWS).catch((error: unknown) => {
+    throw inputError(file, error);
+  });
   const names = inputNames(kind, plan, input, first);
   const words = plan.inputFormat === 'jsonl' ? FIRST_RECORD_WORDS : HEADER_WORDS;
   const header = headerReading(kind, file, names.checked, words);

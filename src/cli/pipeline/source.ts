@@ -1,12 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { createGunzip } from 'node:zlib';
 import type { Delimiter } from '../formats/csv/reader';
 import { type ParquetColumnType, readParquetRows } from '../formats/parquet/reader';
 import { InputFileError, type RecordSource, type RecordText, readRecords } from '../formats/records';
 import { type CliIo, UsageError } from '../io';
 import type { RunPlan } from './run-plan';
 import { isGzip } from './run-plan';
-import { errorCode, inputFileSize } from './streams';
+import { errorCode, fileBytes, inputFileSize } from './streams';
 
 /**
  * The record source of a file run, whatever the format: CSV and JSON Lines records as their text (parsed a chunk
@@ -48,8 +46,7 @@ async function* parquetBatches(
 
 async function textInput(file: string, io: CliIo): Promise<AsyncIterable<Uint8Array | string>> {
   if (file === '-') return io.stdin;
-  const stream = createReadStream(file, { highWaterMark: 64 * 1024 });
-  return isGzip(file) ? stream.pipe(createGunzip()) : stream;
+  return fileBytes(file);
 }
 
 /**
@@ -93,9 +90,23 @@ export async function openRecordSource(plan: RunPlan, io: CliIo): Promise<InputR
       }),
     };
   } catch (error) {
-    if (error instanceof InputFileError) throw new UsageError(`${file}: ${error.message}.`);
-    throw new UsageError(`cannot read ${file}: ${errorCode(error)}`);
+    throw inputError(file, error);
   }
+}
+
+/**
+ * What went wrong reading an input file, as the usage error the user reads (exit 2): a malformed record as the
+ * reader says it, anything else (a missing file, a gzip that is not whole) as `cannot read FILE: reason`.
+ *
+ * @example
+ * ```ts
+ * await firstRecords(input.batches, 1000).catch((error: unknown) => { throw inputError('ledger.csv.gz', error); });
+ * ```
+ */
+export function inputError(file: string, error: unknown): UsageError {
+  if (error instanceof UsageError) return error;
+  if (error instanceof InputFileError) return new UsageError(`${file}: ${error.message}.`);
+  return new UsageError(`cannot read ${file}: ${errorCode(error)}`);
 }
 
 /** A comma file's reading, for inputs that have no delimiter. */
