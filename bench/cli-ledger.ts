@@ -4,7 +4,7 @@
  */
 import { defaultDatasets, defaultTables } from '../src/embedded/index';
 import { calculateSpend } from '../src/index';
-import { random } from './workload';
+import { seededRandom } from '../tests/fixtures/seeded-random';
 
 export const CODES = ['4711', '62', 'F', '5110', '3510', '2410', '7020', '10', '6419', '86', '4321'];
 export const PLACES = [
@@ -60,7 +60,7 @@ export interface VariedLedger {
 }
 
 /** The row index's own draws (bench/workload.ts's mulberry32): row `index` is the same in every run and file size. */
-const draws = (index: number): (() => number) => random((index * 0x9e3779b1) >>> 0);
+const draws = (index: number): (() => number) => seededRandom((index * 0x9e3779b1) >>> 0);
 
 export function variedLedger(tables: {
   /** ISIC codes with the spend regions they have a factor in. */

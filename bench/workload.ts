@@ -1,5 +1,6 @@
 import type * as Library from '../src/index';
 import type * as DatasetsEntry from '../src/embedded/index';
+import { seededRandom } from '../tests/fixtures/seeded-random';
 
 /**
  * Deterministic, varied, valid requests for the benchmarks: many regions, instances, units, years and
@@ -23,18 +24,6 @@ export type CalculatorName = (typeof CALCULATORS)[number];
 
 /** Cloud requests are for one provider, as a batch is. */
 export const PROVIDER = 'aws';
-
-/** mulberry32: a small seeded PRNG, so every run measures the same inputs. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
 const round = (value: number, places: number) => Number(value.toFixed(places));
@@ -157,7 +146,7 @@ export function requestPool(
   kind: CalculatorName,
   size = 2048,
 ): Candidate[] {
-  const next = random(0xc02e + CALCULATORS.indexOf(kind));
+  const next = seededRandom(0xc02e + CALCULATORS.indexOf(kind));
   const codes = Object.keys(tables.classifications.mappings.isic4 ?? {});
   const { single } = engineCalls(lib, datasets, kind);
   const pool: Candidate[] = [];
@@ -222,7 +211,7 @@ export function variedBatch(
   seed: number,
   accept: (request: unknown) => boolean,
 ): Candidate[] {
-  const next = random(seed * 7919 + CALCULATORS.indexOf(kind));
+  const next = seededRandom(seed * 7919 + CALCULATORS.indexOf(kind));
   const codes = Object.keys(tables.classifications.mappings.isic4 ?? {});
   const requests: Candidate[] = [];
   for (let attempt = 0; requests.length < count && attempt < count * 20; attempt++) {
