@@ -23,19 +23,8 @@ export {
   type InstanceEstimate,
 } from './cloud/instance';
 export type { InstanceRequest } from './cloud/instance.schema';
-export type {
-  CloudInstanceSpelling,
-  CloudProviderSpelling,
-  CloudRegionSpelling,
-  KnownAwsInstance,
-  KnownAwsRegion,
-  KnownAzureInstance,
-  KnownAzureRegion,
-  KnownGcpInstance,
-  KnownGcpRegion,
-  StorageType,
-  StorageTypeSpelling,
-} from './cloud/spellings';
+export type * from './cloud/spellings';
+export type { CloudBatch, CloudCalculator } from './cloud/batch';
 export type { AnyCase } from './core/any-case';
 export {
   calculateSpend,

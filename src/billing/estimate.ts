@@ -248,6 +248,8 @@ function compute(
   const { provider, region } = line;
   const { audit_trail, average_vcpu_utilization } = REQUEST_DEFAULTS;
   const at = { region: region.region, audit_trail };
+  const columns = (calculator: string, result: Estimate) =>
+    estimateColumns(calculator, result, region, notes);
   try {
     switch (quantity.calculator) {
       case 'instance': {
@@ -269,8 +271,7 @@ function compute(
           duration_unit: quantity.time,
           average_vcpu_utilization,
         };
-        const result = CLOUD_CALCULATORS.cpu.resolved({ provider, region, input }, datasets);
-        return estimateColumns('cpu', result, region, notes);
+        return columns('cpu', CLOUD_CALCULATORS.cpu.resolved({ provider, region, input }, datasets));
       }
       case 'memory': {
         const input = {
@@ -280,8 +281,7 @@ function compute(
           duration: ONE,
           duration_unit: quantity.time,
         };
-        const result = CLOUD_CALCULATORS.memory.resolved({ provider, region, input }, datasets);
-        return estimateColumns('memory', result, region, notes);
+        return columns('memory', CLOUD_CALCULATORS.memory.resolved({ provider, region, input }, datasets));
       }
       case 'storage': {
         const input = {
@@ -293,13 +293,14 @@ function compute(
           duration_unit: quantity.time,
           ...(quantity.replication !== 1 && { replication_factor: quantity.replication }),
         };
-        const result = CLOUD_CALCULATORS.storage.resolved({ provider, region, input }, datasets);
-        return estimateColumns('storage', result, region, notes);
+        return columns('storage', CLOUD_CALCULATORS.storage.resolved({ provider, region, input }, datasets));
       }
       case 'networking': {
         const input = { ...at, data: quantity.gigabytes, data_unit: 'GB' as const };
-        const result = CLOUD_CALCULATORS.networking.resolved({ provider, region, input }, datasets);
-        return estimateColumns('networking', result, region, notes);
+        return columns(
+          'networking',
+          CLOUD_CALCULATORS.networking.resolved({ provider, region, input }, datasets),
+        );
       }
     }
   } catch (error) {

@@ -33,65 +33,41 @@ type Entry = [UnitDimension, string, 'hour' | 'sec', boolean];
 const H = 'hour' as const;
 const S = 'sec' as const;
 
-/** Spellings (normalised: lower case, no spaces or separators) → [dimension, scale, time base, binary]. */
-const UNITS: Record<string, Entry> = {
+/**
+ * Each unit once: its spellings (normalised: lower case, no spaces or separators), then its dimension, scale, time
+ * base and whether it is binary.
+ */
+const UNIT_SPELLINGS: ReadonlyArray<[spellings: readonly string[], ...unit: Entry]> = [
   // time (AWS Hrs, Hours; Azure 1 Hour; GCP seconds; FOCUS Hours)
-  hrs: ['time', '1', H, false],
-  hr: ['time', '1', H, false],
-  hour: ['time', '1', H, false],
-  hours: ['time', '1', H, false],
-  vcpuhours: ['time', '1', H, false],
-  vcpuhour: ['time', '1', H, false],
-  vcpuhrs: ['time', '1', H, false],
-  second: ['time', '1', S, false],
-  seconds: ['time', '1', S, false],
+  [['hrs', 'hr', 'hour', 'hours', 'vcpuhours', 'vcpuhour', 'vcpuhrs'], 'time', '1', H, false],
+  [['second', 'seconds'], 'time', '1', S, false],
   // data, in GB (decimal)
-  bytes: ['data', '0.000000001', H, false],
-  byte: ['data', '0.000000001', H, false],
-  gb: ['data', '1', H, false],
-  gigabytes: ['data', '1', H, false],
-  gigabyte: ['data', '1', H, false],
-  tb: ['data', '1000', H, false],
-  terabytes: ['data', '1000', H, false],
-  gib: ['data', GIB, H, true],
-  gibibyte: ['data', GIB, H, true],
-  gibibytes: ['data', GIB, H, true],
-  tib: ['data', TIB, H, true],
-  tebibyte: ['data', TIB, H, true],
+  [['bytes', 'byte'], 'data', '0.000000001', H, false],
+  [['gb', 'gigabytes', 'gigabyte'], 'data', '1', H, false],
+  [['tb', 'terabytes'], 'data', '1000', H, false],
+  [['gib', 'gibibyte', 'gibibytes'], 'data', GIB, H, true],
+  [['tib', 'tebibyte'], 'data', TIB, H, true],
   // data × time
-  gbhours: ['data_time', '1', H, false],
-  gbhour: ['data_time', '1', H, false],
-  gbhrs: ['data_time', '1', H, false],
-  gibhours: ['data_time', GIB, H, true],
-  gibibytehour: ['data_time', GIB, H, true],
-  gibibytehours: ['data_time', GIB, H, true],
-  gbsecond: ['data_time', '1', S, false],
-  gbseconds: ['data_time', '1', S, false],
-  lambdagbsecond: ['data_time', '1', S, false],
-  byteseconds: ['data_time', '0.000000001', S, false],
+  [['gbhours', 'gbhour', 'gbhrs'], 'data_time', '1', H, false],
+  [['gibhours', 'gibibytehour', 'gibibytehours'], 'data_time', GIB, H, true],
+  [['gbsecond', 'gbseconds', 'lambdagbsecond'], 'data_time', '1', S, false],
+  [['byteseconds'], 'data_time', '0.000000001', S, false],
   // data × months
-  gbmo: ['data_month', '1', H, false],
-  gbmonth: ['data_month', '1', H, false],
-  gbmonths: ['data_month', '1', H, false],
-  gbmp: ['data_month', '1', H, false],
-  tbmonth: ['data_month', '1000', H, false],
-  tbmo: ['data_month', '1000', H, false],
-  gibmo: ['data_month', GIB, H, true],
-  gibmonth: ['data_month', GIB, H, true],
-  gibibytemonth: ['data_month', GIB, H, true],
-  gibibytemonths: ['data_month', GIB, H, true],
-  tibmonth: ['data_month', TIB, H, true],
+  [['gbmo', 'gbmonth', 'gbmonths', 'gbmp'], 'data_month', '1', H, false],
+  [['tbmonth', 'tbmo'], 'data_month', '1000', H, false],
+  [['gibmo', 'gibmonth', 'gibibytemonth', 'gibibytemonths'], 'data_month', GIB, H, true],
+  [['tibmonth'], 'data_month', TIB, H, true],
   // items × months (Azure managed disks, `1/Month`)
-  month: ['count_month', '1', H, false],
-  months: ['count_month', '1', H, false],
-  mo: ['count_month', '1', H, false],
+  [['month', 'months', 'mo'], 'count_month', '1', H, false],
   // counts
-  requests: ['count', '1', H, false],
-  request: ['count', '1', H, false],
-  count: ['count', '1', H, false],
-  operations: ['count', '1', H, false],
-  k: ['count', '1000', H, false],
-};
+  [['requests', 'request', 'count', 'operations'], 'count', '1', H, false],
+  [['k'], 'count', '1000', H, false],
+];
+
+/** Spelling → [dimension, scale, time base, binary]. */
+const UNITS: ReadonlyMap<string, Entry> = new Map(
+  UNIT_SPELLINGS.flatMap(([spellings, ...unit]) => spellings.map((spelling) => [spelling, unit] as const)),
+);
 
 const normalise = (spelling: string) => spelling.toLowerCase().replace(/[\s\-/_()]+/g, '');
 
@@ -105,11 +81,11 @@ const normalise = (spelling: string) => spelling.toLowerCase().replace(/[\s\-/_(
  * ```
  */
 export function parseUsageUnit(spelling: string): UsageUnit | undefined {
-  const whole = UNITS[normalise(spelling)];
+  const whole = UNITS.get(normalise(spelling));
   if (whole !== undefined) return entry(whole, '1');
   const counted = /^\s*(\d+(?:\.\d+)?)\s*(\S.*)$/.exec(spelling);
   if (counted === null) return undefined;
-  const rest = UNITS[normalise(counted[2]!)];
+  const rest = UNITS.get(normalise(counted[2]!));
   return rest === undefined ? undefined : entry(rest, counted[1]!);
 }
 

@@ -1,20 +1,20 @@
 import { deepFreeze } from '../core/freeze';
-import { calculateCpu, calculateCpuBatch, CPU_DATASETS, cpuResolved } from './cpu';
+import { calculateCpu, calculateCpuBatch, CPU_USE_PHASE, cpuResolved } from './cpu';
 import { CpuRequest } from './cpu.schema';
 import { calculateEmbodied, calculateEmbodiedBatch, EMBODIED_DATASETS } from './embodied';
 import { EmbodiedRequest } from './embodied.schema';
 import { calculateInstance, calculateInstanceBatch, INSTANCE_DATASETS, instanceResolved } from './instance';
 import { InstanceRequest } from './instance.schema';
-import { calculateMemory, calculateMemoryBatch, MEMORY_DATASETS, memoryResolved } from './memory';
+import { calculateMemory, calculateMemoryBatch, MEMORY_USE_PHASE, memoryResolved } from './memory';
 import { MemoryRequest } from './memory.schema';
 import {
   calculateNetworking,
   calculateNetworkingBatch,
-  NETWORKING_DATASETS,
+  NETWORKING_USE_PHASE,
   networkingResolved,
 } from './networking';
 import { NetworkingRequest } from './networking.schema';
-import { calculateStorage, calculateStorageBatch, STORAGE_DATASETS, storageResolved } from './storage';
+import { calculateStorage, calculateStorageBatch, STORAGE_USE_PHASE, storageResolved } from './storage';
 import { StorageRequest } from './storage.schema';
 
 /**
@@ -43,7 +43,7 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     calculate: calculateCpu,
     batch: calculateCpuBatch,
     schema: CpuRequest,
-    parts: CPU_DATASETS.parts,
+    parts: CPU_USE_PHASE.datasets.parts,
     path: '/compute/{provider_id}/cpu',
     summary: 'vCPU use-phase electricity.',
     wireFlags: true,
@@ -55,7 +55,7 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     calculate: calculateMemory,
     batch: calculateMemoryBatch,
     schema: MemoryRequest,
-    parts: MEMORY_DATASETS.parts,
+    parts: MEMORY_USE_PHASE.datasets.parts,
     path: '/compute/{provider_id}/memory',
     summary: 'Memory use-phase electricity.',
     wireFlags: true,
@@ -67,7 +67,7 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     calculate: calculateStorage,
     batch: calculateStorageBatch,
     schema: StorageRequest,
-    parts: STORAGE_DATASETS.parts,
+    parts: STORAGE_USE_PHASE.datasets.parts,
     path: '/compute/{provider_id}/storage',
     summary: 'SSD or HDD storage use-phase electricity.',
     wireFlags: true,
@@ -79,7 +79,7 @@ export const CLOUD_CALCULATORS = /* @__PURE__ */ deepFreeze({
     calculate: calculateNetworking,
     batch: calculateNetworkingBatch,
     schema: NetworkingRequest,
-    parts: NETWORKING_DATASETS.parts,
+    parts: NETWORKING_USE_PHASE.datasets.parts,
     path: '/compute/{provider_id}/networking',
     summary: 'Data transferred between data centres.',
     wireFlags: true,

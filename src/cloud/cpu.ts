@@ -1,30 +1,17 @@
 import { decimal, mul } from '../core/decimal';
 import { toHours } from '../core/units';
-import type { CalculationOptions, Estimate } from '../core/estimate';
-import type { CalculatorDatasets } from '../datasets/require';
-import type { CloudDatasets } from '../datasets/types';
-import { type CloudBatch, cloudBatch } from './batch';
-import type { CloudProviderSpelling } from './spellings';
-import { USE_PHASE_PARTS } from './resolve';
+import type { CloudBatch, CloudCalculator } from './batch';
 import type * as z from 'zod/mini';
-import { exactQuantity, type Quantity, usePhaseCalculator, type UsePhaseSpec } from './use-phase-calculator';
+import { exactQuantity, usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
+import { USE_PHASE_PARTS } from './resolve';
 import { kwhPerVcpuHour } from './factors/use-phase';
 import { CpuRequest } from './cpu.schema';
 
 /** Published CPU factors (`published_factors.cpu`) are per CPU-hour at 50 % utilisation; at any other, computed. */
 const PUBLISHED_CPU_UTILIZATION = 0.5;
 
-/** The dataset parts `calculateCpu` reads: the provider coefficients and the region grid factors. */
-export const CPU_DATASETS = {
-  calculator: 'calculateCpu',
-  parts: USE_PHASE_PARTS,
-} as const satisfies CalculatorDatasets;
-
 /** A CPU request after its schema, its quantities numbers or exact decimals. */
-export type CpuInput = Omit<z.output<typeof CpuRequest>, 'cpu_count' | 'duration'> & {
-  cpu_count: Quantity;
-  duration: Quantity;
-};
+export type CpuInput = WithQuantities<z.output<typeof CpuRequest>, 'cpu_count' | 'duration'>;
 
 /**
  * `calculateCpu` as data: the use-phase frame builds it from this, and the kWh view (`electricity.ts`) reads its
@@ -32,11 +19,11 @@ export type CpuInput = Omit<z.output<typeof CpuRequest>, 'cpu_count' | 'duration
  */
 export const CPU_USE_PHASE = {
   kind: 'cpu',
-  datasets: CPU_DATASETS,
+  datasets: { calculator: 'calculateCpu', parts: USE_PHASE_PARTS },
   schema: CpuRequest,
-  unit: 'CPU-hour',
   activity: (input) =>
     mul(exactQuantity(input.cpu_count), toHours(exactQuantity(input.duration), input.duration_unit)),
+  unit: 'CPU-hour',
   energyPerUnit: (coefficients, input) =>
     kwhPerVcpuHour(coefficients, decimal(input.average_vcpu_utilization)),
   variant: (input) => input.average_vcpu_utilization,
@@ -44,7 +31,7 @@ export const CPU_USE_PHASE = {
   naming: (input) => ({ identity: `u=${input.average_vcpu_utilization}` }),
 } satisfies UsePhaseSpec<CpuInput, typeof CpuRequest>;
 
-const cpu = /* @__PURE__ */ usePhaseCalculator(CPU_USE_PHASE);
+const cpu = /* @__PURE__ */ usePhaseForms(CPU_USE_PHASE);
 
 /**
  * Use-phase emissions of virtual CPUs: activity `cpu_count × hours` in `CPU-hour`, factor
@@ -60,14 +47,7 @@ const cpu = /* @__PURE__ */ usePhaseCalculator(CPU_USE_PHASE);
  * @throws {@link EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found` (year),
  *   `invalid_request` (anything else malformed).
  */
-export function calculateCpu<P extends CloudProviderSpelling>(
-  provider: P,
-  request: CpuRequest<P>,
-  datasets: CloudDatasets,
-  options?: CalculationOptions,
-): Estimate {
-  return cpu.calculate(provider, request, datasets, options);
-}
+export const calculateCpu: CloudCalculator<CpuRequest> = cpu.calculate;
 
 /** `calculateCpu` for a request already resolved (engine-internal: the billing reader). */
 export const cpuResolved = cpu.resolved;
@@ -81,4 +61,4 @@ export const cpuResolved = cpu.resolved;
  * ```
  * @throws {@link EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateCpuBatch: CloudBatch<CpuRequest, Estimate> = cloudBatch(calculateCpu, CPU_DATASETS);
+export const calculateCpuBatch: CloudBatch<CpuRequest> = cpu.batch;

@@ -1,11 +1,9 @@
 import { decimal, mul } from '../core/decimal';
-import type { CalculationOptions, Estimate } from '../core/estimate';
+import type { Estimate } from '../core/estimate';
 import { toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
 import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
-import type { CloudDatasets } from '../datasets/types';
-import { type CloudBatch, cloudBatch } from './batch';
-import type { CloudProviderSpelling } from './spellings';
+import { type CloudBatch, type CloudCalculator, cloudBatch } from './batch';
 import { embodiedYear, resolveInstance, resolveProvider } from './resolve';
 import { embodiedCo2e, embodiedFactor, embodiedMethod } from './factors/embodied';
 import { EmbodiedRequest } from './embodied.schema';
@@ -30,12 +28,7 @@ export const EMBODIED_DATASETS = {
  * @throws {@link EmissionsError} `unsupported_provider`, `unknown_instance`, `no_emission_factors_found` (year),
  *   `invalid_request`; `missing_dataset` (status 500) when `datasets` has no instance table.
  */
-export function calculateEmbodied<P extends CloudProviderSpelling>(
-  provider: P,
-  request: EmbodiedRequest<P>,
-  datasets: CloudDatasets,
-  options?: CalculationOptions,
-): Estimate {
+export const calculateEmbodied: CloudCalculator<EmbodiedRequest> = (provider, request, datasets, options) => {
   requireDatasets(datasets, EMBODIED_DATASETS);
   const { provider: id, coefficients } = resolveProvider(provider, datasets);
   const input = parseRequest(EmbodiedRequest, request);
@@ -57,7 +50,7 @@ export function calculateEmbodied<P extends CloudProviderSpelling>(
   // Which figure it rests on: the source's published platform figure or one derived (datasets/SOURCES.md).
   estimate.calculation_details = { embodied_method: embodiedMethod(instance) };
   return estimate;
-}
+};
 
 /**
  * {@link calculateEmbodied} for each request, in order; a bad request becomes its error body.

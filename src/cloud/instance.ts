@@ -21,8 +21,7 @@ import type {
   CloudInstanceDatasets,
   CloudRegion,
 } from '../datasets/types';
-import { type CloudBatch, cloudBatch } from './batch';
-import type { CloudProviderSpelling } from './spellings';
+import { type CloudBatch, type CloudCalculator, cloudBatch } from './batch';
 import { gridMethod } from './factors/provenance';
 import { gridFactor, gridMetadata, kwhPerVcpuHour } from './factors/use-phase';
 import { embodiedYear, resolveInstance, resolveProvider, resolveRegion } from './resolve';
@@ -157,19 +156,19 @@ export const INSTANCE_DATASETS = {
  *   `no_emission_factors_found` (year), `invalid_request`; `missing_dataset` (status 500) when `datasets` has no
  *   instance table.
  */
-export function calculateInstance<P extends CloudProviderSpelling>(
-  provider: P,
-  request: InstanceRequest<P>,
-  datasets: CloudDatasets,
-  options?: CalculationOptions,
-): InstanceEstimate {
+export const calculateInstance: CloudCalculator<InstanceRequest, InstanceEstimate> = (
+  provider,
+  request,
+  datasets,
+  options,
+) => {
   requireDatasets(datasets, INSTANCE_DATASETS);
   const { provider: id, coefficients } = resolveProvider(provider, datasets);
   const input = parseRequest(InstanceRequest, request);
   const instance = resolveInstance(id, input.instance, datasets);
   const region = resolveRegion(id, input.region, datasets);
   return instanceEstimate(id, coefficients, input, instance, region, datasets, options);
-}
+};
 
 /** An instance request after its schema, its duration a number or an exact decimal. */
 export type InstanceInput = Omit<z.output<typeof InstanceRequest>, 'duration'> & { duration: Quantity };

@@ -1,27 +1,32 @@
-import { decimal, mul } from '../core/decimal';
+import { type Decimal, decimal, mul } from '../core/decimal';
 import { toGigabytes, toHours } from '../core/units';
-import type { CalculationOptions, Estimate } from '../core/estimate';
-import type { CalculatorDatasets } from '../datasets/require';
-import type { CloudDatasets } from '../datasets/types';
-import { type CloudBatch, cloudBatch } from './batch';
-import type { CloudProviderSpelling } from './spellings';
-import { USE_PHASE_PARTS } from './resolve';
+import type { CloudBatch, CloudCalculator } from './batch';
 import type * as z from 'zod/mini';
-import { exactQuantity, type Quantity, usePhaseCalculator, type UsePhaseSpec } from './use-phase-calculator';
+import { exactQuantity, usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
+import { USE_PHASE_PARTS } from './resolve';
 import { replicated } from './replication';
 import { MemoryRequest } from './memory.schema';
 
-/** The dataset parts `calculateMemory` reads: the provider coefficients and the region grid factors. */
-export const MEMORY_DATASETS = {
-  calculator: 'calculateMemory',
-  parts: USE_PHASE_PARTS,
-} as const satisfies CalculatorDatasets;
-
 /** A memory request after its schema, its quantities numbers or exact decimals. */
-export type MemoryInput = Omit<z.output<typeof MemoryRequest>, 'data' | 'duration'> & {
-  data: Quantity;
-  duration: Quantity;
-};
+export type MemoryInput = WithQuantities<z.output<typeof MemoryRequest>, 'data' | 'duration'>;
+
+/**
+ * Data held over time: GB (decimal units, 1 TB = 1000 GB) × hours × the replication factor. Memory's activity, and
+ * storage's in TB.
+ *
+ * @example
+ * ```ts
+ * replicatedGigabyteHours(input); // 16 GB for 24 h, twice: 768 GB-hour
+ * ```
+ */
+export const replicatedGigabyteHours = (input: MemoryInput): Decimal =>
+  replicated(
+    mul(
+      toGigabytes(exactQuantity(input.data), input.data_unit),
+      toHours(exactQuantity(input.duration), input.duration_unit),
+    ),
+    input.replication_factor,
+  );
 
 /**
  * `calculateMemory` as data: the use-phase frame builds it from this, and the kWh view (`electricity.ts`) reads its
@@ -29,22 +34,15 @@ export type MemoryInput = Omit<z.output<typeof MemoryRequest>, 'data' | 'duratio
  */
 export const MEMORY_USE_PHASE = {
   kind: 'memory',
-  datasets: MEMORY_DATASETS,
+  datasets: { calculator: 'calculateMemory', parts: USE_PHASE_PARTS },
   schema: MemoryRequest,
+  activity: (input) => replicatedGigabyteHours(input),
   unit: 'GB-hour',
-  activity: (input) =>
-    replicated(
-      mul(
-        toGigabytes(exactQuantity(input.data), input.data_unit),
-        toHours(exactQuantity(input.duration), input.duration_unit),
-      ),
-      input.replication_factor,
-    ),
   energyPerUnit: (coefficients) => decimal(coefficients.memory_kwh_per_gb_hour),
   published: () => 'memory',
 } satisfies UsePhaseSpec<MemoryInput, typeof MemoryRequest>;
 
-const memory = /* @__PURE__ */ usePhaseCalculator(MEMORY_USE_PHASE);
+const memory = /* @__PURE__ */ usePhaseForms(MEMORY_USE_PHASE);
 
 /**
  * Use-phase emissions of allocated memory: activity `GB × hours × replication_factor` in `GB-hour` (decimal units, 1 TB = 1000 GB),
@@ -56,14 +54,7 @@ const memory = /* @__PURE__ */ usePhaseCalculator(MEMORY_USE_PHASE);
  * ```
  * @throws {@link EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found`, `invalid_request`.
  */
-export function calculateMemory<P extends CloudProviderSpelling>(
-  provider: P,
-  request: MemoryRequest<P>,
-  datasets: CloudDatasets,
-  options?: CalculationOptions,
-): Estimate {
-  return memory.calculate(provider, request, datasets, options);
-}
+export const calculateMemory: CloudCalculator<MemoryRequest> = memory.calculate;
 
 /** `calculateMemory` for a request already resolved (engine-internal: the billing reader). */
 export const memoryResolved = memory.resolved;
@@ -77,7 +68,4 @@ export const memoryResolved = memory.resolved;
  * ```
  * @throws {@link EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateMemoryBatch: CloudBatch<MemoryRequest, Estimate> = cloudBatch(
-  calculateMemory,
-  MEMORY_DATASETS,
-);
+export const calculateMemoryBatch: CloudBatch<MemoryRequest> = memory.batch;

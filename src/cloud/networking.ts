@@ -1,23 +1,13 @@
 import { decimal } from '../core/decimal';
 import { toGigabytes } from '../core/units';
-import type { CalculationOptions, Estimate } from '../core/estimate';
-import type { CalculatorDatasets } from '../datasets/require';
-import type { CloudDatasets } from '../datasets/types';
-import { type CloudBatch, cloudBatch } from './batch';
-import type { CloudProviderSpelling } from './spellings';
-import { USE_PHASE_PARTS } from './resolve';
+import type { CloudBatch, CloudCalculator } from './batch';
 import type * as z from 'zod/mini';
-import { exactQuantity, type Quantity, usePhaseCalculator, type UsePhaseSpec } from './use-phase-calculator';
+import { exactQuantity, usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
+import { USE_PHASE_PARTS } from './resolve';
 import { NetworkingRequest } from './networking.schema';
 
-/** The dataset parts `calculateNetworking` reads: the provider coefficients and the region grid factors. */
-export const NETWORKING_DATASETS = {
-  calculator: 'calculateNetworking',
-  parts: USE_PHASE_PARTS,
-} as const satisfies CalculatorDatasets;
-
 /** A networking request after its schema, its quantity a number or an exact decimal. */
-export type NetworkingInput = Omit<z.output<typeof NetworkingRequest>, 'data'> & { data: Quantity };
+export type NetworkingInput = WithQuantities<z.output<typeof NetworkingRequest>, 'data'>;
 
 /**
  * `calculateNetworking` as data: the use-phase frame builds it from this, and the kWh view (`electricity.ts`) reads its
@@ -25,15 +15,15 @@ export type NetworkingInput = Omit<z.output<typeof NetworkingRequest>, 'data'> &
  */
 export const NETWORKING_USE_PHASE = {
   kind: 'networking',
-  datasets: NETWORKING_DATASETS,
+  datasets: { calculator: 'calculateNetworking', parts: USE_PHASE_PARTS },
   schema: NetworkingRequest,
-  unit: 'GB',
   activity: (input) => toGigabytes(exactQuantity(input.data), input.data_unit),
+  unit: 'GB',
   energyPerUnit: (coefficients) => decimal(coefficients.networking_kwh_per_gb),
   published: () => 'networking',
 } satisfies UsePhaseSpec<NetworkingInput, typeof NetworkingRequest>;
 
-const networking = /* @__PURE__ */ usePhaseCalculator(NETWORKING_USE_PHASE);
+const networking = /* @__PURE__ */ usePhaseForms(NETWORKING_USE_PHASE);
 
 /**
  * Use-phase emissions of data transferred between data centres: activity in `GB`, factor
@@ -45,14 +35,7 @@ const networking = /* @__PURE__ */ usePhaseCalculator(NETWORKING_USE_PHASE);
  * ```
  * @throws {@link EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found`, `invalid_request`.
  */
-export function calculateNetworking<P extends CloudProviderSpelling>(
-  provider: P,
-  request: NetworkingRequest<P>,
-  datasets: CloudDatasets,
-  options?: CalculationOptions,
-): Estimate {
-  return networking.calculate(provider, request, datasets, options);
-}
+export const calculateNetworking: CloudCalculator<NetworkingRequest> = networking.calculate;
 
 /** `calculateNetworking` for a request already resolved (engine-internal: the billing reader). */
 export const networkingResolved = networking.resolved;
@@ -66,7 +49,4 @@ export const networkingResolved = networking.resolved;
  * ```
  * @throws {@link EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateNetworkingBatch: CloudBatch<NetworkingRequest, Estimate> = cloudBatch(
-  calculateNetworking,
-  NETWORKING_DATASETS,
-);
+export const calculateNetworkingBatch: CloudBatch<NetworkingRequest> = networking.batch;

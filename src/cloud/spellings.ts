@@ -15,14 +15,7 @@ import type { CloudProvider } from '../datasets/tables';
  * since a custom dataset may have others (the calculators check them at run time).
  */
 
-export type {
-  KnownAwsInstance,
-  KnownAwsRegion,
-  KnownAzureInstance,
-  KnownAzureRegion,
-  KnownGcpInstance,
-  KnownGcpRegion,
-};
+export type * from '../datasets/known.generated';
 
 /**
  * A provider as the calculators accept it: `'aws' | 'azure' | 'gcp'`, any case (`'AWS'`, `'Azure'`). Anything

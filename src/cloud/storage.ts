@@ -1,30 +1,16 @@
 import { decimal, mul } from '../core/decimal';
-import { toGigabytes, toHours } from '../core/units';
-import type { CalculationOptions, Estimate } from '../core/estimate';
-import type { CalculatorDatasets } from '../datasets/require';
-import type { CloudDatasets } from '../datasets/types';
-import { type CloudBatch, cloudBatch } from './batch';
-import type { CloudProviderSpelling } from './spellings';
-import { USE_PHASE_PARTS } from './resolve';
+import type { CloudBatch, CloudCalculator } from './batch';
 import type * as z from 'zod/mini';
-import { exactQuantity, type Quantity, usePhaseCalculator, type UsePhaseSpec } from './use-phase-calculator';
-import { replicated } from './replication';
+import { usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
+import { USE_PHASE_PARTS } from './resolve';
+import { replicatedGigabyteHours } from './memory';
 import { StorageRequest } from './storage.schema';
 
 const TB_PER_GB = decimal('0.001');
 const KWH_PER_WH = decimal('0.001');
 
-/** The dataset parts `calculateStorage` reads: the provider coefficients and the region grid factors. */
-export const STORAGE_DATASETS = {
-  calculator: 'calculateStorage',
-  parts: USE_PHASE_PARTS,
-} as const satisfies CalculatorDatasets;
-
 /** A storage request after its schema, its quantities numbers or exact decimals. */
-export type StorageInput = Omit<z.output<typeof StorageRequest>, 'data' | 'duration'> & {
-  data: Quantity;
-  duration: Quantity;
-};
+export type StorageInput = WithQuantities<z.output<typeof StorageRequest>, 'data' | 'duration'>;
 
 /**
  * `calculateStorage` as data: the use-phase frame builds it from this, and the kWh view (`electricity.ts`) reads its
@@ -32,17 +18,10 @@ export type StorageInput = Omit<z.output<typeof StorageRequest>, 'data' | 'durat
  */
 export const STORAGE_USE_PHASE = {
   kind: 'storage',
-  datasets: STORAGE_DATASETS,
+  datasets: { calculator: 'calculateStorage', parts: USE_PHASE_PARTS },
   schema: StorageRequest,
+  activity: (input) => mul(replicatedGigabyteHours(input), TB_PER_GB),
   unit: 'TB-hour',
-  activity: (input) =>
-    replicated(
-      mul(
-        mul(toGigabytes(exactQuantity(input.data), input.data_unit), TB_PER_GB),
-        toHours(exactQuantity(input.duration), input.duration_unit),
-      ),
-      input.replication_factor,
-    ),
   energyPerUnit: (coefficients, input) =>
     mul(
       decimal(
@@ -55,7 +34,7 @@ export const STORAGE_USE_PHASE = {
   naming: (input) => ({ variant: { label: input.storage_type.toUpperCase(), id: input.storage_type } }),
 } satisfies UsePhaseSpec<StorageInput, typeof StorageRequest>;
 
-const storage = /* @__PURE__ */ usePhaseCalculator(STORAGE_USE_PHASE);
+const storage = /* @__PURE__ */ usePhaseForms(STORAGE_USE_PHASE);
 
 /**
  * Use-phase emissions of stored data: activity `TB × hours × replication_factor` in `TB-hour`, factor
@@ -67,14 +46,7 @@ const storage = /* @__PURE__ */ usePhaseCalculator(STORAGE_USE_PHASE);
  * ```
  * @throws {@link EmissionsError} `unsupported_provider`, `unknown_region`, `no_emission_factors_found`, `invalid_request`.
  */
-export function calculateStorage<P extends CloudProviderSpelling>(
-  provider: P,
-  request: StorageRequest<P>,
-  datasets: CloudDatasets,
-  options?: CalculationOptions,
-): Estimate {
-  return storage.calculate(provider, request, datasets, options);
-}
+export const calculateStorage: CloudCalculator<StorageRequest> = storage.calculate;
 
 /** `calculateStorage` for a request already resolved (engine-internal: the billing reader). */
 export const storageResolved = storage.resolved;
@@ -88,7 +60,4 @@ export const storageResolved = storage.resolved;
  * ```
  * @throws {@link EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
-export const calculateStorageBatch: CloudBatch<StorageRequest, Estimate> = cloudBatch(
-  calculateStorage,
-  STORAGE_DATASETS,
-);
+export const calculateStorageBatch: CloudBatch<StorageRequest> = storage.batch;

@@ -17,6 +17,7 @@ import {
 } from './factors/use-phase';
 import { echoReplication } from './replication';
 import { resolveProvider, resolveUsePhaseRequest, type USE_PHASE_PARTS } from './resolve';
+import { type CloudBatch, cloudBatch } from './batch';
 
 /** What every use-phase request has, after its schema: the fields the frame itself reads. */
 export interface UsePhaseInput {
@@ -103,7 +104,7 @@ export type ResolvedCalculator<I> = (
  * ```ts
  * const networking = usePhaseCalculator({
  *   kind: 'networking',
- *   datasets: NETWORKING_DATASETS,
+ *   datasets: { calculator: 'calculateNetworking', parts: USE_PHASE_PARTS },
  *   schema: NetworkingRequest,
  *   unit: 'GB',
  *   activity: (input) => toGigabytes(decimal(input.data), input.data_unit),
@@ -162,4 +163,25 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
       return estimate(provider, coefficients, input, region, datasets, options);
     },
   };
+}
+
+/** `T`, a request after its schema, with its fields `K` as {@link Quantity}: numbers, or exact decimals. */
+export type WithQuantities<T, K extends keyof T> = Omit<T, K> & Record<K, Quantity>;
+
+/**
+ * A use-phase calculator in the three forms its file exports, from its {@link UsePhaseSpec}: the public function,
+ * its batch form (the provider and the parts checked once, a bad request its error body) and its `resolved` entry.
+ *
+ * @example
+ * ```ts
+ * const cpu = usePhaseForms(CPU_USE_PHASE);
+ * export const calculateCpu: CloudCalculator<CpuRequest> = cpu.calculate;
+ * export const calculateCpuBatch: CloudBatch<CpuRequest> = cpu.batch;
+ * ```
+ */
+export function usePhaseForms<I extends UsePhaseInput, S extends z.ZodMiniType<I>>(
+  spec: UsePhaseSpec<I, S>,
+): { calculate: UsePhaseCalculator; batch: CloudBatch<unknown>; resolved: ResolvedCalculator<I> } {
+  const { calculate, resolved } = usePhaseCalculator(spec);
+  return { calculate, batch: cloudBatch(calculate, spec.datasets), resolved };
 }

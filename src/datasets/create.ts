@@ -216,15 +216,26 @@ function spendFactorsProvider(table: SpendFactorsTable): SpendFactorsProvider {
     productsByRegion.set(row.region, list);
   }
   for (const list of productsByRegion.values()) list.sort();
+  // The table's header under the provider's names.
+  const {
+    dataset: info,
+    currency,
+    factor_year: factorYear,
+    price_basis: priceBasis,
+    gwp,
+    product_classification: productClassification,
+    basis_region: basisRegion,
+    rest_of_world_region: restOfWorldRegion,
+  } = table;
   return {
-    info: table.dataset,
-    currency: table.currency,
-    factorYear: table.factor_year,
-    priceBasis: table.price_basis,
-    gwp: table.gwp,
-    productClassification: table.product_classification,
-    ...(table.basis_region !== undefined && { basisRegion: table.basis_region }),
-    ...(table.rest_of_world_region !== undefined && { restOfWorldRegion: table.rest_of_world_region }),
+    info,
+    currency,
+    factorYear,
+    priceBasis,
+    gwp,
+    productClassification,
+    ...(basisRegion !== undefined && { basisRegion }),
+    ...(restOfWorldRegion !== undefined && { restOfWorldRegion }),
     get: (product, region) => index.get(providerKey(product, region)),
     productForActivity: (activityId) => productsByActivity.get(activityId),
     regions: [...productsByRegion.keys()].sort(),

@@ -77,8 +77,8 @@ export function mergeDatasets<B extends Datasets>(base: B, ...overrides: readonl
  * The dataset of a merged provider: the layers' one dataset if they share it, else their ids, versions and texts
  * joined in layer order.
  */
-function combinedInfo(infos: readonly DatasetInfo[]): DatasetInfo {
-  const distinct = [...new Map(infos.map((info) => [`${info.id}\u0000${info.version}`, info])).values()];
+function combinedInfo(layers: ReadonlyArray<{ readonly info: DatasetInfo }>): DatasetInfo {
+  const distinct = [...new Map(layers.map(({ info }) => [`${info.id}\u0000${info.version}`, info])).values()];
   if (distinct.length === 1) return distinct[0] as DatasetInfo;
   const joined = (field: keyof DatasetInfo, separator: string) =>
     [...new Set(distinct.map((info) => info[field]))].join(separator);
@@ -112,6 +112,24 @@ function sameSetting<L extends { info: DatasetInfo }>(
   }
 }
 
+/**
+ * Table-wide settings that every layer must share ({@link sameSetting}, in the order given), as the base states
+ * them. `names`: each setting and its name in the error.
+ */
+function baseSettings<L extends { info: DatasetInfo }, K extends keyof L>(
+  part: keyof Datasets,
+  layers: readonly L[],
+  names: Readonly<Record<K, string>>,
+): Pick<L, K> {
+  const [base] = layers as [L];
+  const settings = {} as Pick<L, K>;
+  for (const key of Object.keys(names) as K[]) {
+    sameSetting(part, layers, names[key], (layer) => layer[key]);
+    settings[key] = base[key];
+  }
+  return settings;
+}
+
 /** The last layer's answer that is defined, with that layer. */
 function lastDefined<L, T>(
   layers: readonly L[],
@@ -123,6 +141,14 @@ function lastDefined<L, T>(
     if (value !== undefined) return { value, layer };
   }
   return undefined;
+}
+
+/** The dataset of an answer: the one the answering layer names for that record, else the layer's own. */
+function datasetOf<L extends { info: DatasetInfo }>(
+  found: { layer: L } | undefined,
+  named: (layer: L) => DatasetInfo | undefined,
+): DatasetInfo | undefined {
+  return found && (named(found.layer) ?? found.layer.info);
 }
 
 /** Annotates each record once (cached), keeping a provenance it already has from an earlier merge. */
@@ -148,7 +174,7 @@ function mergeCloudCoefficients(layers: CloudCoefficientsProvider[]): CloudCoeff
     if (found) byProvider.set(provider, { ...found.value, dataset: found.value.dataset ?? found.layer.info });
   }
   return {
-    info: combinedInfo(layers.map((layer) => layer.info)),
+    info: combinedInfo(layers),
     get: (provider) => byProvider.get(provider),
   };
 }
@@ -174,7 +200,7 @@ function mergeCloudRegions(layers: CloudRegionsProvider[]): CloudRegionsProvider
   }
   const [base] = layers as [CloudRegionsProvider];
   return {
-    info: combinedInfo(layers.map((layer) => layer.info)),
+    info: combinedInfo(layers),
     defaultYear: base.defaultYear,
     gwp: base.gwp,
     get: (provider, region) => index.get(`${provider}\u0000${regionKey(region)}`),
@@ -258,7 +284,7 @@ function mergeCloudInstances(layers: CloudInstancesProvider[]): CloudInstancesPr
   }
   const [base] = layers as [CloudInstancesProvider];
   return {
-    info: combinedInfo(layers.map((layer) => layer.info)),
+    info: combinedInfo(layers),
     defaultYear: base.defaultYear,
     gwp: base.gwp,
     years: base.years,
@@ -278,21 +304,19 @@ function mergeCloudInstances(layers: CloudInstancesProvider[]): CloudInstancesPr
 }
 
 function mergeSpendFactors(layers: SpendFactorsProvider[]): SpendFactorsProvider {
-  sameSetting('spendFactors', layers, 'currency', (layer) => layer.currency);
-  sameSetting('spendFactors', layers, 'factor year', (layer) => layer.factorYear);
-  sameSetting('spendFactors', layers, 'price basis', (layer) => layer.priceBasis);
-  sameSetting('spendFactors', layers, 'gwp', (layer) => layer.gwp);
-  sameSetting('spendFactors', layers, 'product classification', (layer) => layer.productClassification);
+  const settings = baseSettings('spendFactors', layers, {
+    currency: 'currency',
+    factorYear: 'factor year',
+    priceBasis: 'price basis',
+    gwp: 'gwp',
+    productClassification: 'product classification',
+  });
   sameSetting('spendFactors', layers, 'basis region', (layer) => layer.basisRegion ?? 'each its own');
   const annotate = annotator<SpendFactor>();
   const [base] = layers as [SpendFactorsProvider];
   return {
-    info: combinedInfo(layers.map((layer) => layer.info)),
-    currency: base.currency,
-    factorYear: base.factorYear,
-    priceBasis: base.priceBasis,
-    gwp: base.gwp,
-    productClassification: base.productClassification,
+    info: combinedInfo(layers),
+    ...settings,
     ...(base.basisRegion !== undefined && { basisRegion: base.basisRegion }),
     ...(lastDefined(layers, (layer) => layer.restOfWorldRegion) !== undefined && {
       restOfWorldRegion: lastDefined(layers, (layer) => layer.restOfWorldRegion)?.value,
@@ -313,42 +337,40 @@ function mergeSpendFactors(layers: SpendFactorsProvider[]): SpendFactorsProvider
 function mergeClassifications(layers: ClassificationsProvider[]): ClassificationsProvider {
   sameSetting('classifications', layers, 'product classification', (layer) => layer.productClassification);
   const [base] = layers as [ClassificationsProvider];
+  // The layer whose mapping answers a code, and that mapping.
+  const mapping = (type: string, code: string) => lastDefined(layers, (layer) => layer.products(type, code));
   return {
-    info: combinedInfo(layers.map((layer) => layer.info)),
+    info: combinedInfo(layers),
     productClassification: base.productClassification,
     types: sortedUnion(layers.map((layer) => layer.types)),
     codes: (type) => sortedUnion(layers.map((layer) => layer.codes?.(type) ?? [])),
-    products: (type, code) => lastDefined(layers, (layer) => layer.products(type, code))?.value,
+    products: (type, code) => mapping(type, code)?.value,
     // The share belongs to the layer whose mapping wins, so a code's products and their shares never mix layers.
-    share: (type, code, product) =>
-      lastDefined(layers, (layer) => layer.products(type, code))?.layer.share?.(type, code, product),
+    share: (type, code, product) => mapping(type, code)?.layer.share?.(type, code, product),
     productName: (product) => lastDefined(layers, (layer) => layer.productName(product))?.value,
     // The note of the layer whose mapping answers the code.
-    note: (type, code) =>
-      lastDefined(layers, (layer) => layer.products(type, code))?.layer.note?.(type, code),
+    note: (type, code) => mapping(type, code)?.layer.note?.(type, code),
     weight: (region, product) => lastDefined(layers, (layer) => layer.weight(region, product))?.value,
     weightsDescription: [...new Set(layers.map((layer) => layer.weightsDescription))].join('; '),
-    mappingDataset: (type, code) => {
-      const found = lastDefined(layers, (layer) => layer.products(type, code));
-      return found && (found.layer.mappingDataset?.(type, code) ?? found.layer.info);
-    },
+    mappingDataset: (type, code) =>
+      datasetOf(mapping(type, code), (layer) => layer.mappingDataset?.(type, code)),
   };
 }
 
 function mergeMargins(layers: MarginsProvider[]): MarginsProvider {
+  const record = (region: string, product: string) =>
+    lastDefined(layers, (layer) => layer.get(region, product));
   return {
-    info: combinedInfo(layers.map((layer) => layer.info)),
-    get: (region, product) => lastDefined(layers, (layer) => layer.get(region, product))?.value,
-    recordDataset: (region, product) => {
-      const found = lastDefined(layers, (layer) => layer.get(region, product));
-      return found && (found.layer.recordDataset?.(region, product) ?? found.layer.info);
-    },
+    info: combinedInfo(layers),
+    get: (region, product) => record(region, product)?.value,
+    recordDataset: (region, product) =>
+      datasetOf(record(region, product), (layer) => layer.recordDataset?.(region, product)),
   };
 }
 
 function mergeInflation(layers: InflationProvider[]): InflationProvider {
   return {
-    info: combinedInfo(layers.map((layer) => layer.info)),
+    info: combinedInfo(layers),
     countryRate: (region, year) => lastDefined(layers, (layer) => layer.countryRate(region, year))?.value,
     sectorRate: (region, product, year) =>
       lastDefined(layers, (layer) => layer.sectorRate(region, product, year))?.value,
@@ -368,7 +390,7 @@ function mergeFx(layers: FxProvider[]): FxProvider {
     ]),
   );
   return {
-    info: combinedInfo(layers.map((layer) => layer.info)),
+    info: combinedInfo(layers),
     rate: (currency, year) => lastDefined(layers, (layer) => layer.rate(currency, year))?.value,
     years: (currency) => years.get(currency) ?? [],
     currencies,

@@ -74,7 +74,7 @@ export function requireParts<D extends Datasets, P extends DatasetPart>(
  *
  * @example
  * ```ts
- * requireDatasets(datasets, CPU_DATASETS); // CPU_DATASETS = { calculator: 'calculateCpu', parts: [...] }
+ * requireDatasets(datasets, EMBODIED_DATASETS); // { calculator: 'calculateEmbodied', parts: [...] }
  * ```
  */
 export function requireDatasets<D extends Datasets, P extends DatasetPart>(

@@ -77,10 +77,17 @@ export interface ExcludedInstance {
   reason: string;
 }
 
-export interface CloudRegionsProvider {
+/**
+ * What the regions and instance tables' providers state table-wide: their dataset, the year a request without one
+ * gets, and the GWP basis of their factors.
+ */
+export interface CloudTableProvider {
   readonly info: DatasetInfo;
   readonly defaultYear: number;
   readonly gwp: 'ar4' | 'ar5' | 'ar6';
+}
+
+export interface CloudRegionsProvider extends CloudTableProvider {
   /** A region by its id in any accepted spelling (`us-east-1`, `us_east_1`, `US_EAST_1`). */
   get(provider: CloudProvider, region: string): CloudRegion | undefined;
   /** Region ids of a provider, in the request spelling (`us_east_1`), sorted. */
@@ -89,10 +96,7 @@ export interface CloudRegionsProvider {
   unsupported?(provider: CloudProvider): readonly UnsupportedRegion[];
 }
 
-export interface CloudInstancesProvider {
-  readonly info: DatasetInfo;
-  readonly defaultYear: number;
-  readonly gwp: 'ar4' | 'ar5' | 'ar6';
+export interface CloudInstancesProvider extends CloudTableProvider {
   readonly years: readonly number[];
   /** An instance type in any accepted spelling (case-insensitive; Azure with or without `Standard_`). */
   get(provider: CloudProvider, instance: string): CloudInstance | undefined;

@@ -26,3 +26,20 @@ export const exiobaseClassificationsTable = /* @__PURE__ */ deepFreeze(
 export const exiobaseMarginsTable = /* @__PURE__ */ deepFreeze<MarginsTable>(exiobaseMarginsJson);
 export const inflationTable = /* @__PURE__ */ deepFreeze(inflationJson as InflationTable);
 export const fxTable = /* @__PURE__ */ deepFreeze(fxJson as FxTable);
+
+/**
+ * The EXIOBASE spend tables by part, a new object at each call: a pure call, which a bundler drops where its result
+ * is unused (a shared object would be kept, with every table it holds).
+ *
+ * @example
+ * ```ts
+ * lazyTableDatasets(exiobaseSpendTables(), spendSupplements);
+ * ```
+ */
+export const exiobaseSpendTables = () => ({
+  spendFactors: exiobaseFactorsTable,
+  classifications: exiobaseClassificationsTable,
+  margins: exiobaseMarginsTable,
+  inflation: inflationTable,
+  fx: fxTable,
+});

@@ -8,23 +8,11 @@
 import { deepFreeze } from '../core/freeze';
 import { lazyTableDatasets } from '../datasets/lazy';
 import { spendSupplements } from './spend-supplements';
-import {
-  exiobaseClassificationsTable,
-  exiobaseFactorsTable,
-  exiobaseMarginsTable,
-  fxTable,
-  inflationTable,
-} from './spend-tables';
+import { exiobaseSpendTables } from './spend-tables';
 import type { SpendDatasets } from '../datasets/types';
 
 /** The embedded spend tables: EXIOBASE 3 factors via OEFDB, concordances, margins, World Bank CPI, IMF FX. */
-export const spendTables = /* @__PURE__ */ deepFreeze({
-  spendFactors: exiobaseFactorsTable,
-  classifications: exiobaseClassificationsTable,
-  margins: exiobaseMarginsTable,
-  inflation: inflationTable,
-  fx: fxTable,
-});
+export const spendTables = /* @__PURE__ */ deepFreeze(/* @__PURE__ */ exiobaseSpendTables());
 
 export { exiobaseRegionsFactorsTable } from './spend-supplements';
 
@@ -41,13 +29,7 @@ export { exiobaseRegionsFactorsTable } from './spend-supplements';
  * ```
  */
 export const spendDatasets = /* @__PURE__ */ lazyTableDatasets(
-  {
-    spendFactors: exiobaseFactorsTable,
-    classifications: exiobaseClassificationsTable,
-    margins: exiobaseMarginsTable,
-    inflation: inflationTable,
-    fx: fxTable,
-  },
+  /* @__PURE__ */ exiobaseSpendTables(),
   spendSupplements,
 ) as SpendDatasets;
 

@@ -11,17 +11,10 @@ import exiobaseFactorsJson from '../../datasets/spend/exiobase-factors.oefdb.jso
 import exiobaseMarginsJson from '../../datasets/spend/exiobase-margins.json';
 import fxJson from '../../datasets/spend/fx-imf.json';
 import inflationJson from '../../datasets/spend/inflation-worldbank.json';
-import type {
-  ClassificationsTable,
-  CloudCoefficientsTable,
-  CloudInstancesTable,
-  CloudRegionsTable,
-  FxTable,
-  InflationTable,
-  SpendFactorsTable,
-} from '../datasets/tables';
+import type { DatasetTables } from '../datasets/create';
 
-// JSON imports widen literal types; the tables are validated against their schemas in tests/datasets.
+// JSON imports widen literal types (a string where a table has `'aws'`), hence the cast; the tables are validated
+// against their schemas in tests/datasets.
 /**
  * The default cloud tables (as `cloudTables` of `co2e-engine/datasets/cloud`).
  *
@@ -31,10 +24,10 @@ import type {
  * ```
  */
 export const udfCloudTables = {
-  cloudCoefficients: cloudCoefficientsJson as CloudCoefficientsTable,
-  cloudRegions: electricityMapsRegionsJson as CloudRegionsTable,
-  cloudInstances: cloudInstancesJson as CloudInstancesTable,
-};
+  cloudCoefficients: cloudCoefficientsJson,
+  cloudRegions: electricityMapsRegionsJson,
+  cloudInstances: cloudInstancesJson,
+} as DatasetTables;
 
 /**
  * The default spend tables (as `spendTables` of `co2e-engine/datasets/spend`).
@@ -45,9 +38,9 @@ export const udfCloudTables = {
  * ```
  */
 export const udfSpendTables = {
-  spendFactors: exiobaseFactorsJson as SpendFactorsTable,
-  classifications: exiobaseClassificationsJson as ClassificationsTable,
+  spendFactors: exiobaseFactorsJson,
+  classifications: exiobaseClassificationsJson,
   margins: exiobaseMarginsJson,
-  inflation: inflationJson as InflationTable,
-  fx: fxJson as FxTable,
-};
+  inflation: inflationJson,
+  fx: fxJson,
+} as DatasetTables;

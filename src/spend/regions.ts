@@ -15,6 +15,12 @@ export interface SpendRegion {
 
 const isRestOfWorld = (code: string): code is RestOfWorldRegion => code in REST_OF_WORLD_REGIONS;
 
+/** A region whose factors stand in for a country without its own, with the `rest_of_world_region` notice saying so. */
+const standingIn = (region: string, message: string): SpendRegion => ({
+  region,
+  notices: [notice('rest_of_world_region', 'warning', message)],
+});
+
 /**
  * The factor region of a spend country (DESIGN.md §7b): the country itself when the data has it; else its EXIOBASE
  * region (`VN` → `WA`), with a `rest_of_world_region` notice; a rest-of-world code that is no ISO country (`WA`,
@@ -35,28 +41,16 @@ export function resolveSpendRegion(country: string, factors: SpendFactorsProvide
     return { region: country, notices: [] };
   const restOfWorld = factors.restOfWorldRegion;
   if (restOfWorld !== undefined && mapped !== undefined && regions.includes(restOfWorld)) {
-    return {
-      region: restOfWorld,
-      notices: [
-        notice(
-          'rest_of_world_region',
-          'warning',
-          `${country} has no factors of its own in ${factors.info.source_dataset}: its rest-of-world factors (${restOfWorld}) are used. They average the countries the data does not model.`,
-        ),
-      ],
-    };
+    return standingIn(
+      restOfWorld,
+      `${country} has no factors of its own in ${factors.info.source_dataset}: its rest-of-world factors (${restOfWorld}) are used. They average the countries the data does not model.`,
+    );
   }
   if (mapped !== undefined && mapped !== country && regions.includes(mapped)) {
-    return {
-      region: mapped,
-      notices: [
-        notice(
-          'rest_of_world_region',
-          'warning',
-          `${country} has no factors of its own: EXIOBASE counts it in ${mapped} (${REST_OF_WORLD_REGIONS[mapped as RestOfWorldRegion] ?? mapped}), whose factors are used. They average the region's countries.`,
-        ),
-      ],
-    };
+    return standingIn(
+      mapped,
+      `${country} has no factors of its own: EXIOBASE counts it in ${mapped} (${REST_OF_WORLD_REGIONS[mapped as RestOfWorldRegion] ?? mapped}), whose factors are used. They average the region's countries.`,
+    );
   }
   const name = factorSetName(factors);
   const nextStep = factors.restOfWorldRegion === undefined ? ` ${NEXT_STEP_REGION}` : '';

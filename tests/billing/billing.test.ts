@@ -480,6 +480,11 @@ describe('units', () => {
     expect(parseUsageUnit('Widgets')).toBeUndefined();
     expect(parseUsageUnit('10 Widgets')).toBeUndefined();
   });
+  it('a spelling that names an object property is unknown too, not a crash', () => {
+    expect(parseUsageUnit('constructor')).toBeUndefined();
+    expect(parseUsageUnit('10 toString')).toBeUndefined();
+    expect(parseUsageUnit('__proto__')).toBeUndefined();
+  });
 });
 
 describe('rules are data, checked on load', () => {

@@ -12,21 +12,20 @@ import { startServer, type TestServer } from '../http/server';
  * = 0.00019309528 kg per GB-hour.
  */
 
+/** 1 TB of SSD for 24 h in two copies: 48 TB-hour, 48 × 0.000591108 = 0.028373184 kg. */
+const TWO_COPIES = {
+  region: 'us_east_1',
+  storage_type: 'ssd',
+  data: 1,
+  data_unit: 'TB',
+  duration: 24,
+  replication_factor: 2,
+} as const;
+
 describe('library', () => {
   it('multiplies the activity and echoes the factor', () => {
     // 1 TB × 24 h × 2 = 48 TB-hour; 48 × 0.000591108 = 0.028373184
-    const storage = calculateStorage(
-      'aws',
-      {
-        region: 'us_east_1',
-        storage_type: 'ssd',
-        data: 1,
-        data_unit: 'TB',
-        duration: 24,
-        replication_factor: 2,
-      },
-      defaultDatasets,
-    );
+    const storage = calculateStorage('aws', TWO_COPIES, defaultDatasets);
     expect(storage.activity_data).toEqual({ activity_value: 48, activity_unit: 'TB-hour' });
     expect(storage.co2e).toBe(0.028373184);
     expect(storage.calculation_details).toEqual({ replication_factor: 2 });
@@ -100,17 +99,7 @@ describe('library', () => {
   it('is a stranger to the other calculators, and batches keep their order', () => {
     const results = calculateStorageBatch(
       'aws',
-      [
-        {
-          region: 'us_east_1',
-          storage_type: 'ssd',
-          data: 1,
-          data_unit: 'TB',
-          duration: 24,
-          replication_factor: 2,
-        },
-        { region: 'us_east_1', storage_type: 'ssd', data: 1, duration: 1, replication_factor: 0 },
-      ],
+      [TWO_COPIES, { region: 'us_east_1', storage_type: 'ssd', data: 1, duration: 1, replication_factor: 0 }],
       defaultDatasets,
     );
     expect((results[0] as { co2e: number }).co2e).toBe(0.028373184);
@@ -126,14 +115,7 @@ describe('HTTP', () => {
   afterAll(() => server.close());
 
   it('POST /compute/aws/storage with replication_factor 2', async () => {
-    const { status, body } = await server.post('/compute/aws/storage', {
-      region: 'us_east_1',
-      storage_type: 'ssd',
-      data: 1,
-      data_unit: 'TB',
-      duration: 24,
-      replication_factor: 2,
-    });
+    const { status, body } = await server.post('/compute/aws/storage', TWO_COPIES);
     expect(status).toBe(200);
     expect(body.co2e).toBe(0.028373184);
     expect(body.calculation_details).toEqual({ replication_factor: 2 });

@@ -208,78 +208,87 @@ describe('the same spend in other currencies', () => {
   });
 });
 
+/** 1000 EUR of ISIC 4711 in DE spent in `year`: the library's result and the exact figures from the source files. */
+const spentIn = (year: number) => ({
+  result: calculateSpend(spend({ spend_year: year }), defaultDatasets),
+  expected: expectedSpend({
+    money: 1000,
+    currency: 'eur',
+    spendYear: year,
+    region: 'DE',
+    factor: 0.0272,
+    margins: MARGINS,
+  }),
+});
+
+/** One spend year: the DE CPI % it reads (World Bank), the years applied and the hand-worked results (8 places). */
+interface YearCase {
+  year: number;
+  cpi: Record<number, number>;
+  applied: number[];
+  inflation: number;
+  activity: number;
+  co2e: number;
+}
+
+const YEAR_CASES: Record<string, YearCase> = {
+  // Π = 1.00491747008445 × 1.01509494851096 × 1.01732168797669 × 1.01445659768883 ≈ 1.052758609.
+  // inflation_applied = 1/Π − 1 ≈ 0.949885292 − 1 = −0.050114708.
+  // activity = 690 × 1.052758609 ≈ 726.403499597 EUR (more 2019 euros than 2015 euros); co2e ≈ 726.4035 × 0.0272 ≈ 19.758175189.
+  '2015 (before): the spend is inflated to 2019 prices, inflation_applied is negative': {
+    year: 2015,
+    cpi: { 2016: 0.491747008445174, 2017: 1.50949485109628, 2018: 1.73216879766942, 2019: 1.44565976888253 },
+    applied: [2016, 2017, 2018, 2019],
+    inflation: -0.050114708,
+    activity: 726.403499597,
+    co2e: 19.758175189,
+  },
+  // Π = 1.00144877925814 × 1.03066666666667 × 1.06872574385511 × 1.05946436677258 ≈ 1.168690725.
+  // activity = 690 / 1.168690725 ≈ 590.404274636; co2e ≈ 590.404274636 × 0.0272 ≈ 16.058996270.
+  '2023 (after, within the data): the spend is deflated by 2020..2023': {
+    year: 2023,
+    cpi: { 2020: 0.144877925813982, 2021: 3.06666666666673, 2022: 6.87257438551097, 2023: 5.94643667725823 },
+    applied: [2020, 2021, 2022, 2023],
+    inflation: 0.168690725,
+    activity: 590.404274636,
+    co2e: 16.05899627,
+  },
+  // The World Bank series ends in 2024 (DE 2024: 2.2564981433876 %), so 2025 is skipped.
+  // Π(2020..2024) ≈ 1.168690725 × 1.022564981 ≈ 1.195062210; activity = 690 / 1.195062210 ≈ 577.375800419;
+  // co2e ≈ 577.375800419 × 0.0272 ≈ 15.704621771.
+  '2025 (beyond the CPI data): 2020..2024 applied': {
+    year: 2025,
+    cpi: { 2024: 2.2564981433876 },
+    applied: [2020, 2021, 2022, 2023, 2024],
+    inflation: 0.19506221,
+    activity: 577.375800419,
+    co2e: 15.704621771,
+  },
+};
+
 describe('spend years around the factor year', () => {
-  it('2015 (before): the spend is inflated to 2019 prices, inflation_applied is negative', () => {
-    // DE CPI %: 2016 0.491747008445174, 2017 1.50949485109628, 2018 1.73216879766942, 2019 1.44565976888253.
-    // Π = 1.00491747008445 × 1.01509494851096 × 1.01732168797669 × 1.01445659768883 ≈ 1.052758609.
-    // inflation_applied = 1/Π − 1 ≈ 0.949885292 − 1 = −0.050114708.
-    // activity = 690 × 1.052758609 ≈ 726.403499597 EUR (more 2019 euros than 2015 euros); co2e ≈ 726.4035 × 0.0272 ≈ 19.758175189.
-    expect([2016, 2017, 2018, 2019].map((year) => cpiRate('DE', year))).toEqual([
-      0.491747008445174, 1.50949485109628, 1.73216879766942, 1.44565976888253,
-    ]);
-    const result = calculateSpend(spend({ spend_year: 2015 }), defaultDatasets);
-    const expected = expectedSpend({
-      money: 1000,
-      currency: 'eur',
-      spendYear: 2015,
-      region: 'DE',
-      factor: 0.0272,
-      margins: MARGINS,
-    });
-    expect(result.calculation_details.inflation_years).toEqual([2016, 2017, 2018, 2019]);
+  it.each(Object.entries(YEAR_CASES))('%s', (_, golden) => {
+    const cpiYears = Object.keys(golden.cpi).map(Number);
+    expect(cpiYears.map((year) => cpiRate('DE', year))).toEqual(Object.values(golden.cpi));
+    const { result, expected } = spentIn(golden.year);
+    expect(result.calculation_details.inflation_years).toEqual(golden.applied);
     expect(result.calculation_details.inflation_applied).toBe(toNumber(expected.inflationApplied));
-    expect(result.calculation_details.inflation_applied).toBeCloseTo(-0.050114708, 8);
+    expect(result.calculation_details.inflation_applied).toBeCloseTo(golden.inflation, 8);
     expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
-    expect(result.estimate.activity_data.activity_value).toBeCloseTo(726.403499597, 8);
+    expect(result.estimate.activity_data.activity_value).toBeCloseTo(golden.activity, 8);
     expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
-    expect(result.estimate.co2e).toBeCloseTo(19.758175189, 8);
-    expect(result.notices).toEqual([]);
+    expect(result.estimate.co2e).toBeCloseTo(golden.co2e, 8);
   });
 
-  it('2023 (after, within the data): the spend is deflated by 2020..2023', () => {
-    // DE CPI %: 2020 0.144877925813982, 2021 3.06666666666673, 2022 6.87257438551097, 2023 5.94643667725823.
-    // Π = 1.00144877925814 × 1.03066666666667 × 1.06872574385511 × 1.05946436677258 ≈ 1.168690725.
-    // activity = 690 / 1.168690725 ≈ 590.404274636; co2e ≈ 590.404274636 × 0.0272 ≈ 16.058996270.
-    const result = calculateSpend(spend({ spend_year: 2023 }), defaultDatasets);
-    const expected = expectedSpend({
-      money: 1000,
-      currency: 'eur',
-      spendYear: 2023,
-      region: 'DE',
-      factor: 0.0272,
-      margins: MARGINS,
-    });
-    expect(result.calculation_details.inflation_years).toEqual([2020, 2021, 2022, 2023]);
-    expect(result.calculation_details.inflation_applied).toBe(toNumber(expected.inflationApplied));
-    expect(result.calculation_details.inflation_applied).toBeCloseTo(0.168690725, 8);
-    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
-    expect(result.estimate.activity_data.activity_value).toBeCloseTo(590.404274636, 8);
-    expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
-    expect(result.estimate.co2e).toBeCloseTo(16.05899627, 8);
-    expect(result.notices).toEqual([]);
+  it('2015 and 2023 (CPI for every year between): no notice', () => {
+    expect(spentIn(2015).result.notices).toEqual([]);
+    expect(spentIn(2023).result.notices).toEqual([]);
   });
 
-  it('2025 (beyond the CPI data): 2020..2024 applied, 2025 listed in a partial_inflation_adjustment warning', () => {
-    // The World Bank series ends in 2024 (DE 2024: 2.2564981433876 %), so 2025 is skipped.
-    // Π(2020..2024) ≈ 1.168690725 × 1.022564981 ≈ 1.195062210; activity = 690 / 1.195062210 ≈ 577.375800419.
+  it('2025 (beyond the CPI data): 2025 listed in a partial_inflation_adjustment warning', () => {
     // The 2025 price rise is not taken out, so the 2019-euro activity and the emissions are likely overstated.
-    expect(cpiRate('DE', 2024)).toBe(2.2564981433876);
     expect(cpiRate('DE', 2025)).toBeUndefined();
-    const result = calculateSpend(spend({ spend_year: 2025 }), defaultDatasets);
-    const expected = expectedSpend({
-      money: 1000,
-      currency: 'eur',
-      spendYear: 2025,
-      region: 'DE',
-      factor: 0.0272,
-      margins: MARGINS,
-    });
-    expect(result.calculation_details.inflation_years).toEqual([2020, 2021, 2022, 2023, 2024]);
-    expect(result.calculation_details.inflation_applied).toBe(toNumber(expected.inflationApplied));
-    expect(result.calculation_details.inflation_applied).toBeCloseTo(0.19506221, 8);
-    expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
-    expect(result.estimate.activity_data.activity_value).toBeCloseTo(577.375800419, 8);
-    expect(result.estimate.co2e).toBe(toNumber(expected.co2e));
+    const { result } = spentIn(2025);
     expect(result.notices).toHaveLength(1);
     const [notice] = result.notices;
     expect(notice?.code).toBe('partial_inflation_adjustment');
@@ -291,15 +300,7 @@ describe('spend years around the factor year', () => {
 
   it('2030: every year 2025..2030 is listed as missing', () => {
     // Same applied years as 2025 (2020..2024), so the same activity 577.375800419; 2025..2030 are all skipped.
-    const result = calculateSpend(spend({ spend_year: 2030 }), defaultDatasets);
-    const expected = expectedSpend({
-      money: 1000,
-      currency: 'eur',
-      spendYear: 2030,
-      region: 'DE',
-      factor: 0.0272,
-      margins: MARGINS,
-    });
+    const { result, expected } = spentIn(2030);
     expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
     expect(result.estimate.activity_data.activity_value).toBeCloseTo(577.375800419, 8);
     const notice = result.notices.find((candidate) => candidate.code === 'partial_inflation_adjustment');
@@ -310,15 +311,7 @@ describe('spend years around the factor year', () => {
   it('1985 (before the CPI data): 1986..1989 are missing and emissions are likely understated', () => {
     // The series starts in 1990; the rates 1990..2019 are applied, 1986..1989 are skipped, so the spend is inflated
     // too little and the emissions are understated.
-    const result = calculateSpend(spend({ spend_year: 1985 }), defaultDatasets);
-    const expected = expectedSpend({
-      money: 1000,
-      currency: 'eur',
-      spendYear: 1985,
-      region: 'DE',
-      factor: 0.0272,
-      margins: MARGINS,
-    });
+    const { result, expected } = spentIn(1985);
     expect(result.calculation_details.inflation_years[0]).toBe(1990);
     expect(result.estimate.activity_data.activity_value).toBe(toNumber(expected.activityValue));
     const notice = result.notices.find((candidate) => candidate.code === 'partial_inflation_adjustment');

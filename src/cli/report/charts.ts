@@ -44,10 +44,7 @@ export function barChartSvg(title: string, items: readonly BarItem[], width = 64
   // Room for the longest label, from the font's average character width: the renderer has no text metrics of
   // the reader's font, and its own estimate clips long labels.
   const left = 16 + Math.ceil(Math.max(...labels.map((label) => label.length)) * 7.2);
-  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
-  chart.setOption({
-    animation: false,
-    textStyle: { fontFamily: FONT, fontSize: 12, color: '#222' },
+  return chartSvg(title, width, height, {
     grid: { left, right: 88, top: 8, bottom: 8, outerBoundsMode: 'none' },
     xAxis: { type: 'value', show: false, max: 'dataMax' },
     yAxis: {
@@ -57,34 +54,15 @@ export function barChartSvg(title: string, items: readonly BarItem[], width = 64
       axisLine: { lineStyle: { color: COLOURS.muted } },
       axisLabel: { color: '#222', fontSize: 12 },
     },
-    series: [
-      {
-        type: 'bar',
-        // A printed page: no hover styles (each chart's would name the same classes).
-        silent: true,
-        emphasis: { disabled: true },
-        barMaxWidth: 20,
-        data: rows.map((item) => ({
-          value: item.value,
-          itemStyle: { color: item.other === true ? COLOURS.other : COLOURS.main },
-          label: { show: true, position: 'right', formatter: item.text, color: '#222', fontSize: 12 },
-        })),
-      },
-    ],
+    series: [barSeries(rows, 20, 'right', 12)],
   });
-  const svg = chart.renderToSVGString();
-  chart.dispose();
-  return accessible(svg, title);
 }
 
 /**
  * Vertical bars in the given order (months): the chart of a series in time.
  */
 export function columnChartSvg(title: string, items: readonly BarItem[], width = 640): string {
-  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height: 260 });
-  chart.setOption({
-    animation: false,
-    textStyle: { fontFamily: FONT, fontSize: 12, color: '#222' },
+  return chartSvg(title, width, 260, {
     grid: { left: 8, right: 8, top: 28, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
     xAxis: {
       type: 'category',
@@ -94,20 +72,38 @@ export function columnChartSvg(title: string, items: readonly BarItem[], width =
       axisLine: { lineStyle: { color: COLOURS.muted } },
     },
     yAxis: { type: 'value', show: false },
-    series: [
-      {
-        type: 'bar',
-        // A printed page: no hover styles (each chart's would name the same classes).
-        silent: true,
-        emphasis: { disabled: true },
-        barMaxWidth: 36,
-        data: items.map((item) => ({
-          value: item.value,
-          itemStyle: { color: item.other === true ? COLOURS.other : COLOURS.main },
-          label: { show: true, position: 'top', formatter: item.text, color: '#222', fontSize: 11 },
-        })),
-      },
-    ],
+    series: [barSeries(items, 36, 'top', 11)],
+  });
+}
+
+/** One bar per item, in the main colour or the other, its printed value at `position`. */
+function barSeries(
+  items: readonly BarItem[],
+  barMaxWidth: number,
+  position: 'right' | 'top',
+  fontSize: number,
+) {
+  return {
+    type: 'bar',
+    // A printed page: no hover styles (each chart's would name the same classes).
+    silent: true,
+    emphasis: { disabled: true },
+    barMaxWidth,
+    data: items.map((item) => ({
+      value: item.value,
+      itemStyle: { color: item.other === true ? COLOURS.other : COLOURS.main },
+      label: { show: true, position, formatter: item.text, color: '#222', fontSize },
+    })),
+  };
+}
+
+/** The chart of `option` (grid, axes, series) in the page's font, rendered once to an accessible SVG. */
+function chartSvg(title: string, width: number, height: number, option: echarts.EChartsCoreOption): string {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
+  chart.setOption({
+    animation: false,
+    textStyle: { fontFamily: FONT, fontSize: 12, color: '#222' },
+    ...option,
   });
   const svg = chart.renderToSVGString();
   chart.dispose();
