@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,9 @@ import { spendLedger } from './cli-ledger';
  *
  * Both are timed from start to the output file written (the CLI as a fresh `node dist/cli.js spend` process, its
  * start-up included; DuckDB in-process, the instance already open), on all cores and on one (`--jobs 1`,
- * `SET threads = 1`). Totals of co2e must agree to 1e-12. Prints one JSON line. Run after `npm run build`:
+ * `SET threads = 1`). Totals of co2e must agree to 1e-12. CPU seconds of each (the CLI's all threads by
+ * /usr/bin/time, DuckDB's by process.cpuUsage around the query) are reported beside wall time: on a shared machine
+ * their ratio is the steadier figure. Prints one JSON line. Run after `npm run build`:
  *   tsx bench/duckdb-spend.ts [rows]     (default 200,000; `npm run bench` passes 1,000,000 with BENCH_FULL=1)
  */
 
@@ -163,13 +165,22 @@ async function main() {
     const duckOut = join(OUT, `duckdb-${ROWS}-${cores}.csv`);
     await connection.run(`SET threads = ${cores === 'one' ? 1 : availableParallelism()}`);
     let started = performance.now();
+    const cpu = process.cpuUsage();
     await connection.run(QUERY(ledger, duckOut));
     const duckdbSeconds = (performance.now() - started) / 1000;
+    const duckdbCpu = process.cpuUsage(cpu);
     const cliOut = join(OUT, `cli-${ROWS}-${cores}.csv`);
+    // CPU seconds of both, beside wall time: on a shared machine they say what each costs, whatever the load.
+    const timeFile = join(OUT, 'cli-time.txt');
     started = performance.now();
     const cli = spawnSync(
-      process.execPath,
+      '/usr/bin/time',
       [
+        '-f',
+        '%U %S',
+        '-o',
+        timeFile,
+        process.execPath,
         join(ROOT, 'dist', 'cli.js'),
         'spend',
         ledger,
@@ -183,11 +194,17 @@ async function main() {
     const cliSeconds = (performance.now() - started) / 1000;
     if (cli.status !== 0) throw new Error(`spend CLI failed: ${cli.stderr.slice(0, 500)}`);
     const [engine, duckdb] = [await sumOf(cliOut), await sumOf(duckOut)];
+    const [cliUser, cliSystem] = readFileSync(timeFile, 'utf8').trim().split(/\s+/).map(Number);
+    const cliCpuSeconds = (cliUser ?? 0) + (cliSystem ?? 0);
+    const duckdbCpuSeconds = (duckdbCpu.user + duckdbCpu.system) / 1e6;
     runs[cores] = {
       load,
       cliSeconds,
       duckdbSeconds,
       ratio: cliSeconds / duckdbSeconds,
+      cliCpuSeconds,
+      duckdbCpuSeconds,
+      cpuRatio: cliCpuSeconds / duckdbCpuSeconds,
       engineTotal: engine.total,
       duckdbTotal: duckdb.total,
       rows: [engine.rows, duckdb.rows],

@@ -140,6 +140,12 @@ export interface BillingEstimator {
    * `ServiceCategory`), without estimating it again: for a summary read back from an output file.
    */
   factsOf(row: Record<string, unknown>): LineFacts;
+  /**
+   * The header's columns that {@link BillingEstimator.estimate} and {@link BillingEstimator.factsOf} read (the
+   * format's columns and the tag columns): a row of these alone (and the `co2e_*` columns, for `factsOf`) is
+   * estimated and summarised as the whole row is, so a reader can skip the others.
+   */
+  readonly reads: readonly string[];
 }
 
 const compiledDefault: { rules?: CompiledRules } = {};
@@ -198,9 +204,17 @@ export function createBillingEstimator(
       facts: classified.facts,
     };
   };
+  const tagPrefix = format.tags?.kind === 'columns' ? format.tags.prefix : undefined;
+  const reads = [
+    ...new Set([
+      ...Object.values(columns).flat(),
+      ...(tagPrefix === undefined ? [] : header.filter((name) => name.startsWith(tagPrefix))),
+    ]),
+  ];
   return {
     format: id,
     missing: missingColumns(format, header),
+    reads,
     estimate(row) {
       const { columns: appended, facts } = line(row);
       return { row: { ...row, ...appended }, facts };

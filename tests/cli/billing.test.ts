@@ -225,3 +225,44 @@ describe('billing FILE', () => {
     );
   });
 });
+
+describe('--summary read back for the columns it needs', () => {
+  // The summary reads the output's co2e columns and the columns the estimator reads, not the others: it must be the
+  // library's summary of the whole rows, for every CSV format, tags in their own columns (CUR) or in JSON (FOCUS).
+  const tagged = () => {
+    const [header, ...lines] = readFileSync(fixture('aws-cur.csv'), 'utf8').trim().split('\n');
+    const text = [
+      `${header},resourceTags/user:team,notes`,
+      ...lines.map((line, index) => `${line},${['web', 'data', ''][index % 3]},"free, text"`),
+    ].join('\n');
+    return tempFile('aws-cur-tagged.csv', `${text}\n`);
+  };
+  const files = [
+    'aws-cur.csv',
+    'aws-cur2.csv',
+    'azure-export.csv',
+    'focus-aws.csv',
+    'focus-gcp.csv',
+    'focus-spec-aws.csv',
+    'gcp-export.csv',
+  ];
+  it.each([...files, 'tagged CUR'])('%s: the library summary of the whole rows', async (name) => {
+    const input = name === 'tagged CUR' ? tagged() : fixture(name);
+    const summaryFile = tempPath(`read-back-${name}.json`);
+    const groupBy = ['tag:team', 'account', 'month'];
+    const { code } = await cli([
+      'billing',
+      input,
+      '--out',
+      tempPath(`read-back-${name}.csv`),
+      '--force',
+      ...groupBy.flatMap((key) => ['--group-by', key]),
+      '--summary',
+      summaryFile,
+    ]);
+    expect(code).toBe(0);
+    const rows = parseCsv(readFileSync(input, 'utf8')) as Array<Record<string, unknown>>;
+    const expected = estimateBilling(rows, defaultDatasets, { groupBy }).summary;
+    expect(JSON.parse(readFileSync(summaryFile, 'utf8'))).toEqual(expected);
+  });
+});

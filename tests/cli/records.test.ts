@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { strictNumber } from '../../src/cli/adapters/cells';
-import { parseRecord, parseRecords, quoteOpenAfter, readCsvRecords } from '../../src/cli/formats/csv/reader';
+import {
+  parseRecord,
+  parseRecords,
+  quoteOpenAfter,
+  readCsvRecords,
+  splitQuotedRecord,
+} from '../../src/cli/formats/csv/reader';
 import { readLines } from '../../src/cli/formats/lines';
 
 /** Line splitting, CSV record recovery and strict numbers: the pieces that keep a bad line from spoiling a run. */
@@ -209,5 +215,56 @@ describe('parseRecords (a chunk at once)', () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+
+  it('property: agrees with csv-parse with another delimiter', () => {
+    const unit = fc.constantFrom('a', ' ', '\t', ',', ';', '"', '1');
+    const text = fc.string({ unit, minLength: 1, maxLength: 16 });
+    fc.assert(
+      fc.property(
+        fc.array(text, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom(',', ';'),
+        (texts, delimiter) => {
+          const records = texts.map((item, index) => ({ line: index + 2, text: item }));
+          expect(parseRecords(records, delimiter)).toEqual(
+            records.map(({ text: item, line }) => parseRecord(item, line, delimiter)),
+          );
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+});
+
+describe('splitQuotedRecord (records with quoted fields, without csv-parse)', () => {
+  // Records as a writer makes them: a field quoted (its quotes doubled) when it holds a quote, delimiter or line end,
+  // or by choice; unquoted ones may have spaces around them, which both readers trim.
+  const field = fc.string({ unit: fc.constantFrom('a', 'é', ' ', ',', '"', '\n', '-', '1'), maxLength: 8 });
+  const cell = fc
+    .tuple(field, fc.boolean())
+    .map(([value, quote]) => (quote || /[",\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value));
+
+  it('property: reads written records as csv-parse does, and never leaves one to it', () => {
+    fc.assert(
+      fc.property(fc.array(cell, { minLength: 1, maxLength: 6 }), (cells) => {
+        const text = cells.join(',');
+        fc.pre(text.trim() !== '');
+        const parsed = parseRecord(text, 2);
+        expect(splitQuotedRecord(text)).toEqual('fields' in parsed ? parsed.fields : 'csv-parse failed');
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('leaves to csv-parse what is not a plain quoted field', () => {
+    expect(splitQuotedRecord('7,"Müller, ""Berlin""", 12 ')).toEqual(['7', 'Müller, "Berlin"', '12']);
+    expect(splitQuotedRecord('a,""')).toEqual(['a', '']);
+    expect(splitQuotedRecord('"a",')).toEqual(['a', '']);
+    expect(splitQuotedRecord('7, "a"')).toBeUndefined(); // space before the quote
+    expect(splitQuotedRecord('"a" ,7')).toBeUndefined(); // space after it
+    expect(splitQuotedRecord('"a"b,7')).toBeUndefined(); // text after it
+    expect(splitQuotedRecord('27" monitor,7')).toBeUndefined(); // a quote inside an unquoted field
+    expect(splitQuotedRecord('"never closed,7')).toBeUndefined();
+    expect(splitQuotedRecord('"a",7\n8')).toBeUndefined(); // a line end outside quotes
   });
 });

@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import {
   addToRatios,
+  BILLING_COLUMNS,
   BILLING_FORMATS,
   type BillingEstimator,
   type BillingFormat,
@@ -64,11 +65,15 @@ interface CsvReading {
   decimalComma?: boolean;
 }
 
-/** The export's records as row objects, for the passes before and after the pipeline. */
+/**
+ * The export's records as row objects, for the passes before and after the pipeline. `only`, given a CSV file's
+ * header, may name the columns to keep: the rows then hold those alone (a summary reads a few of a wide export's).
+ */
 async function* readRows(
   file: string,
   format: string,
   reading: CsvReading = {},
+  only?: (header: readonly string[]) => readonly string[] | undefined,
 ): AsyncGenerator<Record<string, unknown>> {
   if (format === 'jsonl' || format === 'parquet') {
     yield* readOutputRows(file, format); // read as the pipeline reads its output back
@@ -80,6 +85,12 @@ async function* readRows(
     });
     const decimalComma = reading.decimalComma ?? source.delimiter === ';';
     const { header } = source;
+    const kept = only?.(header);
+    const wanted = kept === undefined ? undefined : new Set(kept);
+    // The positions read, in header order (a repeated name: the last one wins, as when every column is read).
+    const positions = header.flatMap((name, index) =>
+      wanted === undefined || wanted.has(name) ? [index] : [],
+    );
     // A source batch at a time: its unquoted records split in place, its quoted ones in one csv-parse call
     // (parseRecords), where a csv-parse call per record cost most of a --summary read-back.
     for (let next = await source.batches.next(); next.done !== true; next = await source.batches.next()) {
@@ -89,7 +100,7 @@ async function* readRows(
       for (const record of parseRecords(texts, source.delimiter)) {
         if ('error' in record || record.fields.length !== header.length) continue;
         const values: Record<string, unknown> = {};
-        for (let index = 0; index < header.length; index++) values[header[index]!] = record.fields[index];
+        for (const index of positions) values[header[index]!] = record.fields[index];
         yield decimalComma ? pointDecimals(values) : values;
       }
     }
@@ -163,8 +174,22 @@ async function summaryOf(
 ) {
   let estimator: BillingEstimator | undefined;
   let summary: ReturnType<typeof createBillingSummary> | undefined;
+  // A flat CSV output is read for the columns the estimator reads and the appended ones alone: the estimator comes
+  // from the whole header (as from a whole first row), so the facts are those of the whole rows.
+  const only = (header: readonly string[]): readonly string[] | undefined => {
+    if (nested) return undefined;
+    try {
+      estimator = createBillingEstimator(datasets, header, {
+        ...(exportFormat !== undefined && { format: exportFormat }),
+        ...(groupBy.length > 0 && { groupBy }),
+      });
+    } catch {
+      return undefined; // the header matches no format as it is: rows are read whole, and estimatorFor says why
+    }
+    return [...estimator.reads, ...BILLING_COLUMNS];
+  };
   // The output's own columns are written with points; its pass-through columns as the input had them.
-  for await (const read of readRows(out, format, { decimalComma })) {
+  for await (const read of readRows(out, format, { decimalComma }, only)) {
     const values = nested ? unnestedCells(read) : read;
     estimator ??= estimatorFor(datasets, values, exportFormat, groupBy);
     summary ??= createBillingSummary(estimator.format, { groupBy, missing: estimator.missing });

@@ -136,6 +136,53 @@ const trimField = (field: string) =>
     ? field
     : field.replace(/^[ \t\f\r\n]+|[ \t\f\r\n]+$/g, '');
 
+/**
+ * The fields of a record whose quoted fields are all plain RFC 4180 ones (the quote opens the field and closes it,
+ * right before the delimiter or the end), as csv-parse reads them; undefined for any other record (a quote inside an
+ * unquoted field, spaces around a quoted one, a line end outside quotes), which csv-parse then reads. Unquoted fields
+ * are trimmed as csv-parse trims them; quoted ones are kept as they are, their doubled quotes made single.
+ *
+ * @example
+ * ```ts
+ * splitQuotedRecord('7,"Müller, ""Berlin""", 12 '); // ['7', 'Müller, "Berlin"', '12']
+ * splitQuotedRecord('7, "a"'); // undefined (csv-parse decides)
+ * ```
+ */
+export function splitQuotedRecord(text: string, delimiter = ','): string[] | undefined {
+  const fields: string[] = [];
+  const { length } = text;
+  let index = 0;
+  for (;;) {
+    if (text.charCodeAt(index) === 34 /* " */) {
+      let value = '';
+      let from = index + 1;
+      for (;;) {
+        const close = text.indexOf('"', from);
+        if (close === -1) return undefined; // never closed
+        if (text.charCodeAt(close + 1) === 34) {
+          value += text.slice(from, close + 1); // a doubled quote: one of them kept
+          from = close + 2;
+          continue;
+        }
+        value += text.slice(from, close);
+        index = close + 1;
+        break;
+      }
+      fields.push(value);
+      if (index === length) return fields;
+      if (text[index] !== delimiter) return undefined; // text after the closing quote
+      index += 1;
+    } else {
+      const next = text.indexOf(delimiter, index);
+      const raw = next === -1 ? text.slice(index) : text.slice(index, next);
+      if (raw.includes('"') || raw.includes('\n')) return undefined;
+      fields.push(trimField(raw));
+      if (next === -1) return fields;
+      index = next + 1;
+    }
+  }
+}
+
 // relax_quotes: a quote inside an unquoted field is a literal (`27" monitor`), as quoteOpenAfter reads it.
 const PARSE_OPTIONS = { trim: true, relax_quotes: true, skip_empty_lines: false } as const;
 
@@ -181,12 +228,21 @@ export function parseRecords(
   const quoted: number[] = [];
   records.forEach(({ text, line }, index) => {
     // Most ledger lines have no quote at all: then csv-parse's answer is the comma-split fields, trimmed as it
-    // trims (tests/cli/records.test.ts checks they agree), at a fraction of the cost.
-    if (text.trim() === '')
+    // trims (tests/cli/records.test.ts checks they agree), at a fraction of the cost. Lines whose quotes are all
+    // plain RFC 4180 fields are split here too; csv-parse reads the rest.
+    if (text.trim() === '') {
       results[index] = parseRecord(text, line, delimiter); // never joined: csv-parse may skip it
-    else if (!text.includes('"') && !text.includes('\r'))
-      results[index] = { line, fields: text.split(delimiter).map(trimField) };
-    else quoted.push(index);
+      return;
+    }
+    if (text.includes('\r')) {
+      quoted.push(index);
+      return;
+    }
+    const fields = text.includes('"')
+      ? splitQuotedRecord(text, delimiter)
+      : text.split(delimiter).map(trimField);
+    if (fields === undefined) quoted.push(index);
+    else results[index] = { line, fields };
   });
   const oneByOne = () => {
     for (const index of quoted) {
