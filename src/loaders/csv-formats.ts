@@ -1,16 +1,9 @@
 import { deepFreeze } from '../core/freeze';
 import { instanceKey, regionKey } from '../datasets/create';
-import {
-  type CloudProvider,
-  CloudCoefficientsTable,
-  CloudInstancesTable,
-  GWP_METHODS,
-  MarginsTable,
-  SpendFactorsTable,
-} from '../datasets/tables';
+import { type CloudProvider, GWP_METHODS } from '../datasets/tables';
 import type { ColumnSpec, CsvRowReader } from './csv';
+import { CSV_COLUMNS } from './csv-rows';
 import type { Locations, Problems, RowColumns } from './problems';
-import { schemaColumns } from './schema-columns';
 import type { TableKind } from './table-kinds';
 
 /**
@@ -21,9 +14,6 @@ export interface CsvFormat {
   columns: readonly ColumnSpec[];
   build(readers: readonly CsvRowReader[], at: Locations, problems: Problems): Record<string, unknown>;
 }
-
-const required = (...names: string[]): ColumnSpec[] => names.map((name) => ({ name, required: true }));
-const optional = (...names: string[]): ColumnSpec[] => names.map((name) => ({ name, required: false }));
 
 /** Sets `object[key]` unless the reader left the value out (a problem is recorded then). */
 function put(object: Record<string, unknown>, key: string, value: unknown): void {
@@ -49,11 +39,7 @@ function locateRow(at: Locations, path: PropertyKey[], reader: CsvRowReader, col
   at.setRow(path, reader, columns);
 }
 
-/** A spend factor's columns: its fields, the flags `a|b` (empty: none), each `kgco2e_alt` basis in its own column. */
-const SPEND_FACTOR_COLUMNS = schemaColumns(SpendFactorsTable.shape.factors.def.element, {
-  optional: ['data_quality_flags'],
-  nested: { kgco2e_alt: Object.fromEntries(GWP_METHODS.map((gwp) => [gwp, `kgco2e_${gwp}`])) },
-});
+const SPEND_FACTOR_COLUMNS = CSV_COLUMNS.spendFactors;
 
 const spendFactors: CsvFormat = {
   columns: SPEND_FACTOR_COLUMNS.columns,
@@ -86,8 +72,7 @@ const spendFactors: CsvFormat = {
   },
 };
 
-// An empty (or absent) tax_margin means no default tax margin, as in tables built from sources without taxes.
-const MARGIN_COLUMNS = schemaColumns(MarginsTable.shape.margins.def.element);
+const MARGIN_COLUMNS = CSV_COLUMNS.margins;
 
 const margins: CsvFormat = {
   columns: MARGIN_COLUMNS.columns,
@@ -120,7 +105,7 @@ function child(parent: Record<string, Record<string, unknown>>, key: string): Re
 }
 
 const inflation: CsvFormat = {
-  columns: [...required('region', 'year', 'rate'), ...optional('product')],
+  columns: CSV_COLUMNS.inflation.columns,
   build(readers, at, problems) {
     const seen = new FirstLines();
     const country: Record<string, Record<string, unknown>> = {};
@@ -153,7 +138,7 @@ const inflation: CsvFormat = {
 };
 
 const fx: CsvFormat = {
-  columns: required('currency', 'year', 'rate'),
+  columns: CSV_COLUMNS.fx.columns,
   build(readers, at, problems) {
     const seen = new FirstLines();
     const rates: Record<string, Record<string, unknown>> = {};
@@ -172,10 +157,7 @@ const fx: CsvFormat = {
   },
 };
 
-/** A provider's row: its key column, then the coefficients' fields (pue_by_region and gpu_watts as pair cells). */
-const COEFFICIENTS = schemaColumns(CloudCoefficientsTable.shape.providers.def.valueType, {
-  key: ['provider'],
-});
+const COEFFICIENTS = CSV_COLUMNS.cloudCoefficients;
 /** The number columns: every required field of a provider's coefficients is a number. */
 const COEFFICIENT_COLUMNS = COEFFICIENTS.columns
   .filter((column) => column.required && column.name !== 'provider')
@@ -255,10 +237,7 @@ const cloudCoefficients: CsvFormat = {
 };
 
 const cloudRegions: CsvFormat = {
-  columns: [
-    ...required('provider', 'region', 'location', 'grid_zone', 'year', 'grid_factor', 'grid_source'),
-    ...optional('hosted_spelling'),
-  ],
+  columns: CSV_COLUMNS.cloudRegions.columns,
   build(readers, at, problems) {
     const seen = new FirstLines();
     const groups = new Map<string, { row: Record<string, unknown>; first: CsvRowReader; index: number }>();
@@ -289,13 +268,7 @@ const cloudRegions: CsvFormat = {
         group = { row, first: reader, index: regions.length };
         groups.set(key, group);
         regions.push(row);
-        locateRow(at, ['regions', group.index], reader, {
-          provider: 'provider',
-          region: 'region',
-          hosted_spelling: 'hosted_spelling',
-          location: 'location',
-          grid_zone: 'grid_zone',
-        });
+        locateRow(at, ['regions', group.index], reader, CSV_COLUMNS.cloudRegions.fields);
       } else {
         // A region's location and zone are one fact; rows that disagree would make the table say two things.
         for (const [field, value] of [
@@ -331,10 +304,7 @@ const cloudRegions: CsvFormat = {
   },
 };
 
-// Per-type processor watts (min_watts, max_watts) come only with CCF's application tables, which are JSON.
-const INSTANCE_COLUMNS = schemaColumns(CloudInstancesTable.shape.instances.def.element, {
-  omit: ['min_watts', 'max_watts'],
-});
+const INSTANCE_COLUMNS = CSV_COLUMNS.cloudInstances;
 
 const cloudInstances: CsvFormat = {
   columns: INSTANCE_COLUMNS.columns,
@@ -367,7 +337,7 @@ const cloudInstances: CsvFormat = {
 };
 
 const classifications: CsvFormat = {
-  columns: required('type', 'code', 'product'),
+  columns: CSV_COLUMNS.classifications.columns,
   build(readers, at, problems) {
     const seen = new FirstLines();
     const mappings: Record<string, Record<string, unknown>> = {};
