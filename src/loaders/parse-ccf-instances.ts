@@ -111,20 +111,38 @@ function groupBy<T>(items: Iterable<T>, key: (item: T) => string): Map<string, [
   return groups;
 }
 
-/** Join: each row of an embodied file with the specs of its `type`; a type without specs is dropped. */
-function* withSpecs<Spec>(
+/**
+ * Join: each row of an embodied file with the specs of its `type` (a type without specs is dropped), then an
+ * instance of the fields `fields` reads from both (undefined: left out, its problem recorded).
+ */
+function joinedInstances<Spec>(
   provider: CloudProvider,
   embodied: { text: string; file: string },
-  specs: { get(type: string): Spec | undefined },
-  specsFile: string,
-  dropped: DroppedInstance[],
-): Generator<{ type: string; embodied: CsvRecord; spec: Spec }> {
-  for (const row of readCsvRecords(embodied.text, embodied.file)) {
-    const type = row.record.type ?? '';
+  specs: { get(type: string): Spec | undefined; file: string },
+  found: Findings,
+  fields: (type: string, embodied: Record<string, string>, spec: Spec) => InstanceFields | undefined,
+): Instance[] {
+  const instances: Instance[] = [];
+  for (const { record, line } of readCsvRecords(embodied.text, embodied.file)) {
+    const type = record.type ?? '';
     const spec = specs.get(type);
-    if (spec === undefined) dropped.push({ provider, instance: type, reason: `not in ${specsFile}` });
-    else yield { type, embodied: row, spec };
+    if (spec === undefined) {
+      found.dropped.push({ provider, instance: type, reason: `not in ${specs.file}` });
+      continue;
+    }
+    const values = fields(type, record, spec);
+    const instance = values && instanceOrDrop(found, provider, type, values, { file: embodied.file, line });
+    if (instance) instances.push(instance);
   }
+  return instances;
+}
+
+/** An instance's figures as read, each undefined where missing or unparseable. */
+interface InstanceFields {
+  vcpu?: number;
+  memory_gib?: number;
+  platform_vcpu?: number;
+  platform_embodied_kgco2e?: number;
 }
 
 /** Emits a row, or records why it cannot be used (dropped) or what it contradicts (a problem at `where`). */
@@ -132,7 +150,7 @@ function instanceOrDrop(
   found: Findings,
   provider: CloudProvider,
   instance: string,
-  fields: { vcpu?: number; memory_gib?: number; platform_vcpu?: number; platform_embodied_kgco2e?: number },
+  fields: InstanceFields,
   where: { file: string; line: number },
 ): Instance | undefined {
   const bad = Object.entries(fields)
@@ -157,29 +175,18 @@ function awsInstances(files: NonNullable<CcfInstanceFiles['aws']>, found: Findin
     readCsvRecords(files.instances, names.instances).map((row) => [row.record['Instance type'], row.record]),
   );
   const embodied = { text: files.embodied, file: names.embodied };
-  const rows: Instance[] = [];
-  for (const { type, embodied: row, spec } of withSpecs(
+  return joinedInstances(
     'aws',
     embodied,
-    specs,
-    names.instances,
-    found.dropped,
-  )) {
-    const instance = instanceOrDrop(
-      found,
-      'aws',
-      type,
-      {
-        vcpu: plainDecimal(spec['Instance vCPU']),
-        memory_gib: plainDecimal(spec['Instance Memory (in GB)']),
-        platform_vcpu: plainDecimal(spec['Platform Total Number of vCPU']),
-        platform_embodied_kgco2e: plainDecimal(row.record.total),
-      },
-      { file: names.embodied, line: row.line },
-    );
-    if (instance) rows.push(instance);
-  }
-  return rows;
+    { get: (type) => specs.get(type), file: names.instances },
+    found,
+    (_, e, spec) => ({
+      vcpu: plainDecimal(spec['Instance vCPU']),
+      memory_gib: plainDecimal(spec['Instance Memory (in GB)']),
+      platform_vcpu: plainDecimal(spec['Platform Total Number of vCPU']),
+      platform_embodied_kgco2e: plainDecimal(e.total),
+    }),
+  );
 }
 
 /**
@@ -407,31 +414,17 @@ function gcpInstances(files: NonNullable<CcfInstanceFiles['gcp']>, found: Findin
     (row) => row.record['Machine type'] ?? '',
   );
   const embodied = { text: files.embodiedMean, file: names.embodiedMean };
-  const out: Instance[] = [];
-  for (const { type, embodied: row, spec: group } of withSpecs(
-    'gcp',
-    embodied,
-    specs,
-    names.instances,
-    found.dropped,
-  )) {
-    if (!gcpSpecsAgree(type, group, found.problems)) continue;
+  const bySpecs = { get: (type: string) => specs.get(type), file: names.instances };
+  return joinedInstances('gcp', embodied, bySpecs, found, (type, e, group) => {
+    if (!gcpSpecsAgree(type, group, found.problems)) return undefined;
     const first = group[0].record;
-    const instance = instanceOrDrop(
-      found,
-      'gcp',
-      type,
-      {
-        vcpu: plainDecimal(first['Instance vCPUs']),
-        memory_gib: plainDecimal(first['Instance Memory']),
-        platform_vcpu: gcpPlatformVcpu(type, group, found.notes),
-        platform_embodied_kgco2e: plainDecimal(row.record.total_mean),
-      },
-      { file: names.embodiedMean, line: row.line },
-    );
-    if (instance) out.push(instance);
-  }
-  return out;
+    return {
+      vcpu: plainDecimal(first['Instance vCPUs']),
+      memory_gib: plainDecimal(first['Instance Memory']),
+      platform_vcpu: gcpPlatformVcpu(type, group, found.notes),
+      platform_embodied_kgco2e: plainDecimal(e.total_mean),
+    };
+  });
 }
 
 /** Check a machine type's microarchitecture rows: the same vCPUs and memory on each, else a problem at the first. */
