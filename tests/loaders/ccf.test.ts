@@ -90,18 +90,14 @@ describe('parseCcfInstances', () => {
     ]);
   });
 
+  // m5.large: 200 vCPUs on a 96-vCPU platform.
+  const awsTooManyVcpus = {
+    instances: AWS_INSTANCES.replace('m5.large,2017,2,96', 'm5.large,2017,200,96'),
+    embodied: AWS_EMBODIED,
+  };
+
   it('refuses an instance with more vCPUs than its platform', () => {
-    const error = catchError(() =>
-      parseCcfInstances(
-        {
-          aws: {
-            instances: AWS_INSTANCES.replace('m5.large,2017,2,96', 'm5.large,2017,200,96'),
-            embodied: AWS_EMBODIED,
-          },
-        },
-        { ...meta, years: [2024] },
-      ),
-    );
+    const error = catchError(() => parseCcfInstances({ aws: awsTooManyVcpus }, { ...meta, years: [2024] }));
     expect([error.table, error.line, error.problem]).toEqual([
       'coefficients-aws-embodied.csv',
       2,
@@ -113,11 +109,7 @@ describe('parseCcfInstances', () => {
     const error = catchError(() =>
       parseCcfInstances(
         {
-          // m5.large: 200 vCPUs on a 96-vCPU platform.
-          aws: {
-            instances: AWS_INSTANCES.replace('m5.large,2017,2,96', 'm5.large,2017,200,96'),
-            embodied: AWS_EMBODIED,
-          },
+          aws: awsTooManyVcpus,
           azure: {
             // D2s v3 on Broadwell with 16 GiB where Skylake has 8; E16-4s v3 with a ratio of 0.5 (8 vCPUs, not 4).
             instances: AZURE_INSTANCES.replace('D2s v3,Broadwell,2,8', 'D2s v3,Broadwell,2,16').replace(
