@@ -6,7 +6,16 @@ export interface FilePosition {
   columnName?: string;
 }
 
-/** One problem found in a table or file: the same fields as a {@link DatasetError}. */
+/**
+ * One problem found in a table or file: the same fields as a {@link DatasetError}.
+ *
+ * @example
+ * ```ts
+ * // error.problems of a ccf-coefficients read with two contradictions:
+ * // [{ table: 'coefficients-aws-embodied.csv', location: 'line 2', problem: 'aws/m5.large: vcpu 200 > platform 96', line: 2 },
+ * //  { table: 'gcp-instances.csv', location: 'line 2', problem: 'GCP e2-standard-2: instance specs differ …', line: 2 }]
+ * ```
+ */
 export interface DatasetProblem {
   readonly table: string;
   readonly location: string;

@@ -32,6 +32,12 @@ const inflationSector = recordFields(InflationTable.shape.sector, ['region', 'pr
 /**
  * Each table's CSV rows, described once and read from its zod schema (so a field added to a schema is a column):
  * list tables by their row; keyed tables (`rates[currency][year]`) by their keys, named here, and their value.
+ *
+ * @example
+ * ```ts
+ * Object.keys(CSV_ROWS.fx.row.shape); // ['currency', 'year', 'rate']
+ * CSV_ROWS.fx.row.shape.rate === FxTable.shape.rates.def.valueType.def.valueType; // true: the table's own schema
+ * ```
  */
 export const CSV_ROWS: { readonly [K in TableKind]: CsvRowDescription } = {
   // The flags `a|b` (empty: none); each `kgco2e_alt` basis in its own column.
@@ -73,7 +79,14 @@ export const CSV_ROWS: { readonly [K in TableKind]: CsvRowDescription } = {
   },
 };
 
-/** The columns of each table's CSV format and where each field of a row sits, from {@link CSV_ROWS}. */
+/**
+ * The columns of each table's CSV format and where each field of a row sits, from {@link CSV_ROWS}.
+ *
+ * @example
+ * ```ts
+ * CSV_COLUMNS.inflation.columns.map((column) => column.name); // ['region', 'year', 'rate', 'product']
+ * ```
+ */
 export const CSV_COLUMNS = Object.fromEntries(
   Object.entries(CSV_ROWS).map(([kind, { row, options }]) => [kind, schemaColumns(row, options)]),
 ) as { readonly [K in TableKind]: SchemaColumns };

@@ -81,7 +81,15 @@ export function recordFields(record: z.core.$ZodType, keys: readonly string[], v
   return fields;
 }
 
-/** The fields of `fields` that `common` lacks, each optional: the columns only some rows fill. */
+/**
+ * The fields of `fields` that `common` lacks, each optional: the columns only some rows fill.
+ *
+ * @example
+ * ```ts
+ * // Inflation: a country rate's row, and the product column only a sector rate fills.
+ * Object.keys(optionalFields(sectorFields, countryFields)); // ['product']
+ * ```
+ */
 export function optionalFields(fields: RowFields, common: RowFields): RowFields {
   return Object.fromEntries(
     Object.entries(fields)
