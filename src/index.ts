@@ -58,7 +58,7 @@ export {
   type CodeCapability,
   type RegionCapability,
 } from './capabilities';
-export { DatasetError } from './datasets/errors';
+export { DatasetError, type DatasetProblem } from './datasets/errors';
 export { CALCULATOR_DATASETS, type CalculatorName, type DatasetPart } from './calculator-datasets';
 export { CALCULATORS, type CalculatorId, type CloudCalculatorId } from './calculators';
 export type {

@@ -7,6 +7,24 @@ export interface FilePosition {
 }
 
 /**
+ * One problem found in a table or file: the same fields as a {@link DatasetError}.
+ *
+ * @example
+ * ```ts
+ * // error.problems of a ccf-coefficients read with two contradictions:
+ * // [{ table: 'coefficients-aws-embodied.csv', location: 'line 2', problem: 'aws/m5.large: vcpu 200 > platform 96', line: 2 },
+ * //  { table: 'gcp-instances.csv', location: 'line 2', problem: 'GCP e2-standard-2: instance specs differ …', line: 2 }]
+ * ```
+ */
+export interface DatasetProblem {
+  readonly table: string;
+  readonly location: string;
+  readonly problem: string;
+  readonly line?: number;
+  readonly column?: number;
+}
+
+/**
  * Thrown when a dataset table is invalid: names the table (or file), where in it, and what is wrong.
  *
  * @example
@@ -22,6 +40,11 @@ export class DatasetError extends Error {
   readonly line?: number;
   /** 1-based column in the file, when known. */
   readonly column?: number;
+  /**
+   * Every problem found, first to last (this error's own first), where a loader checked the whole input before
+   * failing; its `problem` then says how many more there are.
+   */
+  readonly problems?: readonly DatasetProblem[];
   constructor(
     /** The table or file, e.g. `fx` or `rates.csv`. */
     readonly table: string,
@@ -31,11 +54,13 @@ export class DatasetError extends Error {
     readonly problem: string,
     /** Line and column, when the table was read from a file. */
     position?: FilePosition,
+    problems?: readonly DatasetProblem[],
   ) {
     super(`${table}${location === '' ? '' : ` at ${location}`}: ${problem}`);
     if (position !== undefined) {
       this.line = position.line;
       if (position.column !== undefined) this.column = position.column;
     }
+    if (problems !== undefined) this.problems = problems;
   }
 }

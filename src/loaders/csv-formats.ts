@@ -1,16 +1,10 @@
+import type * as z from 'zod/mini';
 import { deepFreeze } from '../core/freeze';
 import { instanceKey, regionKey } from '../datasets/create';
-import {
-  type CloudProvider,
-  CloudCoefficientsTable,
-  CloudInstancesTable,
-  GWP_METHODS,
-  MarginsTable,
-  SpendFactorsTable,
-} from '../datasets/tables';
+import { GWP_METHODS } from '../datasets/tables';
 import type { ColumnSpec, CsvRowReader } from './csv';
+import { CSV_COLUMNS, CSV_ROWS } from './csv-rows';
 import type { Locations, Problems, RowColumns } from './problems';
-import { schemaColumns } from './schema-columns';
 import type { TableKind } from './table-kinds';
 
 /**
@@ -21,9 +15,6 @@ export interface CsvFormat {
   columns: readonly ColumnSpec[];
   build(readers: readonly CsvRowReader[], at: Locations, problems: Problems): Record<string, unknown>;
 }
-
-const required = (...names: string[]): ColumnSpec[] => names.map((name) => ({ name, required: true }));
-const optional = (...names: string[]): ColumnSpec[] => names.map((name) => ({ name, required: false }));
 
 /** Sets `object[key]` unless the reader left the value out (a problem is recorded then). */
 function put(object: Record<string, unknown>, key: string, value: unknown): void {
@@ -49,133 +40,200 @@ function locateRow(at: Locations, path: PropertyKey[], reader: CsvRowReader, col
   at.setRow(path, reader, columns);
 }
 
-/** A spend factor's columns: its fields, the flags `a|b` (empty: none), each `kgco2e_alt` basis in its own column. */
-const SPEND_FACTOR_COLUMNS = schemaColumns(SpendFactorsTable.shape.factors.def.element, {
-  optional: ['data_quality_flags'],
-  nested: { kgco2e_alt: Object.fromEntries(GWP_METHODS.map((gwp) => [gwp, `kgco2e_${gwp}`])) },
-});
-
-const spendFactors: CsvFormat = {
-  columns: SPEND_FACTOR_COLUMNS.columns,
-  build(readers, at, problems) {
-    const seen = new FirstLines();
-    const factors = readers.map((reader, index) => {
-      const row: Record<string, unknown> = {};
-      put(row, 'product', reader.required('product'));
-      put(row, 'region', reader.required('region'));
-      put(row, 'kgco2e', reader.number('kgco2e'));
-      const alt: Record<string, number> = {};
-      for (const gwp of GWP_METHODS) put(alt, gwp, reader.optionalNumber(`kgco2e_${gwp}`));
-      if (Object.keys(alt).length > 0) row.kgco2e_alt = alt;
-      put(row, 'name', reader.required('name'));
-      put(row, 'activity_id', reader.required('activity_id'));
-      const flags = reader.text('data_quality_flags');
-      row.data_quality_flags = flags === '' ? [] : flags.split('|').map((flag) => flag.trim());
-      const path = ['factors', index];
-      locateRow(at, path, reader, SPEND_FACTOR_COLUMNS.fields);
-      seen.first(
-        `${reader.text('product')}\u0000${reader.text('region')}`,
-        reader,
-        'region',
-        `factor for product ${reader.text('product')} in region ${reader.text('region')}`,
-        problems,
-      );
-      return row;
-    });
-    return { factors };
-  },
-};
-
-// An empty (or absent) tax_margin means no default tax margin, as in tables built from sources without taxes.
-const MARGIN_COLUMNS = schemaColumns(MarginsTable.shape.margins.def.element);
-
-const margins: CsvFormat = {
-  columns: MARGIN_COLUMNS.columns,
-  build(readers, at, problems) {
-    const seen = new FirstLines();
-    const rows = readers.map((reader, index) => {
-      const row: Record<string, unknown> = {};
-      put(row, 'region', reader.required('region'));
-      put(row, 'product', reader.required('product'));
-      put(row, 'tax_margin', reader.optionalNumber('tax_margin'));
-      for (const margin of ['trade_margin', 'transport_margin']) put(row, margin, reader.number(margin));
-      locateRow(at, ['margins', index], reader, MARGIN_COLUMNS.fields);
-      seen.first(
-        `${reader.text('region')}\u0000${reader.text('product')}`,
-        reader,
-        'product',
-        `margins for region ${reader.text('region')} and product ${reader.text('product')}`,
-        problems,
-      );
-      return row;
-    });
-    return { margins: rows };
-  },
-};
-
-/** A nested record, created on first use. */
-function child(parent: Record<string, Record<string, unknown>>, key: string): Record<string, unknown> {
-  parent[key] ??= {};
-  return parent[key];
+/** The key a list row must not repeat: as the engine looks rows up, the cell a repeat is reported at, its name. */
+interface RowKey {
+  key: string;
+  column: string;
+  what: string;
 }
 
-const inflation: CsvFormat = {
-  columns: [...required('region', 'year', 'rate'), ...optional('product')],
-  build(readers, at, problems) {
-    const seen = new FirstLines();
-    const country: Record<string, Record<string, unknown>> = {};
-    const sector: Record<string, Record<string, Record<string, unknown>>> = {};
-    for (const reader of readers) {
-      const region = reader.required('region');
-      const year = reader.yearKey('year');
-      const rate = reader.number('rate');
-      const product = reader.text('product');
-      if (region === undefined || year === undefined || rate === undefined) continue;
-      const what =
-        product === ''
-          ? `country rate for ${region} ${year}`
-          : `sector rate for ${region}, product ${product}, ${year}`;
-      if (!seen.first(`${region}\u0000${product}\u0000${year}`, reader, 'year', what, problems)) continue;
-      if (product === '') {
-        child(country, region)[year] = rate;
-        at.setFirst(['country', region], reader.at('region'));
-        at.set(['country', region, year], reader.at('rate'));
-      } else {
-        sector[region] ??= {};
-        child(sector[region], product)[year] = rate;
-        at.setFirst(['sector', region], reader.at('region'));
-        at.setFirst(['sector', region, product], reader.at('product'));
-        at.set(['sector', region, product, year], reader.at('rate'));
+type CellRead = (reader: CsvRowReader) => unknown;
+
+/**
+ * How a field's cell is read, as its schema types it: a number or text, required unless the schema makes it
+ * optional (an empty optional cell leaves the field out). Undefined for lists and records, which a format reads.
+ */
+function cellRead(field: z.core.$ZodType, column: string): CellRead | undefined {
+  const def = field._zod.def;
+  const optional = def.type === 'optional';
+  const type = optional ? (def as z.core.$ZodOptionalDef).innerType._zod.def.type : def.type;
+  if (type === 'number')
+    return optional ? (reader) => reader.optionalNumber(column) : (reader) => reader.number(column);
+  if (type === 'string' || type === 'enum')
+    return optional ? (reader) => reader.text(column) || undefined : (reader) => reader.required(column);
+  return undefined;
+}
+
+/** The plain fields of a list table's row (numbers and text), each with how its cell is read. */
+function plainFields(kind: 'spendFactors' | 'margins' | 'cloudInstances'): ReadonlyArray<[string, CellRead]> {
+  const { row } = CSV_ROWS[kind];
+  return Object.entries(CSV_COLUMNS[kind].fields).flatMap(([field, column]) => {
+    const read = typeof column === 'string' ? cellRead(row.shape[field]!, column) : undefined;
+    return read === undefined ? [] : [[field, read] as [string, CellRead]];
+  });
+}
+
+/**
+ * A list table's format: each row's plain fields read as its schema types them (then `more`, the format's own
+ * fields), located by their columns, its key (`key`) unique.
+ */
+function listFormat(
+  kind: 'spendFactors' | 'margins' | 'cloudInstances',
+  part: string,
+  key: (reader: CsvRowReader) => RowKey,
+  more?: (reader: CsvRowReader, row: Record<string, unknown>) => void,
+): CsvFormat {
+  const { columns, fields } = CSV_COLUMNS[kind];
+  const plain = plainFields(kind);
+  return {
+    columns,
+    build(readers, at, problems) {
+      const seen = new FirstLines();
+      const rows = readers.map((reader, index) => {
+        const row: Record<string, unknown> = {};
+        for (const [field, read] of plain) put(row, field, read(reader));
+        more?.(reader, row);
+        locateRow(at, [part, index], reader, fields);
+        const { key: text, column, what } = key(reader);
+        seen.first(text, reader, column, what, problems);
+        return row;
+      });
+      return { [part]: rows };
+    },
+  };
+}
+
+const spendFactors = listFormat(
+  'spendFactors',
+  'factors',
+  (reader) => ({
+    key: `${reader.text('product')}\u0000${reader.text('region')}`,
+    column: 'region',
+    what: `factor for product ${reader.text('product')} in region ${reader.text('region')}`,
+  }),
+  (reader, row) => {
+    const alt: Record<string, number> = {};
+    for (const gwp of GWP_METHODS) put(alt, gwp, reader.optionalNumber(`kgco2e_${gwp}`));
+    if (Object.keys(alt).length > 0) row.kgco2e_alt = alt;
+    const flags = reader.text('data_quality_flags');
+    row.data_quality_flags = flags === '' ? [] : flags.split('|').map((flag) => flag.trim());
+  },
+);
+
+const margins = listFormat('margins', 'margins', (reader) => ({
+  key: `${reader.text('region')}\u0000${reader.text('product')}`,
+  column: 'product',
+  what: `margins for region ${reader.text('region')} and product ${reader.text('product')}`,
+}));
+
+// Duplicates as the engine looks instances up: case-insensitive, Azure with or without `Standard_`.
+const cloudInstances = listFormat('cloudInstances', 'instances', (reader) => ({
+  key: `${reader.text('provider')}\u0000${instanceKey(reader.text('provider'), reader.text('instance'))}`,
+  column: 'instance',
+  what: `instance ${reader.text('provider')} ${reader.text('instance')}`,
+}));
+
+/** A record of records, down to the values. */
+type Nested = Record<string, unknown>;
+
+/** Where a keyed table's row puts its value: the keys no other row may repeat, each by its column. */
+interface Placement {
+  /** The table's part (`rates`) and the keys under it, outermost first, by column (`{ currency: 'eur', year: '2024' }`). */
+  part: string;
+  keys: Readonly<Record<string, string>>;
+  /** The value at the last key, and its column; absent, the last key is itself appended to the others' list. */
+  value?: { value: unknown; column: string };
+  /** How a message names the row, if another repeats its keys. */
+  what: string;
+}
+
+/**
+ * A keyed table's format (`rates[currency][year] = rate`): each row read by `read` into its placement (undefined
+ * where a cell's problem is recorded), a repeat of its keys reported at the last key's cell, every key located at
+ * the cell that first names it and every value at its own. `parts` are the table's parts that exist without rows.
+ */
+function keyedFormat(
+  kind: 'classifications' | 'inflation' | 'fx',
+  parts: readonly string[],
+  read: (reader: CsvRowReader) => Placement | undefined,
+): CsvFormat {
+  return {
+    columns: CSV_COLUMNS[kind].columns,
+    build(readers, at, problems) {
+      const seen = new FirstLines();
+      const table: Record<string, Nested> = Object.fromEntries(parts.map((part) => [part, {}]));
+      for (const reader of readers) {
+        const placement = read(reader);
+        if (placement === undefined) continue;
+        const keys = Object.entries(placement.keys);
+        const identity = [placement.part, ...keys.map(([, key]) => key)].join('\u0000');
+        const [column] = keys.at(-1)!;
+        if (seen.first(identity, reader, column, placement.what, problems))
+          place((table[placement.part] ??= {}), placement, reader, at);
       }
-    }
-    return Object.keys(sector).length === 0 ? { country } : { country, sector };
-  },
-};
+      return table;
+    },
+  };
+}
 
-const fx: CsvFormat = {
-  columns: required('currency', 'year', 'rate'),
-  build(readers, at, problems) {
-    const seen = new FirstLines();
-    const rates: Record<string, Record<string, unknown>> = {};
-    for (const reader of readers) {
-      const currency = reader.required('currency');
-      const year = reader.yearKey('year');
-      const rate = reader.number('rate');
-      if (currency === undefined || year === undefined || rate === undefined) continue;
-      if (!seen.first(`${currency}\u0000${year}`, reader, 'year', `rate for ${currency} ${year}`, problems))
-        continue;
-      child(rates, currency)[year] = rate;
-      at.setFirst(['rates', currency], reader.at('currency'));
-      at.set(['rates', currency, year], reader.at('rate'));
-    }
-    return { rates };
-  },
-};
+/** Puts a row's value at its keys (records made on first use), locating each key and the value. */
+function place(root: Nested, { part, keys, value }: Placement, reader: CsvRowReader, at: Locations): void {
+  const path: PropertyKey[] = [part];
+  let node = root;
+  const parents = Object.entries(keys);
+  const [lastColumn, last] = parents.pop()!;
+  parents.forEach(([column, key], index) => {
+    path.push(key);
+    at.setFirst(path, reader.at(column));
+    node = (node[key] ??= value === undefined && index === parents.length - 1 ? [] : {}) as Nested;
+  });
+  if (value === undefined) {
+    const list = node as unknown as unknown[];
+    at.set([...path, list.length], reader.at(lastColumn));
+    list.push(last);
+  } else {
+    node[last] = value.value;
+    at.set([...path, last], reader.at(value.column));
+  }
+}
 
-/** A provider's row: its key column, then the coefficients' fields (pue_by_region and gpu_watts as pair cells). */
-const COEFFICIENTS = schemaColumns(CloudCoefficientsTable.shape.providers.def.valueType, {
-  key: ['provider'],
+// A country rate per row, or a sector rate that names its product.
+const inflation = keyedFormat('inflation', ['country'], (reader): Placement | undefined => {
+  const region = reader.required('region');
+  const year = reader.yearKey('year');
+  const rate = reader.number('rate');
+  const product = reader.text('product');
+  if (region === undefined || year === undefined || rate === undefined) return undefined;
+  const value = { value: rate, column: 'rate' };
+  return product === ''
+    ? { part: 'country', keys: { region, year }, value, what: `country rate for ${region} ${year}` }
+    : {
+        part: 'sector',
+        keys: { region, product, year },
+        value,
+        what: `sector rate for ${region}, product ${product}, ${year}`,
+      };
 });
+
+const fx = keyedFormat('fx', ['rates'], (reader) => {
+  const currency = reader.required('currency');
+  const year = reader.yearKey('year');
+  const rate = reader.number('rate');
+  if (currency === undefined || year === undefined || rate === undefined) return undefined;
+  const value = { value: rate, column: 'rate' };
+  return { part: 'rates', keys: { currency, year }, value, what: `rate for ${currency} ${year}` };
+});
+
+// A code's products, one per row, in file order.
+const classifications = keyedFormat('classifications', ['mappings'], (reader) => {
+  const type = reader.required('type');
+  const code = reader.required('code');
+  const product = reader.required('product');
+  if (type === undefined || code === undefined || product === undefined) return undefined;
+  return { part: 'mappings', keys: { type, code, product }, what: `mapping ${type} ${code} → ${product}` };
+});
+
+const COEFFICIENTS = CSV_COLUMNS.cloudCoefficients;
 /** The number columns: every required field of a provider's coefficients is a number. */
 const COEFFICIENT_COLUMNS = COEFFICIENTS.columns
   .filter((column) => column.required && column.name !== 'provider')
@@ -255,10 +313,7 @@ const cloudCoefficients: CsvFormat = {
 };
 
 const cloudRegions: CsvFormat = {
-  columns: [
-    ...required('provider', 'region', 'location', 'grid_zone', 'year', 'grid_factor', 'grid_source'),
-    ...optional('hosted_spelling'),
-  ],
+  columns: CSV_COLUMNS.cloudRegions.columns,
   build(readers, at, problems) {
     const seen = new FirstLines();
     const groups = new Map<string, { row: Record<string, unknown>; first: CsvRowReader; index: number }>();
@@ -289,13 +344,7 @@ const cloudRegions: CsvFormat = {
         group = { row, first: reader, index: regions.length };
         groups.set(key, group);
         regions.push(row);
-        locateRow(at, ['regions', group.index], reader, {
-          provider: 'provider',
-          region: 'region',
-          hosted_spelling: 'hosted_spelling',
-          location: 'location',
-          grid_zone: 'grid_zone',
-        });
+        locateRow(at, ['regions', group.index], reader, CSV_COLUMNS.cloudRegions.fields);
       } else {
         // A region's location and zone are one fact; rows that disagree would make the table say two things.
         for (const [field, value] of [
@@ -328,71 +377,6 @@ const cloudRegions: CsvFormat = {
       at.set(['regions', group.index, 'grid_sources', year], reader.at('grid_source'));
     }
     return { regions };
-  },
-};
-
-// Per-type processor watts (min_watts, max_watts) come only with CCF's application tables, which are JSON.
-const INSTANCE_COLUMNS = schemaColumns(CloudInstancesTable.shape.instances.def.element, {
-  omit: ['min_watts', 'max_watts'],
-});
-
-const cloudInstances: CsvFormat = {
-  columns: INSTANCE_COLUMNS.columns,
-  build(readers, at, problems) {
-    const seen = new FirstLines();
-    const instances = readers.map((reader, index) => {
-      const row: Record<string, unknown> = {};
-      put(row, 'provider', reader.required('provider'));
-      put(row, 'instance', reader.required('instance'));
-      for (const column of ['vcpu', 'memory_gib', 'platform_vcpu', 'platform_embodied_kgco2e'])
-        put(row, column, reader.number(column));
-      put(row, 'gpu_count', reader.optionalNumber('gpu_count'));
-      put(row, 'gpu_model', reader.text('gpu_model') || undefined);
-      put(row, 'charged_memory_gb', reader.optionalNumber('charged_memory_gb'));
-      put(row, 'embodied_method', reader.text('embodied_method') || undefined);
-      locateRow(at, ['instances', index], reader, INSTANCE_COLUMNS.fields);
-      const provider = reader.text('provider') as CloudProvider;
-      // Duplicates as the engine looks instances up: case-insensitive, Azure with or without `Standard_`.
-      seen.first(
-        `${provider}\u0000${instanceKey(provider, reader.text('instance'))}`,
-        reader,
-        'instance',
-        `instance ${provider} ${reader.text('instance')}`,
-        problems,
-      );
-      return row;
-    });
-    return { instances };
-  },
-};
-
-const classifications: CsvFormat = {
-  columns: required('type', 'code', 'product'),
-  build(readers, at, problems) {
-    const seen = new FirstLines();
-    const mappings: Record<string, Record<string, unknown>> = {};
-    for (const reader of readers) {
-      const type = reader.required('type');
-      const code = reader.required('code');
-      const product = reader.required('product');
-      if (type === undefined || code === undefined || product === undefined) continue;
-      if (
-        !seen.first(
-          `${type}\u0000${code}\u0000${product}`,
-          reader,
-          'product',
-          `mapping ${type} ${code} → ${product}`,
-          problems,
-        )
-      )
-        continue;
-      const products = (child(mappings, type)[code] ??= []) as string[];
-      at.setFirst(['mappings', type], reader.at('type'));
-      at.setFirst(['mappings', type, code], reader.at('code'));
-      at.set(['mappings', type, code, products.length], reader.at('product'));
-      products.push(product);
-    }
-    return { mappings };
   },
 };
 

@@ -3,51 +3,32 @@ import type { FilePosition } from '../datasets/errors';
 import type { Problems } from './problems';
 import type { TableKind, TableOf } from './table-kinds';
 
-/** A row list whose keys must be unique: its field, each row's key, and how a message names row `index`. */
+/** A row's fields that key it, as text. */
+type KeyFields = Readonly<Record<string, string>>;
+
+/**
+ * A row list whose keys must be unique: its field, how a message names a row (`{name}` for a field's value), and
+ * the row's key: the named fields, the last one as the engine looks it up (`lookup`; by default as written).
+ */
 interface Keyed {
   field: string;
-  keys: readonly string[];
-  what: (index: number) => string;
+  what: string;
+  lookup?: (row: KeyFields) => string;
 }
 
-const keyed = <Row>(
-  field: string,
-  rows: readonly Row[],
-  key: (row: Row) => string,
-  what: (row: Row) => string,
-): Keyed => ({ field, keys: rows.map(key), what: (index) => what(rows[index]!) });
-
 /** The row lists whose keys must be unique, with the key as the engine looks rows up. */
-const KEYED_ROWS: { readonly [K in TableKind]?: (table: TableOf<K>) => Keyed } = {
-  spendFactors: ({ factors }) =>
-    keyed(
-      'factors',
-      factors,
-      (r) => `${r.product}\u0000${r.region}`,
-      (r) => `factor for product ${r.product} in region ${r.region}`,
-    ),
-  margins: ({ margins }) =>
-    keyed(
-      'margins',
-      margins,
-      (r) => `${r.region}\u0000${r.product}`,
-      (r) => `margins for region ${r.region} and product ${r.product}`,
-    ),
-  cloudRegions: ({ regions }) =>
-    keyed(
-      'regions',
-      regions,
-      (r) => `${r.provider}\u0000${regionKey(r.region)}`,
-      (r) => `region ${r.provider} ${r.region}`,
-    ),
-  cloudInstances: ({ instances }) =>
-    keyed(
-      'instances',
-      instances,
-      (r) => `${r.provider}\u0000${instanceKey(r.provider, r.instance)}`,
-      (r) => `instance ${r.provider} ${r.instance}`,
-    ),
+const KEYED_ROWS: { readonly [K in TableKind]?: Keyed } = {
+  spendFactors: { field: 'factors', what: 'factor for product {product} in region {region}' },
+  margins: { field: 'margins', what: 'margins for region {region} and product {product}' },
+  cloudRegions: { field: 'regions', what: 'region {provider} {region}', lookup: (r) => regionKey(r.region!) },
+  cloudInstances: {
+    field: 'instances',
+    what: 'instance {provider} {instance}',
+    lookup: (r) => instanceKey(r.provider!, r.instance!),
+  },
 };
+
+const PLACEHOLDER = /\{(\w+)\}/g;
 
 /**
  * Records a problem for every row whose key repeats an earlier row's (under the engine's lookup keys: regions as
@@ -60,16 +41,22 @@ export function checkDuplicates<K extends TableKind>(
   problems: Problems,
   locate: (path: readonly PropertyKey[]) => FilePosition,
 ): void {
-  const rows = KEYED_ROWS[kind]?.(table);
-  if (rows === undefined) return;
+  const keyed = KEYED_ROWS[kind];
+  if (keyed === undefined) return;
+  const names = [...keyed.what.matchAll(PLACEHOLDER)].map((match) => match[1]!);
+  const rows = (table as unknown as Readonly<Record<string, readonly KeyFields[]>>)[keyed.field] ?? [];
   const first = new Map<string, number>();
-  rows.keys.forEach((key, index) => {
+  rows.forEach((row, index) => {
+    const parts = names.map((name) => row[name]);
+    if (keyed.lookup !== undefined) parts[parts.length - 1] = keyed.lookup(row);
+    const key = parts.join('\u0000');
     const earlier = first.get(key);
     if (earlier === undefined) {
       first.set(key, index);
       return;
     }
-    const at = locate([rows.field, earlier]);
-    problems.add(locate([rows.field, index]), `duplicate ${rows.what(index)} (first at line ${at.line})`);
+    const at = locate([keyed.field, earlier]);
+    const what = keyed.what.replace(PLACEHOLDER, (_, name: string) => String(row[name]));
+    problems.add(locate([keyed.field, index]), `duplicate ${what} (first at line ${at.line})`);
   });
 }

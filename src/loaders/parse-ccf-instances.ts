@@ -1,6 +1,5 @@
 import { deepFreeze } from '../core/freeze';
 import { decimal, div, sum, toNumber } from '../core/decimal';
-import { DatasetError } from '../datasets/errors';
 import { type CloudInstancesTable, type CloudProvider } from '../datasets/tables';
 import { readCsvRecords, type CsvRecord } from './csv';
 import { checkedTable, parseMeta } from './validate';
@@ -66,21 +65,30 @@ export const CCF_INSTANCE_FILES = /* @__PURE__ */ deepFreeze({
  *   { dataset, default_year: 2024, gwp: 'ar4', years: [2024] },
  * );
  * ```
- * @throws {@link DatasetError} for malformed CSV or files that contradict each other (Azure files out of step, specs
- *   that differ between microarchitecture rows, an instance with more vCPUs than its platform).
+ * @throws {@link DatasetError} for malformed CSV, or once every file is read, for every place the files contradict
+ *   each other (Azure files out of step, specs that differ between microarchitecture rows, an instance with more vCPUs
+ *   than its platform): the first in its message, all of them in `problems`.
  */
 export function parseCcfInstances(files: CcfInstanceFiles, meta: TableMeta<'cloudInstances'>): CcfInstances {
-  const dropped: DroppedInstance[] = [];
-  const notes: string[] = [];
+  const found: Findings = { dropped: [], notes: [], problems: new Problems('ccf-coefficients') };
   const instances = [
-    ...(files.aws ? awsInstances(files.aws, dropped) : []),
-    ...(files.azure ? azureInstances(files.azure, dropped, notes) : []),
-    ...(files.gcp ? gcpInstances(files.gcp, dropped, notes) : []),
+    ...(files.aws ? awsInstances(files.aws, found) : []),
+    ...(files.azure ? azureInstances(files.azure, found) : []),
+    ...(files.gcp ? gcpInstances(files.gcp, found) : []),
   ].sort((a, b) => compareStrings(a.provider, b.provider) || compareStrings(a.instance, b.instance));
+  found.problems.throwIfAny();
   const tableMeta = parseMeta('cloudInstances', meta, 'cloudInstances meta');
-  const problems = new Problems('ccf-coefficients');
-  const table = checkedTable('cloudInstances', { ...tableMeta, instances }, problems, () => ({ line: 1 }));
-  return { cloudInstances: table, dropped, notes };
+  const table = checkedTable('cloudInstances', { ...tableMeta, instances }, found.problems, () => ({
+    line: 1,
+  }));
+  return { cloudInstances: table, dropped: found.dropped, notes: found.notes };
+}
+
+/** What reading the files finds besides instances: rows left out, decisions taken, contradictions between files. */
+interface Findings {
+  dropped: DroppedInstance[];
+  notes: string[];
+  problems: Problems;
 }
 
 /** Locale-independent string order, so the table is the same on every machine. */
@@ -92,59 +100,93 @@ function plainDecimal(text: string | undefined): number | undefined {
   return /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : undefined;
 }
 
-function fail(file: string, line: number, problem: string): never {
-  throw new DatasetError(file, `line ${line}`, problem, { line });
+/** Items by key, in first-seen order, each key with its items in input order. */
+function groupBy<T>(items: Iterable<T>, key: (item: T) => string): Map<string, [T, ...T[]]> {
+  const groups = new Map<string, [T, ...T[]]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group === undefined) groups.set(key(item), [item]);
+    else group.push(item);
+  }
+  return groups;
 }
 
-/** Emits a row, or records why it cannot be used. */
+/**
+ * Join: each row of an embodied file with the specs of its `type` (a type without specs is dropped), then an
+ * instance of the fields `fields` reads from both (undefined: left out, its problem recorded).
+ */
+function joinedInstances<Spec>(
+  provider: CloudProvider,
+  embodied: { text: string; file: string },
+  specs: { get(type: string): Spec | undefined; file: string },
+  found: Findings,
+  fields: (type: string, embodied: Record<string, string>, spec: Spec) => InstanceFields | undefined,
+): Instance[] {
+  const instances: Instance[] = [];
+  for (const { record, line } of readCsvRecords(embodied.text, embodied.file)) {
+    const type = record.type ?? '';
+    const spec = specs.get(type);
+    if (spec === undefined) {
+      found.dropped.push({ provider, instance: type, reason: `not in ${specs.file}` });
+      continue;
+    }
+    const values = fields(type, record, spec);
+    const instance = values && instanceOrDrop(found, provider, type, values, { file: embodied.file, line });
+    if (instance) instances.push(instance);
+  }
+  return instances;
+}
+
+/** An instance's figures as read, each undefined where missing or unparseable. */
+interface InstanceFields {
+  vcpu?: number;
+  memory_gib?: number;
+  platform_vcpu?: number;
+  platform_embodied_kgco2e?: number;
+}
+
+/** Emits a row, or records why it cannot be used (dropped) or what it contradicts (a problem at `where`). */
 function instanceOrDrop(
-  dropped: DroppedInstance[],
+  found: Findings,
   provider: CloudProvider,
   instance: string,
-  fields: { vcpu?: number; memory_gib?: number; platform_vcpu?: number; platform_embodied_kgco2e?: number },
+  fields: InstanceFields,
   where: { file: string; line: number },
 ): Instance | undefined {
   const bad = Object.entries(fields)
     .filter(([, value]) => value === undefined || value <= 0)
     .map(([name]) => name);
   if (bad.length > 0) {
-    dropped.push({ provider, instance, reason: `missing, zero or unparseable ${bad.join(', ')}` });
+    found.dropped.push({ provider, instance, reason: `missing, zero or unparseable ${bad.join(', ')}` });
     return undefined;
   }
   const row = fields as Required<typeof fields>;
-  if (row.vcpu > row.platform_vcpu)
-    fail(where.file, where.line, `${provider}/${instance}: vcpu ${row.vcpu} > platform ${row.platform_vcpu}`);
+  if (row.vcpu > row.platform_vcpu) {
+    const problem = `${provider}/${instance}: vcpu ${row.vcpu} > platform ${row.platform_vcpu}`;
+    found.problems.add({ line: where.line }, problem, where.file);
+    return undefined;
+  }
   return { provider, instance, ...row };
 }
 
-function awsInstances(files: NonNullable<CcfInstanceFiles['aws']>, dropped: DroppedInstance[]): Instance[] {
+function awsInstances(files: NonNullable<CcfInstanceFiles['aws']>, found: Findings): Instance[] {
   const names = CCF_INSTANCE_FILES.aws;
   const specs = new Map(
     readCsvRecords(files.instances, names.instances).map((row) => [row.record['Instance type'], row.record]),
   );
-  const rows: Instance[] = [];
-  for (const { record: embodied, line } of readCsvRecords(files.embodied, names.embodied)) {
-    const type = embodied.type ?? '';
-    const spec = specs.get(type);
-    if (!spec) {
-      dropped.push({ provider: 'aws', instance: type, reason: `not in ${names.instances}` });
-      continue;
-    }
-    const row = instanceOrDrop(
-      dropped,
-      'aws',
-      type,
-      {
-        vcpu: plainDecimal(spec['Instance vCPU']),
-        memory_gib: plainDecimal(spec['Instance Memory (in GB)']),
-        platform_vcpu: plainDecimal(spec['Platform Total Number of vCPU']),
-        platform_embodied_kgco2e: plainDecimal(embodied.total),
-      },
-      { file: names.embodied, line },
-    );
-    if (row) rows.push(row);
-  }
-  return rows;
+  const embodied = { text: files.embodied, file: names.embodied };
+  return joinedInstances(
+    'aws',
+    embodied,
+    { get: (type) => specs.get(type), file: names.instances },
+    found,
+    (_, e, spec) => ({
+      vcpu: plainDecimal(spec['Instance vCPU']),
+      memory_gib: plainDecimal(spec['Instance Memory (in GB)']),
+      platform_vcpu: plainDecimal(spec['Platform Total Number of vCPU']),
+      platform_embodied_kgco2e: plainDecimal(e.total),
+    }),
+  );
 }
 
 /**
@@ -176,44 +218,56 @@ interface AzureRow {
  * Azure: the two CSVs read row by row, constrained-vCPU counts restored, platforms raised to their series' largest
  * size, then one instance per ARM size name.
  */
-function azureInstances(
-  files: NonNullable<CcfInstanceFiles['azure']>,
-  dropped: DroppedInstance[],
-  notes: string[],
-): Instance[] {
-  const rows = azureRows(files);
-  restoreConstrainedVcpus(rows, notes);
-  raiseSeriesPlatforms(rows, notes);
+function azureInstances(files: NonNullable<CcfInstanceFiles['azure']>, found: Findings): Instance[] {
+  const rows = azureRows(files, found.problems);
+  restoreConstrainedVcpus(rows, found);
+  raiseSeriesPlatforms(rows, found.notes);
   const out: Instance[] = [];
-  for (const [name, group] of azureSizes(rows)) {
-    const row = azureSizeInstance(name, group, dropped, notes);
+  for (const [name, group] of azureSizes(rows, found.problems)) {
+    const row = azureSizeInstance(name, group, found);
     if (row) out.push(row);
   }
   return out;
 }
 
-/** Read: one row per (size, microarchitecture), both CSVs out of one pipeline in the same order. */
-function azureRows(files: NonNullable<CcfInstanceFiles['azure']>): AzureRow[] {
+/**
+ * Read: one row per (size, microarchitecture), both CSVs out of one pipeline in the same order. A row out of step
+ * is a problem (and left out); files of different lengths cannot be paired at all.
+ */
+function azureRows(files: NonNullable<CcfInstanceFiles['azure']>, problems: Problems): AzureRow[] {
   const names = CCF_INSTANCE_FILES.azure;
   const embodied = readCsvRecords(files.embodied, names.embodied);
   const specs = readCsvRecords(files.instances, names.instances);
   if (embodied.length !== specs.length) {
-    throw new DatasetError(
-      names.embodied,
-      '',
-      `${embodied.length} rows, but ${names.instances} has ${specs.length}; the two files must be row by row`,
+    const [longer, shorter] =
+      embodied.length > specs.length
+        ? [
+            { rows: embodied, file: names.embodied },
+            { rows: specs, file: names.instances },
+          ]
+        : [
+            { rows: specs, file: names.instances },
+            { rows: embodied, file: names.embodied },
+          ];
+    problems.add(
+      { line: longer.rows[shorter.rows.length]!.line },
+      `${longer.rows.length} rows, but ${shorter.file} has ${shorter.rows.length}; the two files must be row by row`,
+      longer.file,
     );
+    return [];
   }
-  return embodied.map(({ record: e, line }, index) => {
-    const s = specs[index]?.record ?? {};
+  const rows: AzureRow[] = [];
+  embodied.forEach(({ record: e, line }, index) => {
+    const s = specs[index]!.record;
     if (e.type !== s['Virtual Machine'] || e.microarchitecture !== s.Microarchitecture) {
-      fail(
-        names.embodied,
-        line,
+      problems.add(
+        { line },
         `${e.type}/${e.microarchitecture} vs ${s['Virtual Machine']}/${s.Microarchitecture} in ${names.instances}: the files are out of step`,
+        names.embodied,
       );
+      return;
     }
-    return {
+    rows.push({
       series: s.Series ?? '',
       type: e.type ?? '',
       line,
@@ -221,32 +275,34 @@ function azureRows(files: NonNullable<CcfInstanceFiles['azure']>): AzureRow[] {
       memory_gib: plainDecimal(s['Instance Memory']),
       platform_vcpu: plainDecimal(s['Platform vCPUs (highest vCPU possible)']),
       total: plainDecimal(e.total),
-    };
+    });
   });
+  return rows;
 }
 
 /**
  * Check: constrained-vCPU sizes (`E16-4s v3`) hold active/parent vCPUs in the vCPU column (0.25) and the parent
  * size's vCPUs in the platform column (16). Restore the active count (4), as CCF's own constrained-vCPU table has it.
  */
-function restoreConstrainedVcpus(rows: AzureRow[], notes: string[]): void {
+function restoreConstrainedVcpus(rows: AzureRow[], found: Findings): void {
   const constrained = new Set<string>();
   for (const row of rows) {
     if (row.vcpu === undefined || Number.isInteger(row.vcpu) || row.platform_vcpu === undefined) continue;
     const active = Number(/^[A-Za-z]+\d+-(\d+)/.exec(row.type)?.[1]);
     const restored = row.vcpu * row.platform_vcpu;
     if (!(Math.abs(restored - active) < 1e-6)) {
-      fail(
-        CCF_INSTANCE_FILES.azure.instances,
-        row.line,
+      found.problems.add(
+        { line: row.line },
         `Azure ${row.type}: fractional vCPU ${row.vcpu} × ${row.platform_vcpu} is not the name's ${active}`,
+        CCF_INSTANCE_FILES.azure.instances,
       );
+      continue;
     }
     row.vcpu = active;
     constrained.add(row.type);
   }
   if (constrained.size > 0) {
-    notes.push(
+    found.notes.push(
       `azure: ${constrained.size} constrained-vCPU sizes: vcpu = active vCPUs from the name (CSV held the ratio)`,
     );
   }
@@ -279,55 +335,59 @@ function raiseSeriesPlatforms(rows: AzureRow[], notes: string[]): void {
   }
 }
 
-/** Select: the rows of each ARM size name (a size repeats once per microarchitecture); names must differ in case. */
-function azureSizes(rows: readonly AzureRow[]): Map<string, [AzureRow, ...AzureRow[]]> {
-  const bySize = new Map<string, [AzureRow, ...AzureRow[]]>();
-  for (const row of rows) {
-    const name = azureArmName(row.type);
-    const group = bySize.get(name);
-    if (group === undefined) bySize.set(name, [row]);
-    else group.push(row);
+/**
+ * Select: the rows of each ARM size name (a size repeats once per microarchitecture); names must differ in more than
+ * case (the engine looks instances up case-insensitively), a size that does not is a problem and left out.
+ */
+function azureSizes(rows: readonly AzureRow[], problems: Problems): Map<string, [AzureRow, ...AzureRow[]]> {
+  const bySize = groupBy(rows, (row) => azureArmName(row.type));
+  const firstByLowerName = new Map<string, string>();
+  for (const [name, group] of bySize) {
+    const first = firstByLowerName.get(name.toLowerCase());
+    if (first === undefined) firstByLowerName.set(name.toLowerCase(), name);
+    else {
+      const problem = `Azure ARM names ${first} and ${name} collide case-insensitively`;
+      problems.add({ line: group[0].line }, problem, CCF_INSTANCE_FILES.azure.instances);
+      bySize.delete(name);
+    }
   }
-  const lowerNames = new Set([...bySize.keys()].map((name) => name.toLowerCase()));
-  if (lowerNames.size !== bySize.size)
-    throw new DatasetError(
-      CCF_INSTANCE_FILES.azure.instances,
-      '',
-      'Azure ARM names collide case-insensitively',
-    );
   return bySize;
 }
 
 /**
- * Aggregate: one instance per size, its specs the same on every microarchitecture row, its embodied total their
- * mean where they differ (noted); a size with a missing value is dropped.
+ * Aggregate: one instance per size, its specs the same on every microarchitecture row (each row that differs is a
+ * problem), its embodied total their mean where they differ (noted); a size with a missing value is dropped.
  */
 function azureSizeInstance(
   name: string,
   group: readonly [AzureRow, ...AzureRow[]],
-  dropped: DroppedInstance[],
-  notes: string[],
+  found: Findings,
 ): Instance | undefined {
   const [first] = group;
   const file = CCF_INSTANCE_FILES.azure.instances;
-  for (const row of group) {
-    if (
+  const differing = group.filter(
+    (row) =>
       row.vcpu !== first.vcpu ||
       row.memory_gib !== first.memory_gib ||
-      row.platform_vcpu !== first.platform_vcpu
-    )
-      fail(file, row.line, `Azure ${name}: specs differ between microarchitecture rows`);
-  }
+      row.platform_vcpu !== first.platform_vcpu,
+  );
+  for (const row of differing)
+    found.problems.add(
+      { line: row.line },
+      `Azure ${name}: specs differ between microarchitecture rows`,
+      file,
+    );
+  if (differing.length > 0) return undefined;
   const totals = group.map((row) => row.total);
   let total = first.total;
   if (!totals.every((value) => value !== undefined)) total = undefined;
   else if (new Set(totals).size > 1) {
     total = toNumber(div(sum(totals.map(decimal)), decimal(totals.length)));
-    notes.push(`azure: ${name} embodied totals differ by microarchitecture; mean ${total} used`);
+    found.notes.push(`azure: ${name} embodied totals differ by microarchitecture; mean ${total} used`);
   }
   const { vcpu, memory_gib, platform_vcpu } = first;
   return instanceOrDrop(
-    dropped,
+    found,
     'azure',
     name,
     { vcpu, memory_gib, platform_vcpu, platform_embodied_kgco2e: total },
@@ -347,65 +407,51 @@ function mode(values: number[]): number | undefined {
 }
 
 /** GCP: the spec rows of each machine type (one per microarchitecture), an instance per embodied-mean row. */
-function gcpInstances(
-  files: NonNullable<CcfInstanceFiles['gcp']>,
-  dropped: DroppedInstance[],
-  notes: string[],
-): Instance[] {
+function gcpInstances(files: NonNullable<CcfInstanceFiles['gcp']>, found: Findings): Instance[] {
   const names = CCF_INSTANCE_FILES.gcp;
-  const specs = new Map<string, [CsvRecord, ...CsvRecord[]]>();
-  for (const row of readCsvRecords(files.instances, names.instances)) {
-    const type = row.record['Machine type'] ?? '';
-    const group = specs.get(type);
-    if (group === undefined) specs.set(type, [row]);
-    else group.push(row);
-  }
-  const out: Instance[] = [];
-  for (const { record: embodied, line } of readCsvRecords(files.embodiedMean, names.embodiedMean)) {
-    const type = embodied.type ?? '';
-    const group = specs.get(type);
-    if (!group) {
-      dropped.push({ provider: 'gcp', instance: type, reason: `not in ${names.instances}` });
-      continue;
-    }
-    const platformVcpu = gcpPlatformVcpu(type, group, notes);
+  const specs = groupBy(
+    readCsvRecords(files.instances, names.instances),
+    (row) => row.record['Machine type'] ?? '',
+  );
+  const embodied = { text: files.embodiedMean, file: names.embodiedMean };
+  const bySpecs = { get: (type: string) => specs.get(type), file: names.instances };
+  return joinedInstances('gcp', embodied, bySpecs, found, (type, e, group) => {
+    if (!gcpSpecsAgree(type, group, found.problems)) return undefined;
     const first = group[0].record;
-    const row = instanceOrDrop(
-      dropped,
-      'gcp',
-      type,
-      {
-        vcpu: plainDecimal(first['Instance vCPUs']),
-        memory_gib: plainDecimal(first['Instance Memory']),
-        platform_vcpu: platformVcpu,
-        platform_embodied_kgco2e: plainDecimal(embodied.total_mean),
-      },
-      { file: names.embodiedMean, line },
-    );
-    if (row) out.push(row);
-  }
-  return out;
+    return {
+      vcpu: plainDecimal(first['Instance vCPUs']),
+      memory_gib: plainDecimal(first['Instance Memory']),
+      platform_vcpu: gcpPlatformVcpu(type, group, found.notes),
+      platform_embodied_kgco2e: plainDecimal(e.total_mean),
+    };
+  });
+}
+
+/** Check a machine type's microarchitecture rows: the same vCPUs and memory on each, else a problem at the first. */
+function gcpSpecsAgree(
+  type: string,
+  group: readonly [CsvRecord, ...CsvRecord[]],
+  problems: Problems,
+): boolean {
+  const records = group.map((row) => row.record);
+  const vcpus = new Set(records.map((r) => r['Instance vCPUs']));
+  const memories = new Set(records.map((r) => plainDecimal(r['Instance Memory'])));
+  if (vcpus.size === 1 && memories.size === 1) return true;
+  const problem = `GCP ${type}: instance specs differ by microarchitecture`;
+  problems.add({ line: group[0].line }, problem, CCF_INSTANCE_FILES.gcp.instances);
+  return false;
 }
 
 /**
- * Check and aggregate a machine type's microarchitecture rows: the same vCPUs and memory on each, the platform the
- * most common platform vCPU count (noted where they differ); undefined when a row has none.
+ * Aggregate a machine type's microarchitecture rows: the platform is the most common platform vCPU count (noted
+ * where they differ); undefined when a row has none.
  */
 function gcpPlatformVcpu(
   type: string,
   group: readonly [CsvRecord, ...CsvRecord[]],
   notes: string[],
 ): number | undefined {
-  const records = group.map((row) => row.record);
-  const vcpus = new Set(records.map((r) => r['Instance vCPUs']));
-  const memories = new Set(records.map((r) => plainDecimal(r['Instance Memory'])));
-  if (vcpus.size !== 1 || memories.size !== 1)
-    fail(
-      CCF_INSTANCE_FILES.gcp.instances,
-      group[0].line,
-      `GCP ${type}: instance specs differ by microarchitecture`,
-    );
-  const platforms = records.map((r) => plainDecimal(r['Platform vCPUs (highest vCPU possible)']));
+  const platforms = group.map((row) => plainDecimal(row.record['Platform vCPUs (highest vCPU possible)']));
   const platformVcpu = platforms.every((value) => value !== undefined) ? mode(platforms) : undefined;
   if (new Set(platforms).size > 1) {
     notes.push(

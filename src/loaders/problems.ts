@@ -1,42 +1,62 @@
-import { DatasetError, type FilePosition } from '../datasets/errors';
+import { DatasetError, type DatasetProblem, type FilePosition } from '../datasets/errors';
 import { describePosition } from './text';
 
 /**
- * Problems found while reading a file, so that the whole file is checked before anything is built and the
- * first problem in file order is reported (with how many more there are).
+ * Problems found while reading a file (or the files of one input), so that the whole input is checked before
+ * anything is built and the first problem is reported, with how many more there are and the list of all of them.
  */
 export class Problems {
-  private readonly byPosition = new Map<string, { position: FilePosition; problem: string }>();
+  private readonly byPosition = new Map<
+    string,
+    { order: number; position: FilePosition; found: DatasetProblem }
+  >();
+  /** The files problems were found in, in the order of their first problem: the order they are reported in. */
+  private readonly files: string[] = [];
 
   constructor(private readonly file: string) {}
 
-  /** Records a problem; the first one recorded at a position wins (a bad cell is not also reported as missing). */
-  add(position: FilePosition, problem: string): void {
-    const key = `${position.line}:${position.column ?? 0}`;
-    if (!this.byPosition.has(key)) this.byPosition.set(key, { position, problem });
+  /**
+   * Records a problem at a position of `file` (by default the file this reader reads); the first one recorded at a
+   * position wins (a bad cell is not also reported as missing).
+   */
+  add(position: FilePosition, problem: string, file = this.file): void {
+    let order = this.files.indexOf(file);
+    if (order === -1) order = this.files.push(file) - 1;
+    const key = `${order}:${position.line}:${position.column ?? 0}`;
+    if (this.byPosition.has(key)) return;
+    const found = { table: file, location: describePosition(position), problem, ...placement(position) };
+    this.byPosition.set(key, { order, position, found });
   }
 
   get size(): number {
     return this.byPosition.size;
   }
 
-  /** @throws {@link DatasetError} for the first problem in file order, if there is any. */
+  /** @throws {@link DatasetError} for the first problem in file order, if there is any, with all of them. */
   throwIfAny(): void {
     const sorted = [...this.byPosition.values()].sort(
-      (a, b) => a.position.line - b.position.line || (a.position.column ?? 0) - (b.position.column ?? 0),
+      (a, b) =>
+        a.order - b.order ||
+        a.position.line - b.position.line ||
+        (a.position.column ?? 0) - (b.position.column ?? 0),
     );
     const first = sorted[0];
     if (first === undefined) return;
     const more = sorted.length - 1;
-    const suffix = more === 0 ? '' : ` (and ${more} more problem${more === 1 ? '' : 's'} in this file)`;
+    const where = this.files.length === 1 ? 'this file' : 'these files';
+    const suffix = more === 0 ? '' : ` (and ${more} more problem${more === 1 ? '' : 's'} in ${where})`;
     throw new DatasetError(
-      this.file,
-      describePosition(first.position),
-      `${first.problem}${suffix}`,
+      first.found.table,
+      first.found.location,
+      `${first.found.problem}${suffix}`,
       first.position,
+      sorted.map((entry) => entry.found),
     );
   }
 }
+
+/** The line and column of a position, as a {@link DatasetProblem} states them. */
+const placement = ({ line, column }: FilePosition) => ({ line, ...(column !== undefined && { column }) });
 
 /** Where a row's fields sit: a field's column, or for a nested field (`kgco2e_alt.ar5`) its sub-fields' columns. */
 export type RowColumns = Readonly<Record<string, string | Readonly<Record<string, string>>>>;

@@ -82,16 +82,46 @@ describe('parseCcfInstances', () => {
         { ...meta, years: [2024] },
       ),
     );
-    expect(shorter.problem).toMatch(/2 rows, but azure-instances.csv has 6/);
+    // Files of different lengths cannot be paired: the longer one's first row without a partner.
+    expect([shorter.table, shorter.line, shorter.problem]).toEqual([
+      'azure-instances.csv',
+      4,
+      '6 rows, but coefficients-azure-embodied.csv has 2; the two files must be row by row',
+    ]);
   });
 
+  // m5.large: 200 vCPUs on a 96-vCPU platform.
+  const awsTooManyVcpus = {
+    instances: AWS_INSTANCES.replace('m5.large,2017,2,96', 'm5.large,2017,200,96'),
+    embodied: AWS_EMBODIED,
+  };
+
   it('refuses an instance with more vCPUs than its platform', () => {
+    const error = catchError(() => parseCcfInstances({ aws: awsTooManyVcpus }, { ...meta, years: [2024] }));
+    expect([error.table, error.line, error.problem]).toEqual([
+      'coefficients-aws-embodied.csv',
+      2,
+      'aws/m5.large: vcpu 200 > platform 96',
+    ]);
+  });
+
+  it('reports every contradiction of the files, each at its file and line, before failing', () => {
     const error = catchError(() =>
       parseCcfInstances(
         {
-          aws: {
-            instances: AWS_INSTANCES.replace('m5.large,2017,2,96', 'm5.large,2017,200,96'),
-            embodied: AWS_EMBODIED,
+          aws: awsTooManyVcpus,
+          azure: {
+            // D2s v3 on Broadwell with 16 GiB where Skylake has 8; E16-4s v3 with a ratio of 0.5 (8 vCPUs, not 4).
+            instances: AZURE_INSTANCES.replace('D2s v3,Broadwell,2,8', 'D2s v3,Broadwell,2,16').replace(
+              'E16-4s v3,Broadwell,0.25',
+              'E16-4s v3,Broadwell,0.5',
+            ),
+            embodied: AZURE_EMBODIED,
+          },
+          // e2-standard-2 with 4 vCPUs on Broadwell, 2 elsewhere.
+          gcp: {
+            instances: GCP_INSTANCES.replace('e2-standard-2,Broadwell,2', 'e2-standard-2,Broadwell,4'),
+            embodiedMean: GCP_EMBODIED_MEAN,
           },
         },
         { ...meta, years: [2024] },
@@ -100,7 +130,52 @@ describe('parseCcfInstances', () => {
     expect([error.table, error.line, error.problem]).toEqual([
       'coefficients-aws-embodied.csv',
       2,
-      'aws/m5.large: vcpu 200 > platform 96',
+      'aws/m5.large: vcpu 200 > platform 96 (and 3 more problems in these files)',
+    ]);
+    expect(error.problems?.map((p) => [p.table, p.line, p.problem])).toEqual([
+      ['coefficients-aws-embodied.csv', 2, 'aws/m5.large: vcpu 200 > platform 96'],
+      ['azure-instances.csv', 3, 'Azure Standard_D2s_v3: specs differ between microarchitecture rows'],
+      ['azure-instances.csv', 4, "Azure E16-4s v3: fractional vCPU 0.5 × 16 is not the name's 4"],
+      ['gcp-instances.csv', 2, 'GCP e2-standard-2: instance specs differ by microarchitecture'],
+    ]);
+  });
+
+  it('reports Azure sizes whose ARM names differ only in case, and every out-of-step row', () => {
+    // A D2S v3 row besides D2s v3 names the same size to the engine, which looks instances up case-insensitively.
+    const instances = `${AZURE_INSTANCES}\nDsv3,D2S v3,Skylake,2,8,64,256`;
+    const embodied = `${AZURE_EMBODIED}\n6,Dsv3,d2s v3,Skylake,0,0,0,0,1400`
+      .replace('0,Dsv3,D2s v3,Skylake', '0,Dsv3,D4s v3,Skylake')
+      .replace('3,Mv2,M208ms v2,Skylake', '3,Mv2,M208ms v2,Icelake');
+    const error = catchError(() =>
+      parseCcfInstances({ azure: { instances, embodied } }, { ...meta, years: [2024] }),
+    );
+    expect(error.problems?.map((p) => [p.table, p.line, p.problem])).toEqual([
+      [
+        'coefficients-azure-embodied.csv',
+        2,
+        'D4s v3/Skylake vs D2s v3/Skylake in azure-instances.csv: the files are out of step',
+      ],
+      [
+        'coefficients-azure-embodied.csv',
+        5,
+        'M208ms v2/Icelake vs M208ms v2/Skylake in azure-instances.csv: the files are out of step',
+      ],
+      [
+        'coefficients-azure-embodied.csv',
+        8,
+        'd2s v3/Skylake vs D2S v3/Skylake in azure-instances.csv: the files are out of step',
+      ],
+    ]);
+    const collision = catchError(() =>
+      parseCcfInstances(
+        { azure: { instances, embodied: `${AZURE_EMBODIED}\n6,Dsv3,D2S v3,Skylake,0,0,0,0,1400` } },
+        { ...meta, years: [2024] },
+      ),
+    );
+    expect([collision.table, collision.line, collision.problem]).toEqual([
+      'azure-instances.csv',
+      8,
+      'Azure ARM names Standard_D2s_v3 and Standard_D2S_v3 collide case-insensitively',
     ]);
   });
 

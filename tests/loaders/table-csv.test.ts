@@ -300,6 +300,31 @@ describe('parseTableCsv errors name the file, line, column and problem', () => {
     expect(year.problem).toBe('year: "23" is not a four-digit year');
   });
 
+  it('keyed tables: each problem at its cell, every one listed', () => {
+    const where = (error: DatasetError) => error.problems?.map((p) => `${p.location}: ${p.problem}`);
+    const inflation =
+      'region,year,rate,product\nDE,2023,4,\nde,2023,4,p52\nDE,2023,2000000,p52\nDE,2023,3,\n';
+    expect(where(catchError(() => parseTableCsv('inflation', inflation, { meta })))).toEqual([
+      'line 3, column 1 (region): region: "de" is not a valid key: must be two capital letters (an ISO 3166-1 alpha-2 or EXIOBASE region code, e.g. DE)',
+      'line 4, column 3 (rate): rate: an annual inflation rate above 1,000,000 % is not plausible (is it a factor, not a percentage?) (got 2000000)',
+      'line 5, column 2 (year): duplicate country rate for DE 2023 (first on line 2)',
+    ]);
+    const mappings = 'type,code,product\nisic4,47,p52\nisic4,47,p50\nisic4,47,p52\n,47,p52\n';
+    const classificationsMeta = {
+      dataset,
+      product_classification: 'exiobase3p',
+      products: {},
+      weights: {},
+      weights_description: 'none',
+    };
+    expect(
+      where(catchError(() => parseTableCsv('classifications', mappings, { meta: classificationsMeta }))),
+    ).toEqual([
+      'line 4, column 3 (product): duplicate mapping isic4 47 → p52 (first on line 2)',
+      'line 5, column 1 (type): type is empty; it is required',
+    ]);
+  });
+
   it('a repeated key, with the line of the first', () => {
     const text = 'currency,year,rate\neur,2023,0.92\nusd,2023,1\neur,2023,0.93\n';
     const error = catchError(() => parseTableCsv('fx', text, { meta }));

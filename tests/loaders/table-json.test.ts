@@ -85,6 +85,33 @@ describe('parseTableJson', () => {
     expect(error.problem).toMatch(/^duplicate region aws us_east_1 \(first at line \d+\)$/);
   });
 
+  type Row = Record<string, unknown>;
+  it.each([
+    ['spendFactors', 'factors', (r: Row) => `factor for product ${r.product} in region ${r.region}`],
+    ['margins', 'margins', (r: Row) => `margins for region ${r.region} and product ${r.product}`],
+    ['cloudInstances', 'instances', (r: Row) => `instance ${r.provider} ${r.instance}`],
+  ] as const)('names a repeated row of %s by its key', (kind, field, named) => {
+    const table = defaultTables[kind] as unknown as Record<string, Row[]>;
+    const [row] = table[field]!;
+    const text = JSON.stringify({ ...table, [field]: [row, row] }, null, 1);
+    const error = catchError(() => parseTableJson(kind, text));
+    expect(error.problem.replace(/line \d+\)$/, 'line N)')).toBe(
+      `duplicate ${named(row!)} (first at line N)`,
+    );
+  });
+
+  it('finds repeated Azure instances as the engine looks them up: case-insensitive, with or without Standard_', () => {
+    const table = defaultTables.cloudInstances;
+    const azure = table.instances.find(
+      (row) => row.provider === 'azure' && row.instance.startsWith('Standard_'),
+    )!;
+    const again = { ...azure, instance: azure.instance.replace('Standard_', '').toUpperCase() };
+    const text = JSON.stringify({ ...table, instances: [azure, again] }, null, 1);
+    expect(catchError(() => parseTableJson('cloudInstances', text)).problem).toMatch(
+      new RegExp(`^duplicate instance azure ${again.instance} \\(first at line \\d+\\)$`),
+    );
+  });
+
   it('names the position of a syntax error', () => {
     const error = catchError(() =>
       parseTableJson('fx', '{\n  "dataset": {\n    "id": "a",,\n  }\n}', { file: 'broken.json' }),
