@@ -59,7 +59,7 @@ function parseGroup(group: string, count: number): unknown[] | undefined {
 
 /**
  * The value of `text` when it is a JSON array, parsed a group of about 32,768 characters at a time with
- * `pause()` awaited (when it returns a promise) between groups; `undefined` when the text is anything else, or
+ * `pause()` awaited (when it returns a promise) between groups (`groupCharacters`: for tests); `undefined` when the text is anything else, or
  * not sure to be well-formed, for the caller to `JSON.parse` whole. The elements are those `JSON.parse(text)`
  * gives: the text is `[` g₁ `,` g₂ … `]` between whitespace, and each group parses as a non-empty list of exactly
  * the values it holds in the whole.
@@ -73,6 +73,7 @@ function parseGroup(group: string, count: number): unknown[] | undefined {
 export async function parseArrayInGroups(
   text: string,
   pause: () => Promise<void> | undefined,
+  groupCharacters = GROUP_CHARACTERS,
 ): Promise<unknown[] | undefined> {
   const open = skipSpace(text, 0);
   if (text.charCodeAt(open) !== OPEN_ARRAY) return undefined;
@@ -99,7 +100,7 @@ export async function parseArrayInGroups(
       for (const element of last) elements.push(element);
       return elements;
     } else if (code === COMMA && depth === 0) {
-      if (index - groupStart < GROUP_CHARACTERS) {
+      if (index - groupStart < groupCharacters) {
         count++;
         continue;
       }
