@@ -110,8 +110,8 @@ export function createHandler(options: HandlerOptions): Handler {
 
 const toResponse = (answer: Reply): Response => {
   const { body } = answer;
-  // A large answer's slices go into a Blob as they are, never joined into one string.
-  const content = typeof body === 'string' ? body : new Blob(body as string[]);
+  // A large answer's pieces of bytes go into a Blob as they are, never joined.
+  const content = typeof body === 'string' ? body : new Blob([...body]);
   return new Response(answer.status === 204 || body === '' ? null : content, {
     status: answer.status,
     headers: answer.headers,

@@ -138,47 +138,56 @@ export function jsonText(value: unknown, options: { wire: boolean }): string {
 }
 
 /**
- * Most characters in one slice (plus one element): a slice is flattened and encoded in one piece when it is
- * written, so a small one keeps that step short.
+ * Characters of a large answer's text encoded to bytes at a time: each piece is encoded as soon as it is written,
+ * so the text (and the results it was written from) die young, in the collector's cheap generation, instead of
+ * 27 MB of strings outliving the answer's whole computation.
  */
-const SLICE_CHARACTERS = 1 << 18;
+const PIECE_CHARACTERS = 1 << 18;
 
-/** What {@link batchText} writes: the answer's text in slices, or `over` once it passed `maxLength` characters. */
-export type BatchText = { slices: string[]; over?: undefined } | { slices?: undefined; over: true };
+const utf8 = new TextEncoder();
 
 /**
- * A batch answer's JSON text in slices: their concatenation is exactly `JSON.stringify(results)` (each element as
- * {@link jsonText} writes it), inside `prefix` and `suffix` (the v1 envelope `{"results":` … `}`). `pause` is
- * called after each element and, when it returns a promise, awaited before the next, letting other requests in
- * while a large answer is written; a slice ends there, or past 262,144 characters. Writing stops as soon as the text passes `maxLength` characters.
+ * What {@link batchText} writes: the answer's text (`body`: one string, or, for an answer longer than 262,144
+ * characters, its UTF-8 bytes in pieces), or `over` once the text passed `maxLength` characters.
+ */
+export type BatchText =
+  { body: string | Uint8Array<ArrayBuffer>[]; over?: undefined } | { body?: undefined; over: true };
+
+/**
+ * A batch answer's JSON text from its results, a few at a time as they are computed: exactly
+ * `JSON.stringify(results)` (each element as {@link jsonText} writes it), inside `prefix` and `suffix` (the v1
+ * envelope `{"results":` … `}`). A long answer is encoded to UTF-8 a piece at a time as it is written; writing
+ * stops as soon as the text passes `maxLength` characters, so a refused answer is never held whole.
  *
  * @example
  * ```ts
- * const { slices } = await batchText(results, { wire: true, maxLength: 1e6 }, () => undefined);
- * slices?.join("") === JSON.stringify(results.map(toWireEstimate)); // true (estimates only)
+ * const { body } = await batchText([results], { wire: true, maxLength: 1e6 });
+ * body === JSON.stringify(results.map(toWireEstimate)); // true (estimates only; a short answer is one string)
  * ```
  */
 export async function batchText(
-  results: readonly unknown[],
+  results: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
   options: { wire: boolean; maxLength: number; prefix?: string; suffix?: string },
-  pause: () => Promise<void> | undefined,
 ): Promise<BatchText> {
-  const slices: string[] = [];
+  const pieces: Uint8Array<ArrayBuffer>[] = [];
   const suffix = `]${options.suffix ?? ''}`;
   let text = `${options.prefix ?? ''}[`;
   let length = text.length + suffix.length;
-  for (let index = 0; index < results.length; index++) {
-    const element = (index === 0 ? '' : ',') + jsonText(results[index], options);
-    length += element.length;
-    if (length > options.maxLength) return { over: true };
-    text += element;
-    const waiting = pause();
-    if (waiting !== undefined || text.length >= SLICE_CHARACTERS) {
-      slices.push(text);
+  let first = true;
+  for await (const slice of results) {
+    for (const result of slice) {
+      const element = (first ? '' : ',') + jsonText(result, options);
+      first = false;
+      length += element.length;
+      if (length > options.maxLength) return { over: true };
+      text += element;
+    }
+    if (text.length >= PIECE_CHARACTERS) {
+      pieces.push(utf8.encode(text));
       text = '';
     }
-    if (waiting !== undefined) await waiting;
   }
-  slices.push(text + suffix);
-  return { slices };
+  if (pieces.length === 0) return { body: text + suffix };
+  pieces.push(utf8.encode(text + suffix));
+  return { body: pieces };
 }

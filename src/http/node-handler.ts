@@ -76,37 +76,25 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<Uint8Arra
   });
 }
 
-/** Characters of a large answer written at a time: each is encoded and handed to the socket on its own. */
-const WRITE_SLICE = 1 << 20;
-
-/** The answer's text in pieces of at most {@link WRITE_SLICE} characters, in order. */
-function* pieces(body: string | readonly string[]): Generator<string> {
-  for (const slice of typeof body === 'string' ? [body] : body)
-    for (let offset = 0; offset < slice.length; offset += WRITE_SLICE)
-      yield slice.length <= WRITE_SLICE ? slice : slice.slice(offset, offset + WRITE_SLICE);
-}
-
 function write(response: ServerResponse, answer: Reply): void {
   if (response.destroyed) return;
   response.writeHead(answer.status, answer.headers);
   const { body } = answer;
-  if (typeof body === 'string' && body.length <= WRITE_SLICE) {
+  if (typeof body === 'string') {
     response.end(body);
     return;
   }
-  // A 27 MB answer encoded in one end() held the event loop; a megabyte at a time, as the socket drains, does not.
-  const queue = pieces(body);
-  let piece = queue.next();
-  if (piece.done) response.end();
+  // A large answer's pieces (256 KB of bytes each) go to the socket as it drains: a 27 MB answer encoded in one
+  // end() held the event loop.
+  let index = 0;
   const next = (): void => {
-    while (!piece.done && !response.destroyed) {
-      const text = piece.value;
-      piece = queue.next();
-      if (piece.done) {
-        response.end(text);
+    while (index < body.length && !response.destroyed) {
+      const piece = body[index++]!;
+      if (index === body.length) {
+        response.end(piece);
         return;
       }
-      if (!response.write(text)) {
+      if (!response.write(piece)) {
         response.once('drain', next);
         return;
       }

@@ -1,4 +1,5 @@
 import { EmissionsError } from '../core/errors';
+import { parseArrayInGroups } from './json-array-reader';
 import { httpMessages } from './messages';
 
 /**
@@ -81,22 +82,64 @@ export function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/**
- * The JSON value of a body's bytes.
- *
- * @throws {@link EmissionsError} `invalid_json` (400) for bytes that are not UTF-8, empty, or not JSON.
- */
-export function parseJsonBytes(bytes: Uint8Array): unknown {
-  let text: string;
+/** The text of a body's bytes. @throws {@link EmissionsError} `invalid_json` (400) when they are not UTF-8. */
+function decode(bytes: Uint8Array): string {
   try {
-    text = utf8.decode(bytes);
+    return utf8.decode(bytes);
   } catch {
     throw new EmissionsError('invalid_json', httpMessages.notUtf8());
   }
+}
+
+/** The JSON value of a body's text, or the `invalid_json` error `JSON.parse` gives. */
+function parseJsonText(text: string): unknown {
   if (text.trim() === '') throw new EmissionsError('invalid_json', httpMessages.emptyBody());
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     throw new EmissionsError('invalid_json', httpMessages.invalidJson((error as Error).message));
   }
+}
+
+/**
+ * The JSON value of a body's bytes.
+ *
+ * @throws {@link EmissionsError} `invalid_json` (400) for bytes that are not UTF-8, empty, or not JSON.
+ */
+export function parseJsonBytes(bytes: Uint8Array): unknown {
+  return parseJsonText(decode(bytes));
+}
+
+/** Bytes decoded at a time by {@link parseJsonBytesInSlices}. */
+const DECODE_BYTES = 1 << 20;
+
+/**
+ * {@link parseJsonBytes} for a large body, letting other requests in while it works: the bytes are decoded a
+ * megabyte at a time and an array is parsed a group of elements at a time (`pause()`, when it returns a promise,
+ * is awaited between steps). The value and every error are exactly {@link parseJsonBytes}'s: whatever the sliced
+ * reader is not sure of is parsed whole.
+ *
+ * @example
+ * ```ts
+ * await parseJsonBytesInSlices(new TextEncoder().encode('[1, 2]'), () => undefined); // [1, 2]
+ * ```
+ * @throws {@link EmissionsError} `invalid_json` (400) for bytes that are not UTF-8, empty, or not JSON.
+ */
+export async function parseJsonBytesInSlices(
+  bytes: Uint8Array,
+  pause: () => Promise<void> | undefined,
+): Promise<unknown> {
+  let text = '';
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    for (let offset = 0; offset < bytes.byteLength; offset += DECODE_BYTES) {
+      const end = Math.min(bytes.byteLength, offset + DECODE_BYTES);
+      text += decoder.decode(bytes.subarray(offset, end), { stream: end < bytes.byteLength });
+      const waiting = pause();
+      if (waiting !== undefined) await waiting;
+    }
+  } catch {
+    throw new EmissionsError('invalid_json', httpMessages.notUtf8());
+  }
+  return (await parseArrayInGroups(text, pause)) ?? parseJsonText(text);
 }

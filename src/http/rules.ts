@@ -6,7 +6,7 @@ import type { CalculationOptions } from '../core/estimate';
 import type { CloudProvider } from '../datasets/tables';
 import type { CloudDatasets, Datasets, SpendDatasets } from '../datasets/types';
 import { httpMessages } from './messages';
-import { checkContentType, parseJsonBytes, tooLarge } from './read-json-body';
+import { checkContentType, parseJsonBytes, parseJsonBytesInSlices, tooLarge } from './read-json-body';
 import { INTERNAL_ERROR_BODY } from './responses';
 import { type CorsOptions, corsPolicy } from './cors';
 import { computeMetadata, matchMetadataRoute, type MetadataRoute, procurementMetadata } from './metadata';
@@ -38,13 +38,13 @@ export interface Call<R> {
 }
 
 /**
- * A response as the rules give it: a status, headers, and the JSON text of the body, or of a large batch answer
- * in slices (the body is their concatenation; an edge writes them in turn, never joined).
+ * A response as the rules give it: a status, headers, and the JSON text of the body, or a large batch answer's
+ * UTF-8 bytes in pieces (the body is their concatenation; an edge writes them in turn, never joined).
  */
 export interface Reply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | readonly string[];
+  readonly body: string | readonly Uint8Array<ArrayBuffer>[];
 }
 
 /** The rules' options; the edges' options are this with their own request type. */
@@ -210,32 +210,52 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     return body;
   }
 
-  async function compute(route: Route, body: unknown, v1: boolean): Promise<unknown> {
+  /**
+   * A single answer's value, or a batch's results as they are computed, a slice at a time (`pause` keeps the
+   * batch to its share of the event loop).
+   */
+  function compute(route: Route, body: unknown, v1: boolean, pause: Pause): Computed {
     if (route.family === 'spend') {
       const spend = spendDatasets as SpendDatasets;
       const { calculate, batch } = CALCULATORS.spend;
-      if (!route.batch) return calculate(body as never, spend, calculation);
-      const results = await inSlices(checkBatch(body, v1), (slice) =>
-        batch(slice as readonly never[], spend, calculation),
-      );
-      return v1 ? { results } : results;
+      if (!route.batch) return { value: calculate(body as never, spend, calculation) };
+      return {
+        slices: inSlices(
+          checkBatch(body, v1),
+          (slice) => batch(slice as readonly never[], spend, calculation),
+          pause,
+        ),
+      };
     }
     const cloud = cloudDatasets as CloudDatasets;
     const calculator = CALCULATORS[route.calculator];
     // The provider is checked once for the whole request, so a bad one is a 400 rather than N failed elements.
     const { provider } = resolveProvider(route.provider, cloud);
     if (v1) {
-      if (!route.batch) return V1_CLOUD[route.calculator](provider, body, cloud, calculation);
-      const results = await inSlices(checkBatch(body, v1), (slice) =>
-        v1CloudBatch(route.calculator, provider, slice, cloud, calculation),
-      );
-      return { results };
+      if (!route.batch) return { value: V1_CLOUD[route.calculator](provider, body, cloud, calculation) };
+      return {
+        slices: inSlices(
+          checkBatch(body, v1),
+          (slice) => v1CloudBatch(route.calculator, provider, slice, cloud, calculation),
+          pause,
+        ),
+      };
     }
     if (route.batch)
-      return inSlices(checkBatch(body, v1), (slice) =>
-        (calculator.batch as CloudBatchCalculator)(provider, slice as readonly never[], cloud, calculation),
-      );
-    return (calculator.calculate as CloudCalculator)(provider, body as never, cloud, calculation);
+      return {
+        slices: inSlices(
+          checkBatch(body, v1),
+          (slice) =>
+            (calculator.batch as CloudBatchCalculator)(
+              provider,
+              slice as readonly never[],
+              cloud,
+              calculation,
+            ),
+          pause,
+        ),
+      };
+    return { value: (calculator.calculate as CloudCalculator)(provider, body as never, cloud, calculation) };
   }
 
   async function handle(call: Call<R>): Promise<Reply> {
@@ -263,29 +283,31 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
       throw tooLarge(maxBodyBytes);
     const bytes = await call.readBody(maxBodyBytes);
     const v1 = isV1Path(call.pathname, basePath);
-    const result = await compute(route, parseJsonBytes(bytes), v1);
+    const pause = pacer();
+    let body: unknown;
+    if (route.batch && bytes.byteLength > LARGE_BODY_BYTES) {
+      await nextTurn(); // a large batch starts behind those already running
+      body = await parseJsonBytesInSlices(bytes, pause);
+    } else body = parseJsonBytes(bytes);
+    const computed = compute(route, body, v1, pause);
     // The per-resource unversioned routes send data_quality_flags as the list's text (SPEC.md); v1 answers are
     // already in their wire shape.
     const wire = !v1 && CALCULATORS[route.calculator].wireFlags;
-    if (!route.batch) return { status: 200, headers: JSON_HEADERS, body: jsonText(result, { wire }) };
+    if (computed.slices === undefined)
+      return { status: 200, headers: JSON_HEADERS, body: jsonText(computed.value, { wire }) };
     // A v1 batch is the same array text inside the hosted envelope, as JSON.stringify({ results }) writes it.
-    const results = Array.isArray(result) ? result : (result as { results: unknown[] }).results;
     const maxLength = Math.max(ANSWER_SIZE.floor, answerFactor * bytes.byteLength);
-    const text = await batchText(
-      results,
-      { wire, maxLength, ...(v1 && { prefix: '{"results":', suffix: '}' }) },
-      pacer(),
-    );
+    const text = await batchText(computed.slices, {
+      wire,
+      maxLength,
+      ...(v1 && { prefix: '{"results":', suffix: '}' }),
+    });
     if (text.over) {
       throw new EmissionsError('batch_too_large', httpMessages.answerTooLarge(maxLength, answerFactor), {
         path: 'requests',
       });
     }
-    return {
-      status: 200,
-      headers: JSON_HEADERS,
-      body: text.slices.length === 1 ? text.slices[0]! : text.slices,
-    };
+    return { status: 200, headers: JSON_HEADERS, body: text.body };
   }
 
   async function respond(call: Call<R>): Promise<Reply> {
@@ -326,60 +348,98 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
  */
 export const ANSWER_SIZE = Object.freeze({ factor: 200, floor: 1_000_000 });
 
+/** What a request's batch work calls between steps: past its budget, a promise of its next turn. */
+type Pause = () => Promise<void> | undefined;
+
+/** A single answer's value, or a batch's results a slice at a time. */
+type Computed =
+  { value: unknown; slices?: undefined } | { value?: undefined; slices: AsyncIterable<readonly unknown[]> };
+
 /** Work a batch does before it lets other requests in, in milliseconds. */
-const SLICE_BUDGET_MS = 5;
+const SLICE_BUDGET_MS = 2;
 /** Elements computed between two looks at the clock. */
 const SLICE_ELEMENTS = 16;
+/** A batch body past this many bytes is parsed in slices (a 100-element batch is 5 KB; 10,000 elements 586 KB). */
+const LARGE_BODY_BYTES = 1 << 16;
 
 /**
- * A clock for the answer's writer: every few elements it looks at the time, and past {@link SLICE_BUDGET_MS} of work
- * it returns a pause that lets other requests in.
+ * A request's clock: past {@link SLICE_BUDGET_MS} of work since its last turn, it returns the wait for its next
+ * turn (see {@link nextTurn}).
  */
-function pacer(): () => Promise<void> | undefined {
+function pacer(): Pause {
   let started = performance.now();
-  let calls = 0;
   return () => {
-    if (++calls % SLICE_ELEMENTS !== 0 || performance.now() - started < SLICE_BUDGET_MS) return undefined;
-    return yieldToEventLoop().then(() => {
+    if (performance.now() - started < SLICE_BUDGET_MS) return undefined;
+    return nextTurn().then(() => {
       started = performance.now();
     });
   };
 }
 
-/** Lets the event loop run what is waiting (other requests' I/O) before the batch goes on. */
-const yieldToEventLoop: () => Promise<void> =
+/** Runs a callback after the event loop has handled what is waiting (other requests' I/O). */
+const afterIo: (callback: () => void) => void =
   typeof setImmediate === 'function'
-    ? () => new Promise((resolve) => setImmediate(resolve))
-    : () => new Promise((resolve) => setTimeout(resolve, 0));
+    ? (callback) => setImmediate(callback)
+    : (callback) => setTimeout(callback, 0);
+
+/** Batches waiting for a turn, first come first served. */
+const turnQueue: Array<() => void> = [];
+let turnScheduled = false;
+
+function giveTurn(): void {
+  turnScheduled = false;
+  const next = turnQueue.shift();
+  if (turnQueue.length > 0) {
+    turnScheduled = true;
+    afterIo(giveTurn);
+  }
+  next?.();
+}
 
 /**
- * Runs a batch calculator over a batch a few elements at a time, yielding to the event loop whenever it has worked
- * for {@link SLICE_BUDGET_MS}, so one batch at the ceiling (10,000 slow elements) cannot hold every other request
- * for seconds. The results are those of one call on the whole batch: an element's error path names its index in
- * the whole batch (`requests[9999]`), not in its slice.
+ * Waits for the next turn: one batch at a time works, once per round of the event loop, in the order they asked.
+ * With each batch yielding on its own, two batches ran back to back in the same round and held other requests
+ * twice as long; taking turns, the time between two rounds stays one {@link SLICE_BUDGET_MS}, however many large
+ * batches run.
  */
-async function inSlices<T>(
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    turnQueue.push(resolve);
+    if (!turnScheduled) {
+      turnScheduled = true;
+      afterIo(giveTurn);
+    }
+  });
+}
+
+/**
+ * Runs a batch calculator over a batch a few elements at a time, giving up its turn whenever it (and the writer
+ * of its answer, which reads each slice before the next is computed) has worked for {@link SLICE_BUDGET_MS}, so
+ * one batch at the ceiling (10,000 slow elements) cannot hold every other request for seconds, and its results
+ * are written as they are computed, never all held at once. The results are those of one call on the whole
+ * batch: an element's error path names its index in the whole batch (`requests[9999]`), not in its slice.
+ */
+async function* inSlices<T>(
   requests: readonly unknown[],
   batch: (slice: readonly unknown[]) => Array<T | ErrorBody>,
-): Promise<Array<T | ErrorBody>> {
+  pause: Pause,
+): AsyncGenerator<Array<T | ErrorBody>> {
   // Checks that fail the whole batch (missing dataset parts) run once, before any element.
-  if (requests.length <= SLICE_ELEMENTS) return batch(requests);
-  const results: Array<T | ErrorBody> = [];
-  let started = performance.now();
-  for (let start = 0; start < requests.length; start += SLICE_ELEMENTS) {
-    if (performance.now() - started >= SLICE_BUDGET_MS) {
-      await yieldToEventLoop();
-      started = performance.now();
-    }
-    const slice = batch(requests.slice(start, start + SLICE_ELEMENTS));
-    for (const result of slice) {
-      if (start > 0 && isErrorBody(result) && result.path !== undefined)
-        result.path = result.path.replace(
-          /^requests\[(\d+)\]/,
-          (_, index: string) => `requests[${start + Number(index)}]`,
-        );
-      results.push(result);
-    }
+  if (requests.length <= SLICE_ELEMENTS) {
+    yield batch(requests);
+    return;
   }
-  return results;
+  for (let start = 0; start < requests.length; start += SLICE_ELEMENTS) {
+    const waiting = pause();
+    if (waiting !== undefined) await waiting;
+    const slice = batch(requests.slice(start, start + SLICE_ELEMENTS));
+    if (start > 0)
+      for (const result of slice)
+        if (isErrorBody(result) && result.path !== undefined)
+          result.path = result.path.replace(
+            /^requests\[(\d+)\]/,
+            (_, index: string) => `requests[${start + Number(index)}]`,
+          );
+    yield slice;
+  }
 }

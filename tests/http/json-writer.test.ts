@@ -12,13 +12,15 @@ import { calculateCpuBatch, calculateEmbodiedBatch, calculateStorageBatch } from
  * per-resource routes, JSON.stringify(toWireEstimate(…))'s), reusing the text of deeply frozen shared objects.
  */
 
-const never = () => undefined;
+/** A batch answer's body as one text, however it came (one string, or UTF-8 pieces). */
+const textOf = (body: string | readonly Uint8Array[] | undefined) =>
+  typeof body === 'string' || body === undefined ? body : Buffer.concat(body).toString('utf8');
 /** What the rules sent before the writer: each estimate copied into its wire form, error bodies as they are. */
 const toWireBatch = (results: readonly unknown[]) =>
   results.map((result) => (isErrorBody(result) ? result : toWireEstimate(result as never)));
 const whole = async (results: readonly unknown[], wire: boolean, maxLength = Number.MAX_SAFE_INTEGER) => {
-  const text = await batchText(results, { wire, maxLength }, never);
-  return text.slices?.join('');
+  const text = await batchText([results], { wire, maxLength });
+  return textOf(text.body);
 };
 
 // JSON-ish values plus what JSON.stringify treats specially: undefined, NaN, infinities, -0, functions.
@@ -99,31 +101,48 @@ describe('the JSON writer (issue 40 item 4)', () => {
     expect(await whole(cpu, true)).toContain('"data_quality_flags":"[\'notable_methodological_variance\']"');
   });
 
-  it('the v1 envelope, slices at every pause, and the length cap', async () => {
+  it('the v1 envelope, results in slices as computed, and the length cap', async () => {
     const results = [{ a: 1 }, { b: [2] }, 'c'];
-    let pauses = 0;
-    const sliced = await batchText(
-      results,
-      { wire: false, maxLength: 1_000, prefix: '{"results":', suffix: '}' },
-      () => {
-        pauses++;
-        return Promise.resolve();
-      },
-    );
-    expect(pauses).toBe(3);
-    expect(sliced.slices).toEqual(['{"results":[{"a":1}', ',{"b":[2]}', ',"c"', ']}']);
+    async function* computed() {
+      yield results.slice(0, 1);
+      await Promise.resolve();
+      yield [];
+      yield results.slice(1);
+    }
+    const sliced = await batchText(computed(), {
+      wire: false,
+      maxLength: 1_000,
+      prefix: '{"results":',
+      suffix: '}',
+    });
+    expect(sliced.body).toBe(JSON.stringify({ results }));
     const exact = JSON.stringify({ results }).length; // 30
     expect(
-      (
-        await batchText(results, { wire: false, maxLength: exact, prefix: '{"results":', suffix: '}' }, never)
-      ).slices?.join(''),
+      (await batchText([results], { wire: false, maxLength: exact, prefix: '{"results":', suffix: '}' }))
+        .body,
     ).toBe(JSON.stringify({ results }));
     expect(
-      await batchText(
-        results,
-        { wire: false, maxLength: exact - 1, prefix: '{"results":', suffix: '}' },
-        never,
-      ),
+      await batchText([results], { wire: false, maxLength: exact - 1, prefix: '{"results":', suffix: '}' }),
     ).toEqual({ over: true });
+    expect((await batchText([], { wire: false, maxLength: 2 })).body).toBe('[]');
+  });
+
+  it('a long answer comes as UTF-8 pieces of whole elements, non-ASCII text included', async () => {
+    // 2,999 elements of 101 characters and one of 6 with characters outside ASCII (é, €, and 😀 as two UTF-16
+    // units), 2,999 commas and the brackets: 305,906 characters. The first slice's 2,600 elements make 265,200
+    // characters, past one piece's 262,144: two pieces.
+    const results = Array.from({ length: 3_000 }, (_, index) => (index === 2_999 ? 'é€😀' : 'x'.repeat(99)));
+    const { body } = await batchText([results.slice(0, 2_600), results.slice(2_600)], {
+      wire: false,
+      maxLength: Number.MAX_SAFE_INTEGER,
+    });
+    expect(Array.isArray(body)).toBe(true);
+    expect((body as Uint8Array[]).length).toBe(2);
+    expect(textOf(body)).toBe(JSON.stringify(results));
+    // The cap counts characters, as before: the answer's 305,906 characters fit, one fewer does not.
+    const length = JSON.stringify(results).length;
+    expect(length).toBe(305_906);
+    expect((await batchText([results], { wire: false, maxLength: length })).over).toBeUndefined();
+    expect((await batchText([results], { wire: false, maxLength: length - 1 })).over).toBe(true);
   });
 });

@@ -328,11 +328,11 @@ function connectionCap(
   const silent = new Map<Socket, number>();
   const progress = new Map<Socket, Progress>();
   const count = (socket: Socket): boolean => {
-    silent.delete(socket);
     if (counted.has(socket)) return true;
     const address = socket.remoteAddress ?? '';
     const held = byAddress.get(address) ?? 0;
     if (counted.size >= max || held >= perAddress) return false;
+    silent.delete(socket);
     counted.add(socket);
     byAddress.set(address, held + 1);
     progress.set(socket, { request: undefined, since: performance.now(), bytes: 0, idleAt: -1 });
@@ -375,9 +375,11 @@ function connectionCap(
       checkProgress(now);
     }
     for (const [socket, since] of silent) {
-      if (socket.bytesRead > 0) {
-        if (!count(socket)) socket.destroy();
-      } else if (now - since >= firstByteMs) {
+      // A connection that spoke while its address's share (or the cap) was full waits, outside the count, for a
+      // place until its first-byte time is up: closed at once, a dripping attacker reconnected at once, and 1,200
+      // of them made the server accept and close thousands of connections a second.
+      if (socket.bytesRead > 0 && count(socket)) continue;
+      if (now - since >= firstByteMs) {
         silent.delete(socket);
         socket.destroy();
       }
@@ -402,7 +404,12 @@ function connectionCap(
   return {
     /** Counts a connection that sent a request; false when the cap is full. */
     admit: count,
-    stop: () => clearInterval(sweep),
+    stop: () => {
+      clearInterval(sweep);
+      // Connections still waiting for a place would hold the drain until its grace period: those that cannot have
+      // one now are closed, as they would have been before they waited.
+      for (const socket of silent.keys()) if (socket.bytesRead > 0 && !count(socket)) socket.destroy();
+    },
     /** Every open connection, silent or counted. */
     open: () => open,
     /** Nothing to finish on the connection: it never sent a byte, or its last answer was written and it is silent since. */
