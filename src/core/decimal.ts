@@ -605,3 +605,35 @@ function signOfSum(x: number, y: number, z: number): number {
   if (e2 !== 0) return 0;
   return e1 < 0 ? -1 : e1 > 0 ? 1 : 0;
 }
+
+/**
+ * A positive decimal as a double-double `[hi, lo]` (hi its nearest double, lo the nearest double to the rest), for
+ * the double-double fast paths (src/core/double-double.ts): within 2^-104 of it. Undefined for a decimal that is not
+ * positive or whose double is not finite and nonzero. Made once per cached factor, not per estimate.
+ *
+ * @example
+ * ```ts
+ * doubleDouble(decimal('0.1')); // [0.1, -5.551115123125783e-18]
+ * ```
+ */
+export function doubleDouble(value: Decimal): readonly [number, number] | undefined {
+  if (!isPositive(value)) return undefined;
+  const hi = toNumber(value);
+  if (!(hi > 0 && hi < Infinity)) return undefined;
+  return [hi, toNumber(sub(value, exactBinary(hi)))];
+}
+
+/** A positive double's exact value as a decimal: m·2^e, m·5^−e·10^e for e < 0. */
+function exactBinary(value: number): Decimal {
+  let exponent = 0;
+  let mantissa = value;
+  while (!Number.isInteger(mantissa)) {
+    mantissa *= 2;
+    exponent--;
+  }
+  const text =
+    exponent === 0
+      ? BigInt(mantissa).toString()
+      : `${(BigInt(mantissa) * 5n ** BigInt(-exponent)).toString()}e${exponent}`;
+  return wrap(new Big(text));
+}

@@ -233,6 +233,23 @@ function scaledBack(places: number): boolean {
 }
 
 /**
+ * The shortest decimal of a positive double × `times` / `per` (whole doubles: a unit's ratio) as a double-double in
+ * {@link dd}; false where {@link shortestDecimal} declines. The division is the exact path's, which rounds at 25
+ * significant digits or more (within the bound).
+ *
+ * @example
+ * ```ts
+ * scaledDecimal(90, 1, 60); // true; dd.hi is 1.5 (hours in 90 minutes)
+ * ```
+ */
+export function scaledDecimal(value: number, times: number, per: number): boolean {
+  if (!shortestDecimal(value)) return false;
+  if (times !== 1) ddMul(dd.hi, dd.lo, times, 0);
+  if (per !== 1) ddDivide(dd.hi, dd.lo, per);
+  return true;
+}
+
+/**
  * The double nearest the exact product of the shortest decimals of two positive doubles, in doubles; undefined where
  * it cannot decide it (or takes neither operand), for the exact path.
  *

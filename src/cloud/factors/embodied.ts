@@ -1,4 +1,4 @@
-import { type Decimal, decimal, div, mul } from '../../core/decimal';
+import { type Decimal, decimal, div, doubleDouble, mul } from '../../core/decimal';
 import type { EmbodiedMethod, FactorMetadata } from '../../core/estimate';
 import { factorId } from '../../core/factor-id';
 import { createMemo } from '../../core/memo';
@@ -55,6 +55,12 @@ export interface EmbodiedFactor {
   /** numerator / denominator, kg CO2e per instance-hour. */
   factor: Decimal;
   metadata: FactorMetadata;
+  /**
+   * For the double-double fast paths: the numerator as hi + lo, and the denominator where it is a whole number that
+   * a double holds exactly (platform vCPUs × lifetime hours); undefined otherwise, for the exact path.
+   */
+  numeratorPair: readonly [number, number] | undefined;
+  denominatorNumber: number | undefined;
 }
 
 const embodiedFactors = createMemo<EmbodiedFactor>();
@@ -72,11 +78,17 @@ export function embodiedFactor(
     [provider, instance.instance, year],
     () => {
       const { numerator, denominator } = embodiedPerInstanceHour(instance, coefficients);
+      const denominatorPair = doubleDouble(denominator);
       return {
         numerator,
         denominator,
         factor: div(numerator, denominator),
         metadata: embodiedMetadata(provider, instance, year, datasets),
+        numeratorPair: doubleDouble(numerator),
+        denominatorNumber:
+          denominatorPair !== undefined && denominatorPair[1] === 0 && Number.isInteger(denominatorPair[0])
+            ? denominatorPair[0]
+            : undefined,
       };
     },
   );
