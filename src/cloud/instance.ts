@@ -10,7 +10,7 @@ import {
   outputNumber,
   sharedNumber,
 } from '../core/estimate';
-import { createMemo } from '../core/memo';
+import { createMemo, createRecordCache } from '../core/memo';
 import { type DurationUnit, gibibytesToGigabytes, hoursRatio, toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
 import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
@@ -76,10 +76,10 @@ interface VcpuPower {
 const GPU_UTILIZATION_NUMBER = 0.5;
 const GPU_UTILIZATION = decimal(GPU_UTILIZATION_NUMBER);
 
-/** Grid factor and its metadata per provider, region and year. */
-const grids = createMemo<Grid>();
-/** Per-instance figures per provider, instance type and PUE (a region's PUE may differ from the provider's). */
-const instanceFigures = createMemo<InstanceFigures>();
+/** Grid factor and its metadata per region record (of a provider, in a regions table) and year. */
+const grids = createRecordCache<CloudRegion, Grid>();
+/** Per-instance figures per instance record and PUE (a region's PUE may differ from the provider's). */
+const instanceFigures = createRecordCache<CloudInstance, InstanceFigures>();
 /** CPU kWh per vCPU-hour at a utilisation, PUE included: one entry per provider, distinct utilisation and PUE. */
 const vcpuKwhPerHour = createMemo<VcpuPower>();
 
@@ -218,7 +218,7 @@ function instanceEstimate(
     grid,
     gridMetadata: gridFactorMetadata,
     gridPair,
-  } = grids.get([datasets.cloudRegions], [id, region.region, electricityYear], () => {
+  } = grids.get(region, datasets.cloudRegions, id, electricityYear, () => {
     const grid = gridFactor(region, electricityYear);
     return {
       grid,
@@ -228,8 +228,10 @@ function instanceEstimate(
   });
   const pue = pueAt(coefficients, region.region);
   const figures = instanceFigures.get(
-    [datasets.cloudCoefficients, datasets.cloudInstances],
-    [id, instance.instance, pue],
+    instance,
+    datasets.cloudCoefficients,
+    datasets.cloudInstances,
+    pue,
     () => {
       const memoryGigabytes = gibibytesToGigabytes(decimal(instance.memory_gib));
       const chargedMemoryGigabytes =

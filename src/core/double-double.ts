@@ -153,20 +153,26 @@ export function shortestPlaces(magnitude: number): number {
  */
 export function shortestDecimal(value: number): boolean {
   if (!(value > 0)) return false;
-  const short = shortestPlaces(value);
-  if (short >= 0) {
-    const coefficient = shortest.coefficient;
-    if (short === 0) {
-      dd.hi = coefficient;
-      dd.lo = 0;
-    } else ddDivide(coefficient, 0, EXACT_POWERS_OF_TEN[short] as number);
-    return true;
+  // Computed values mostly have 17 digits: where the 15-digit coefficient nearest the value does not give it back,
+  // no shorter decimal does (one that did would be that coefficient with trailing zeros), so the search is skipped.
+  const inRange = value > 1e-6 && value < 1e15;
+  const magnitude = inRange ? Math.floor(Math.log10(value)) : 0;
+  if (!inRange || mayBeShort(value, 14 - magnitude)) {
+    const short = shortestPlaces(value);
+    if (short >= 0) {
+      const coefficient = shortest.coefficient;
+      if (short === 0) {
+        dd.hi = coefficient;
+        dd.lo = 0;
+      } else ddDivide(coefficient, 0, EXACT_POWERS_OF_TEN[short] as number);
+      return true;
+    }
   }
-  if (!(value > 1e-6 && value < 1e15) || !LITTLE_ENDIAN) return false;
+  if (!inRange || !LITTLE_ENDIAN) return false;
   DOUBLE[0] = value;
   // A power of two: its rounding interval is narrower below, so the nearest coefficient may not be the one.
   if (((WORDS[1] as number) & 0xf_ffff) === 0 && (WORDS[0] as number) === 0) return false;
-  let places = 15 - Math.floor(Math.log10(value));
+  let places = 15 - magnitude;
   // Math.log10 may be one off next to a power of ten: the scaled value must have 16 digits.
   twoProduct(value, EXACT_POWERS_OF_TEN[places] as number);
   if (dd.hi < 1e15) places++;
@@ -185,6 +191,18 @@ export function shortestDecimal(value: number): boolean {
   places++;
   twoProduct(value, EXACT_POWERS_OF_TEN[places] as number);
   return nearestWhole(dd.hi, dd.lo) && scaledBack(places);
+}
+
+/**
+ * Whether a decimal of at most 15 digits may give `value` back: the 15-digit coefficient nearest value × 10^places
+ * does, or the places are out of the exact powers' range or next to a digit boundary (Math.log10 may be one off).
+ */
+function mayBeShort(value: number, places: number): boolean {
+  if (places < 0 || places > 22) return true;
+  const power = EXACT_POWERS_OF_TEN[places] as number;
+  const m = Math.round(value * power);
+  if (m <= 1e14 || m >= 1e15) return true;
+  return m / power === value;
 }
 
 /** The unit in the last place of a positive normal double. */

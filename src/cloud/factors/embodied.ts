@@ -1,7 +1,7 @@
 import { type Decimal, decimal, div, doubleDouble, mul } from '../../core/decimal';
 import type { EmbodiedMethod, FactorMetadata } from '../../core/estimate';
 import { factorId } from '../../core/factor-id';
-import { createMemo } from '../../core/memo';
+import { createRecordCache } from '../../core/memo';
 import type { CloudProvider } from '../../datasets/tables';
 import type { CloudCoefficients, CloudInstance, CloudInstanceDatasets } from '../../datasets/types';
 import { CLOUD_DATA_QUALITY_FLAGS, coefficientsDataset, PROVIDER_LABEL } from './provenance';
@@ -63,7 +63,8 @@ export interface EmbodiedFactor {
   denominatorNumber: number | undefined;
 }
 
-const embodiedFactors = createMemo<EmbodiedFactor>();
+/** Per instance record (of a provider, in an instance table) and year, under its coefficients. */
+const embodiedFactors = createRecordCache<CloudInstance, EmbodiedFactor>();
 
 /** The embodied factor of an instance with its metadata, derived once per dataset, instance and year. */
 export function embodiedFactor(
@@ -73,25 +74,21 @@ export function embodiedFactor(
   year: number,
   datasets: CloudInstanceDatasets,
 ): EmbodiedFactor {
-  return embodiedFactors.get(
-    [datasets.cloudCoefficients, datasets.cloudInstances],
-    [provider, instance.instance, year],
-    () => {
-      const { numerator, denominator } = embodiedPerInstanceHour(instance, coefficients);
-      const denominatorPair = doubleDouble(denominator);
-      return {
-        numerator,
-        denominator,
-        factor: div(numerator, denominator),
-        metadata: embodiedMetadata(provider, instance, year, datasets),
-        numeratorPair: doubleDouble(numerator),
-        denominatorNumber:
-          denominatorPair !== undefined && denominatorPair[1] === 0 && Number.isInteger(denominatorPair[0])
-            ? denominatorPair[0]
-            : undefined,
-      };
-    },
-  );
+  return embodiedFactors.get(instance, datasets.cloudCoefficients, datasets.cloudInstances, year, () => {
+    const { numerator, denominator } = embodiedPerInstanceHour(instance, coefficients);
+    const denominatorPair = doubleDouble(denominator);
+    return {
+      numerator,
+      denominator,
+      factor: div(numerator, denominator),
+      metadata: embodiedMetadata(provider, instance, year, datasets),
+      numeratorPair: doubleDouble(numerator),
+      denominatorNumber:
+        denominatorPair !== undefined && denominatorPair[1] === 0 && Number.isInteger(denominatorPair[0])
+          ? denominatorPair[0]
+          : undefined,
+    };
+  });
 }
 
 /** `activity × TE · vCPU / (platform vCPU · lifetime)`, with a single rounding. */
