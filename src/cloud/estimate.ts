@@ -6,6 +6,7 @@ import {
   type CalculationOptions,
   type Estimate,
   estimateFromCo2e,
+  estimateOfNumber,
 } from '../core/estimate';
 import type { CloudDatasets } from '../datasets/types';
 import { gridMethod } from './factors/provenance';
@@ -67,3 +68,27 @@ export function embodiedEstimate(
     options,
   );
 }
+
+/**
+ * {@link embodiedEstimate} without display rounding, for instance-hours whose number (the exact hours rounded once)
+ * the caller has already (the double-double fast paths).
+ *
+ * @example
+ * ```ts
+ * embodiedEstimateOfHours(24, embodied, datasets.cloudInstances.gwp, 'enabled').co2e; // 24 × the factor, rounded once
+ * ```
+ */
+export const embodiedEstimateOfHours = (
+  instanceHours: number,
+  embodied: EmbodiedFactor,
+  method: CalculationMethod,
+  auditTrail: AuditTrail,
+): Estimate =>
+  estimateOfNumber(instanceHours, {
+    activityUnit: 'instance-hour',
+    factor: embodied.factor,
+    metadata: embodied.metadata,
+    method,
+    origin: 'source',
+    auditTrail,
+  });

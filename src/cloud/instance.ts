@@ -31,7 +31,7 @@ import { embodiedYear, resolveInstance, resolveProvider, resolveRegion } from '.
 import { embodiedCo2e, type EmbodiedFactor, embodiedFactor, embodiedMethod } from './factors/embodied';
 import { type CloudNotice, type GpuPower, gpuPower } from './gpu';
 import { InstanceRequest } from './instance.schema';
-import { embodiedEstimate } from './estimate';
+import { embodiedEstimate, embodiedEstimateOfHours } from './estimate';
 import { pueAt } from './pue';
 import { exactQuantity, type Quantity, type ResolvedRequest } from './use-phase-calculator';
 
@@ -278,14 +278,6 @@ function instanceEstimate(
     origin: 'co2e-engine',
     auditTrail: input.audit_trail,
   } as const;
-  const embodiedParts = {
-    activityUnit: 'instance-hour',
-    factor: embodied.factor,
-    metadata: embodied.metadata,
-    method: datasets.cloudInstances.gwp,
-    origin: 'source',
-    auditTrail: input.audit_trail,
-  } as const;
   let cpuEstimate: Estimate;
   let memoryEstimate: Estimate;
   let embodiedPart: Estimate;
@@ -299,7 +291,12 @@ function instanceEstimate(
     // Every number decided in double-double arithmetic: the doubles the exact decimals below give.
     cpuEstimate = estimateOfNumber(fast.cpu, electricityParts);
     memoryEstimate = estimateOfNumber(fast.memory, electricityParts);
-    embodiedPart = estimateOfNumber(fast.hours, embodiedParts);
+    embodiedPart = embodiedEstimateOfHours(
+      fast.hours,
+      embodied,
+      datasets.cloudInstances.gwp,
+      input.audit_trail,
+    );
     if (figures.gpu !== undefined) gpuEstimate = estimateOfNumber(fast.gpu, electricityParts);
     totalNumber = fast.total;
   } else {

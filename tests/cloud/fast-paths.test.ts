@@ -6,11 +6,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decimal } from '../../src/core/decimal';
+import { decimal, mul, productOfNumbers, toNumber } from '../../src/core/decimal';
+import { calculateEmbodied } from '../../src/cloud/embodied';
 import { calculateInstance, instanceResolved } from '../../src/cloud/instance';
 import { resolveRegion } from '../../src/cloud/resolve';
 import { defaultDatasets } from '../../src/embedded/index';
-import { parseDurationUnit } from '../../src/core/units';
+import { parseDurationUnit, toHours } from '../../src/core/units';
 
 const PROVIDERS = ['aws', 'azure', 'gcp'] as const;
 const duration = fc.oneof(
@@ -72,6 +73,35 @@ describe('instance: fast path = exact path', () => {
             exact = error;
           }
           expect(fast).toStrictEqual(exact);
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+  });
+});
+
+describe('embodied: fast path = exact decimals', () => {
+  it('publishes count × hours as the exact decimal path computes it, and co2e as its product with the factor', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...PROVIDERS),
+        fc.nat(),
+        fc.integer({ min: 1, max: 1_000 }),
+        duration,
+        unit,
+        (provider, instanceIndex, count, hours, durationUnit) => {
+          const instances = defaultDatasets.cloudInstances.list(provider);
+          const instance = instances[instanceIndex % instances.length]!;
+          const result = calculateEmbodied(
+            provider,
+            { instance, instance_count: count, duration: hours, duration_unit: durationUnit } as never,
+            defaultDatasets,
+          );
+          const exactHours = toNumber(
+            mul(decimal(count), toHours(decimal(hours), parseDurationUnit(durationUnit)!)),
+          );
+          expect(result.activity_data.activity_value).toBe(exactHours);
+          expect(result.co2e).toBe(productOfNumbers(exactHours, result.emission_factor!.factor));
         },
       ),
       { numRuns: 3_000 },
