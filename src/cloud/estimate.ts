@@ -56,18 +56,21 @@ export function embodiedEstimate(
 ): Estimate {
   return estimateFromCo2e(
     co2e,
-    {
-      activityValue: instanceHours,
-      activityUnit: 'instance-hour',
-      factor: embodied.factor,
-      metadata: embodied.metadata,
-      method,
-      origin: 'source',
-      auditTrail,
-    },
+    { ...embodiedParts(embodied, method, auditTrail), activityValue: instanceHours },
     options,
   );
 }
+
+/** An embodied estimate's parts besides the activity: the factor, in the instance table's GWP method. */
+const embodiedParts = (embodied: EmbodiedFactor, method: CalculationMethod, auditTrail: AuditTrail) =>
+  ({
+    activityUnit: 'instance-hour',
+    factor: embodied.factor,
+    metadata: embodied.metadata,
+    method,
+    origin: 'source',
+    auditTrail,
+  }) as const;
 
 /**
  * {@link embodiedEstimate} without display rounding, for instance-hours whose number (the exact hours rounded once)
@@ -83,12 +86,4 @@ export const embodiedEstimateOfHours = (
   embodied: EmbodiedFactor,
   method: CalculationMethod,
   auditTrail: AuditTrail,
-): Estimate =>
-  estimateOfNumber(instanceHours, {
-    activityUnit: 'instance-hour',
-    factor: embodied.factor,
-    metadata: embodied.metadata,
-    method,
-    origin: 'source',
-    auditTrail,
-  });
+): Estimate => estimateOfNumber(instanceHours, embodiedParts(embodied, method, auditTrail));

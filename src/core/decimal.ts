@@ -623,7 +623,7 @@ export function doubleDouble(value: Decimal): readonly [number, number] | undefi
   return [hi, toNumber(sub(value, exactBinary(hi)))];
 }
 
-/** A positive double's exact value as a decimal: m·2^e, m·5^−e·10^e for e < 0. */
+/** A positive double's exact value as a decimal: m·2^e, which is m·5^−e·10^e when e is negative. */
 function exactBinary(value: number): Decimal {
   let exponent = 0;
   let mantissa = value;
