@@ -1,13 +1,14 @@
 import { decimal, mul } from '../core/decimal';
 import type { Estimate } from '../core/estimate';
-import { toHours } from '../core/units';
+import { dd, ddMul, decidedDouble, scaledDecimal } from '../core/double-double';
+import { type DurationUnit, hoursRatio, toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
 import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
 import { type CloudBatch, type CloudCalculator, cloudBatch } from './batch';
 import { embodiedYear, resolveInstance, resolveProvider } from './resolve';
 import { embodiedCo2e, embodiedFactor, embodiedMethod } from './factors/embodied';
 import { EmbodiedRequest } from './embodied.schema';
-import { embodiedEstimate } from './estimate';
+import { embodiedEstimate, embodiedEstimateOfHours } from './estimate';
 
 /** The dataset parts `calculateEmbodied` reads: the provider coefficients and the instance table (no grid). */
 export const EMBODIED_DATASETS = {
@@ -34,23 +35,44 @@ export const calculateEmbodied: CloudCalculator<EmbodiedRequest> = (provider, re
   const input = parseRequest(EmbodiedRequest, request);
   const instance = resolveInstance(id, input.instance, datasets);
   const year = embodiedYear(input.year, datasets);
-  const instanceHours = mul(
-    decimal(input.instance_count),
-    toHours(decimal(input.duration), input.duration_unit),
-  );
   const embodied = embodiedFactor(id, instance, coefficients, year, datasets);
-  const estimate = embodiedEstimate(
-    embodiedCo2e(instanceHours, embodied),
-    instanceHours,
-    embodied,
-    datasets.cloudInstances.gwp,
-    input.audit_trail,
-    options,
-  );
+  const hoursNumber =
+    options?.significantDigits === undefined
+      ? fastInstanceHours(input.instance_count, input.duration, input.duration_unit)
+      : undefined;
+  let estimate: Estimate;
+  if (hoursNumber !== undefined) {
+    estimate = embodiedEstimateOfHours(hoursNumber, embodied, datasets.cloudInstances.gwp, input.audit_trail);
+  } else {
+    const instanceHours = mul(
+      decimal(input.instance_count),
+      toHours(decimal(input.duration), input.duration_unit),
+    );
+    estimate = embodiedEstimate(
+      embodiedCo2e(instanceHours, embodied),
+      instanceHours,
+      embodied,
+      datasets.cloudInstances.gwp,
+      input.audit_trail,
+      options,
+    );
+  }
   // Which figure it rests on: the source's published platform figure or one derived (datasets/SOURCES.md).
   estimate.calculation_details = { embodied_method: embodiedMethod(instance) };
   return estimate;
 };
+
+/**
+ * count × the duration in hours, the double nearest the exact decimal, in double-double arithmetic
+ * (core/double-double.ts); undefined where that does not decide it (the exact path then).
+ */
+function fastInstanceHours(count: number, duration: number, unit: DurationUnit): number | undefined {
+  if (!Number.isSafeInteger(count)) return undefined;
+  const { times, per } = hoursRatio(unit);
+  if (!scaledDecimal(duration, times, per)) return undefined;
+  ddMul(dd.hi, dd.lo, count, 0);
+  return decidedDouble(dd.hi, dd.lo);
+}
 
 /**
  * {@link calculateEmbodied} for each request, in order; a bad request becomes its error body.

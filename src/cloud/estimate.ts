@@ -6,6 +6,7 @@ import {
   type CalculationOptions,
   type Estimate,
   estimateFromCo2e,
+  estimateOfNumber,
 } from '../core/estimate';
 import type { CloudDatasets } from '../datasets/types';
 import { gridMethod } from './factors/provenance';
@@ -55,15 +56,34 @@ export function embodiedEstimate(
 ): Estimate {
   return estimateFromCo2e(
     co2e,
-    {
-      activityValue: instanceHours,
-      activityUnit: 'instance-hour',
-      factor: embodied.factor,
-      metadata: embodied.metadata,
-      method,
-      origin: 'source',
-      auditTrail,
-    },
+    { ...embodiedParts(embodied, method, auditTrail), activityValue: instanceHours },
     options,
   );
 }
+
+/** An embodied estimate's parts besides the activity: the factor, in the instance table's GWP method. */
+const embodiedParts = (embodied: EmbodiedFactor, method: CalculationMethod, auditTrail: AuditTrail) =>
+  ({
+    activityUnit: 'instance-hour',
+    factor: embodied.factor,
+    metadata: embodied.metadata,
+    method,
+    origin: 'source',
+    auditTrail,
+  }) as const;
+
+/**
+ * {@link embodiedEstimate} without display rounding, for instance-hours whose number (the exact hours rounded once)
+ * the caller has already (the double-double fast paths).
+ *
+ * @example
+ * ```ts
+ * embodiedEstimateOfHours(24, embodied, datasets.cloudInstances.gwp, 'enabled').co2e; // 24 × the factor, rounded once
+ * ```
+ */
+export const embodiedEstimateOfHours = (
+  instanceHours: number,
+  embodied: EmbodiedFactor,
+  method: CalculationMethod,
+  auditTrail: AuditTrail,
+): Estimate => estimateOfNumber(instanceHours, embodiedParts(embodied, method, auditTrail));

@@ -1,15 +1,17 @@
-import { type Decimal, add, decimal, mul, ZERO } from '../core/decimal';
+import { type Decimal, add, decimal, doubleDouble, mul, ZERO } from '../core/decimal';
+import { dd, ddAdd, ddDivide, ddMul, decidedDouble, scaledDecimal } from '../core/double-double';
 import {
   type CalculationOptions,
   type EmbodiedMethod,
   type Estimate,
   type FactorMetadata,
   estimateFromCo2e,
+  estimateOfNumber,
   outputNumber,
   sharedNumber,
 } from '../core/estimate';
-import { createMemo } from '../core/memo';
-import { gibibytesToGigabytes, toHours } from '../core/units';
+import { createMemo, createRecordCache } from '../core/memo';
+import { type DurationUnit, gibibytesToGigabytes, hoursRatio, toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
 import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
 import type * as z from 'zod/mini';
@@ -25,10 +27,10 @@ import { type CloudBatch, type CloudCalculator, cloudBatch } from './batch';
 import { gridMethod } from './factors/provenance';
 import { gridFactor, gridMetadata, kwhPerVcpuHour } from './factors/use-phase';
 import { embodiedYear, resolveInstance, resolveProvider, resolveRegion } from './resolve';
-import { embodiedCo2e, embodiedFactor, embodiedMethod } from './factors/embodied';
+import { embodiedCo2e, type EmbodiedFactor, embodiedFactor, embodiedMethod } from './factors/embodied';
 import { type CloudNotice, type GpuPower, gpuPower } from './gpu';
 import { InstanceRequest } from './instance.schema';
-import { embodiedEstimate } from './estimate';
+import { embodiedEstimate, embodiedEstimateOfHours } from './estimate';
 import { pueAt } from './pue';
 import { exactQuantity, type Quantity, type ResolvedRequest } from './use-phase-calculator';
 
@@ -40,7 +42,11 @@ import { exactQuantity, type Quantity, type ResolvedRequest } from './use-phase-
 interface Grid {
   grid: Decimal;
   gridMetadata: FactorMetadata;
+  /** The grid factor as a double-double for the fast path (undefined: not positive, the exact path). */
+  gridPair: DoubleDouble | undefined;
 }
+/** A positive decimal as hi + lo (see core/double-double.ts). */
+type DoubleDouble = readonly [number, number];
 interface InstanceFigures {
   vcpu: Decimal;
   /** Memory kWh per hour of running, PUE included. */
@@ -52,6 +58,14 @@ interface InstanceFigures {
   gpu: GpuPower | undefined;
   /** Why a part is left out (GPUs without figures). */
   notices: CloudNotice[];
+  /** memoryKwhPerHour and the GPU's kWh per hour as double-doubles (undefined: the exact path). */
+  memoryPair: DoubleDouble | undefined;
+  gpuPair: DoubleDouble | undefined;
+}
+/** kWh per vCPU-hour, exact and as a double-double. */
+interface VcpuPower {
+  exact: Decimal;
+  pair: DoubleDouble | undefined;
 }
 
 /**
@@ -61,12 +75,12 @@ interface InstanceFigures {
 const GPU_UTILIZATION_NUMBER = 0.5;
 const GPU_UTILIZATION = decimal(GPU_UTILIZATION_NUMBER);
 
-/** Grid factor and its metadata per provider, region and year. */
-const grids = createMemo<Grid>();
-/** Per-instance figures per provider, instance type and PUE (a region's PUE may differ from the provider's). */
-const instanceFigures = createMemo<InstanceFigures>();
+/** Grid factor and its metadata per region record (of a provider, in a regions table) and year. */
+const grids = createRecordCache<CloudRegion, Grid>();
+/** Per-instance figures per instance record and PUE (a region's PUE may differ from the provider's). */
+const instanceFigures = createRecordCache<CloudInstance, InstanceFigures>();
 /** CPU kWh per vCPU-hour at a utilisation, PUE included: one entry per provider, distinct utilisation and PUE. */
-const vcpuKwhPerHour = createMemo<Decimal>();
+const vcpuKwhPerHour = createMemo<VcpuPower>();
 
 /** How the virtual-machine estimate was made. */
 export interface InstanceCalculationDetails {
@@ -199,33 +213,42 @@ function instanceEstimate(
 ): InstanceEstimate {
   const electricityYear = input.year ?? datasets.cloudRegions.defaultYear;
   const utilization = input.average_vcpu_utilization;
-  const { grid, gridMetadata: gridFactorMetadata } = grids.get(
-    [datasets.cloudRegions],
-    [id, region.region, electricityYear],
-    () => ({
-      grid: gridFactor(region, electricityYear),
+  const {
+    grid,
+    gridMetadata: gridFactorMetadata,
+    gridPair,
+  } = grids.get(region, datasets.cloudRegions, id, electricityYear, () => {
+    const grid = gridFactor(region, electricityYear);
+    return {
+      grid,
       gridMetadata: gridMetadata(id, region, electricityYear, datasets),
-    }),
-  );
+      gridPair: doubleDouble(grid),
+    };
+  });
   const pue = pueAt(coefficients, region.region);
   const figures = instanceFigures.get(
-    [datasets.cloudCoefficients, datasets.cloudInstances],
-    [id, instance.instance, pue],
+    instance,
+    datasets.cloudCoefficients,
+    datasets.cloudInstances,
+    pue,
     () => {
       const memoryGigabytes = gibibytesToGigabytes(decimal(instance.memory_gib));
       const chargedMemoryGigabytes =
         instance.charged_memory_gb === undefined ? memoryGigabytes : decimal(instance.charged_memory_gb);
       const { power, notice } = gpuPower(instance, coefficients, GPU_UTILIZATION, decimal(pue));
+      const memoryKwhPerHour = mul(
+        mul(chargedMemoryGigabytes, decimal(coefficients.memory_kwh_per_gb_hour)),
+        decimal(pue),
+      );
       return {
         vcpu: decimal(instance.vcpu),
-        memoryKwhPerHour: mul(
-          mul(chargedMemoryGigabytes, decimal(coefficients.memory_kwh_per_gb_hour)),
-          decimal(pue),
-        ),
+        memoryKwhPerHour,
         memoryGigabytes,
         chargedMemoryGigabytes,
         gpu: power,
         notices: notice === undefined ? [] : [notice],
+        memoryPair: doubleDouble(memoryKwhPerHour),
+        gpuPair: power === undefined ? undefined : doubleDouble(power.kwhPerHour),
       };
     },
   );
@@ -239,58 +262,74 @@ function instanceEstimate(
         maxWatts === undefined
           ? coefficients
           : { ...coefficients, min_watts: minWatts!, max_watts: maxWatts };
-      return mul(kwhPerVcpuHour(watts, decimal(utilization)), decimal(pue));
+      const exact = mul(kwhPerVcpuHour(watts, decimal(utilization)), decimal(pue));
+      return { exact, pair: doubleDouble(exact) };
     },
   );
   const { memoryGigabytes } = figures;
   const embodied = embodiedFactor(id, instance, coefficients, embodiedYear(input.year, datasets), datasets);
-  const hours = toHours(exactQuantity(input.duration), input.duration_unit);
-  // Exact products, so vCPU × (kWh per vCPU-hour × PUE) has the digits of (vCPU × kWh per vCPU-hour) × PUE.
-  const energyCpu = mul(hours, mul(figures.vcpu, perVcpu));
-  const energyMemory = mul(hours, figures.memoryKwhPerHour);
-
-  // The electricity estimates' co2e are computed once here and reused for the total.
-  const cpuCo2e = mul(energyCpu, grid);
-  const memoryCo2e = mul(energyMemory, grid);
   const method = gridMethod(datasets);
-  // CPU, memory and GPU electricity: kWh at the region's grid factor.
-  const electricityEstimate = (co2e: Decimal, kwh: Decimal): Estimate =>
-    estimateFromCo2e(
-      co2e,
-      {
-        activityValue: kwh,
-        activityUnit: 'kWh',
-        factor: grid,
-        metadata: gridFactorMetadata,
-        method,
-        origin: 'co2e-engine',
-        auditTrail: input.audit_trail,
-      },
+  const electricityParts = {
+    activityUnit: 'kWh',
+    factor: grid,
+    metadata: gridFactorMetadata,
+    method,
+    origin: 'co2e-engine',
+    auditTrail: input.audit_trail,
+  } as const;
+  let cpuEstimate: Estimate;
+  let memoryEstimate: Estimate;
+  let embodiedPart: Estimate;
+  let gpuEstimate: Estimate | undefined;
+  let totalNumber: number;
+  if (
+    options?.significantDigits === undefined &&
+    typeof input.duration === 'number' &&
+    fastNumbers(input.duration, input.duration_unit, gridPair, instance.vcpu, perVcpu.pair, figures, embodied)
+  ) {
+    // Every number decided in double-double arithmetic: the doubles the exact decimals below give.
+    cpuEstimate = estimateOfNumber(fast.cpu, electricityParts);
+    memoryEstimate = estimateOfNumber(fast.memory, electricityParts);
+    embodiedPart = embodiedEstimateOfHours(
+      fast.hours,
+      embodied,
+      datasets.cloudInstances.gwp,
+      input.audit_trail,
+    );
+    if (figures.gpu !== undefined) gpuEstimate = estimateOfNumber(fast.gpu, electricityParts);
+    totalNumber = fast.total;
+  } else {
+    const hours = toHours(exactQuantity(input.duration), input.duration_unit);
+    // Exact products, so vCPU × (kWh per vCPU-hour × PUE) has the digits of (vCPU × kWh per vCPU-hour) × PUE.
+    const energyCpu = mul(hours, mul(figures.vcpu, perVcpu.exact));
+    const energyMemory = mul(hours, figures.memoryKwhPerHour);
+    // The electricity estimates' co2e are computed once here and reused for the total.
+    const cpuCo2e = mul(energyCpu, grid);
+    const memoryCo2e = mul(energyMemory, grid);
+    // CPU, memory and GPU electricity: kWh at the region's grid factor.
+    const electricityEstimate = (co2e: Decimal, kwh: Decimal): Estimate =>
+      estimateFromCo2e(co2e, { ...electricityParts, activityValue: kwh }, options);
+    cpuEstimate = electricityEstimate(cpuCo2e, energyCpu);
+    memoryEstimate = electricityEstimate(memoryCo2e, energyMemory);
+    const embodiedKg = embodiedCo2e(hours, embodied);
+    embodiedPart = embodiedEstimate(
+      embodiedKg,
+      hours,
+      embodied,
+      datasets.cloudInstances.gwp,
+      input.audit_trail,
       options,
     );
-  const cpuEstimate = electricityEstimate(cpuCo2e, energyCpu);
-  const memoryEstimate = electricityEstimate(memoryCo2e, energyMemory);
-
-  const embodiedKg = embodiedCo2e(hours, embodied);
-  const embodiedPart = embodiedEstimate(
-    embodiedKg,
-    hours,
-    embodied,
-    datasets.cloudInstances.gwp,
-    input.audit_trail,
-    options,
-  );
-
-  // The GPU part: electricity like the CPU's, at the same grid factor.
-  let gpuEstimate: Estimate | undefined;
-  let gpuCo2e = ZERO;
-  if (figures.gpu !== undefined) {
-    const energyGpu = mul(hours, figures.gpu.kwhPerHour);
-    gpuCo2e = mul(energyGpu, grid);
-    gpuEstimate = electricityEstimate(gpuCo2e, energyGpu);
+    // The GPU part: electricity like the CPU's, at the same grid factor.
+    let gpuCo2e = ZERO;
+    if (figures.gpu !== undefined) {
+      const energyGpu = mul(hours, figures.gpu.kwhPerHour);
+      gpuCo2e = mul(energyGpu, grid);
+      gpuEstimate = electricityEstimate(gpuCo2e, energyGpu);
+    }
+    totalNumber = outputNumber(add(add(add(cpuCo2e, memoryCo2e), gpuCo2e), embodiedKg), options);
   }
 
-  const total = add(add(add(cpuCo2e, memoryCo2e), gpuCo2e), embodiedKg);
   // Built field by field in the response's order, without spreading optional parts into copies.
   const details = {
     instance: input.instance,
@@ -319,7 +358,7 @@ function instanceEstimate(
   details.embodied_method = embodiedMethod(instance);
   details.energy_unit = 'kWh';
   const result = {
-    total_co2e: outputNumber(total, options),
+    total_co2e: totalNumber,
     total_co2e_unit: 'kg',
     memory_estimate: memoryEstimate,
     cpu_estimate: cpuEstimate,
@@ -329,6 +368,87 @@ function instanceEstimate(
   result.calculation_details = details;
   if (figures.notices.length > 0) result.notices = figures.notices.map((notice) => ({ ...notice }));
   return result;
+}
+
+/** The numbers of one estimate from {@link fastNumbers} (a module slot: nothing allocated per request). */
+const fast = { hours: 0, cpu: 0, memory: 0, gpu: 0, total: 0 };
+
+/**
+ * The published numbers of an instance estimate in double-double arithmetic (core/double-double.ts), into
+ * {@link fast}: hours, CPU, memory and GPU kWh, and the total co2e, each the double nearest the exact decimal the
+ * exact path computes (hours × vCPU × kWh per vCPU-hour, …; the total (CPU + memory + GPU kWh) × grid + hours ×
+ * embodied numerator / denominator). False where any of them is not decided or a factor has no double-double (not
+ * positive, or an embodied denominator that is not a whole double): the caller takes the exact path.
+ */
+function fastNumbers(
+  duration: number,
+  unit: DurationUnit,
+  grid: DoubleDouble | undefined,
+  vcpu: number,
+  perVcpu: DoubleDouble | undefined,
+  figures: InstanceFigures,
+  embodied: EmbodiedFactor,
+): boolean {
+  const memory = figures.memoryPair;
+  const gpu = figures.gpuPair;
+  const numerator = embodied.numeratorPair;
+  if (
+    grid === undefined ||
+    perVcpu === undefined ||
+    // vCPUs exact as a double (the exact path reads the count's shortest decimal).
+    !Number.isSafeInteger(vcpu) ||
+    memory === undefined ||
+    (figures.gpu !== undefined && gpu === undefined) ||
+    numerator === undefined ||
+    embodied.denominatorNumber === undefined
+  ) {
+    return false;
+  }
+  const { times, per } = hoursRatio(unit);
+  if (!scaledDecimal(duration, times, per)) return false;
+  const hoursHi = dd.hi;
+  const hoursLo = dd.lo;
+  const hours = decidedDouble(hoursHi, hoursLo);
+  ddMul(vcpu, 0, perVcpu[0], perVcpu[1]);
+  ddMul(hoursHi, hoursLo, dd.hi, dd.lo);
+  let kwhHi = dd.hi;
+  let kwhLo = dd.lo;
+  const cpu = decidedDouble(kwhHi, kwhLo);
+  ddMul(hoursHi, hoursLo, memory[0], memory[1]);
+  const memoryKwh = decidedDouble(dd.hi, dd.lo);
+  ddAdd(kwhHi, kwhLo, dd.hi, dd.lo);
+  kwhHi = dd.hi;
+  kwhLo = dd.lo;
+  let gpuKwh: number | undefined = 0;
+  if (gpu !== undefined) {
+    ddMul(hoursHi, hoursLo, gpu[0], gpu[1]);
+    gpuKwh = decidedDouble(dd.hi, dd.lo);
+    ddAdd(kwhHi, kwhLo, dd.hi, dd.lo);
+    kwhHi = dd.hi;
+    kwhLo = dd.lo;
+  }
+  ddMul(kwhHi, kwhLo, grid[0], grid[1]);
+  const electricityHi = dd.hi;
+  const electricityLo = dd.lo;
+  ddMul(hoursHi, hoursLo, numerator[0], numerator[1]);
+  ddDivide(dd.hi, dd.lo, embodied.denominatorNumber);
+  ddAdd(electricityHi, electricityLo, dd.hi, dd.lo);
+  const total = decidedDouble(dd.hi, dd.lo);
+  if (
+    hours === undefined ||
+    cpu === undefined ||
+    memoryKwh === undefined ||
+    gpuKwh === undefined ||
+    total === undefined
+  ) {
+    return false;
+  }
+  fast.hours = hours;
+  fast.cpu = cpu;
+  fast.memory = memoryKwh;
+  fast.gpu = gpuKwh;
+  fast.total = total;
+  return true;
 }
 
 /**

@@ -1,13 +1,13 @@
 import type * as z from 'zod/mini';
 import { type Decimal, decimal } from '../core/decimal';
 import type { AuditTrail, CalculationOptions, Estimate } from '../core/estimate';
-import type { MemoPart } from '../core/memo';
+import { createRecordCache, type MemoPart } from '../core/memo';
 import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
 import type { CloudProvider } from '../datasets/tables';
 import type { CloudCoefficients, CloudDatasets, CloudRegion } from '../datasets/types';
 import { usePhaseEstimate } from './estimate';
 import {
-  cachedCloudFactor,
+  type CloudFactor,
   gridFactor,
   publishedFactor,
   type PublishedResource,
@@ -97,6 +97,21 @@ export type ResolvedCalculator<I> = (
   options?: CalculationOptions,
 ) => Estimate;
 
+/** Variants (utilisations, storage types) kept per region and year before their map starts afresh. */
+const MAX_VARIANTS = 4_096;
+
+/** A factor computed for its variant and kept (a throwing computation keeps nothing). */
+function computed(
+  byVariant: Map<MemoPart, CloudFactor>,
+  variant: MemoPart,
+  compute: () => CloudFactor,
+): CloudFactor {
+  const factor = compute();
+  if (byVariant.size >= MAX_VARIANTS) byVariant.clear();
+  byVariant.set(variant, factor);
+  return factor;
+}
+
 /**
  * Builds a use-phase calculator from its {@link UsePhaseSpec}: the public function, and its `resolved` entry.
  *
@@ -117,6 +132,9 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
   spec: UsePhaseSpec<I, S>,
 ): { calculate: UsePhaseCalculator; resolved: ResolvedCalculator<I> } {
   const { kind, schema, unit, activity, energyPerUnit, variant, published, naming } = spec;
+  // This kind's factors per region record and year (under the coefficients and regions they come from), then per
+  // variant: two lookups where a memo walked a key of five parts.
+  const factors = createRecordCache<CloudRegion, Map<MemoPart, CloudFactor>>();
   const estimate = (
     provider: CloudProvider,
     coefficients: CloudCoefficients,
@@ -126,22 +144,31 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
     options: CalculationOptions | undefined,
   ): Estimate => {
     const year = input.year ?? datasets.cloudRegions.defaultYear;
-    const key = [kind, provider, region.region, year, variant?.(input)];
-    const factor = cachedCloudFactor(datasets, key, () => {
-      const resource = published(input);
-      const stated = resource === undefined ? undefined : publishedFactor(region, resource, year, datasets);
-      if (stated !== undefined) return stated;
-      const named = naming?.(input);
-      return {
-        factor: usePhaseFactor(
-          energyPerUnit(coefficients, input),
-          coefficients,
-          gridFactor(region, year),
-          region,
-        ),
-        metadata: usePhaseMetadata(kind, provider, region, year, datasets, named?.variant, named?.identity),
-      };
-    });
+    const byVariant = factors.get(
+      region,
+      datasets.cloudCoefficients,
+      datasets.cloudRegions,
+      year,
+      () => new Map<MemoPart, CloudFactor>(),
+    );
+    const variantKey = variant?.(input);
+    const factor =
+      byVariant.get(variantKey) ??
+      computed(byVariant, variantKey, () => {
+        const resource = published(input);
+        const stated = resource === undefined ? undefined : publishedFactor(region, resource, year, datasets);
+        if (stated !== undefined) return stated;
+        const named = naming?.(input);
+        return {
+          factor: usePhaseFactor(
+            energyPerUnit(coefficients, input),
+            coefficients,
+            gridFactor(region, year),
+            region,
+          ),
+          metadata: usePhaseMetadata(kind, provider, region, year, datasets, named?.variant, named?.identity),
+        };
+      });
     const result = usePhaseEstimate(activity(input), unit, factor, input.audit_trail, datasets, options);
     return echoReplication(result, input.replication_factor);
   };

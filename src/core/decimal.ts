@@ -1,4 +1,13 @@
 import BigJs from 'big.js';
+import {
+  approximateProduct,
+  dd,
+  EXACT_POWERS_OF_TEN,
+  LITTLE_ENDIAN,
+  shortest,
+  shortestPlaces,
+  twoProduct,
+} from './double-double';
 import { numberText } from './number-text';
 
 /**
@@ -14,8 +23,6 @@ Big.DP = 40;
 /** Round half up. */
 Big.RM = 1;
 
-/** Exact powers of ten as doubles: 10^22 is the largest that a double holds exactly. */
-const EXACT_POWERS_OF_TEN = Array.from({ length: 23 }, (_, power) => Number(`1e${power}`));
 /** Coefficients of at most this many digits are below 2^53, so exact as doubles. */
 const EXACT_COEFFICIENT_DIGITS = 15;
 
@@ -171,9 +178,6 @@ function nonzero(value: BigJs.Big): boolean {
   return n !== undefined ? n !== 0n : value.c[0] !== 0;
 }
 
-/** Largest coefficient the number reading takes in doubles: far enough below 2^53 that the search below is exact. */
-const MAX_READ_COEFFICIENT = 2 ** 50;
-
 /**
  * The decimal of a finite nonzero number as `String(number)` reads it, without the string: the fewest decimal places
  * k ≤ 22 at which a whole `m < 2^50` gives the number back (m / 10^k, one correctly rounded division of exact doubles,
@@ -184,27 +188,8 @@ const MAX_READ_COEFFICIENT = 2 ** 50;
 function readNumber(value: number): Decimal | undefined {
   const places = shortestPlaces(value < 0 ? -value : value);
   if (places < 0) return undefined;
-  return whole(value < 0 ? -1 : 1, BigInt(shortestCoefficient), safeDigitCount(shortestCoefficient), -places);
-}
-
-/** The coefficient {@link shortestPlaces} found (a module slot, so the hot path allocates nothing). */
-let shortestCoefficient = 0;
-
-/**
- * The places k of {@link readNumber}'s decimal of a positive number (its coefficient left in `shortestCoefficient`),
- * or −1 when there is none.
- */
-function shortestPlaces(magnitude: number): number {
-  for (let places = 0; places <= 22; places++) {
-    const power = EXACT_POWERS_OF_TEN[places] as number;
-    const m = Math.round(magnitude * power);
-    if (m > MAX_READ_COEFFICIENT) return -1;
-    if (m !== 0 && m / power === magnitude) {
-      shortestCoefficient = m;
-      return places;
-    }
-  }
-  return -1;
+  const coefficient = shortest.coefficient;
+  return whole(value < 0 ? -1 : 1, BigInt(coefficient), safeDigitCount(coefficient), -places);
 }
 
 /**
@@ -516,18 +501,17 @@ export function roundSignificant(value: Decimal, digits: number): Decimal {
  * @throws RangeError for NaN or ±Infinity.
  */
 export function productOfNumbers(a: number, b: number): number {
-  return shortProduct(a, b) ?? toNumber(mul(decimal(a), decimal(b)));
+  const short = shortProduct(a, b);
+  if (short !== undefined) return short;
+  // Longer decimals (16 or 17 digits) in double-double arithmetic, where it decides the rounding.
+  const approximate = a === 0 || b === 0 ? undefined : approximateProduct(a < 0 ? -a : a, b < 0 ? -b : b);
+  if (approximate !== undefined) return a < 0 !== b < 0 ? -approximate : approximate;
+  return toNumber(mul(decimal(a), decimal(b)));
 }
 
-/** Dekker's splitter for a double's halves: 2^27 + 1. */
-const SPLITTER = 134_217_729;
-/** Bits of a double, to read the exponent and mantissa of a quotient (where the platform stores them little-endian). */
+/** Bits of a double, to read the exponent and mantissa of a quotient. */
 const DOUBLE = new Float64Array(1);
 const WORDS = new Uint32Array(DOUBLE.buffer);
-const LITTLE_ENDIAN = /* @__PURE__ */ (() => {
-  DOUBLE[0] = 1;
-  return WORDS[1] === 0x3ff0_0000;
-})();
 
 /** The last factor read, as it usually repeats from one estimate to the next: its coefficient and places. */
 let lastFactor = Number.NaN;
@@ -555,7 +539,7 @@ function shortProduct(a: number, b: number): number | undefined {
   let magnitude = a < 0 ? -a : a;
   const placesA = shortestPlaces(magnitude);
   if (placesA < 0) return undefined;
-  const ma = shortestCoefficient;
+  const ma = shortest.coefficient;
   let mb: number;
   let placesB: number;
   if (b === lastFactor) {
@@ -563,33 +547,25 @@ function shortProduct(a: number, b: number): number | undefined {
     placesB = lastFactorPlaces;
   } else {
     placesB = shortestPlaces(b < 0 ? -b : b);
-    mb = shortestCoefficient;
+    mb = shortest.coefficient;
     lastFactor = b;
     lastFactorCoefficient = mb;
     lastFactorPlaces = placesB;
   }
   const places = placesA + placesB;
   if (placesB < 0 || places > 22) return undefined;
-  // P = hi + lo exactly: halves of at most 25 bits, whose products are exact.
-  const hi = ma * mb;
-  const aHigh = Math.floor(ma / 33_554_432) * 33_554_432;
-  const aLow = ma - aHigh;
-  const bHigh = Math.floor(mb / 33_554_432) * 33_554_432;
-  const bLow = mb - bHigh;
-  const lo = aHigh * bHigh - hi + aHigh * bLow + aLow * bHigh + aLow * bLow;
+  // P = hi + lo exactly (Dekker's product).
+  twoProduct(ma, mb);
+  const hi = dd.hi;
+  const lo = dd.lo;
   if (places === 0) magnitude = hi;
   else {
     const divisor = EXACT_POWERS_OF_TEN[places] as number;
     const q = hi / divisor;
     // q·D = ph + pl exactly (Dekker), so r = hi − q·D exactly.
-    const ph = q * divisor;
-    let split = SPLITTER * q;
-    const qHigh = split - (split - q);
-    const qLow = q - qHigh;
-    split = SPLITTER * divisor;
-    const dHigh = split - (split - divisor);
-    const dLow = divisor - dHigh;
-    const pl = qHigh * dHigh - ph + qHigh * dLow + qLow * dHigh + qLow * dLow;
+    twoProduct(q, divisor);
+    const ph = dd.hi;
+    const pl = dd.lo;
     const r = hi - ph - pl;
     DOUBLE[0] = q;
     const high = WORDS[1] as number;
@@ -628,4 +604,36 @@ function signOfSum(x: number, y: number, z: number): number {
   const e2 = t - (s - sz) + (z - sz);
   if (e2 !== 0) return 0;
   return e1 < 0 ? -1 : e1 > 0 ? 1 : 0;
+}
+
+/**
+ * A positive decimal as a double-double `[hi, lo]` (hi its nearest double, lo the nearest double to the rest), for
+ * the double-double fast paths (src/core/double-double.ts): within 2^-104 of it. Undefined for a decimal that is not
+ * positive or whose double is not finite and nonzero. Made once per cached factor, not per estimate.
+ *
+ * @example
+ * ```ts
+ * doubleDouble(decimal('0.1')); // [0.1, -5.551115123125783e-18]
+ * ```
+ */
+export function doubleDouble(value: Decimal): readonly [number, number] | undefined {
+  if (!isPositive(value)) return undefined;
+  const hi = toNumber(value);
+  if (!(hi > 0 && hi < Infinity)) return undefined;
+  return [hi, toNumber(sub(value, exactBinary(hi)))];
+}
+
+/** A positive double's exact value as a decimal: m·2^e, which is m·5^−e·10^e when e is negative. */
+function exactBinary(value: number): Decimal {
+  let exponent = 0;
+  let mantissa = value;
+  while (!Number.isInteger(mantissa)) {
+    mantissa *= 2;
+    exponent--;
+  }
+  const text =
+    exponent === 0
+      ? BigInt(mantissa).toString()
+      : `${(BigInt(mantissa) * 5n ** BigInt(-exponent)).toString()}e${exponent}`;
+  return wrap(new Big(text));
 }

@@ -174,29 +174,58 @@ export function estimateFromCo2e(
   parts: EstimateParts,
   options?: CalculationOptions,
 ): Estimate {
+  // The factor's parts first, then the activity: a factor beyond the doubles is the error reported.
   const shared = parts.auditTrail === 'enabled' ? factorParts(parts, options) : undefined;
   const activityValue = outputNumber(parts.activityValue, options);
-  let co2eNumber: number;
-  if (options?.significantDigits === undefined) {
-    co2eNumber = publishedProduct(activityValue, sharedNumber(parts.factor, undefined));
-  } else {
-    co2eNumber = outputNumber(co2e ?? mul(parts.activityValue, parts.factor), options);
-  }
-  return {
-    co2e: co2eNumber,
-    co2e_unit: 'kg',
-    co2e_calculation_method: parts.method,
-    co2e_calculation_origin: parts.origin,
-    emission_factor: shared === undefined ? null : shared.emissionFactor,
-    constituent_gases:
-      shared === undefined ? null : parts.origin === 'source' ? shared.sourceGases : shared.engineGases,
-    activity_data: {
-      activity_value: activityValue,
-      activity_unit: parts.activityUnit,
-    },
-    audit_trail: parts.auditTrail,
-  };
+  const co2eNumber =
+    options?.significantDigits === undefined
+      ? publishedProduct(activityValue, sharedNumber(parts.factor, undefined))
+      : outputNumber(co2e ?? mul(parts.activityValue, parts.factor), options);
+  return assemble(co2eNumber, activityValue, parts, shared);
 }
+
+/**
+ * {@link estimateFromCo2e} without display rounding, for an activity whose number (the exact activity rounded once)
+ * the caller has already: co2e is {@link publishedProduct} of it and the factor's number.
+ *
+ * @example
+ * ```ts
+ * estimateOfNumber(0.0024062, { activityUnit: 'kWh', factor: grid, metadata, method: 'ar5', origin: 'source',
+ *   auditTrail: 'enabled' }).co2e; // 0.0024062 × the grid factor, rounded once
+ * ```
+ */
+export function estimateOfNumber(
+  activityValue: number,
+  parts: Omit<EstimateParts, 'activityValue'>,
+): Estimate {
+  const co2e = publishedProduct(activityValue, sharedNumber(parts.factor, undefined));
+  return assemble(
+    co2e,
+    activityValue,
+    parts,
+    parts.auditTrail === 'enabled' ? factorParts(parts, undefined) : undefined,
+  );
+}
+
+const assemble = (
+  co2e: number,
+  activityValue: number,
+  parts: Omit<EstimateParts, 'activityValue'>,
+  shared: FactorParts | undefined,
+): Estimate => ({
+  co2e,
+  co2e_unit: 'kg',
+  co2e_calculation_method: parts.method,
+  co2e_calculation_origin: parts.origin,
+  emission_factor: shared === undefined ? null : shared.emissionFactor,
+  constituent_gases:
+    shared === undefined ? null : parts.origin === 'source' ? shared.sourceGases : shared.engineGases,
+  activity_data: {
+    activity_value: activityValue,
+    activity_unit: parts.activityUnit,
+  },
+  audit_trail: parts.auditTrail,
+});
 
 /** The frozen `emission_factor` and `constituent_gases` of one factor, shared by its estimates. */
 interface FactorParts {
@@ -214,7 +243,10 @@ const factorPartsCache = new WeakMap<FactorMetadata, FactorParts>();
  * The shared parts of an estimate's factor: cached per metadata when the factor is shown exactly, built afresh
  * (and frozen alike, so results behave the same either way) when display rounding makes its number per call.
  */
-function factorParts(parts: EstimateParts, options: CalculationOptions | undefined): FactorParts {
+function factorParts(
+  parts: Omit<EstimateParts, 'activityValue'>,
+  options: CalculationOptions | undefined,
+): FactorParts {
   if (options?.significantDigits !== undefined) {
     return newFactorParts(parts.factor, parts.metadata, outputNumber(parts.factor, options));
   }

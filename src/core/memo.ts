@@ -157,3 +157,44 @@ export function createMemo<V>(capacity = MAX_MEMO_ENTRIES): Memo<V> {
     },
   };
 }
+
+/** Values kept per record before its cache starts afresh (records have a few years or PUEs, never this many). */
+const MAX_RECORD_VALUES = 256;
+
+export interface RecordCache<R extends object, V> {
+  /**
+   * The value for `record` and `part` under the owners `a` and `b` (compared by identity), computed once. A record
+   * met under other owners starts its values afresh.
+   */
+  get(record: R, a: unknown, b: unknown, part: MemoPart, compute: () => V): V;
+}
+
+/**
+ * A cache keyed by a table record (an instance type, a region), held weakly, for values derived from that record
+ * alone plus its owners (the dataset providers it came from) and one more part (a year, a PUE): one WeakMap and one
+ * Map lookup, where a {@link Memo} walks a key of strings through nested maps. The record stands for its identity
+ * (provider, name), which a record keeps: a provider's lookup returns its own rows.
+ *
+ * @example
+ * ```ts
+ * const grids = createRecordCache<CloudRegion, Decimal>();
+ * grids.get(region, datasets.cloudRegions, 'aws', 2024, () => gridFactor(region, 2024));
+ * ```
+ */
+export function createRecordCache<R extends object, V>(): RecordCache<R, V> {
+  const entries = new WeakMap<R, { a: unknown; b: unknown; values: Map<MemoPart, V> }>();
+  return {
+    get(record, a, b, part, compute) {
+      let entry = entries.get(record);
+      if (entry === undefined || entry.a !== a || entry.b !== b) {
+        entry = { a, b, values: new Map() };
+        entries.set(record, entry);
+      }
+      if (entry.values.has(part)) return entry.values.get(part) as V;
+      const value = compute();
+      if (entry.values.size >= MAX_RECORD_VALUES) entry.values.clear();
+      entry.values.set(part, value);
+      return value;
+    },
+  };
+}

@@ -79,14 +79,19 @@ export type DurationUnitSpelling = AnyCase<(typeof DURATION_SPELLINGS)[DurationU
  */
 export type DataUnitSpelling = AnyCase<(typeof DATA_SPELLINGS)[DataUnit][number]>;
 
-/** Canonical duration units and their value in hours. */
-const HOURS_PER_DURATION_UNIT: Readonly<Record<DurationUnit, Ratio>> = {
-  hour: ratio(1),
-  min: ratio(1, 60),
-  sec: ratio(1, 3_600),
-  ms: ratio(1, 3_600_000),
-  day: ratio(24),
-};
+/** Canonical duration units and their value in hours: value × times / per, whole numbers. */
+const HOURS_RATIO_NUMBERS: Readonly<Record<DurationUnit, { readonly times: number; readonly per: number }>> =
+  {
+    hour: { times: 1, per: 1 },
+    min: { times: 1, per: 60 },
+    sec: { times: 1, per: 3_600 },
+    ms: { times: 1, per: 3_600_000 },
+    day: { times: 24, per: 1 },
+  };
+/** The same ratios as decimals. */
+const HOURS_PER_DURATION_UNIT = Object.fromEntries(
+  Object.entries(HOURS_RATIO_NUMBERS).map(([unit, { times, per }]) => [unit, ratio(times, per)]),
+) as Readonly<Record<DurationUnit, Ratio>>;
 export const DURATION_UNITS = /* @__PURE__ */ deepFreeze(
   Object.keys(HOURS_PER_DURATION_UNIT) as DurationUnit[],
 );
@@ -165,6 +170,18 @@ const convert = (value: Decimal, { times, per }: Ratio): Decimal => {
   const scaled = times === undefined ? value : mul(value, times);
   return per === undefined ? scaled : div(scaled, per);
 };
+
+/**
+ * A duration unit's hours as whole doubles, hours = value × times / per (the double-double fast paths' form of the
+ * same ratio).
+ *
+ * @example
+ * ```ts
+ * hoursRatio('min'); // { times: 1, per: 60 }
+ * ```
+ */
+export const hoursRatio = (unit: DurationUnit): { readonly times: number; readonly per: number } =>
+  HOURS_RATIO_NUMBERS[unit];
 
 /** `value` of `unit` in hours. */
 export const toHours = (value: Decimal, unit: DurationUnit): Decimal =>

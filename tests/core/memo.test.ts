@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemo, MAX_MEMO_ENTRIES } from '../../src/core/memo';
+import { createMemo, createRecordCache, MAX_MEMO_ENTRIES } from '../../src/core/memo';
 
 /** Counts computations per key, so a test sees which keys came from the cache. */
 function counted() {
@@ -123,5 +123,29 @@ describe('createMemo', () => {
 
   it('refuses an empty key', () => {
     expect(() => createMemo<number>().get([{}], [], () => 1)).toThrow(RangeError);
+  });
+});
+
+describe('createRecordCache', () => {
+  it('computes once per record, owners and part; other owners start afresh; a throw caches nothing', () => {
+    const cache = createRecordCache<object, number>();
+    const record = {};
+    const ownerA = {};
+    const ownerB = {};
+    let calls = 0;
+    const compute = () => ++calls;
+    expect(cache.get(record, ownerA, 'aws', 2024, compute)).toBe(1);
+    expect(cache.get(record, ownerA, 'aws', 2024, compute)).toBe(1);
+    expect(cache.get(record, ownerA, 'aws', 2023, compute)).toBe(2);
+    // Other owners (a replaced provider): computed again, never the other owners' value.
+    expect(cache.get(record, ownerB, 'aws', 2024, compute)).toBe(3);
+    expect(cache.get(record, ownerB, 'gcp', 2024, compute)).toBe(4);
+    expect(cache.get({}, ownerB, 'gcp', 2024, compute)).toBe(5);
+    expect(() =>
+      cache.get(record, ownerB, 'gcp', 2020, () => {
+        throw new Error('no factor');
+      }),
+    ).toThrow('no factor');
+    expect(cache.get(record, ownerB, 'gcp', 2020, compute)).toBe(6);
   });
 });

@@ -1,7 +1,7 @@
-import { type Decimal, decimal, div, mul } from '../../core/decimal';
+import { type Decimal, decimal, div, doubleDouble, mul } from '../../core/decimal';
 import type { EmbodiedMethod, FactorMetadata } from '../../core/estimate';
 import { factorId } from '../../core/factor-id';
-import { createMemo } from '../../core/memo';
+import { createRecordCache } from '../../core/memo';
 import type { CloudProvider } from '../../datasets/tables';
 import type { CloudCoefficients, CloudInstance, CloudInstanceDatasets } from '../../datasets/types';
 import { CLOUD_DATA_QUALITY_FLAGS, coefficientsDataset, PROVIDER_LABEL } from './provenance';
@@ -55,9 +55,16 @@ export interface EmbodiedFactor {
   /** numerator / denominator, kg CO2e per instance-hour. */
   factor: Decimal;
   metadata: FactorMetadata;
+  /**
+   * For the double-double fast paths: the numerator as hi + lo, and the denominator where it is a whole number that
+   * a double holds exactly (platform vCPUs × lifetime hours); undefined otherwise, for the exact path.
+   */
+  numeratorPair: readonly [number, number] | undefined;
+  denominatorNumber: number | undefined;
 }
 
-const embodiedFactors = createMemo<EmbodiedFactor>();
+/** Per instance record (of a provider, in an instance table) and year, under its coefficients. */
+const embodiedFactors = createRecordCache<CloudInstance, EmbodiedFactor>();
 
 /** The embodied factor of an instance with its metadata, derived once per dataset, instance and year. */
 export function embodiedFactor(
@@ -67,19 +74,21 @@ export function embodiedFactor(
   year: number,
   datasets: CloudInstanceDatasets,
 ): EmbodiedFactor {
-  return embodiedFactors.get(
-    [datasets.cloudCoefficients, datasets.cloudInstances],
-    [provider, instance.instance, year],
-    () => {
-      const { numerator, denominator } = embodiedPerInstanceHour(instance, coefficients);
-      return {
-        numerator,
-        denominator,
-        factor: div(numerator, denominator),
-        metadata: embodiedMetadata(provider, instance, year, datasets),
-      };
-    },
-  );
+  return embodiedFactors.get(instance, datasets.cloudCoefficients, datasets.cloudInstances, year, () => {
+    const { numerator, denominator } = embodiedPerInstanceHour(instance, coefficients);
+    const denominatorPair = doubleDouble(denominator);
+    return {
+      numerator,
+      denominator,
+      factor: div(numerator, denominator),
+      metadata: embodiedMetadata(provider, instance, year, datasets),
+      numeratorPair: doubleDouble(numerator),
+      denominatorNumber:
+        denominatorPair !== undefined && denominatorPair[1] === 0 && Number.isInteger(denominatorPair[0])
+          ? denominatorPair[0]
+          : undefined,
+    };
+  });
 }
 
 /** `activity × TE · vCPU / (platform vCPU · lifetime)`, with a single rounding. */

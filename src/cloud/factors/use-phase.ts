@@ -2,7 +2,7 @@ import { type Decimal, add, decimal, mul, sub } from '../../core/decimal';
 import { EmissionsError, messages } from '../../core/errors';
 import type { FactorMetadata } from '../../core/estimate';
 import { factorId, factorIdWithLast } from '../../core/factor-id';
-import { createMemo, type MemoPart } from '../../core/memo';
+import { createMemo } from '../../core/memo';
 import type { CloudProvider } from '../../datasets/tables';
 import type {
   CloudCoefficients,
@@ -24,20 +24,6 @@ export interface CloudFactor {
   factor: Decimal;
   metadata: FactorMetadata;
 }
-
-const cloudFactors = createMemo<CloudFactor>();
-
-/**
- * The factor named by `key` (which must include everything the factor depends on besides the datasets), computed by
- * `compute` the first time for these datasets.
- */
-export const cachedCloudFactor = (
-  datasets: CloudDatasets,
-  key: readonly MemoPart[],
-  compute: () => CloudFactor,
-): CloudFactor =>
-  // Not the instance table: no use-phase factor reads it, and it may be absent.
-  cloudFactors.get([datasets.cloudCoefficients, datasets.cloudRegions], key, compute);
 
 /** Grid factor in kg CO2e per kWh for the region and year, or `no_emission_factors_found` listing the years. */
 export function gridFactor(region: CloudRegion, year: number): Decimal {

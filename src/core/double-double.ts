@@ -1,0 +1,286 @@
+/**
+ * Exact results at the cost of doubles (issue 40): a value the engine defines as an exact decimal, converted once to
+ * the nearest double, is computed here as a double-double (hi + lo, about 106 bits) whose distance from the exact
+ * value is provably below {@link APPROXIMATION_BOUND} × the value. Where that is close enough to decide the rounding
+ * ({@link decidedDouble}), the answer is the double the exact decimals give; where it is not (about one value in 10^8,
+ * and any input outside the ranges below), the caller takes the exact decimal path. Nothing here reads big.js or
+ * BigInt, and nothing allocates: each operation leaves its result in {@link dd}.
+ *
+ * The bound: every operation below is exact (two-product, two-sum) or rounds once at 2^-104 relative or less, a chain
+ * of ten of them stays below 2^-99; a quotient the exact path rounds (`div`: at least 25 significant digits) is
+ * 5 × 10^-26 from the true one, and a formula with two such quotients 10^-25. 2^-80 (8.3 × 10^-25) covers both with a
+ * margin; the operands are positive (no cancellation), so relative bounds add up through sums and products.
+ */
+
+/** Relative distance from the exact value that every approximation here stays below. */
+export const APPROXIMATION_BOUND = 2 ** -80;
+
+/** The result of the last operation: `hi + lo`, with `hi` the double nearest the sum. */
+export const dd = { hi: 0, lo: 0 };
+
+/** Veltkamp's splitter for halves of 26 bits: 2^27 + 1. */
+const SPLITTER = 134_217_729;
+/** Exact powers of ten as doubles: 10^22 is the largest that a double holds exactly. */
+export const EXACT_POWERS_OF_TEN: readonly number[] = Array.from({ length: 23 }, (_, power) =>
+  Number(`1e${power}`),
+);
+/** The range of doubles the fast paths take (far from overflow in a split and from subnormal results). */
+const SMALLEST = 2 ** -900;
+const LARGEST = 2 ** 900;
+
+/** Bits of a double, to read its exponent and mantissa (where the platform stores them little-endian). */
+const DOUBLE = new Float64Array(1);
+const WORDS = new Uint32Array(DOUBLE.buffer);
+/** Whether the platform stores doubles little-endian: the fast paths need it to read the exponent. */
+export const LITTLE_ENDIAN = /* @__PURE__ */ (() => {
+  DOUBLE[0] = 1;
+  return WORDS[1] === 0x3ff0_0000;
+})();
+
+/** `a × b` exactly, as dd (Dekker's product of Veltkamp halves). */
+export function twoProduct(a: number, b: number): void {
+  const product = a * b;
+  let split = SPLITTER * a;
+  const aHigh = split - (split - a);
+  const aLow = a - aHigh;
+  split = SPLITTER * b;
+  const bHigh = split - (split - b);
+  const bLow = b - bHigh;
+  dd.hi = product;
+  dd.lo = aHigh * bHigh - product + aHigh * bLow + aLow * bHigh + aLow * bLow;
+}
+
+/** `(ah + al) × (bh + bl)`, as dd (relative error below 2^-104 for normal operands). */
+export function ddMul(ah: number, al: number, bh: number, bl: number): void {
+  twoProduct(ah, bh);
+  const hi = dd.hi;
+  const lo = dd.lo + (ah * bl + al * bh);
+  const sum = hi + lo;
+  dd.lo = lo - (sum - hi);
+  dd.hi = sum;
+}
+
+/** `(ah + al) + (bh + bl)` for nonnegative operands, as dd. */
+export function ddAdd(ah: number, al: number, bh: number, bl: number): void {
+  const sum = ah + bh;
+  const bVirtual = sum - ah;
+  const error = ah - (sum - bVirtual) + (bh - bVirtual);
+  const lo = error + al + bl;
+  const hi = sum + lo;
+  dd.lo = lo - (hi - sum);
+  dd.hi = hi;
+}
+
+/** `(ah + al) / divisor` for a positive double divisor, as dd. */
+export function ddDivide(ah: number, al: number, divisor: number): void {
+  const quotient = ah / divisor;
+  twoProduct(quotient, divisor);
+  // ah − quotient × divisor exactly (ah − dd.hi is exact by Sterbenz's lemma), plus al.
+  const lo = (ah - dd.hi - dd.lo + al) / divisor;
+  const hi = quotient + lo;
+  dd.lo = lo - (hi - quotient);
+  dd.hi = hi;
+}
+
+/**
+ * The double nearest the exact value x, given `hi + lo` (normalised: hi is the double nearest hi + lo) with
+ * |x − (hi + lo)| ≤ {@link APPROXIMATION_BOUND} × (hi + lo), where that decides it: x lies strictly inside hi's rounding
+ * interval (half a unit in the last place above, half of the smaller one below a power of two). Undefined where it
+ * does not (x may be on the other side of a boundary or on it), for a value outside the fast paths' range, and for a
+ * non-positive hi: the caller then takes the exact path.
+ *
+ * @example
+ * ```ts
+ * ddDivide(1, 0, 10); // dd: 0.1 as a double-double
+ * decidedDouble(dd.hi, dd.lo); // 0.1
+ * ```
+ */
+export function decidedDouble(hi: number, lo: number): number | undefined {
+  if (!(hi > SMALLEST && hi < LARGEST) || !LITTLE_ENDIAN) return undefined;
+  DOUBLE[0] = hi;
+  const high = WORDS[1] as number;
+  const powerOfTwo = (high & 0xf_ffff) === 0 && (WORDS[0] as number) === 0;
+  // Half a unit in hi's last place: 2^(exponent − 53); a power of two has half that gap below.
+  DOUBLE[0] = 0;
+  WORDS[1] = ((high >>> 20) - 53) << 20;
+  const halfUp = DOUBLE[0];
+  const halfDown = powerOfTwo ? halfUp * 0.5 : halfUp;
+  // 2 × the bound × hi covers the bound × (hi + lo); powers of two and monotone rounding keep the comparisons safe.
+  const margin = APPROXIMATION_BOUND * 2 * hi;
+  return lo + margin < halfUp && lo - margin > -halfDown ? hi : undefined;
+}
+
+/** The coefficient {@link shortestPlaces} found (a module slot, so the hot path allocates nothing). */
+export const shortest = { coefficient: 0 };
+
+/** Largest coefficient the number reading takes in doubles: far enough below 2^53 that the search below is exact. */
+const MAX_READ_COEFFICIENT = 2 ** 50;
+
+/**
+ * The places k ≤ 22 of a positive number's shortest decimal (`String(number)`'s digits) when its coefficient m is
+ * below 2^50 (left in `shortest.coefficient`), or −1 when there is none: the fewest places at which a whole m gives the
+ * number back (m / 10^k, one correctly rounded division of exact doubles, is the number). A decimal with fewer digits
+ * that gives the number back would have fewer places, and at k places only one whole number below 2^52 lies within
+ * the number's rounding interval.
+ */
+export function shortestPlaces(magnitude: number): number {
+  for (let places = 0; places <= 22; places++) {
+    const power = EXACT_POWERS_OF_TEN[places] as number;
+    const m = Math.round(magnitude * power);
+    if (m > MAX_READ_COEFFICIENT) return -1;
+    if (m !== 0 && m / power === magnitude) {
+      shortest.coefficient = m;
+      return places;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The shortest decimal of a positive double (the one `String` prints and the engine reads it as) as a double-double
+ * in {@link dd}, within 2^-104 of it; false where it leaves the number to the exact path (a power of two, a decimal
+ * needing more than 22 places or an exponent, a tie between two nearest coefficients).
+ *
+ * Up to 15 digits, {@link shortestPlaces}. Else the decimal has 16 or 17 digits (17 always give a double back): at
+ * p places, p = 15 − ⌊log10 x⌋, the 16-digit coefficient nearest x·10^p (exact as a two-product) is the decimal when it
+ * lies within half a unit of x's last place × 10^p (also exact), else the 17-digit one nearest x·10^(p+1), which
+ * `String` picks as the closest of its length.
+ *
+ * @example
+ * ```ts
+ * shortestDecimal(0.1); // true; dd.hi + dd.lo is 0.1 to 2^-104, where the double 0.1 is 5.5e-18 above it
+ * ```
+ */
+export function shortestDecimal(value: number): boolean {
+  if (!(value > 0)) return false;
+  // Computed values mostly have 17 digits: where the 15-digit coefficient nearest the value does not give it back,
+  // no shorter decimal does (one that did would be that coefficient with trailing zeros), so the search is skipped.
+  const inRange = value > 1e-6 && value < 1e15;
+  const magnitude = inRange ? Math.floor(Math.log10(value)) : 0;
+  if (!inRange || mayBeShort(value, 14 - magnitude)) {
+    const short = shortestPlaces(value);
+    if (short >= 0) {
+      const coefficient = shortest.coefficient;
+      if (short === 0) {
+        dd.hi = coefficient;
+        dd.lo = 0;
+      } else ddDivide(coefficient, 0, EXACT_POWERS_OF_TEN[short] as number);
+      return true;
+    }
+  }
+  if (!inRange || !LITTLE_ENDIAN) return false;
+  DOUBLE[0] = value;
+  // A power of two: its rounding interval is narrower below, so the nearest coefficient may not be the one.
+  if (((WORDS[1] as number) & 0xf_ffff) === 0 && (WORDS[0] as number) === 0) return false;
+  let places = 15 - magnitude;
+  // Math.log10 may be one off next to a power of ten: the scaled value must have 16 digits.
+  twoProduct(value, EXACT_POWERS_OF_TEN[places] as number);
+  if (dd.hi < 1e15) places++;
+  else if (dd.hi >= 1e16) places--;
+  if (places < 0 || places > 21) return false;
+  twoProduct(value, EXACT_POWERS_OF_TEN[places] as number);
+  // Then its nearest whole number has 16 digits (|lo| ≤ 1 at this size).
+  if (!(dd.hi > 1e15 && dd.hi <= 1e16 - 2)) return false;
+  // Half a unit in the last place of the value, scaled: exact (a power of two times 10^places).
+  const halfUnit = unitOf(value) * 0.5 * (EXACT_POWERS_OF_TEN[places] as number);
+  if (nearestWhole(dd.hi, dd.lo)) {
+    const distance = nearestDistance < 0 ? -nearestDistance : nearestDistance;
+    if (distance < halfUnit) return scaledBack(places);
+    if (distance === halfUnit) return false;
+  } else return false;
+  places++;
+  twoProduct(value, EXACT_POWERS_OF_TEN[places] as number);
+  return nearestWhole(dd.hi, dd.lo) && scaledBack(places);
+}
+
+/**
+ * Whether a decimal of at most 15 digits may give `value` back: the 15-digit coefficient nearest value × 10^places
+ * does, or the places are out of the exact powers' range or next to a digit boundary (Math.log10 may be one off).
+ */
+function mayBeShort(value: number, places: number): boolean {
+  if (places < 0 || places > 22) return true;
+  const power = EXACT_POWERS_OF_TEN[places] as number;
+  const m = Math.round(value * power);
+  if (m <= 1e14 || m >= 1e15) return true;
+  return m / power === value;
+}
+
+/** The unit in the last place of a positive normal double. */
+function unitOf(value: number): number {
+  DOUBLE[0] = value;
+  const high = WORDS[1] as number;
+  DOUBLE[0] = 0;
+  WORDS[1] = ((high >>> 20) - 52) << 20;
+  return DOUBLE[0];
+}
+
+/** The whole number nearest hi + lo, as nearestHigh + nearestLow (exact), and (hi + lo) − it, rounded once. */
+let nearestHigh = 0;
+let nearestLow = 0;
+let nearestDistance = 0;
+
+/**
+ * The whole number nearest `hi + lo` (hi below 2^57), for {@link shortestDecimal}; false for a tie (a fraction of
+ * exactly one half), which `String` resolves by its own rule.
+ */
+function nearestWhole(hi: number, lo: number): boolean {
+  const whole = Math.round(hi);
+  // hi − whole is exact (a double minus its nearest integer); the fraction is that plus lo, as an exact two-sum.
+  const part = hi - whole;
+  const fraction = part + lo;
+  const virtual = fraction - part;
+  const error = part - (fraction - virtual) + (lo - virtual);
+  let adjust = Math.round(fraction);
+  if (fraction - adjust === 0.5 || fraction - adjust === -0.5) {
+    if (error === 0) return false;
+    if (fraction - adjust > 0 === error > 0) adjust += error > 0 ? 1 : -1;
+  }
+  nearestHigh = whole;
+  nearestLow = adjust;
+  // (hi + lo) − (whole + adjust): rounded once, enough to compare with a half unit that is far from it or equal.
+  nearestDistance = fraction - adjust + error;
+  return true;
+}
+
+/** dd = (nearestHigh + nearestLow) / 10^places. */
+function scaledBack(places: number): boolean {
+  const high = nearestHigh + nearestLow;
+  const low = nearestLow - (high - nearestHigh);
+  ddDivide(high, low, EXACT_POWERS_OF_TEN[places] as number);
+  return true;
+}
+
+/**
+ * The shortest decimal of a positive double × `times` / `per` (whole doubles: a unit's ratio) as a double-double in
+ * {@link dd}; false where {@link shortestDecimal} declines. The division is the exact path's, which rounds at 25
+ * significant digits or more (within the bound).
+ *
+ * @example
+ * ```ts
+ * scaledDecimal(90, 1, 60); // true; dd.hi is 1.5 (hours in 90 minutes)
+ * ```
+ */
+export function scaledDecimal(value: number, times: number, per: number): boolean {
+  if (!shortestDecimal(value)) return false;
+  if (times !== 1) ddMul(dd.hi, dd.lo, times, 0);
+  if (per !== 1) ddDivide(dd.hi, dd.lo, per);
+  return true;
+}
+
+/**
+ * The double nearest the exact product of the shortest decimals of two positive doubles, in doubles; undefined where
+ * it cannot decide it (or takes neither operand), for the exact path.
+ *
+ * @example
+ * ```ts
+ * approximateProduct(170597.26211294835, 0.0469); // 8001.011593097278
+ * ```
+ */
+export function approximateProduct(a: number, b: number): number | undefined {
+  if (!shortestDecimal(a)) return undefined;
+  const ah = dd.hi;
+  const al = dd.lo;
+  if (!shortestDecimal(b)) return undefined;
+  ddMul(ah, al, dd.hi, dd.lo);
+  return decidedDouble(dd.hi, dd.lo);
+}

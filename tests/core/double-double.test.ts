@@ -1,0 +1,178 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  APPROXIMATION_BOUND,
+  approximateProduct,
+  dd,
+  ddAdd,
+  ddDivide,
+  ddMul,
+  decidedDouble,
+  shortestDecimal,
+} from '../../src/core/double-double';
+import { Reference } from './big-reference';
+
+/**
+ * The double-double fast paths (issue 40 item 2) against big.js: every approximation within its stated bound of the
+ * exact decimal, every decided rounding the double that Number() reads from the exact decimal's digits, and the
+ * undecided cases left to the exact path rather than guessed.
+ */
+type Big = InstanceType<typeof Reference>;
+/** The exact value of a double-double (each double's own exact binary value, as big.js reads its 17+ digits). */
+const exactOf = (hi: number, lo: number): Big =>
+  new Reference(exactText(hi)).plus(new Reference(exactText(lo)));
+/** A double's exact binary value as a decimal string: m·2^e = m·5^−e·10^e for e < 0. */
+function exactText(x: number): string {
+  if (x === 0) return '0';
+  let e = 0;
+  let m = Math.abs(x);
+  while (!Number.isInteger(m)) {
+    m *= 2;
+    e--;
+  }
+  return `${x < 0 ? '-' : ''}${(BigInt(m) * 5n ** BigInt(-e)).toString()}e${e}`;
+}
+const relativeDistance = (approximate: Big, exact: Big): number =>
+  // The difference is exact; its ratio to the value needs only a few digits.
+  Math.abs(Number(approximate.minus(exact).toExponential(6)) / Number(exact.toExponential(6)));
+
+/** Doubles from 2^-10 to 2^30 with uniformly drawn mantissas: mostly 16- and 17-digit decimals. */
+const uniformDouble = fc
+  .tuple(
+    fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+    fc.integer({ min: 0, max: 2 ** 21 - 1 }),
+    fc.integer({ min: -10, max: 29 }),
+  )
+  .map(([high, low, exponent]) => (1 + (high * 2 ** 21 + low) / 2 ** 52) * 2 ** exponent);
+
+/** Doubles of every length: short decimals, 16- and 17-digit ones, powers of two and ten, from 1e-8 to 1e16. */
+const positive = fc.oneof(
+  uniformDouble,
+  fc.double({ min: 1e-8, max: 1e16, noNaN: true }).filter((x) => x > 0),
+  fc
+    .tuple(fc.integer({ min: 1, max: 999_999 }), fc.integer({ min: 0, max: 12 }))
+    .map(([m, k]) => m / 10 ** k),
+  fc.integer({ min: -26, max: 50 }).map((k) => 2 ** k),
+  fc.integer({ min: -8, max: 15 }).map((k) => 10 ** k),
+  fc.constantFrom(
+    0.1,
+    1 / 3,
+    0.00000999999999999999,
+    170597.26211294835,
+    0.30000000000000004,
+    9007199254740993,
+    1e15 - 0.5,
+  ),
+);
+
+describe('shortestDecimal', () => {
+  it('is within 2^-100 of the decimal String() prints, or declines', () => {
+    fc.assert(
+      fc.property(positive, (x) => {
+        if (!shortestDecimal(x)) return;
+        expect(relativeDistance(exactOf(dd.hi, dd.lo), new Reference(String(x)))).toBeLessThan(2 ** -100);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('takes the usual 16- and 17-digit values, declines zero, negatives and powers of two', () => {
+    expect(shortestDecimal(170597.26211294835)).toBe(true);
+    expect(shortestDecimal(0.30000000000000004)).toBe(true);
+    expect(shortestDecimal(0)).toBe(false);
+    expect(shortestDecimal(-1.5)).toBe(false);
+    expect(shortestDecimal(2 ** -30)).toBe(false);
+    expect(shortestDecimal(1e-7 / 3)).toBe(false); // 17 digits past 22 places
+  });
+});
+
+describe('decidedDouble', () => {
+  // A value a few units in the last place of hi away from a rounding boundary, within the bound or not.
+  const nearBoundary = fc.tuple(
+    fc.double({ min: 1e-30, max: 1e30, noNaN: true }),
+    fc.integer({ min: -3, max: 3 }),
+    fc.double({ min: -1, max: 1, noNaN: true }),
+  );
+  it('gives the double nearest the exact value, or declines, for values next to rounding boundaries', () => {
+    fc.assert(
+      fc.property(nearBoundary, ([base, step, wiggle]) => {
+        // hi + lo: lo half a unit of hi plus a tiny multiple of the bound, on either side.
+        const ulp = Math.abs(base) * 2 ** -52;
+        const lo = 0.5 * ulp * (step / 2) + wiggle * APPROXIMATION_BOUND * base * 4;
+        const hi = base + 0;
+        const sum = hi + lo;
+        const normalisedLo = lo - (sum - hi);
+        const got = decidedDouble(sum, normalisedLo);
+        if (got === undefined) return;
+        const exact = exactOf(sum, normalisedLo);
+        expect(got).toBe(Number(exact.toPrecision(40)));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('declines ties, non-positive values and values beyond its range', () => {
+    expect(decidedDouble(1, 2 ** -53)).toBeUndefined(); // 1 + half a unit: a tie
+    expect(decidedDouble(0, 0)).toBeUndefined();
+    expect(decidedDouble(-1, 0)).toBeUndefined();
+    expect(decidedDouble(2 ** 950, 0)).toBeUndefined();
+    expect(decidedDouble(1.5, 0)).toBe(1.5);
+  });
+});
+
+describe('double-double operations', () => {
+  const operand = fc.tuple(
+    fc.double({ min: 1e-20, max: 1e20, noNaN: true }),
+    fc.double({ min: -1, max: 1, noNaN: true }),
+  );
+  const of = ([hi, t]: [number, number]): [number, number] => {
+    const lo = t * hi * 2 ** -54;
+    const sum = hi + lo;
+    return [sum, lo - (sum - hi)];
+  };
+  it('multiply, add and divide within 2^-102 of the exact results', () => {
+    fc.assert(
+      fc.property(operand, operand, fc.integer({ min: 1, max: 3_600_000 }), (x, y, divisor) => {
+        const [ah, al] = of(x);
+        const [bh, bl] = of(y);
+        const a = exactOf(ah, al);
+        const b = exactOf(bh, bl);
+        ddMul(ah, al, bh, bl);
+        expect(relativeDistance(exactOf(dd.hi, dd.lo), a.times(b))).toBeLessThan(2 ** -102);
+        ddAdd(ah, al, bh, bl);
+        expect(relativeDistance(exactOf(dd.hi, dd.lo), a.plus(b))).toBeLessThan(2 ** -102);
+        ddDivide(ah, al, divisor);
+        // (hi + lo) / divisor against the exact quotient: the approximation times the divisor against the dividend.
+        expect(relativeDistance(exactOf(dd.hi, dd.lo).times(divisor), a)).toBeLessThan(2 ** -102);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+});
+
+describe('approximateProduct', () => {
+  it('is the double of the exact product of the two shortest decimals, or declines', () => {
+    fc.assert(
+      fc.property(positive, positive, (a, b) => {
+        const got = approximateProduct(a, b);
+        if (got === undefined) return;
+        expect(got).toBe(Number(new Reference(String(a)).times(new Reference(String(b))).toString()));
+      }),
+      { numRuns: 30_000 },
+    );
+  });
+});
+
+describe('how often the fast path decides', () => {
+  it('decides nearly every activity × factor product of 17-digit activities', () => {
+    let decided = 0;
+    const runs = 20_000;
+    fc.assert(
+      fc.property(uniformDouble, fc.integer({ min: 1, max: 99_999 }), (a, f) => {
+        if (approximateProduct(a, f / 1e7) !== undefined) decided++;
+      }),
+      { numRuns: runs },
+    );
+    expect(decided / runs).toBeGreaterThan(0.999);
+  });
+});
