@@ -37,6 +37,31 @@ export function usePhaseEstimate(
 }
 
 /**
+ * {@link usePhaseEstimate} without display rounding, for an activity whose number (the exact activity rounded once)
+ * the caller has already (the double-double fast paths).
+ *
+ * @example
+ * ```ts
+ * usePhaseEstimateOfNumber(6, 'CPU-hour', factor, 'enabled', datasets).co2e; // 6 × the factor, rounded once
+ * ```
+ */
+export const usePhaseEstimateOfNumber = (
+  activityValue: number,
+  activityUnit: string,
+  { factor, metadata }: CloudFactor,
+  auditTrail: AuditTrail,
+  datasets: CloudDatasets,
+): Estimate =>
+  estimateOfNumber(activityValue, {
+    activityUnit,
+    factor,
+    metadata,
+    method: gridMethod(datasets),
+    origin: 'source',
+    auditTrail,
+  });
+
+/**
  * The embodied estimate of an instance's hours (`calculateEmbodied`, and the embodied part of `calculateInstance`):
  * instance-hours × the platform's embodied factor, with the co2e the caller computed exactly from the factor's
  * fraction (`embodiedCo2e`), in the GWP method of the instance table.

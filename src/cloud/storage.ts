@@ -1,12 +1,15 @@
 import { decimal, mul } from '../core/decimal';
+import { dd, ddDivide, decidedDouble } from '../core/double-double';
 import type { CloudBatch, CloudCalculator } from './batch';
 import type * as z from 'zod/mini';
 import { usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
 import { USE_PHASE_PARTS } from './resolve';
-import { replicatedGigabyteHours } from './memory';
+import { fastGigabyteHours, replicatedGigabyteHours } from './memory';
 import { StorageRequest } from './storage.schema';
 
 const TB_PER_GB = decimal('0.001');
+/** The same ratio for the fast path: dividing by it is within the double-double bound of × 0.001. */
+const GB_PER_TB = 1_000;
 const KWH_PER_WH = decimal('0.001');
 
 /** A storage request after its schema, its quantities numbers or exact decimals. */
@@ -21,6 +24,11 @@ export const STORAGE_USE_PHASE = {
   datasets: { calculator: 'calculateStorage', parts: USE_PHASE_PARTS },
   schema: StorageRequest,
   activity: (input) => mul(replicatedGigabyteHours(input), TB_PER_GB),
+  fastActivity: (input) => {
+    if (!fastGigabyteHours(input)) return undefined;
+    ddDivide(dd.hi, dd.lo, GB_PER_TB);
+    return decidedDouble(dd.hi, dd.lo);
+  },
   unit: 'TB-hour',
   energyPerUnit: (coefficients, input) =>
     mul(
