@@ -6,9 +6,13 @@ import { createRecordCache, type MemoPart } from '../core/memo';
 import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
 import type { CloudProvider } from '../datasets/tables';
 import type { CloudCoefficients, CloudDatasets, CloudRegion } from '../datasets/types';
-import { usePhaseEstimate, usePhaseEstimateOfNumber } from './estimate';
 import {
-  type CloudFactor,
+  usePhaseEstimate,
+  usePhaseEstimateOfNumber,
+  type UsePhaseFactor,
+  usePhaseFactorParts,
+} from './estimate';
+import {
   gridFactor,
   publishedFactor,
   type PublishedResource,
@@ -137,15 +141,18 @@ export type ResolvedCalculator<I> = (
   options?: CalculationOptions,
 ) => Estimate;
 
+/** A fresh variant map for a region and year (one function, not a closure per request). */
+const newVariantMap = (): Map<MemoPart, UsePhaseFactor> => new Map();
+
 /** Variants (utilisations, storage types) kept per region and year before their map starts afresh. */
 const MAX_VARIANTS = 4_096;
 
 /** A factor computed for its variant and kept (a throwing computation keeps nothing). */
 function computed(
-  byVariant: Map<MemoPart, CloudFactor>,
+  byVariant: Map<MemoPart, UsePhaseFactor>,
   variant: MemoPart,
-  compute: () => CloudFactor,
-): CloudFactor {
+  compute: () => UsePhaseFactor,
+): UsePhaseFactor {
   const factor = compute();
   if (byVariant.size >= MAX_VARIANTS) byVariant.clear();
   byVariant.set(variant, factor);
@@ -174,7 +181,7 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
   const { kind, schema, unit, activity, fastActivity, energyPerUnit, variant, published, naming } = spec;
   // This kind's factors per region record and year (under the coefficients and regions they come from), then per
   // variant: two lookups where a memo walked a key of five parts.
-  const factors = createRecordCache<CloudRegion, Map<MemoPart, CloudFactor>>();
+  const factors = createRecordCache<CloudRegion, Map<MemoPart, UsePhaseFactor>>();
   const estimate = (
     provider: CloudProvider,
     coefficients: CloudCoefficients,
@@ -189,7 +196,7 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
       datasets.cloudCoefficients,
       datasets.cloudRegions,
       year,
-      () => new Map<MemoPart, CloudFactor>(),
+      newVariantMap,
     );
     const variantKey = variant?.(input);
     const factor =
@@ -197,17 +204,29 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
       computed(byVariant, variantKey, () => {
         const resource = published(input);
         const stated = resource === undefined ? undefined : publishedFactor(region, resource, year, datasets);
-        if (stated !== undefined) return stated;
+        if (stated !== undefined) return usePhaseFactorParts(stated, unit, datasets);
         const named = naming?.(input);
-        return {
-          factor: usePhaseFactor(
-            energyPerUnit(coefficients, input),
-            coefficients,
-            gridFactor(region, year),
-            region,
-          ),
-          metadata: usePhaseMetadata(kind, provider, region, year, datasets, named?.variant, named?.identity),
-        };
+        return usePhaseFactorParts(
+          {
+            factor: usePhaseFactor(
+              energyPerUnit(coefficients, input),
+              coefficients,
+              gridFactor(region, year),
+              region,
+            ),
+            metadata: usePhaseMetadata(
+              kind,
+              provider,
+              region,
+              year,
+              datasets,
+              named?.variant,
+              named?.identity,
+            ),
+          },
+          unit,
+          datasets,
+        );
       });
     const activityNumber =
       fastActivity !== undefined && options?.significantDigits === undefined
@@ -216,7 +235,7 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
     const result =
       activityNumber === undefined
         ? usePhaseEstimate(activity(input), unit, factor, input.audit_trail, datasets, options)
-        : usePhaseEstimateOfNumber(activityNumber, unit, factor, input.audit_trail, datasets);
+        : usePhaseEstimateOfNumber(activityNumber, factor, input.audit_trail);
     return echoReplication(result, input.replication_factor);
   };
   return {
