@@ -1,16 +1,9 @@
 import { decimal, mul } from '../core/decimal';
-import { dd, decidedDouble } from '../core/double-double';
 import { hoursRatio, toHours } from '../core/units';
 import type { CloudBatch, CloudCalculator } from './batch';
 import type * as z from 'zod/mini';
-import {
-  exactQuantity,
-  startProduct,
-  timesQuantity,
-  usePhaseForms,
-  type UsePhaseSpec,
-  type WithQuantities,
-} from './use-phase-calculator';
+import { exactQuantity, usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
+import { decidedProduct } from './fast-activity';
 import { USE_PHASE_PARTS } from './resolve';
 import { kwhPerVcpuHour } from './factors/use-phase';
 import { CpuRequest } from './cpu.schema';
@@ -31,13 +24,7 @@ export const CPU_USE_PHASE = {
   schema: CpuRequest,
   activity: (input) =>
     mul(exactQuantity(input.cpu_count), toHours(exactQuantity(input.duration), input.duration_unit)),
-  fastActivity: (input) => {
-    const { times, per } = hoursRatio(input.duration_unit);
-    startProduct();
-    return timesQuantity(input.cpu_count, 1, 1) && timesQuantity(input.duration, times, per)
-      ? decidedDouble(dd.hi, dd.lo)
-      : undefined;
-  },
+  fastActivity: (input) => decidedProduct(input.duration, hoursRatio(input.duration_unit), input.cpu_count),
   unit: 'CPU-hour',
   energyPerUnit: (coefficients, input) =>
     kwhPerVcpuHour(coefficients, decimal(input.average_vcpu_utilization)),

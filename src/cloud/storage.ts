@@ -1,5 +1,4 @@
 import { decimal, mul } from '../core/decimal';
-import { dd, ddDivide, decidedDouble } from '../core/double-double';
 import type { CloudBatch, CloudCalculator } from './batch';
 import type * as z from 'zod/mini';
 import { usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
@@ -24,11 +23,7 @@ export const STORAGE_USE_PHASE = {
   datasets: { calculator: 'calculateStorage', parts: USE_PHASE_PARTS },
   schema: StorageRequest,
   activity: (input) => mul(replicatedGigabyteHours(input), TB_PER_GB),
-  fastActivity: (input) => {
-    if (!fastGigabyteHours(input)) return undefined;
-    ddDivide(dd.hi, dd.lo, GB_PER_TB);
-    return decidedDouble(dd.hi, dd.lo);
-  },
+  fastActivity: (input) => fastGigabyteHours(input, GB_PER_TB),
   unit: 'TB-hour',
   energyPerUnit: (coefficients, input) =>
     mul(

@@ -1,6 +1,5 @@
 import type * as z from 'zod/mini';
 import { type Decimal, decimal } from '../core/decimal';
-import { dd, ddMul, scaledDecimal } from '../core/double-double';
 import type { AuditTrail, CalculationOptions, Estimate } from '../core/estimate';
 import { createRecordCache, type MemoPart } from '../core/memo';
 import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
@@ -50,39 +49,6 @@ export const exactQuantity = (value: Quantity): Decimal =>
   typeof value === 'number' ? decimal(value) : value;
 
 /**
- * Starts a product for {@link timesQuantity}: dd = 1.
- *
- * @example
- * ```ts
- * startProduct();
- * timesQuantity(4, 1, 1) && timesQuantity(90, 1, 60); // true; dd.hi is 6 (CPU-hours)
- * ```
- */
-export function startProduct(): void {
-  dd.hi = 1;
-  dd.lo = 0;
-}
-
-/**
- * dd × the quantity's shortest decimal × times / per (a unit's ratio), in double-double arithmetic
- * (core/double-double.ts); false where that declines or the quantity is an exact decimal (the exact path then).
- *
- * @example
- * ```ts
- * startProduct();
- * timesQuantity(16, 1_073_741_824, 1e9); // true; dd.hi is 17.179869184 (GB in 16 GiB)
- * ```
- */
-export function timesQuantity(value: Quantity, times: number, per: number): boolean {
-  if (typeof value !== 'number') return false;
-  const hi = dd.hi;
-  const lo = dd.lo;
-  if (!scaledDecimal(value, times, per)) return false;
-  ddMul(hi, lo, dd.hi, dd.lo);
-  return true;
-}
-
-/**
  * One use-phase calculator (CPU, memory, storage, networking) as data: its kind, request schema and activity, and the
  * energy one unit of activity draws. The frame does the rest the same way for all four: resolve the provider, request,
  * region and year; the factor once per key (the regions table's published one where it states one, else energy ×
@@ -99,7 +65,7 @@ export interface UsePhaseSpec<I extends UsePhaseInput, S extends z.ZodMiniType<I
   readonly activity: (input: I) => Decimal;
   /**
    * The same activity as the double nearest its exact decimal, computed in double-double arithmetic (see
-   * {@link timesQuantity}); undefined where that does not decide it or a quantity is an exact decimal, and the frame
+   * `decidedProduct` in fast-activity.ts); undefined where that does not decide it or a quantity is an exact decimal, and the frame
    * then builds {@link UsePhaseSpec.activity}. Used only without display rounding.
    */
   readonly fastActivity?: (input: I) => number | undefined;
