@@ -16,11 +16,13 @@ import {
   DATA_UNITS,
   DURATION_UNIT_SPELLINGS,
   gigabytesRatio,
+  hoursRatio,
   parseDurationUnit,
   toGigabytes,
   toHours,
 } from '../../src/core/units';
 import { parseRequest } from '../../src/core/validate';
+import { decidedProduct } from '../../src/cloud/fast-activity';
 import { CPU_USE_PHASE, calculateCpu, cpuResolved } from '../../src/cloud/cpu';
 import { MEMORY_USE_PHASE, calculateMemory, memoryResolved } from '../../src/cloud/memory';
 import { STORAGE_USE_PHASE, calculateStorage, storageResolved } from '../../src/cloud/storage';
@@ -273,6 +275,16 @@ describe('use-phase fast activities', () => {
     const input = { region: 'r', audit_trail: 'enabled', data_unit: 'GB', duration_unit: 'hour' } as const;
     expect(MEMORY_USE_PHASE.fastActivity({ ...input, data: decimal(2), duration: 1 })).toBeUndefined();
     expect(NETWORKING_USE_PHASE.fastActivity({ ...input, data: 0 })).toBeUndefined();
+  });
+
+  it('decidedProduct multiplies quantities by their unit ratios, and declines exact decimals and zero', () => {
+    expect(decidedProduct(90, hoursRatio('min'), 4)).toBe(6);
+    expect(decidedProduct(16, gigabytesRatio('GiB'), 24, hoursRatio('hour'), 2)).toBe(824.633720832);
+    // 1,440,000 GB-hours / 1000 = 1440 TB-hours; 0.1 + 0.2 read as decimals: 3 × 0.1 = 0.3 exactly.
+    expect(decidedProduct(2, gigabytesRatio('TB'), 720, hoursRatio('hour'), undefined, 1000)).toBe(1440);
+    expect(decidedProduct(0.1, hoursRatio('hour'), 3)).toBe(0.3);
+    expect(decidedProduct(decimal(2), hoursRatio('hour'))).toBeUndefined();
+    expect(decidedProduct(0, hoursRatio('hour'))).toBeUndefined();
   });
 
   it('reads every data unit as the exact ratio the decimal path uses', () => {
