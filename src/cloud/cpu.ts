@@ -1,8 +1,9 @@
 import { decimal, mul } from '../core/decimal';
-import { toHours } from '../core/units';
+import { hoursRatio, toHours } from '../core/units';
 import type { CloudBatch, CloudCalculator } from './batch';
 import type * as z from 'zod/mini';
 import { exactQuantity, usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
+import { decidedProduct } from './fast-activity';
 import { USE_PHASE_PARTS } from './resolve';
 import { kwhPerVcpuHour } from './factors/use-phase';
 import { CpuRequest } from './cpu.schema';
@@ -23,6 +24,7 @@ export const CPU_USE_PHASE = {
   schema: CpuRequest,
   activity: (input) =>
     mul(exactQuantity(input.cpu_count), toHours(exactQuantity(input.duration), input.duration_unit)),
+  fastActivity: (input) => decidedProduct(input.duration, hoursRatio(input.duration_unit), input.cpu_count),
   unit: 'CPU-hour',
   energyPerUnit: (coefficients, input) =>
     kwhPerVcpuHour(coefficients, decimal(input.average_vcpu_utilization)),

@@ -5,6 +5,7 @@ import {
   type CalculationMethod,
   type CalculationOptions,
   type Estimate,
+  type EstimateParts,
   estimateFromCo2e,
   estimateOfNumber,
 } from '../core/estimate';
@@ -35,6 +36,45 @@ export function usePhaseEstimate(
     options,
   );
 }
+
+/** A cached use-phase factor with its estimate's parts besides the activity, one per audit trail. */
+export interface UsePhaseFactor extends CloudFactor {
+  readonly parts: Readonly<Record<AuditTrail, Omit<EstimateParts, 'activityValue'>>>;
+}
+
+/**
+ * The factor with its estimate parts, made once per cached factor so an estimate of a number allocates none.
+ *
+ * @example
+ * ```ts
+ * const cached = usePhaseFactorParts(factor, 'CPU-hour', datasets);
+ * usePhaseEstimateOfNumber(6, cached, 'enabled').co2e; // 6 × the factor, rounded once
+ * ```
+ */
+export function usePhaseFactorParts(
+  { factor, metadata }: CloudFactor,
+  activityUnit: string,
+  datasets: CloudDatasets,
+): UsePhaseFactor {
+  const parts = (auditTrail: AuditTrail) =>
+    ({ activityUnit, factor, metadata, method: gridMethod(datasets), origin: 'source', auditTrail }) as const;
+  return { factor, metadata, parts: { enabled: parts('enabled'), disabled: parts('disabled') } };
+}
+
+/**
+ * {@link usePhaseEstimate} without display rounding, for an activity whose number (the exact activity rounded once)
+ * the caller has already (the double-double fast paths).
+ *
+ * @example
+ * ```ts
+ * usePhaseEstimateOfNumber(6, usePhaseFactorParts(factor, 'CPU-hour', datasets), 'enabled').co2e;
+ * ```
+ */
+export const usePhaseEstimateOfNumber = (
+  activityValue: number,
+  factor: UsePhaseFactor,
+  auditTrail: AuditTrail,
+): Estimate => estimateOfNumber(activityValue, factor.parts[auditTrail]);
 
 /**
  * The embodied estimate of an instance's hours (`calculateEmbodied`, and the embodied part of `calculateInstance`):

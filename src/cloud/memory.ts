@@ -1,8 +1,9 @@
 import { type Decimal, decimal, mul } from '../core/decimal';
-import { toGigabytes, toHours } from '../core/units';
+import { gigabytesRatio, hoursRatio, toGigabytes, toHours } from '../core/units';
 import type { CloudBatch, CloudCalculator } from './batch';
 import type * as z from 'zod/mini';
 import { exactQuantity, usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
+import { decidedProduct } from './fast-activity';
 import { USE_PHASE_PARTS } from './resolve';
 import { replicated } from './replication';
 import { MemoryRequest } from './memory.schema';
@@ -29,6 +30,25 @@ export const replicatedGigabyteHours = (input: MemoryInput): Decimal =>
   );
 
 /**
+ * {@link replicatedGigabyteHours} divided by `per` (1000 for TB-hours) as the double nearest the exact decimal,
+ * where double-double arithmetic decides it (see {@link decidedProduct}); undefined for the exact path.
+ *
+ * @example
+ * ```ts
+ * fastGigabyteHours(input); // 768 for 16 GB over 24 h, twice
+ * ```
+ */
+export const fastGigabyteHours = (input: MemoryInput, per = 1): number | undefined =>
+  decidedProduct(
+    input.data,
+    gigabytesRatio(input.data_unit),
+    input.duration,
+    hoursRatio(input.duration_unit),
+    input.replication_factor,
+    per,
+  );
+
+/**
  * `calculateMemory` as data: the use-phase frame builds it from this, and the kWh view (`electricity.ts`) reads its
  * energy per unit and published factor from it too.
  */
@@ -37,6 +57,7 @@ export const MEMORY_USE_PHASE = {
   datasets: { calculator: 'calculateMemory', parts: USE_PHASE_PARTS },
   schema: MemoryRequest,
   activity: (input) => replicatedGigabyteHours(input),
+  fastActivity: (input) => fastGigabyteHours(input),
   unit: 'GB-hour',
   energyPerUnit: (coefficients) => decimal(coefficients.memory_kwh_per_gb_hour),
   published: () => 'memory',

@@ -1,8 +1,9 @@
 import { decimal } from '../core/decimal';
-import { toGigabytes } from '../core/units';
+import { gigabytesRatio, toGigabytes } from '../core/units';
 import type { CloudBatch, CloudCalculator } from './batch';
 import type * as z from 'zod/mini';
 import { exactQuantity, usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
+import { decidedProduct } from './fast-activity';
 import { USE_PHASE_PARTS } from './resolve';
 import { NetworkingRequest } from './networking.schema';
 
@@ -18,6 +19,7 @@ export const NETWORKING_USE_PHASE = {
   datasets: { calculator: 'calculateNetworking', parts: USE_PHASE_PARTS },
   schema: NetworkingRequest,
   activity: (input) => toGigabytes(exactQuantity(input.data), input.data_unit),
+  fastActivity: (input) => decidedProduct(input.data, gigabytesRatio(input.data_unit)),
   unit: 'GB',
   energyPerUnit: (coefficients) => decimal(coefficients.networking_kwh_per_gb),
   published: () => 'networking',

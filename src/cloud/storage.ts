@@ -3,10 +3,12 @@ import type { CloudBatch, CloudCalculator } from './batch';
 import type * as z from 'zod/mini';
 import { usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
 import { USE_PHASE_PARTS } from './resolve';
-import { replicatedGigabyteHours } from './memory';
+import { fastGigabyteHours, replicatedGigabyteHours } from './memory';
 import { StorageRequest } from './storage.schema';
 
 const TB_PER_GB = decimal('0.001');
+/** The same ratio for the fast path: dividing by it is within the double-double bound of × 0.001. */
+const GB_PER_TB = 1_000;
 const KWH_PER_WH = decimal('0.001');
 
 /** A storage request after its schema, its quantities numbers or exact decimals. */
@@ -21,6 +23,7 @@ export const STORAGE_USE_PHASE = {
   datasets: { calculator: 'calculateStorage', parts: USE_PHASE_PARTS },
   schema: StorageRequest,
   activity: (input) => mul(replicatedGigabyteHours(input), TB_PER_GB),
+  fastActivity: (input) => fastGigabyteHours(input, GB_PER_TB),
   unit: 'TB-hour',
   energyPerUnit: (coefficients, input) =>
     mul(

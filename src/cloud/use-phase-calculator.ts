@@ -5,9 +5,13 @@ import { createRecordCache, type MemoPart } from '../core/memo';
 import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
 import type { CloudProvider } from '../datasets/tables';
 import type { CloudCoefficients, CloudDatasets, CloudRegion } from '../datasets/types';
-import { usePhaseEstimate } from './estimate';
 import {
-  type CloudFactor,
+  usePhaseEstimate,
+  usePhaseEstimateOfNumber,
+  type UsePhaseFactor,
+  usePhaseFactorParts,
+} from './estimate';
+import {
   gridFactor,
   publishedFactor,
   type PublishedResource,
@@ -59,6 +63,12 @@ export interface UsePhaseSpec<I extends UsePhaseInput, S extends z.ZodMiniType<I
   readonly unit: string;
   /** The activity in that unit (replication included). */
   readonly activity: (input: I) => Decimal;
+  /**
+   * The same activity as the double nearest its exact decimal, computed in double-double arithmetic (see
+   * `decidedProduct` in fast-activity.ts); undefined where that does not decide it or a quantity is an exact decimal, and the frame
+   * then builds {@link UsePhaseSpec.activity}. Used only without display rounding.
+   */
+  readonly fastActivity?: (input: I) => number | undefined;
   /** kWh per unit of activity, from the provider's coefficients. */
   readonly energyPerUnit: (coefficients: CloudCoefficients, input: I) => Decimal;
   /** What else in the request the factor depends on (utilisation, storage type): part of its cache key. */
@@ -97,15 +107,18 @@ export type ResolvedCalculator<I> = (
   options?: CalculationOptions,
 ) => Estimate;
 
+/** A fresh variant map for a region and year (one function, not a closure per request). */
+const newVariantMap = (): Map<MemoPart, UsePhaseFactor> => new Map();
+
 /** Variants (utilisations, storage types) kept per region and year before their map starts afresh. */
 const MAX_VARIANTS = 4_096;
 
 /** A factor computed for its variant and kept (a throwing computation keeps nothing). */
 function computed(
-  byVariant: Map<MemoPart, CloudFactor>,
+  byVariant: Map<MemoPart, UsePhaseFactor>,
   variant: MemoPart,
-  compute: () => CloudFactor,
-): CloudFactor {
+  compute: () => UsePhaseFactor,
+): UsePhaseFactor {
   const factor = compute();
   if (byVariant.size >= MAX_VARIANTS) byVariant.clear();
   byVariant.set(variant, factor);
@@ -131,10 +144,10 @@ function computed(
 export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniType<I>>(
   spec: UsePhaseSpec<I, S>,
 ): { calculate: UsePhaseCalculator; resolved: ResolvedCalculator<I> } {
-  const { kind, schema, unit, activity, energyPerUnit, variant, published, naming } = spec;
+  const { kind, schema, unit, activity, fastActivity, energyPerUnit, variant, published, naming } = spec;
   // This kind's factors per region record and year (under the coefficients and regions they come from), then per
   // variant: two lookups where a memo walked a key of five parts.
-  const factors = createRecordCache<CloudRegion, Map<MemoPart, CloudFactor>>();
+  const factors = createRecordCache<CloudRegion, Map<MemoPart, UsePhaseFactor>>();
   const estimate = (
     provider: CloudProvider,
     coefficients: CloudCoefficients,
@@ -149,7 +162,7 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
       datasets.cloudCoefficients,
       datasets.cloudRegions,
       year,
-      () => new Map<MemoPart, CloudFactor>(),
+      newVariantMap,
     );
     const variantKey = variant?.(input);
     const factor =
@@ -157,19 +170,38 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
       computed(byVariant, variantKey, () => {
         const resource = published(input);
         const stated = resource === undefined ? undefined : publishedFactor(region, resource, year, datasets);
-        if (stated !== undefined) return stated;
+        if (stated !== undefined) return usePhaseFactorParts(stated, unit, datasets);
         const named = naming?.(input);
-        return {
-          factor: usePhaseFactor(
-            energyPerUnit(coefficients, input),
-            coefficients,
-            gridFactor(region, year),
-            region,
-          ),
-          metadata: usePhaseMetadata(kind, provider, region, year, datasets, named?.variant, named?.identity),
-        };
+        return usePhaseFactorParts(
+          {
+            factor: usePhaseFactor(
+              energyPerUnit(coefficients, input),
+              coefficients,
+              gridFactor(region, year),
+              region,
+            ),
+            metadata: usePhaseMetadata(
+              kind,
+              provider,
+              region,
+              year,
+              datasets,
+              named?.variant,
+              named?.identity,
+            ),
+          },
+          unit,
+          datasets,
+        );
       });
-    const result = usePhaseEstimate(activity(input), unit, factor, input.audit_trail, datasets, options);
+    const activityNumber =
+      fastActivity !== undefined && options?.significantDigits === undefined
+        ? fastActivity(input)
+        : undefined;
+    const result =
+      activityNumber === undefined
+        ? usePhaseEstimate(activity(input), unit, factor, input.audit_trail, datasets, options)
+        : usePhaseEstimateOfNumber(activityNumber, factor, input.audit_trail);
     return echoReplication(result, input.replication_factor);
   };
   return {

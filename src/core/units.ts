@@ -183,6 +183,31 @@ const convert = (value: Decimal, { times, per }: Ratio): Decimal => {
 export const hoursRatio = (unit: DurationUnit): { readonly times: number; readonly per: number } =>
   HOURS_RATIO_NUMBERS[unit];
 
+/** Canonical data units in GB as whole doubles, GB = value × times / per (exact: 2^50 and 10^9 are doubles). */
+const GB_RATIO_NUMBERS: Readonly<Record<DataUnit, { readonly times: number; readonly per: number }>> = {
+  KB: { times: 1, per: 1_000_000 },
+  MB: { times: 1, per: 1_000 },
+  GB: { times: 1, per: 1 },
+  TB: { times: 1_000, per: 1 },
+  PB: { times: 1_000_000, per: 1 },
+  KiB: { times: 1_024, per: 1_000_000_000 },
+  MiB: { times: 1_048_576, per: 1_000_000_000 },
+  GiB: { times: 1_073_741_824, per: 1_000_000_000 },
+  TiB: { times: 1_099_511_627_776, per: 1_000_000_000 },
+  PiB: { times: 1_125_899_906_842_624, per: 1_000_000_000 },
+};
+
+/**
+ * A data unit's GB as whole doubles, GB = value × times / per (the double-double fast paths' form of the same ratio).
+ *
+ * @example
+ * ```ts
+ * gigabytesRatio('GiB'); // { times: 1073741824, per: 1000000000 }
+ * ```
+ */
+export const gigabytesRatio = (unit: DataUnit): { readonly times: number; readonly per: number } =>
+  GB_RATIO_NUMBERS[unit];
+
 /** `value` of `unit` in hours. */
 export const toHours = (value: Decimal, unit: DurationUnit): Decimal =>
   convert(value, HOURS_PER_DURATION_UNIT[unit]);
