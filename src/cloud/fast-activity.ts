@@ -3,13 +3,8 @@
  * decimals would be, decided to the double the exact path gives, without big.js, BigInt or allocation.
  */
 import { dd, ddDivide, ddMul, decidedDouble, scaledDecimal } from '../core/double-double';
+import type { UnitRatio } from '../core/units';
 import type { Quantity } from './use-phase-calculator';
-
-/** A unit's ratio as whole doubles: the quantity in the activity's unit is value × times / per. */
-export interface UnitRatio {
-  readonly times: number;
-  readonly per: number;
-}
 
 const SAME_UNIT: UnitRatio = { times: 1, per: 1 };
 

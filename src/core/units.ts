@@ -79,15 +79,23 @@ export type DurationUnitSpelling = AnyCase<(typeof DURATION_SPELLINGS)[DurationU
  */
 export type DataUnitSpelling = AnyCase<(typeof DATA_SPELLINGS)[DataUnit][number]>;
 
+/**
+ * A unit's ratio to the activity's unit as whole doubles: the quantity in the activity's unit is value × times / per
+ * (the double-double fast paths' form of a {@link Ratio}).
+ */
+export interface UnitRatio {
+  readonly times: number;
+  readonly per: number;
+}
+
 /** Canonical duration units and their value in hours: value × times / per, whole numbers. */
-const HOURS_RATIO_NUMBERS: Readonly<Record<DurationUnit, { readonly times: number; readonly per: number }>> =
-  {
-    hour: { times: 1, per: 1 },
-    min: { times: 1, per: 60 },
-    sec: { times: 1, per: 3_600 },
-    ms: { times: 1, per: 3_600_000 },
-    day: { times: 24, per: 1 },
-  };
+const HOURS_RATIO_NUMBERS: Readonly<Record<DurationUnit, UnitRatio>> = {
+  hour: { times: 1, per: 1 },
+  min: { times: 1, per: 60 },
+  sec: { times: 1, per: 3_600 },
+  ms: { times: 1, per: 3_600_000 },
+  day: { times: 24, per: 1 },
+};
 /** The same ratios as decimals. */
 const HOURS_PER_DURATION_UNIT = Object.fromEntries(
   Object.entries(HOURS_RATIO_NUMBERS).map(([unit, { times, per }]) => [unit, ratio(times, per)]),
@@ -180,11 +188,10 @@ const convert = (value: Decimal, { times, per }: Ratio): Decimal => {
  * hoursRatio('min'); // { times: 1, per: 60 }
  * ```
  */
-export const hoursRatio = (unit: DurationUnit): { readonly times: number; readonly per: number } =>
-  HOURS_RATIO_NUMBERS[unit];
+export const hoursRatio = (unit: DurationUnit): UnitRatio => HOURS_RATIO_NUMBERS[unit];
 
 /** Canonical data units in GB as whole doubles, GB = value × times / per (exact: 2^50 and 10^9 are doubles). */
-const GB_RATIO_NUMBERS: Readonly<Record<DataUnit, { readonly times: number; readonly per: number }>> = {
+const GB_RATIO_NUMBERS: Readonly<Record<DataUnit, UnitRatio>> = {
   KB: { times: 1, per: 1_000_000 },
   MB: { times: 1, per: 1_000 },
   GB: { times: 1, per: 1 },
@@ -205,8 +212,7 @@ const GB_RATIO_NUMBERS: Readonly<Record<DataUnit, { readonly times: number; read
  * gigabytesRatio('GiB'); // { times: 1073741824, per: 1000000000 }
  * ```
  */
-export const gigabytesRatio = (unit: DataUnit): { readonly times: number; readonly per: number } =>
-  GB_RATIO_NUMBERS[unit];
+export const gigabytesRatio = (unit: DataUnit): UnitRatio => GB_RATIO_NUMBERS[unit];
 
 /** `value` of `unit` in hours. */
 export const toHours = (value: Decimal, unit: DurationUnit): Decimal =>
