@@ -1,11 +1,11 @@
 import { decimal, mul } from '../core/decimal';
 import type { Estimate } from '../core/estimate';
-import { dd, ddMul, decidedDouble, scaledDecimal } from '../core/double-double';
-import { type DurationUnit, hoursRatio, toHours } from '../core/units';
+import { hoursRatio, toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
 import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
 import { type CloudBatch, type CloudCalculator, cloudBatch } from './batch';
 import { embodiedYear, resolveInstance, resolveProvider } from './resolve';
+import { decidedProduct } from './fast-activity';
 import { embodiedCo2e, embodiedFactor, embodiedMethod } from './factors/embodied';
 import { EmbodiedRequest } from './embodied.schema';
 import { embodiedEstimate, embodiedEstimateOfHours } from './estimate';
@@ -38,7 +38,7 @@ export const calculateEmbodied: CloudCalculator<EmbodiedRequest> = (provider, re
   const embodied = embodiedFactor(id, instance, coefficients, year, datasets);
   const hoursNumber =
     options?.significantDigits === undefined
-      ? fastInstanceHours(input.instance_count, input.duration, input.duration_unit)
+      ? decidedProduct(input.duration, hoursRatio(input.duration_unit), input.instance_count)
       : undefined;
   let estimate: Estimate;
   if (hoursNumber !== undefined) {
@@ -61,18 +61,6 @@ export const calculateEmbodied: CloudCalculator<EmbodiedRequest> = (provider, re
   estimate.calculation_details = { embodied_method: embodiedMethod(instance) };
   return estimate;
 };
-
-/**
- * count × the duration in hours, the double nearest the exact decimal, in double-double arithmetic
- * (core/double-double.ts); undefined where that does not decide it (the exact path then).
- */
-function fastInstanceHours(count: number, duration: number, unit: DurationUnit): number | undefined {
-  if (!Number.isSafeInteger(count)) return undefined;
-  const { times, per } = hoursRatio(unit);
-  if (!scaledDecimal(duration, times, per)) return undefined;
-  ddMul(dd.hi, dd.lo, count, 0);
-  return decidedDouble(dd.hi, dd.lo);
-}
 
 /**
  * {@link calculateEmbodied} for each request, in order; a bad request becomes its error body.
