@@ -7,7 +7,10 @@ import {
   type Estimate,
   type EstimateParts,
   estimateFromCo2e,
-  estimateOfNumber,
+  estimateOfTemplate,
+  type EstimateTemplates,
+  noTemplates,
+  templateOf,
 } from '../core/estimate';
 import type { CloudDatasets } from '../datasets/types';
 import { gridMethod } from './factors/provenance';
@@ -37,9 +40,13 @@ export function usePhaseEstimate(
   );
 }
 
-/** A cached use-phase factor with its estimate's parts besides the activity, one per audit trail. */
+/**
+ * A cached use-phase factor with its estimate's parts besides the activity, one per audit trail, and their
+ * templates for the fast paths, made on first use (a factor beyond the doubles then throws, as its estimates do).
+ */
 export interface UsePhaseFactor extends CloudFactor {
   readonly parts: Readonly<Record<AuditTrail, Omit<EstimateParts, 'activityValue'>>>;
+  readonly templates: EstimateTemplates;
 }
 
 /**
@@ -58,7 +65,12 @@ export function usePhaseFactorParts(
 ): UsePhaseFactor {
   const parts = (auditTrail: AuditTrail) =>
     ({ activityUnit, factor, metadata, method: gridMethod(datasets), origin: 'source', auditTrail }) as const;
-  return { factor, metadata, parts: { enabled: parts('enabled'), disabled: parts('disabled') } };
+  return {
+    factor,
+    metadata,
+    parts: { enabled: parts('enabled'), disabled: parts('disabled') },
+    templates: noTemplates(),
+  };
 }
 
 /**
@@ -74,7 +86,7 @@ export const usePhaseEstimateOfNumber = (
   activityValue: number,
   factor: UsePhaseFactor,
   auditTrail: AuditTrail,
-): Estimate => estimateOfNumber(activityValue, factor.parts[auditTrail]);
+): Estimate => estimateOfTemplate(activityValue, templateOf(factor.templates, factor.parts[auditTrail]));
 
 /**
  * The embodied estimate of an instance's hours (`calculateEmbodied`, and the embodied part of `calculateInstance`):
@@ -126,4 +138,8 @@ export const embodiedEstimateOfHours = (
   embodied: EmbodiedFactor,
   method: CalculationMethod,
   auditTrail: AuditTrail,
-): Estimate => estimateOfNumber(instanceHours, embodiedParts(embodied, method, auditTrail));
+): Estimate =>
+  estimateOfTemplate(
+    instanceHours,
+    templateOf(embodied.templates, embodiedParts(embodied, method, auditTrail)),
+  );

@@ -4,11 +4,14 @@ import {
   type CalculationOptions,
   type EmbodiedMethod,
   type Estimate,
+  type EstimateTemplates,
   type FactorMetadata,
   estimateFromCo2e,
-  estimateOfNumber,
+  estimateOfTemplate,
+  noTemplates,
   outputNumber,
   sharedNumber,
+  templateOf,
 } from '../core/estimate';
 import { createMemo, createRecordCache } from '../core/memo';
 import { type DurationUnit, gibibytesToGigabytes, hoursRatio, toHours } from '../core/units';
@@ -44,6 +47,8 @@ interface Grid {
   gridMetadata: FactorMetadata;
   /** The grid factor as a double-double for the fast path (undefined: not positive, the exact path). */
   gridPair: DoubleDouble | undefined;
+  /** The electricity estimates' templates for the fast path, per audit trail. */
+  templates: EstimateTemplates;
 }
 /** A positive decimal as hi + lo (see core/double-double.ts). */
 type DoubleDouble = readonly [number, number];
@@ -217,12 +222,14 @@ function instanceEstimate(
     grid,
     gridMetadata: gridFactorMetadata,
     gridPair,
+    templates,
   } = grids.get(region, datasets.cloudRegions, id, electricityYear, () => {
     const grid = gridFactor(region, electricityYear);
     return {
       grid,
       gridMetadata: gridMetadata(id, region, electricityYear, datasets),
       gridPair: doubleDouble(grid),
+      templates: noTemplates(),
     };
   });
   const pue = pueAt(coefficients, region.region);
@@ -288,15 +295,16 @@ function instanceEstimate(
     fastNumbers(input.duration, input.duration_unit, gridPair, instance.vcpu, perVcpu.pair, figures, embodied)
   ) {
     // Every number decided in double-double arithmetic: the doubles the exact decimals below give.
-    cpuEstimate = estimateOfNumber(fast.cpu, electricityParts);
-    memoryEstimate = estimateOfNumber(fast.memory, electricityParts);
+    const electricity = templateOf(templates, electricityParts);
+    cpuEstimate = estimateOfTemplate(fast.cpu, electricity);
+    memoryEstimate = estimateOfTemplate(fast.memory, electricity);
     embodiedPart = embodiedEstimateOfHours(
       fast.hours,
       embodied,
       datasets.cloudInstances.gwp,
       input.audit_trail,
     );
-    if (figures.gpu !== undefined) gpuEstimate = estimateOfNumber(fast.gpu, electricityParts);
+    if (figures.gpu !== undefined) gpuEstimate = estimateOfTemplate(fast.gpu, electricity);
     totalNumber = fast.total;
   } else {
     const hours = toHours(exactQuantity(input.duration), input.duration_unit);

@@ -20,7 +20,8 @@ import {
   type UsePhaseKind,
 } from './factors/use-phase';
 import { echoReplication } from './replication';
-import { resolveProvider, resolveUsePhaseRequest, type USE_PHASE_PARTS } from './resolve';
+import { resolveProvider, resolveRegion, type USE_PHASE_PARTS } from './resolve';
+import { parseRequest } from '../core/validate';
 import { type CloudBatch, cloudBatch } from './batch';
 
 /** What every use-phase request has, after its schema: the fields the frame itself reads. */
@@ -113,18 +114,6 @@ const newVariantMap = (): Map<MemoPart, UsePhaseFactor> => new Map();
 /** Variants (utilisations, storage types) kept per region and year before their map starts afresh. */
 const MAX_VARIANTS = 4_096;
 
-/** A factor computed for its variant and kept (a throwing computation keeps nothing). */
-function computed(
-  byVariant: Map<MemoPart, UsePhaseFactor>,
-  variant: MemoPart,
-  compute: () => UsePhaseFactor,
-): UsePhaseFactor {
-  const factor = compute();
-  if (byVariant.size >= MAX_VARIANTS) byVariant.clear();
-  byVariant.set(variant, factor);
-  return factor;
-}
-
 /**
  * Builds a use-phase calculator from its {@link UsePhaseSpec}: the public function, and its `resolved` entry.
  *
@@ -148,6 +137,34 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
   // This kind's factors per region record and year (under the coefficients and regions they come from), then per
   // variant: two lookups where a memo walked a key of five parts.
   const factors = createRecordCache<CloudRegion, Map<MemoPart, UsePhaseFactor>>();
+  // Made only when a factor is not cached yet: a function of its own, so a request that finds its factor allocates
+  // no closure for it.
+  const computeFactor = (
+    provider: CloudProvider,
+    coefficients: CloudCoefficients,
+    input: I,
+    region: CloudRegion,
+    year: number,
+    datasets: CloudDatasets,
+  ): UsePhaseFactor => {
+    const resource = published(input);
+    const stated = resource === undefined ? undefined : publishedFactor(region, resource, year, datasets);
+    if (stated !== undefined) return usePhaseFactorParts(stated, unit, datasets);
+    const named = naming?.(input);
+    return usePhaseFactorParts(
+      {
+        factor: usePhaseFactor(
+          energyPerUnit(coefficients, input),
+          coefficients,
+          gridFactor(region, year),
+          region,
+        ),
+        metadata: usePhaseMetadata(kind, provider, region, year, datasets, named?.variant, named?.identity),
+      },
+      unit,
+      datasets,
+    );
+  };
   const estimate = (
     provider: CloudProvider,
     coefficients: CloudCoefficients,
@@ -165,35 +182,12 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
       newVariantMap,
     );
     const variantKey = variant?.(input);
-    const factor =
-      byVariant.get(variantKey) ??
-      computed(byVariant, variantKey, () => {
-        const resource = published(input);
-        const stated = resource === undefined ? undefined : publishedFactor(region, resource, year, datasets);
-        if (stated !== undefined) return usePhaseFactorParts(stated, unit, datasets);
-        const named = naming?.(input);
-        return usePhaseFactorParts(
-          {
-            factor: usePhaseFactor(
-              energyPerUnit(coefficients, input),
-              coefficients,
-              gridFactor(region, year),
-              region,
-            ),
-            metadata: usePhaseMetadata(
-              kind,
-              provider,
-              region,
-              year,
-              datasets,
-              named?.variant,
-              named?.identity,
-            ),
-          },
-          unit,
-          datasets,
-        );
-      });
+    let factor = byVariant.get(variantKey);
+    if (factor === undefined) {
+      factor = computeFactor(provider, coefficients, input, region, year, datasets);
+      if (byVariant.size >= MAX_VARIANTS) byVariant.clear();
+      byVariant.set(variantKey, factor);
+    }
     const activityNumber =
       fastActivity !== undefined && options?.significantDigits === undefined
         ? fastActivity(input)
@@ -206,15 +200,10 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
   };
   return {
     calculate: (provider, request, datasets, options) => {
-      const resolved = resolveUsePhaseRequest(provider, schema, request, datasets, spec.datasets);
-      return estimate(
-        resolved.provider,
-        resolved.coefficients,
-        resolved.input,
-        resolved.region,
-        datasets,
-        options,
-      );
+      requireDatasets(datasets, spec.datasets);
+      const { provider: id, coefficients } = resolveProvider(provider, datasets);
+      const input: I = parseRequest(schema, request);
+      return estimate(id, coefficients, input, resolveRegion(id, input.region, datasets), datasets, options);
     },
     resolved: ({ provider, region, input }, datasets, options) => {
       requireDatasets(datasets, spec.datasets);

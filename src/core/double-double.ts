@@ -284,3 +284,32 @@ export function approximateProduct(a: number, b: number): number | undefined {
   ddMul(ah, al, dd.hi, dd.lo);
   return decidedDouble(dd.hi, dd.lo);
 }
+
+/**
+ * A positive double's shortest decimal as a double-double `[hi, lo]`, read once for a figure that is multiplied
+ * again and again (a factor: see {@link approximateProductWith}); undefined where {@link shortestDecimal} declines.
+ *
+ * @example
+ * ```ts
+ * shortestPair(0.1); // [0.1, -5.551115123125783e-18]: the decimal 0.1 to 2^-104
+ * ```
+ */
+export function shortestPair(value: number): readonly [number, number] | undefined {
+  return shortestDecimal(value) ? [dd.hi, dd.lo] : undefined;
+}
+
+/**
+ * {@link approximateProduct} with the second operand's shortest decimal already read ({@link shortestPair}): the
+ * double nearest the exact product, or undefined where double-double arithmetic does not decide it.
+ *
+ * @example
+ * ```ts
+ * const [hi, lo] = shortestPair(0.0469)!;
+ * approximateProductWith(170597.26211294835, hi, lo); // 8001.011593097278
+ * ```
+ */
+export function approximateProductWith(a: number, bHi: number, bLo: number): number | undefined {
+  if (!shortestDecimal(a)) return undefined;
+  ddMul(dd.hi, dd.lo, bHi, bLo);
+  return decidedDouble(dd.hi, dd.lo);
+}

@@ -1,4 +1,5 @@
 import { type Decimal, isZero, mul, productOfNumbers, roundSignificant, toNumber } from './decimal';
+import { approximateProductWith, shortestPair } from './double-double';
 import { EmissionsError } from './errors';
 
 /** The factor used for an estimate, as the hosted API describes it. */
@@ -185,26 +186,106 @@ export function estimateFromCo2e(
 }
 
 /**
- * {@link estimateFromCo2e} without display rounding, for an activity whose number (the exact activity rounded once)
- * the caller has already: co2e is {@link publishedProduct} of it and the factor's number.
+ * Everything of an estimate but its activity, made once per factor and audit trail (a calculator caches it with its
+ * factor), so an estimate of an activity number does no lookups and allocates only itself: the factor's number and
+ * its shortest decimal in double-double form, and its shared `emission_factor` and `constituent_gases`.
+ */
+export interface EstimateTemplate {
+  readonly factor: number;
+  /** The factor's shortest decimal as a double-double, where it is positive and the fast product takes it. */
+  readonly factorPair: readonly [number, number] | undefined;
+  readonly activityUnit: string;
+  readonly method: CalculationMethod;
+  readonly origin: Estimate['co2e_calculation_origin'];
+  readonly auditTrail: AuditTrail;
+  readonly emissionFactor: EmissionFactor | null;
+  readonly constituentGases: ConstituentGases | null;
+}
+
+/**
+ * The {@link EstimateTemplate} of an estimate's parts besides the activity. Throws as the estimate would for a factor
+ * beyond the doubles.
  *
  * @example
  * ```ts
- * estimateOfNumber(0.0024062, { activityUnit: 'kWh', factor: grid, metadata, method: 'ar5', origin: 'source',
- *   auditTrail: 'enabled' }).co2e; // 0.0024062 × the grid factor, rounded once
+ * const template = estimateTemplate({ activityUnit: 'kWh', factor: grid, metadata, method: 'ar5', origin: 'source',
+ *   auditTrail: 'enabled' });
+ * estimateOfTemplate(0.0024062, template).co2e; // 0.0024062 × the grid factor, rounded once
  * ```
  */
-export function estimateOfNumber(
-  activityValue: number,
+export function estimateTemplate(parts: Omit<EstimateParts, 'activityValue'>): EstimateTemplate {
+  const factor = sharedNumber(parts.factor, undefined);
+  const shared = parts.auditTrail === 'enabled' ? factorParts(parts, undefined) : undefined;
+  return {
+    factor,
+    factorPair: factor > 0 ? shortestPair(factor) : undefined,
+    activityUnit: parts.activityUnit,
+    method: parts.method,
+    origin: parts.origin,
+    auditTrail: parts.auditTrail,
+    emissionFactor: shared === undefined ? null : shared.emissionFactor,
+    constituentGases:
+      shared === undefined ? null : parts.origin === 'source' ? shared.sourceGases : shared.engineGases,
+  };
+}
+
+/** A factor's estimate templates per audit trail, made on first use (both slots present, so one shape). */
+export interface EstimateTemplates {
+  enabled: EstimateTemplate | undefined;
+  disabled: EstimateTemplate | undefined;
+}
+
+/** Empty {@link EstimateTemplates}, for a factor's cache entry. */
+export const noTemplates = (): EstimateTemplates => ({ enabled: undefined, disabled: undefined });
+
+/**
+ * The template of `parts` kept in `templates` under its audit trail, made on first use. The cache that holds
+ * `templates` is keyed by what fixes the factor and its method (the GWP method of the table it comes from), so a
+ * template of another method is only replaced, never returned.
+ *
+ * @example
+ * ```ts
+ * estimateOfTemplate(6, templateOf(factor.templates, factor.parts.enabled)).co2e;
+ * ```
+ */
+export function templateOf(
+  templates: EstimateTemplates,
   parts: Omit<EstimateParts, 'activityValue'>,
-): Estimate {
-  const co2e = publishedProduct(activityValue, sharedNumber(parts.factor, undefined));
-  return assemble(
+): EstimateTemplate {
+  const enabled = parts.auditTrail === 'enabled';
+  const cached = enabled ? templates.enabled : templates.disabled;
+  if (cached !== undefined && cached.method === parts.method) return cached;
+  const made = estimateTemplate(parts);
+  if (enabled) templates.enabled = made;
+  else templates.disabled = made;
+  return made;
+}
+
+/**
+ * {@link estimateFromCo2e} without display rounding, for an activity whose number (the exact activity rounded once)
+ * the caller has already: co2e is {@link publishedProduct} of it and the template's factor.
+ *
+ * @example
+ * ```ts
+ * estimateOfTemplate(0.0024062, template).co2e; // 0.0024062 × the grid factor, rounded once
+ * ```
+ */
+export function estimateOfTemplate(activityValue: number, template: EstimateTemplate): Estimate {
+  const pair = template.factorPair;
+  const co2e =
+    (pair !== undefined && activityValue > 0
+      ? approximateProductWith(activityValue, pair[0], pair[1])
+      : undefined) ?? publishedProduct(activityValue, template.factor);
+  return {
     co2e,
-    activityValue,
-    parts,
-    parts.auditTrail === 'enabled' ? factorParts(parts, undefined) : undefined,
-  );
+    co2e_unit: 'kg',
+    co2e_calculation_method: template.method,
+    co2e_calculation_origin: template.origin,
+    emission_factor: template.emissionFactor,
+    constituent_gases: template.constituentGases,
+    activity_data: { activity_value: activityValue, activity_unit: template.activityUnit },
+    audit_trail: template.auditTrail,
+  };
 }
 
 const assemble = (

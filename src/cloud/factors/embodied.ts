@@ -1,5 +1,10 @@
 import { type Decimal, decimal, div, doubleDouble, mul } from '../../core/decimal';
-import type { EmbodiedMethod, FactorMetadata } from '../../core/estimate';
+import {
+  type EmbodiedMethod,
+  type EstimateTemplates,
+  type FactorMetadata,
+  noTemplates,
+} from '../../core/estimate';
 import { factorId } from '../../core/factor-id';
 import { createRecordCache } from '../../core/memo';
 import type { CloudProvider } from '../../datasets/tables';
@@ -61,6 +66,8 @@ export interface EmbodiedFactor {
    */
   numeratorPair: readonly [number, number] | undefined;
   denominatorNumber: number | undefined;
+  /** Its estimate templates for the fast paths, per audit trail, made on first use. */
+  templates: EstimateTemplates;
 }
 
 /** Per instance record (of a provider, in an instance table) and year, under its coefficients. */
@@ -87,6 +94,7 @@ export function embodiedFactor(
         denominatorPair !== undefined && denominatorPair[1] === 0 && Number.isInteger(denominatorPair[0])
           ? denominatorPair[0]
           : undefined,
+      templates: noTemplates(),
     };
   });
 }
