@@ -7,6 +7,7 @@ import {
   type Estimate,
   type EstimateParts,
   estimateFromCo2e,
+  cachedTemplate,
   estimateOfTemplate,
   type EstimateTemplates,
   noTemplates,
@@ -141,5 +142,6 @@ export const embodiedEstimateOfHours = (
 ): Estimate =>
   estimateOfTemplate(
     instanceHours,
-    templateOf(embodied.templates, embodiedParts(embodied, method, auditTrail)),
+    cachedTemplate(embodied.templates, auditTrail, method) ??
+      templateOf(embodied.templates, embodiedParts(embodied, method, auditTrail)),
   );

@@ -13,7 +13,7 @@ import {
   sharedNumber,
   templateOf,
 } from '../core/estimate';
-import { createMemo, createRecordCache } from '../core/memo';
+import { createRecordCache } from '../core/memo';
 import { type DurationUnit, gibibytesToGigabytes, hoursRatio, toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
 import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
@@ -66,6 +66,8 @@ interface InstanceFigures {
   /** memoryKwhPerHour and the GPU's kWh per hour as double-doubles (undefined: the exact path). */
   memoryPair: DoubleDouble | undefined;
   gpuPair: DoubleDouble | undefined;
+  /** kWh per vCPU-hour by utilisation (see {@link newVcpuPower}). */
+  perVcpu: Map<number, VcpuPower>;
 }
 /** kWh per vCPU-hour, exact and as a double-double. */
 interface VcpuPower {
@@ -84,8 +86,8 @@ const GPU_UTILIZATION = decimal(GPU_UTILIZATION_NUMBER);
 const grids = createRecordCache<CloudRegion, Grid>();
 /** Per-instance figures per instance record and PUE (a region's PUE may differ from the provider's). */
 const instanceFigures = createRecordCache<CloudInstance, InstanceFigures>();
-/** CPU kWh per vCPU-hour at a utilisation, PUE included: one entry per provider, distinct utilisation and PUE. */
-const vcpuKwhPerHour = createMemo<VcpuPower>();
+/** Utilisations kept per instance type and PUE before their map starts afresh. */
+const MAX_UTILIZATIONS = 4_096;
 
 /** How the virtual-machine estimate was made. */
 export interface InstanceCalculationDetails {
@@ -207,6 +209,69 @@ export function instanceResolved(
   return instanceEstimate(provider, coefficients, input, instance, region, datasets, options);
 }
 
+/** The grid factor of a region and year with its metadata and templates, on a cache miss. */
+const newGrid = (id: CloudProvider, region: CloudRegion, year: number, datasets: CloudDatasets): Grid =>
+  grids.get(region, datasets.cloudRegions, id, year, () => {
+    const grid = gridFactor(region, year);
+    return {
+      grid,
+      gridMetadata: gridMetadata(id, region, year, datasets),
+      gridPair: doubleDouble(grid),
+      templates: noTemplates(),
+    };
+  });
+
+/** An instance type's figures at a PUE, on a cache miss. */
+const newFigures = (
+  instance: CloudInstance,
+  coefficients: CloudCoefficients,
+  pue: number,
+  datasets: CloudInstanceDatasets,
+): InstanceFigures =>
+  instanceFigures.get(instance, datasets.cloudCoefficients, datasets.cloudInstances, pue, () => {
+    const memoryGigabytes = gibibytesToGigabytes(decimal(instance.memory_gib));
+    const chargedMemoryGigabytes =
+      instance.charged_memory_gb === undefined ? memoryGigabytes : decimal(instance.charged_memory_gb);
+    const { power, notice } = gpuPower(instance, coefficients, GPU_UTILIZATION, decimal(pue));
+    const memoryKwhPerHour = mul(
+      mul(chargedMemoryGigabytes, decimal(coefficients.memory_kwh_per_gb_hour)),
+      decimal(pue),
+    );
+    return {
+      vcpu: decimal(instance.vcpu),
+      memoryKwhPerHour,
+      memoryGigabytes,
+      chargedMemoryGigabytes,
+      gpu: power,
+      notices: notice === undefined ? [] : [notice],
+      memoryPair: doubleDouble(memoryKwhPerHour),
+      gpuPair: power === undefined ? undefined : doubleDouble(power.kwhPerHour),
+      perVcpu: new Map(),
+    };
+  });
+
+/**
+ * CPU kWh per vCPU-hour at a utilisation, PUE included, kept with the type's figures (which fix the provider, the
+ * PUE and the type's watts): one entry per distinct utilisation.
+ */
+function newVcpuPower(
+  figures: InstanceFigures,
+  instance: CloudInstance,
+  coefficients: CloudCoefficients,
+  utilization: number,
+  pue: number,
+): VcpuPower {
+  // The type's own CPU watts where the instance table has them (ccfAppDatasets), else the provider's.
+  const { min_watts: minWatts, max_watts: maxWatts } = instance;
+  const watts =
+    maxWatts === undefined ? coefficients : { ...coefficients, min_watts: minWatts!, max_watts: maxWatts };
+  const exact = mul(kwhPerVcpuHour(watts, decimal(utilization)), decimal(pue));
+  const power = { exact, pair: doubleDouble(exact) };
+  if (figures.perVcpu.size >= MAX_UTILIZATIONS) figures.perVcpu.clear();
+  figures.perVcpu.set(utilization, power);
+  return power;
+}
+
 function instanceEstimate(
   id: CloudProvider,
   coefficients: CloudCoefficients,
@@ -217,62 +282,20 @@ function instanceEstimate(
   options: CalculationOptions | undefined,
 ): InstanceEstimate {
   const electricityYear = input.year ?? datasets.cloudRegions.defaultYear;
-  const utilization = input.average_vcpu_utilization;
   const {
     grid,
     gridMetadata: gridFactorMetadata,
     gridPair,
     templates,
-  } = grids.get(region, datasets.cloudRegions, id, electricityYear, () => {
-    const grid = gridFactor(region, electricityYear);
-    return {
-      grid,
-      gridMetadata: gridMetadata(id, region, electricityYear, datasets),
-      gridPair: doubleDouble(grid),
-      templates: noTemplates(),
-    };
-  });
+  } = grids.find(region, datasets.cloudRegions, id, electricityYear) ??
+  newGrid(id, region, electricityYear, datasets);
   const pue = pueAt(coefficients, region.region);
-  const figures = instanceFigures.get(
-    instance,
-    datasets.cloudCoefficients,
-    datasets.cloudInstances,
-    pue,
-    () => {
-      const memoryGigabytes = gibibytesToGigabytes(decimal(instance.memory_gib));
-      const chargedMemoryGigabytes =
-        instance.charged_memory_gb === undefined ? memoryGigabytes : decimal(instance.charged_memory_gb);
-      const { power, notice } = gpuPower(instance, coefficients, GPU_UTILIZATION, decimal(pue));
-      const memoryKwhPerHour = mul(
-        mul(chargedMemoryGigabytes, decimal(coefficients.memory_kwh_per_gb_hour)),
-        decimal(pue),
-      );
-      return {
-        vcpu: decimal(instance.vcpu),
-        memoryKwhPerHour,
-        memoryGigabytes,
-        chargedMemoryGigabytes,
-        gpu: power,
-        notices: notice === undefined ? [] : [notice],
-        memoryPair: doubleDouble(memoryKwhPerHour),
-        gpuPair: power === undefined ? undefined : doubleDouble(power.kwhPerHour),
-      };
-    },
-  );
-  // The type's own CPU watts where the instance table has them (ccfAppDatasets), else the provider's.
-  const { min_watts: minWatts, max_watts: maxWatts } = instance;
-  const perVcpu = vcpuKwhPerHour.get(
-    [datasets.cloudCoefficients],
-    [id, utilization, pue, minWatts, maxWatts],
-    () => {
-      const watts =
-        maxWatts === undefined
-          ? coefficients
-          : { ...coefficients, min_watts: minWatts!, max_watts: maxWatts };
-      const exact = mul(kwhPerVcpuHour(watts, decimal(utilization)), decimal(pue));
-      return { exact, pair: doubleDouble(exact) };
-    },
-  );
+  const figures =
+    instanceFigures.find(instance, datasets.cloudCoefficients, datasets.cloudInstances, pue) ??
+    newFigures(instance, coefficients, pue, datasets);
+  const perVcpu =
+    figures.perVcpu.get(input.average_vcpu_utilization) ??
+    newVcpuPower(figures, instance, coefficients, input.average_vcpu_utilization, pue);
   const { memoryGigabytes } = figures;
   const embodied = embodiedFactor(id, instance, coefficients, embodiedYear(input.year, datasets), datasets);
   const method = gridMethod(datasets);
@@ -353,9 +376,9 @@ function instanceEstimate(
   if (instance.charged_memory_gb !== undefined) {
     details.charged_memory = sharedNumber(figures.chargedMemoryGigabytes, options);
   }
-  if (maxWatts !== undefined) {
-    details.cpu_min_watts = minWatts!;
-    details.cpu_max_watts = maxWatts;
+  if (instance.max_watts !== undefined) {
+    details.cpu_min_watts = instance.min_watts!;
+    details.cpu_max_watts = instance.max_watts;
   }
   if (figures.gpu !== undefined && gpuEstimate !== undefined) {
     details.gpu_count = figures.gpu.count;

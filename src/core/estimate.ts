@@ -252,13 +252,30 @@ export function templateOf(
   templates: EstimateTemplates,
   parts: Omit<EstimateParts, 'activityValue'>,
 ): EstimateTemplate {
-  const enabled = parts.auditTrail === 'enabled';
-  const cached = enabled ? templates.enabled : templates.disabled;
-  if (cached !== undefined && cached.method === parts.method) return cached;
+  const cached = cachedTemplate(templates, parts.auditTrail, parts.method);
+  if (cached !== undefined) return cached;
   const made = estimateTemplate(parts);
-  if (enabled) templates.enabled = made;
+  if (parts.auditTrail === 'enabled') templates.enabled = made;
   else templates.disabled = made;
   return made;
+}
+
+/**
+ * The template {@link templateOf} keeps for this audit trail and method, if made yet: for a caller that would
+ * otherwise build the parts only to find it.
+ *
+ * @example
+ * ```ts
+ * cachedTemplate(factor.templates, 'enabled', 'ar5') ?? templateOf(factor.templates, partsOf(factor));
+ * ```
+ */
+export function cachedTemplate(
+  templates: EstimateTemplates,
+  auditTrail: AuditTrail,
+  method: CalculationMethod,
+): EstimateTemplate | undefined {
+  const cached = auditTrail === 'enabled' ? templates.enabled : templates.disabled;
+  return cached !== undefined && cached.method === method ? cached : undefined;
 }
 
 /**

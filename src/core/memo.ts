@@ -167,6 +167,11 @@ export interface RecordCache<R extends object, V> {
    * met under other owners starts its values afresh.
    */
   get(record: R, a: unknown, b: unknown, part: MemoPart, compute: () => V): V;
+  /**
+   * The value {@link RecordCache.get} keeps for these keys, if computed yet: a hot path calls this first and builds
+   * its `compute` closure only on a miss.
+   */
+  find(record: R, a: unknown, b: unknown, part: MemoPart): V | undefined;
 }
 
 /**
@@ -195,6 +200,10 @@ export function createRecordCache<R extends object, V>(): RecordCache<R, V> {
       if (entry.values.size >= MAX_RECORD_VALUES) entry.values.clear();
       entry.values.set(part, value);
       return value;
+    },
+    find(record, a, b, part) {
+      const entry = entries.get(record);
+      return entry !== undefined && entry.a === a && entry.b === b ? entry.values.get(part) : undefined;
     },
   };
 }

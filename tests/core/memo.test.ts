@@ -148,4 +148,17 @@ describe('createRecordCache', () => {
     ).toThrow('no factor');
     expect(cache.get(record, ownerB, 'gcp', 2020, compute)).toBe(6);
   });
+
+  it('finds only what get computed, under the same owners and part', () => {
+    const cache = createRecordCache<object, string>();
+    const record = {};
+    const owner = {};
+    expect(cache.find(record, owner, 'aws', 2024)).toBeUndefined();
+    cache.get(record, owner, 'aws', 2024, () => 'kept');
+    expect(cache.find(record, owner, 'aws', 2024)).toBe('kept');
+    expect(cache.find(record, owner, 'aws', 2023)).toBeUndefined();
+    expect(cache.find(record, {}, 'aws', 2024)).toBeUndefined();
+    expect(cache.find(record, owner, 'gcp', 2024)).toBeUndefined();
+    expect(cache.find({}, owner, 'aws', 2024)).toBeUndefined();
+  });
 });

@@ -81,6 +81,20 @@ export function embodiedFactor(
   year: number,
   datasets: CloudInstanceDatasets,
 ): EmbodiedFactor {
+  return (
+    embodiedFactors.find(instance, datasets.cloudCoefficients, datasets.cloudInstances, year) ??
+    newEmbodiedFactor(provider, instance, coefficients, year, datasets)
+  );
+}
+
+/** {@link embodiedFactor} on a miss: apart, so a hit allocates no closure. */
+function newEmbodiedFactor(
+  provider: CloudProvider,
+  instance: CloudInstance,
+  coefficients: CloudCoefficients,
+  year: number,
+  datasets: CloudInstanceDatasets,
+): EmbodiedFactor {
   return embodiedFactors.get(instance, datasets.cloudCoefficients, datasets.cloudInstances, year, () => {
     const { numerator, denominator } = embodiedPerInstanceHour(instance, coefficients);
     const denominatorPair = doubleDouble(denominator);
