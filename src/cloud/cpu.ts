@@ -6,7 +6,7 @@ import { exactQuantity, usePhaseForms, type UsePhaseSpec, type WithQuantities } 
 import { decidedProduct } from './fast-activity';
 import { USE_PHASE_PARTS } from './resolve';
 import { kwhPerVcpuHour } from './factors/use-phase';
-import { CpuRequest } from './cpu.schema';
+import { CpuRequest, readCpuRequest } from './cpu.schema';
 
 /** Published CPU factors (`published_factors.cpu`) are per CPU-hour at 50 % utilisation; at any other, computed. */
 const PUBLISHED_CPU_UTILIZATION = 0.5;
@@ -22,6 +22,7 @@ export const CPU_USE_PHASE = {
   kind: 'cpu',
   datasets: { calculator: 'calculateCpu', parts: USE_PHASE_PARTS },
   schema: CpuRequest,
+  read: readCpuRequest,
   activity: (input) =>
     mul(exactQuantity(input.cpu_count), toHours(exactQuantity(input.duration), input.duration_unit)),
   fastActivity: (input) => decidedProduct(input.duration, hoursRatio(input.duration_unit), input.cpu_count),

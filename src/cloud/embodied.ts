@@ -7,7 +7,7 @@ import { type CloudBatch, type CloudCalculator, cloudBatch } from './batch';
 import { embodiedYear, resolveInstance, resolveProvider } from './resolve';
 import { decidedProduct } from './fast-activity';
 import { embodiedCo2e, embodiedFactor, embodiedMethod } from './factors/embodied';
-import { EmbodiedRequest } from './embodied.schema';
+import { EmbodiedRequest, readEmbodiedRequest } from './embodied.schema';
 import { embodiedEstimate, embodiedEstimateOfHours } from './estimate';
 
 /** The dataset parts `calculateEmbodied` reads: the provider coefficients and the instance table (no grid). */
@@ -32,7 +32,7 @@ export const EMBODIED_DATASETS = {
 export const calculateEmbodied: CloudCalculator<EmbodiedRequest> = (provider, request, datasets, options) => {
   requireDatasets(datasets, EMBODIED_DATASETS);
   const { provider: id, coefficients } = resolveProvider(provider, datasets);
-  const input = parseRequest(EmbodiedRequest, request);
+  const input = parseRequest(EmbodiedRequest, request, readEmbodiedRequest);
   const instance = resolveInstance(id, input.instance, datasets);
   const year = embodiedYear(input.year, datasets);
   const embodied = embodiedFactor(id, instance, coefficients, year, datasets);

@@ -32,7 +32,7 @@ import { gridFactor, gridMetadata, kwhPerVcpuHour } from './factors/use-phase';
 import { embodiedYear, resolveInstance, resolveProvider, resolveRegion } from './resolve';
 import { embodiedCo2e, type EmbodiedFactor, embodiedFactor, embodiedMethod } from './factors/embodied';
 import { type CloudNotice, type GpuPower, gpuPower } from './gpu';
-import { InstanceRequest } from './instance.schema';
+import { InstanceRequest, readInstanceRequest } from './instance.schema';
 import { embodiedEstimate, embodiedEstimateOfHours } from './estimate';
 import { pueAt } from './pue';
 import { exactQuantity, type Quantity, type ResolvedRequest } from './use-phase-calculator';
@@ -66,8 +66,6 @@ interface InstanceFigures {
   /** memoryKwhPerHour and the GPU's kWh per hour as double-doubles (undefined: the exact path). */
   memoryPair: DoubleDouble | undefined;
   gpuPair: DoubleDouble | undefined;
-  /** kWh per vCPU-hour by utilisation (see {@link newVcpuPower}). */
-  perVcpu: Map<number, VcpuPower>;
 }
 /** kWh per vCPU-hour, exact and as a double-double. */
 interface VcpuPower {
@@ -86,7 +84,7 @@ const GPU_UTILIZATION = decimal(GPU_UTILIZATION_NUMBER);
 const grids = createRecordCache<CloudRegion, Grid>();
 /** Per-instance figures per instance record and PUE (a region's PUE may differ from the provider's). */
 const instanceFigures = createRecordCache<CloudInstance, InstanceFigures>();
-/** Utilisations kept per instance type and PUE before their map starts afresh. */
+/** Utilisations kept per watts' owner and PUE before their map starts afresh. */
 const MAX_UTILIZATIONS = 4_096;
 
 /** How the virtual-machine estimate was made. */
@@ -185,7 +183,7 @@ export const calculateInstance: CloudCalculator<InstanceRequest, InstanceEstimat
 ) => {
   requireDatasets(datasets, INSTANCE_DATASETS);
   const { provider: id, coefficients } = resolveProvider(provider, datasets);
-  const input = parseRequest(InstanceRequest, request);
+  const input = parseRequest(InstanceRequest, request, readInstanceRequest);
   const instance = resolveInstance(id, input.instance, datasets);
   const region = resolveRegion(id, input.region, datasets);
   return instanceEstimate(id, coefficients, input, instance, region, datasets, options);
@@ -246,16 +244,17 @@ const newFigures = (
       notices: notice === undefined ? [] : [notice],
       memoryPair: doubleDouble(memoryKwhPerHour),
       gpuPair: power === undefined ? undefined : doubleDouble(power.kwhPerHour),
-      perVcpu: new Map(),
     };
   });
 
 /**
- * CPU kWh per vCPU-hour at a utilisation, PUE included, kept with the type's figures (which fix the provider, the
- * PUE and the type's watts): one entry per distinct utilisation.
+ * CPU kWh per vCPU-hour, PUE included, by the watts' owner (the provider's coefficients record, or the instance type
+ * where it has its own watts), then PUE, then utilisation: a few hundred entries for a whole fleet.
  */
-function newVcpuPower(
-  figures: InstanceFigures,
+const vcpuPowers = new WeakMap<object, Map<number, Map<number, VcpuPower>>>();
+
+/** {@link vcpuPowers}' entry, computed on a miss. */
+function vcpuPower(
   instance: CloudInstance,
   coefficients: CloudCoefficients,
   utilization: number,
@@ -263,12 +262,19 @@ function newVcpuPower(
 ): VcpuPower {
   // The type's own CPU watts where the instance table has them (ccfAppDatasets), else the provider's.
   const { min_watts: minWatts, max_watts: maxWatts } = instance;
+  const owner = maxWatts === undefined ? coefficients : instance;
+  const cached = vcpuPowers.get(owner)?.get(pue)?.get(utilization);
+  if (cached !== undefined) return cached;
   const watts =
     maxWatts === undefined ? coefficients : { ...coefficients, min_watts: minWatts!, max_watts: maxWatts };
   const exact = mul(kwhPerVcpuHour(watts, decimal(utilization)), decimal(pue));
   const power = { exact, pair: doubleDouble(exact) };
-  if (figures.perVcpu.size >= MAX_UTILIZATIONS) figures.perVcpu.clear();
-  figures.perVcpu.set(utilization, power);
+  let byPue = vcpuPowers.get(owner);
+  if (byPue === undefined) vcpuPowers.set(owner, (byPue = new Map<number, Map<number, VcpuPower>>()));
+  let byUtilization = byPue.get(pue);
+  if (byUtilization === undefined) byPue.set(pue, (byUtilization = new Map<number, VcpuPower>()));
+  if (byUtilization.size >= MAX_UTILIZATIONS) byUtilization.clear();
+  byUtilization.set(utilization, power);
   return power;
 }
 
@@ -293,9 +299,7 @@ function instanceEstimate(
   const figures =
     instanceFigures.find(instance, datasets.cloudCoefficients, datasets.cloudInstances, pue) ??
     newFigures(instance, coefficients, pue, datasets);
-  const perVcpu =
-    figures.perVcpu.get(input.average_vcpu_utilization) ??
-    newVcpuPower(figures, instance, coefficients, input.average_vcpu_utilization, pue);
+  const perVcpu = vcpuPower(instance, coefficients, input.average_vcpu_utilization, pue);
   const { memoryGigabytes } = figures;
   const embodied = embodiedFactor(id, instance, coefficients, embodiedYear(input.year, datasets), datasets);
   const method = gridMethod(datasets);

@@ -6,7 +6,7 @@ import { exactQuantity, usePhaseForms, type UsePhaseSpec, type WithQuantities } 
 import { decidedProduct } from './fast-activity';
 import { USE_PHASE_PARTS } from './resolve';
 import { replicated } from './replication';
-import { MemoryRequest } from './memory.schema';
+import { MemoryRequest, readMemoryRequest } from './memory.schema';
 
 /** A memory request after its schema, its quantities numbers or exact decimals. */
 export type MemoryInput = WithQuantities<z.output<typeof MemoryRequest>, 'data' | 'duration'>;
@@ -56,6 +56,7 @@ export const MEMORY_USE_PHASE = {
   kind: 'memory',
   datasets: { calculator: 'calculateMemory', parts: USE_PHASE_PARTS },
   schema: MemoryRequest,
+  read: readMemoryRequest,
   activity: (input) => replicatedGigabyteHours(input),
   fastActivity: (input) => fastGigabyteHours(input),
   unit: 'GB-hour',

@@ -5,7 +5,7 @@ import type * as z from 'zod/mini';
 import { exactQuantity, usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
 import { decidedProduct } from './fast-activity';
 import { USE_PHASE_PARTS } from './resolve';
-import { NetworkingRequest } from './networking.schema';
+import { NetworkingRequest, readNetworkingRequest } from './networking.schema';
 
 /** A networking request after its schema, its quantity a number or an exact decimal. */
 export type NetworkingInput = WithQuantities<z.output<typeof NetworkingRequest>, 'data'>;
@@ -18,6 +18,7 @@ export const NETWORKING_USE_PHASE = {
   kind: 'networking',
   datasets: { calculator: 'calculateNetworking', parts: USE_PHASE_PARTS },
   schema: NetworkingRequest,
+  read: readNetworkingRequest,
   activity: (input) => toGigabytes(exactQuantity(input.data), input.data_unit),
   fastActivity: (input) => decidedProduct(input.data, gigabytesRatio(input.data_unit)),
   unit: 'GB',

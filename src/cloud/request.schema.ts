@@ -22,3 +22,14 @@ export const durationFields = () => ({ duration: quantity(), duration_unit: dura
 
 /** A cloud request as a caller writes it, with the provider's own spellings where the provider is known. */
 export type RequestFor<S extends z.ZodMiniType, P extends CloudProviderSpelling> = ForProvider<z.input<S>, P>;
+
+/**
+ * The field names of a cloud request schema, for its plain reader's unknown-field check.
+ *
+ * @example
+ * ```ts
+ * const CPU_KEYS = fieldNames(CpuRequest); // cpu_count, region, …, year, audit_trail
+ * ```
+ */
+export const fieldNames = (schema: z.ZodMiniObject): ReadonlySet<string> =>
+  new Set(Object.keys(schema.shape));

@@ -26,15 +26,33 @@ export { CLOUD_PROVIDERS, type CloudProvider };
 /** The parts every use-phase calculator (CPU, memory, storage, networking) reads: no instance table. */
 export const USE_PHASE_PARTS = ['cloudCoefficients', 'cloudRegions'] as const;
 
+/** The provider and its coefficients, as {@link resolveProvider} gives them. */
+export interface ResolvedProvider {
+  readonly provider: CloudProvider;
+  readonly coefficients: CloudCoefficients;
+}
+
+/**
+ * The last provider resolved, by its spelling and coefficients table: a batch or a bill resolves the same one on
+ * every row, and this keeps that from allocating. The table is compared by identity, and a table's `get` gives the
+ * same record for a provider each time (tables are frozen once made).
+ */
+let lastSpelling: unknown;
+let lastTable: unknown;
+let lastResolved: ResolvedProvider | undefined;
+
 /** The provider and its coefficients, or `unsupported_provider`. The caller has checked its dataset parts. */
-export function resolveProvider(
-  provider: unknown,
-  datasets: CloudDatasets,
-): { provider: CloudProvider; coefficients: CloudCoefficients } {
+export function resolveProvider(provider: unknown, datasets: CloudDatasets): ResolvedProvider {
+  if (provider === lastSpelling && datasets.cloudCoefficients === lastTable && lastResolved !== undefined) {
+    return lastResolved;
+  }
   const id = typeof provider === 'string' ? provider.toLowerCase() : undefined;
   const coefficients = id === undefined ? undefined : datasets.cloudCoefficients.get(id as CloudProvider);
   if (coefficients !== undefined && (CLOUD_PROVIDERS as readonly unknown[]).includes(id)) {
-    return { provider: id as CloudProvider, coefficients };
+    lastResolved = Object.freeze({ provider: id as CloudProvider, coefficients });
+    lastSpelling = provider;
+    lastTable = datasets.cloudCoefficients;
+    return lastResolved;
   }
   const supported = CLOUD_PROVIDERS.filter(
     (candidate) => datasets.cloudCoefficients.get(candidate) !== undefined,
@@ -80,13 +98,25 @@ type Spellings<R> = Map<CloudProvider, Map<string, R>>;
 const regionSpellings = new WeakMap<object, Spellings<CloudRegion>>();
 const instanceSpellings = new WeakMap<object, Spellings<CloudInstance>>();
 
-function bySpelling<R>(
+/** The record kept for a spelling, if any (no allocation: the hot path). */
+function spelled<R>(
   cache: WeakMap<object, Spellings<R>>,
   table: object,
   provider: CloudProvider,
   spelling: string,
-  find: () => R | undefined,
 ): R | undefined {
+  return cache.get(table)?.get(provider)?.get(spelling);
+}
+
+/** Keeps a found record under its spelling (at most {@link MAX_SPELLINGS} per table and provider) and returns it. */
+function remember<R>(
+  cache: WeakMap<object, Spellings<R>>,
+  table: object,
+  provider: CloudProvider,
+  spelling: string,
+  record: R | undefined,
+): R | undefined {
+  if (record === undefined) return undefined;
   let providers = cache.get(table);
   if (providers === undefined) {
     providers = new Map();
@@ -97,21 +127,17 @@ function bySpelling<R>(
     records = new Map();
     providers.set(provider, records);
   }
-  let record = records.get(spelling);
-  if (record === undefined) {
-    record = find();
-    if (record !== undefined) {
-      if (records.size >= MAX_SPELLINGS) records.clear();
-      records.set(spelling, record);
-    }
-  }
+  if (records.size >= MAX_SPELLINGS) records.clear();
+  records.set(spelling, record);
   return record;
 }
 
 /** The region record, or `unknown_region` with the datasets' reason when they list it as unsupported, else the provider's regions. */
 export function resolveRegion(provider: CloudProvider, region: string, datasets: CloudDatasets): CloudRegion {
   const regions = datasets.cloudRegions;
-  const record = bySpelling(regionSpellings, regions, provider, region, () => regions.get(provider, region));
+  const record =
+    spelled(regionSpellings, regions, provider, region) ??
+    remember(regionSpellings, regions, provider, region, regions.get(provider, region));
   if (record === undefined) {
     const valid = datasets.cloudRegions.list(provider);
     const listed = datasets.cloudRegions
@@ -140,9 +166,9 @@ export function resolveInstance(
   datasets: CloudInstanceDatasets,
 ): CloudInstance {
   const instances = datasets.cloudInstances;
-  const record = bySpelling(instanceSpellings, instances, provider, instance, () =>
-    instances.get(provider, instance),
-  );
+  const record =
+    spelled(instanceSpellings, instances, provider, instance) ??
+    remember(instanceSpellings, instances, provider, instance, instances.get(provider, instance));
   if (record === undefined) {
     const listed = datasets.cloudInstances
       .excluded?.(provider)

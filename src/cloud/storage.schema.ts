@@ -2,8 +2,9 @@ import * as z from 'zod/mini';
 import type { CloudProviderSpelling, StorageTypeSpelling } from './spellings';
 import { withInput } from '../core/validate';
 import { shownInput } from '../core/errors';
-import { dataOverTimeFields } from './memory.schema';
-import { cloudRequest, type RequestFor } from './request.schema';
+import { dataOverTimeFields, readDataOverTime } from './memory.schema';
+import { cloudRequest, fieldNames, type RequestFor } from './request.schema';
+import { plainObject } from '../core/plain-request';
 
 /** Request body of `POST /compute/{provider_id}/storage`. */
 export const StorageRequest = cloudRequest({
@@ -30,3 +31,22 @@ export type StorageRequest<P extends CloudProviderSpelling = CloudProviderSpelli
   typeof StorageRequest,
   P
 >;
+
+const STORAGE_FIELDS = /* @__PURE__ */ fieldNames(StorageRequest);
+
+/**
+ * A plainly valid storage request read by hand into what {@link StorageRequest} would give; undefined for anything
+ * else, which the schema then parses.
+ *
+ * @example
+ * ```ts
+ * readStorageRequest({ storage_type: 'SSD', region: 'us_east_1', data: 1, duration: 1 }); // storage_type 'ssd', …
+ * ```
+ */
+export function readStorageRequest(request: unknown): z.output<typeof StorageRequest> | undefined {
+  if (!plainObject(request, STORAGE_FIELDS) || typeof request.storage_type !== 'string') return undefined;
+  const type = request.storage_type.toLowerCase();
+  return type === 'ssd' || type === 'hdd'
+    ? (readDataOverTime(request, type) as z.output<typeof StorageRequest> | undefined)
+    : undefined;
+}

@@ -4,7 +4,7 @@ import type * as z from 'zod/mini';
 import { usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
 import { USE_PHASE_PARTS } from './resolve';
 import { fastGigabyteHours, replicatedGigabyteHours } from './memory';
-import { StorageRequest } from './storage.schema';
+import { StorageRequest, readStorageRequest } from './storage.schema';
 
 const TB_PER_GB = decimal('0.001');
 /** The same ratio for the fast path: dividing by it is within the double-double bound of × 0.001. */
@@ -22,6 +22,7 @@ export const STORAGE_USE_PHASE = {
   kind: 'storage',
   datasets: { calculator: 'calculateStorage', parts: USE_PHASE_PARTS },
   schema: StorageRequest,
+  read: readStorageRequest,
   activity: (input) => mul(replicatedGigabyteHours(input), TB_PER_GB),
   fastActivity: (input) => fastGigabyteHours(input, GB_PER_TB),
   unit: 'TB-hour',

@@ -60,6 +60,8 @@ export interface UsePhaseSpec<I extends UsePhaseInput, S extends z.ZodMiniType<I
   readonly kind: UsePhaseKind;
   readonly datasets: CalculatorDatasets<(typeof USE_PHASE_PARTS)[number]>;
   readonly schema: S;
+  /** The schema's plain reader (core/plain-request.ts): a plainly valid request read without the parser. */
+  readonly read?: (request: unknown) => z.output<S> | undefined;
   /** The activity's unit, as results name it (`CPU-hour`, `GB-hour`, `TB-hour`, `GB`). */
   readonly unit: string;
   /** The activity in that unit (replication included). */
@@ -133,7 +135,8 @@ const MAX_VARIANTS = 4_096;
 export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniType<I>>(
   spec: UsePhaseSpec<I, S>,
 ): { calculate: UsePhaseCalculator; resolved: ResolvedCalculator<I> } {
-  const { kind, schema, unit, activity, fastActivity, energyPerUnit, variant, published, naming } = spec;
+  const { kind, schema, read, unit, activity, fastActivity, energyPerUnit, variant, published, naming } =
+    spec;
   // This kind's factors per region record and year (under the coefficients and regions they come from), then per
   // variant: two lookups where a memo walked a key of five parts.
   const factors = createRecordCache<CloudRegion, Map<MemoPart, UsePhaseFactor>>();
@@ -202,7 +205,7 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
     calculate: (provider, request, datasets, options) => {
       requireDatasets(datasets, spec.datasets);
       const { provider: id, coefficients } = resolveProvider(provider, datasets);
-      const input: I = parseRequest(schema, request);
+      const input: I = parseRequest(schema, request, read);
       return estimate(id, coefficients, input, resolveRegion(id, input.region, datasets), datasets, options);
     },
     resolved: ({ provider, region, input }, datasets, options) => {

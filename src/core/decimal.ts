@@ -514,9 +514,8 @@ const DOUBLE = new Float64Array(1);
 const WORDS = new Uint32Array(DOUBLE.buffer);
 
 /** The last factor read, as it usually repeats from one estimate to the next: its coefficient and places. */
-let lastFactor = Number.NaN;
-let lastFactorCoefficient = 0;
-let lastFactorPlaces = -1;
+// Fields of one object, not module variables: a double stored in a module variable is boxed anew on each store.
+const lastFactor = { value: Number.NaN, coefficient: 0, places: -1 };
 
 /**
  * {@link productOfNumbers} in doubles alone, where the decimals have coefficients below 2^50 and together at most 22
@@ -542,15 +541,15 @@ function shortProduct(a: number, b: number): number | undefined {
   const ma = shortest.coefficient;
   let mb: number;
   let placesB: number;
-  if (b === lastFactor) {
-    mb = lastFactorCoefficient;
-    placesB = lastFactorPlaces;
+  if (b === lastFactor.value) {
+    mb = lastFactor.coefficient;
+    placesB = lastFactor.places;
   } else {
     placesB = shortestPlaces(b < 0 ? -b : b);
     mb = shortest.coefficient;
-    lastFactor = b;
-    lastFactorCoefficient = mb;
-    lastFactorPlaces = placesB;
+    lastFactor.value = b;
+    lastFactor.coefficient = mb;
+    lastFactor.places = placesB;
   }
   const places = placesA + placesB;
   if (placesB < 0 || places > 22) return undefined;

@@ -184,7 +184,7 @@ export function shortestDecimal(value: number): boolean {
   // Half a unit in the last place of the value, scaled: exact (a power of two times 10^places).
   const halfUnit = unitOf(value) * 0.5 * (EXACT_POWERS_OF_TEN[places] as number);
   if (nearestWhole(dd.hi, dd.lo)) {
-    const distance = nearestDistance < 0 ? -nearestDistance : nearestDistance;
+    const distance = nearest.distance < 0 ? -nearest.distance : nearest.distance;
     if (distance < halfUnit) return scaledBack(places);
     if (distance === halfUnit) return false;
   } else return false;
@@ -214,10 +214,9 @@ function unitOf(value: number): number {
   return DOUBLE[0];
 }
 
-/** The whole number nearest hi + lo, as nearestHigh + nearestLow (exact), and (hi + lo) − it, rounded once. */
-let nearestHigh = 0;
-let nearestLow = 0;
-let nearestDistance = 0;
+/** The whole number nearest hi + lo, as nearest.high + nearest.low (exact), and (hi + lo) − it, rounded once. */
+// Fields of one object, not module variables: a double stored in a module variable is boxed anew on each store.
+const nearest = { high: 0, low: 0, distance: 0 };
 
 /**
  * The whole number nearest `hi + lo` (hi below 2^57), for {@link shortestDecimal}; false for a tie (a fraction of
@@ -235,17 +234,17 @@ function nearestWhole(hi: number, lo: number): boolean {
     if (error === 0) return false;
     if (fraction - adjust > 0 === error > 0) adjust += error > 0 ? 1 : -1;
   }
-  nearestHigh = whole;
-  nearestLow = adjust;
+  nearest.high = whole;
+  nearest.low = adjust;
   // (hi + lo) − (whole + adjust): rounded once, enough to compare with a half unit that is far from it or equal.
-  nearestDistance = fraction - adjust + error;
+  nearest.distance = fraction - adjust + error;
   return true;
 }
 
-/** dd = (nearestHigh + nearestLow) / 10^places. */
+/** dd = (nearest.high + nearest.low) / 10^places. */
 function scaledBack(places: number): boolean {
-  const high = nearestHigh + nearestLow;
-  const low = nearestLow - (high - nearestHigh);
+  const high = nearest.high + nearest.low;
+  const low = nearest.low - (high - nearest.high);
   ddDivide(high, low, EXACT_POWERS_OF_TEN[places] as number);
   return true;
 }

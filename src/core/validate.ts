@@ -131,11 +131,23 @@ function compiled<S extends z.ZodMiniType>(schema: S): S {
 }
 
 /**
- * Parses `input` with `schema`, or throws `invalid_request` naming the first problem and where it is.
+ * Parses `input` with `schema`, or throws `invalid_request` naming the first problem and where it is. With a plain
+ * reader for the schema (core/plain-request.ts), a plainly valid request is read by it and the schema parses the
+ * rest.
  *
+ * @example
+ * ```ts
+ * parseRequest(CpuRequest, { cpu_count: 2, region: 'us_east_1', duration: 3 }, readCpuRequest);
+ * ```
  * @throws {@link EmissionsError} `invalid_request`
  */
-export function parseRequest<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
+export function parseRequest<S extends z.ZodMiniType>(
+  schema: S,
+  input: unknown,
+  readPlain?: (input: unknown) => z.output<S> | undefined,
+): z.output<S> {
+  const plain = readPlain?.(input);
+  if (plain !== undefined) return plain;
   const result = compiled(schema).safeParse(input);
   if (result.success) return result.data;
   throw issueToError(result.error.issues[0]);

@@ -56,8 +56,12 @@ export function requireParts<D extends Datasets, P extends DatasetPart>(
       { path: 'datasets', valid_values: parts, status: 500 },
     );
   }
+  // An index loop: this runs once per request, and an array iterator allocates where it is not optimised away.
   let missing: P[] | undefined;
-  for (const part of parts) if (datasets[part] === undefined) (missing ??= []).push(part);
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index] as P;
+    if (datasets[part] === undefined) (missing ??= []).push(part);
+  }
   if (missing === undefined) return;
   const hints = missing.flatMap((part) => PART_HINTS[part] ?? []);
   throw new EmissionsError(
