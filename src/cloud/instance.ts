@@ -1,5 +1,5 @@
 import { type Decimal, add, decimal, doubleDouble, mul, ZERO } from '../core/decimal';
-import { dd, ddAdd, ddDivide, ddMul, decidedDouble, scaledDecimal } from '../core/double-double';
+import { dd, ddAdd, ddDivide, ddMul, decidedOrNaN, scaledDecimal } from '../core/double-double';
 import {
   type CalculationOptions,
   type EmbodiedMethod,
@@ -443,21 +443,21 @@ function fastNumbers(
   if (!scaledDecimal(duration, times, per)) return false;
   const hoursHi = dd.hi;
   const hoursLo = dd.lo;
-  const hours = decidedDouble(hoursHi, hoursLo);
+  const hours = decidedOrNaN(hoursHi, hoursLo);
   ddMul(vcpu, 0, perVcpu[0], perVcpu[1]);
   ddMul(hoursHi, hoursLo, dd.hi, dd.lo);
   let kwhHi = dd.hi;
   let kwhLo = dd.lo;
-  const cpu = decidedDouble(kwhHi, kwhLo);
+  const cpu = decidedOrNaN(kwhHi, kwhLo);
   ddMul(hoursHi, hoursLo, memory[0], memory[1]);
-  const memoryKwh = decidedDouble(dd.hi, dd.lo);
+  const memoryKwh = decidedOrNaN(dd.hi, dd.lo);
   ddAdd(kwhHi, kwhLo, dd.hi, dd.lo);
   kwhHi = dd.hi;
   kwhLo = dd.lo;
-  let gpuKwh: number | undefined = 0;
+  let gpuKwh = 0;
   if (gpu !== undefined) {
     ddMul(hoursHi, hoursLo, gpu[0], gpu[1]);
-    gpuKwh = decidedDouble(dd.hi, dd.lo);
+    gpuKwh = decidedOrNaN(dd.hi, dd.lo);
     ddAdd(kwhHi, kwhLo, dd.hi, dd.lo);
     kwhHi = dd.hi;
     kwhLo = dd.lo;
@@ -468,16 +468,9 @@ function fastNumbers(
   ddMul(hoursHi, hoursLo, numerator[0], numerator[1]);
   ddDivide(dd.hi, dd.lo, embodied.denominatorNumber);
   ddAdd(electricityHi, electricityLo, dd.hi, dd.lo);
-  const total = decidedDouble(dd.hi, dd.lo);
-  if (
-    hours === undefined ||
-    cpu === undefined ||
-    memoryKwh === undefined ||
-    gpuKwh === undefined ||
-    total === undefined
-  ) {
-    return false;
-  }
+  const total = decidedOrNaN(dd.hi, dd.lo);
+  // NaN where one is not decided: then any sum of them is NaN too.
+  if (Number.isNaN(hours + cpu + memoryKwh + gpuKwh + total)) return false;
   fast.hours = hours;
   fast.cpu = cpu;
   fast.memory = memoryKwh;

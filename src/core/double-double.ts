@@ -96,7 +96,22 @@ export function ddDivide(ah: number, al: number, divisor: number): void {
  * ```
  */
 export function decidedDouble(hi: number, lo: number): number | undefined {
-  if (!(hi > SMALLEST && hi < LARGEST) || !LITTLE_ENDIAN) return undefined;
+  const decided = decidedOrNaN(hi, lo);
+  return decided === decided ? decided : undefined;
+}
+
+/**
+ * {@link decidedDouble} with NaN for "not decided": a number either way, so a hot path that inlines it keeps the
+ * double unboxed (a `number | undefined` result is a boxed value in V8).
+ *
+ * @example
+ * ```ts
+ * ddDivide(1, 0, 3);
+ * decidedOrNaN(dd.hi, dd.lo); // 0.3333333333333333
+ * ```
+ */
+export function decidedOrNaN(hi: number, lo: number): number {
+  if (!(hi > SMALLEST && hi < LARGEST) || !LITTLE_ENDIAN) return Number.NaN;
   DOUBLE[0] = hi;
   const high = WORDS[1] as number;
   const powerOfTwo = (high & 0xf_ffff) === 0 && (WORDS[0] as number) === 0;
@@ -107,7 +122,7 @@ export function decidedDouble(hi: number, lo: number): number | undefined {
   const halfDown = powerOfTwo ? halfUp * 0.5 : halfUp;
   // 2 × the bound × hi covers the bound × (hi + lo); powers of two and monotone rounding keep the comparisons safe.
   const margin = APPROXIMATION_BOUND * 2 * hi;
-  return lo + margin < halfUp && lo - margin > -halfDown ? hi : undefined;
+  return lo + margin < halfUp && lo - margin > -halfDown ? hi : Number.NaN;
 }
 
 /** The coefficient {@link shortestPlaces} found (a module slot, so the hot path allocates nothing). */

@@ -8,6 +8,7 @@ import {
   ddDivide,
   ddMul,
   decidedDouble,
+  decidedOrNaN,
   shortestDecimal,
 } from '../../src/core/double-double';
 import { Reference } from './big-reference';
@@ -117,6 +118,14 @@ describe('decidedDouble', () => {
     expect(decidedDouble(-1, 0)).toBeUndefined();
     expect(decidedDouble(2 ** 950, 0)).toBeUndefined();
     expect(decidedDouble(1.5, 0)).toBe(1.5);
+  });
+
+  it('has a NaN-for-undecided form for hot paths, with the same answers', () => {
+    expect(decidedOrNaN(1, 2 ** -53)).toBeNaN();
+    expect(decidedOrNaN(-1, 0)).toBeNaN();
+    expect(decidedOrNaN(1.5, 0)).toBe(1.5);
+    ddDivide(1, 0, 3);
+    expect(decidedOrNaN(dd.hi, dd.lo)).toBe(1 / 3);
   });
 });
 
