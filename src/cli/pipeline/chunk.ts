@@ -41,6 +41,8 @@ export interface ChunkContext {
   rename?: Readonly<Record<string, string>>;
   /** JSON Lines: the first object's keys, which {@link ChunkContext.rename} reads; a record with others is read by its own. */
   keys?: readonly string[];
+  /** Whether each chunk keeps the adapter's own tally of its rows ({@link RowAdapter.newTally}): billing's `--summary`. */
+  tally?: boolean;
 }
 
 export interface ChunkResult {
@@ -259,8 +261,9 @@ export function chunkProcessor(
     context.inputFormat === 'jsonl' && kind.columns !== undefined
       ? keyReader(kind.columns, context.keys ?? [], rename)
       : undefined;
+  const newTally = context.tally === true ? kind.newTally : undefined;
   return (records) => {
-    const summary = new RunSummary(kind.groupings);
+    const summary = new RunSummary(kind.groupings, newTally?.call(kind));
     const sink = new ByteSink(encoder === undefined ? 0 : capacity);
     const rows: OutputRow[] = [];
     const emit = (values: Record<string, unknown>, result: ResultFields) => {
@@ -288,8 +291,8 @@ export function chunkProcessor(
         try {
           const read = parquet ? parquetRowValues(values) : values;
           input = names === undefined ? read : renamed(read, names);
-          const { outcome, groups, fields } = kind.compute(input, source, reading);
-          summary.success(outcome.co2e, groups);
+          const { outcome, groups, fields, tallied } = kind.compute(input, source, reading);
+          summary.success(outcome.co2e, groups, tallied);
           result = fields ?? outcome;
         } catch (thrown) {
           const { code, message, detail } = describeError(thrown);
