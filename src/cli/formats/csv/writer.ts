@@ -128,15 +128,6 @@ export function csvField(text: string): string {
 
 const csvLine = (cells: readonly string[]) => `${cells.map(csvField).join(',')}\n`;
 
-/**
- * The CSV row encoder of a run: the input's cells as they came (formulas neutralised when asked, quoted where
- * needed), then the result columns, one line per row.
- *
- * @example
- * ```ts
- * const encode = csvEncoder({ columns: ['id'], neutraliseFormulas: true, resultColumns: undefined });
- * ```
- */
 /** Whether a UTF-16 code unit starts a cell {@link FORMULA_START} matches (`=`, `+`, `-`, `@`, tab, CR, full-width forms). */
 const startsFormula = (code: number): boolean =>
   code === 61 ||
@@ -209,6 +200,15 @@ const trimmed = (code: number): boolean => code === 32 || code === 9 || code ===
 /** Whether {@link neutraliseFormula} changes a cell's text. */
 const formulaCell = (text: string): boolean => neutraliseFormula(text) !== text;
 
+/**
+ * The CSV row encoder of a run: the input's cells as they came (formulas neutralised when asked, quoted where
+ * needed), then the result columns, one line per row.
+ *
+ * @example
+ * ```ts
+ * const encode = csvEncoder({ columns: ['id'], neutraliseFormulas: true, resultColumns: undefined });
+ * ```
+ */
 export function csvEncoder({
   columns,
   neutraliseFormulas,
