@@ -110,16 +110,17 @@ const GROUP_NAMES = ['provider', 'service', 'region', 'account', 'calculator'] a
 const isText = (value: unknown): value is string => typeof value === 'string';
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 const isDecimalText = (value: unknown): value is string => isText(value) && DecimalSum.isPlainDecimal(value);
-const isGroupStates = (value: unknown): value is GroupState[] =>
+/** Whether `value` is an array of tuples whose items pass `checks`, one check per position. */
+const isTuples = (value: unknown, checks: ReadonlyArray<(item: unknown) => boolean>): boolean =>
   Array.isArray(value) &&
   value.every(
     (entry) =>
       Array.isArray(entry) &&
-      entry.length === 3 &&
-      isText(entry[0]) &&
-      isDecimalText(entry[1]) &&
-      isCount(entry[2]),
+      entry.length === checks.length &&
+      checks.every((check, index) => check(entry[index])),
   );
+const isGroupStates = (value: unknown): value is GroupState[] =>
+  isTuples(value, [isText, isDecimalText, isCount]);
 
 /**
  * Whether `value` is a {@link BillingSummaryState} whole (a saved state read back from disk is checked before it is
@@ -147,29 +148,9 @@ export function isBillingSummaryState(value: unknown): value is BillingSummarySt
     typeof groups === 'object' &&
     groups !== null &&
     GROUP_NAMES.every((name) => isGroupStates(groups[name])) &&
-    Array.isArray(state.extra) &&
-    state.extra.every(
-      (entry) => Array.isArray(entry) && entry.length === 2 && isText(entry[0]) && isGroupStates(entry[1]),
-    ) &&
-    Array.isArray(state.reasons) &&
-    state.reasons.every(
-      (entry) =>
-        Array.isArray(entry) &&
-        entry.length === 3 &&
-        isText(entry[0]) &&
-        isCount(entry[1]) &&
-        isDecimalText(entry[2]),
-    ) &&
-    Array.isArray(state.unclassified) &&
-    state.unclassified.every(
-      (entry) =>
-        Array.isArray(entry) &&
-        entry.length === 4 &&
-        isText(entry[0]) &&
-        isText(entry[1]) &&
-        isCount(entry[2]) &&
-        isDecimalText(entry[3]),
-    )
+    isTuples(state.extra, [isText, isGroupStates]) &&
+    isTuples(state.reasons, [isText, isCount, isDecimalText]) &&
+    isTuples(state.unclassified, [isText, isText, isCount, isDecimalText])
   );
 }
 
