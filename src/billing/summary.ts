@@ -73,7 +73,86 @@ const sumOf = (...addends: Addend[]): DecimalSum => {
   for (const { scaled, text } of addends) sum.addScaled(scaled, text);
   return sum;
 };
+const sumOfText = (text: string): DecimalSum => {
+  const sum = new DecimalSum();
+  sum.add(text);
+  return sum;
+};
 const valueOf = (sum: DecimalSum): number => toNumber(sum.total());
+
+/** A group of a {@link BillingSummaryState}: its key, its kg as exact decimal text, its rows. */
+type GroupState = [key: string, kg: string, rows: number];
+
+/**
+ * A summary's sums so far as plain data (exact decimal text), in first-seen order: what a worker thread posts for
+ * its chunk and what a resumable run saves, for {@link BillingSummaryBuilder.merge}. The format and the missing
+ * columns are not in it: they are the builder's own.
+ */
+export interface BillingSummaryState {
+  rows: number;
+  estimated: number;
+  providers: string[];
+  totalKg: string;
+  totalKwh: string;
+  costTotal: string;
+  costEstimated: string;
+  ratioRows: number;
+  ratioKg: string;
+  groups: Record<'provider' | 'service' | 'region' | 'account' | 'calculator', GroupState[]>;
+  /** Per `groupBy` key, in the builder's order. */
+  extra: Array<[key: string, groups: GroupState[]]>;
+  reasons: Array<[reason: string, rows: number, cost: string]>;
+  unclassified: Array<[service: string, unit: string, rows: number, cost: string]>;
+}
+
+const GROUP_NAMES = ['provider', 'service', 'region', 'account', 'calculator'] as const;
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+const isDecimalText = (value: unknown): value is string => isText(value) && DecimalSum.isPlainDecimal(value);
+/** Whether `value` is an array of tuples whose items pass `checks`, one check per position. */
+const isTuples = (value: unknown, checks: ReadonlyArray<(item: unknown) => boolean>): boolean =>
+  Array.isArray(value) &&
+  value.every(
+    (entry) =>
+      Array.isArray(entry) &&
+      entry.length === checks.length &&
+      checks.every((check, index) => check(entry[index])),
+  );
+const isGroupStates = (value: unknown): value is GroupState[] =>
+  isTuples(value, [isText, isDecimalText, isCount]);
+
+/**
+ * Whether `value` is a {@link BillingSummaryState} whole (a saved state read back from disk is checked before it is
+ * merged).
+ *
+ * @example
+ * ```ts
+ * isBillingSummaryState(createBillingSummary('focus').state()); // true
+ * isBillingSummaryState({ rows: 1 }); // false
+ * ```
+ */
+export function isBillingSummaryState(value: unknown): value is BillingSummaryState {
+  if (typeof value !== 'object' || value === null) return false;
+  const state = value as Record<string, unknown>;
+  const groups = state.groups as Record<string, unknown> | null | undefined;
+  return (
+    isCount(state.rows) &&
+    isCount(state.estimated) &&
+    Array.isArray(state.providers) &&
+    state.providers.every(isText) &&
+    [state.totalKg, state.totalKwh, state.costTotal, state.costEstimated, state.ratioKg].every(
+      isDecimalText,
+    ) &&
+    isCount(state.ratioRows) &&
+    typeof groups === 'object' &&
+    groups !== null &&
+    GROUP_NAMES.every((name) => isGroupStates(groups[name])) &&
+    isTuples(state.extra, [isText, isGroupStates]) &&
+    isTuples(state.reasons, [isText, isCount, isDecimalText]) &&
+    isTuples(state.unclassified, [isText, isText, isCount, isDecimalText])
+  );
+}
 
 /**
  * Accumulates rows into a {@link BillingSummary}, one at a time (the CLI streams), in exact decimals.
@@ -114,6 +193,18 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
     else {
       group.kg.addScaled(kg.scaled, kg.text);
       group.rows += 1;
+    }
+  };
+  const groupStates = (map: Map<string, Group>): GroupState[] =>
+    [...map].map(([key, group]) => [key, group.kg.text(), group.rows]);
+  const mergeGroups = (map: Map<string, Group>, states: readonly GroupState[]) => {
+    for (const [key, kg, count] of states) {
+      const group = map.get(key);
+      if (group === undefined) map.set(key, { kg: sumOfText(kg), rows: count });
+      else {
+        group.kg.add(kg);
+        group.rows += count;
+      }
     }
   };
   const out = (map: Map<string, Group>): Record<string, GroupTotal> =>
@@ -160,6 +251,73 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
             known.rows += 1;
             known.cost.addScaled(cost.scaled, cost.text);
           }
+        }
+      }
+    },
+    /** The sums so far as plain data, for {@link BillingSummaryBuilder.merge} in another thread or run. */
+    state(): BillingSummaryState {
+      return {
+        rows,
+        estimated,
+        providers: [...providers],
+        totalKg: totalKg.text(),
+        totalKwh: totalKwh.text(),
+        costTotal: costTotal.text(),
+        costEstimated: costEstimated.text(),
+        ratioRows,
+        ratioKg: ratioKg.text(),
+        groups: {
+          provider: groupStates(groups.provider),
+          service: groupStates(groups.service),
+          region: groupStates(groups.region),
+          account: groupStates(groups.account),
+          calculator: groupStates(groups.calculator),
+        },
+        extra: [...extra].map(([key, map]) => [key, groupStates(map)]),
+        reasons: [...reasons].map(([reason, entry]) => [reason, entry.rows, entry.cost.text()]),
+        unclassified: [...unclassified.values()].map((entry) => [
+          entry.service,
+          entry.unit,
+          entry.rows,
+          entry.cost.text(),
+        ]),
+      };
+    },
+    /**
+     * Adds the rows of a later part of the same bill (a chunk computed elsewhere, the rows a resumed run kept),
+     * exactly: merged in file order, the result is that of adding every row here.
+     */
+    merge(state: BillingSummaryState): void {
+      rows += state.rows;
+      estimated += state.estimated;
+      for (const provider of state.providers) providers.add(provider);
+      totalKg.add(state.totalKg);
+      totalKwh.add(state.totalKwh);
+      costTotal.add(state.costTotal);
+      costEstimated.add(state.costEstimated);
+      ratioRows += state.ratioRows;
+      ratioKg.add(state.ratioKg);
+      for (const name of GROUP_NAMES) mergeGroups(groups[name], state.groups[name]);
+      for (const [key, states] of state.extra) {
+        const map = extra.get(key);
+        if (map !== undefined) mergeGroups(map, states);
+      }
+      for (const [reason, count, cost] of state.reasons) {
+        const entry = reasons.get(reason);
+        if (entry === undefined) reasons.set(reason, { rows: count, cost: sumOfText(cost) });
+        else {
+          entry.rows += count;
+          entry.cost.add(cost);
+        }
+      }
+      for (const [service, unit, count, cost] of state.unclassified) {
+        const pair = `${service}\u0000${unit}`;
+        const known = unclassified.get(pair);
+        if (known === undefined)
+          unclassified.set(pair, { service, unit, rows: count, cost: sumOfText(cost) });
+        else {
+          known.rows += count;
+          known.cost.add(cost);
         }
       }
     },

@@ -8,10 +8,18 @@ import {
   groupValue,
   rowHeader,
 } from '../../billing/index';
-import { notEstimated } from '../../billing/estimate';
+import type { LineFacts } from '../../billing/classify';
+import { type BillingColumns, notEstimated } from '../../billing/estimate';
+import type { MissingColumn } from '../../billing/formats';
+import {
+  type BillingSummary,
+  type BillingSummaryState,
+  createBillingSummary,
+  isBillingSummaryState,
+} from '../../billing/summary';
 import { EmissionsError } from '../../core/errors';
 import type { CloudDatasets } from '../../datasets/types';
-import type { RowAdapter } from '../pipeline/row-adapter';
+import type { RowAdapter, RowTally } from '../pipeline/row-adapter';
 import { pointDecimals } from './cells';
 
 /** Options of `billing FILE` that shape the rows (the rest are the pipeline's). */
@@ -98,6 +106,7 @@ export function billingRows(datasets: CloudDatasets, options: BillingAdapterOpti
     resultColumns: BILLING_COLUMNS,
     resultTypes: { co2e_kg: 'DOUBLE', co2e_kwh: 'DOUBLE', co2e_activity_value: 'DOUBLE' },
     errorFields: billingErrorFields,
+    newTally: () => billingTally(groupBy),
     compute(given, _source, reading = {}) {
       // Decimal commas (a `;` export saved by a spreadsheet): the estimator reads numbers with a point.
       const values = reading.decimalComma === true ? pointDecimals(given) : given;
@@ -132,9 +141,126 @@ export function billingRows(datasets: CloudDatasets, options: BillingAdapterOpti
         },
         groups,
         fields,
+        tallied: { row, facts, format: active.format, missing: active.missing } satisfies Tallied,
       };
     },
   };
+}
+
+/** What a computed bill row adds to the run's tally: its columns, its facts, and its estimator's format. */
+interface Tallied {
+  row: BillingColumns;
+  facts: LineFacts;
+  format: string;
+  missing: readonly MissingColumn[];
+}
+
+/**
+ * A billing run's tally as plain data: the bill's summary so far, the format and missing columns of the first row's
+ * estimator (as the summary of the whole output names them), and whether every row is in it.
+ */
+export interface BillingTallyState {
+  whole: boolean;
+  format?: string;
+  missing?: readonly MissingColumn[];
+  summary: BillingSummaryState;
+}
+
+const isBillingTallyState = (value: unknown): value is BillingTallyState => {
+  if (typeof value !== 'object' || value === null) return false;
+  const state = value as Record<string, unknown>;
+  return (
+    typeof state.whole === 'boolean' &&
+    (state.format === undefined || typeof state.format === 'string') &&
+    (state.missing === undefined ||
+      (Array.isArray(state.missing) &&
+        state.missing.every(
+          (entry: unknown) =>
+            typeof entry === 'object' &&
+            entry !== null &&
+            typeof (entry as MissingColumn).text === 'string' &&
+            typeof (entry as MissingColumn).column === 'string',
+        ))) &&
+    isBillingSummaryState(state.summary)
+  );
+};
+
+/**
+ * The tally of a billing run's rows ({@link RowAdapter.newTally}): the bill's summary (src/billing/summary.ts) built
+ * row by row as each is estimated, merged exactly across chunks, workers and resumed runs. A row it cannot take
+ * (a record that could not be read, whose cells the summary would read from the output) makes it not whole.
+ */
+function billingTally(groupBy: readonly string[]): RowTally & { state(): BillingTallyState } {
+  // The format and missing columns are the result's, given when it is made (billingSummaryOf): not used here.
+  const summary = createBillingSummary('', { groupBy });
+  let whole = true;
+  let format: string | undefined;
+  let missing: readonly MissingColumn[] | undefined;
+  return {
+    add(tallied) {
+      const { row, facts } = tallied as Tallied;
+      if (format === undefined) {
+        format = (tallied as Tallied).format;
+        missing = (tallied as Tallied).missing;
+      }
+      summary.add(row, facts);
+    },
+    miss() {
+      whole = false;
+    },
+    get whole() {
+      return whole;
+    },
+    merge(other) {
+      const state = isTally(other) ? other.state() : other;
+      if (!isBillingTallyState(state)) {
+        whole = false;
+        return;
+      }
+      if (!state.whole) whole = false;
+      if (format === undefined && state.format !== undefined) {
+        format = state.format;
+        missing = state.missing;
+      }
+      summary.merge(state.summary);
+    },
+    state() {
+      return {
+        whole,
+        ...(format !== undefined && { format }),
+        ...(missing !== undefined && { missing: [...missing] }),
+        summary: summary.state(),
+      };
+    },
+  };
+}
+
+const isTally = (value: unknown): value is RowTally =>
+  typeof value === 'object' && value !== null && typeof (value as RowTally).state === 'function';
+
+/**
+ * The bill's summary from a billing run's tally, or undefined when the tally does not hold every row (the command
+ * then reads the output back). `exportFormat` names a bill of no rows, as `--export-format` does.
+ *
+ * @example
+ * ```ts
+ * const summary = billingSummaryOf(tally, ['account']);
+ * if (summary !== undefined) console.log(summary.total_kg);
+ * ```
+ */
+export function billingSummaryOf(
+  tally: RowTally,
+  groupBy: readonly string[],
+  exportFormat?: string,
+): BillingSummary | undefined {
+  const state = tally.state();
+  if (!tally.whole || !isBillingTallyState(state) || !state.whole) return undefined;
+  const summary = createBillingSummary(state.format ?? exportFormat ?? 'unknown', {
+    groupBy,
+    ...(state.missing !== undefined && { missing: state.missing }),
+  });
+  summary.merge(state.summary);
+  return summary.result();
 }
 
 /**

@@ -13,13 +13,14 @@ import {
   rowHeader,
 } from '../../billing/index';
 import { EmissionsError } from '../../core/errors';
-import { billingRows, unnestedCells } from '../adapters/billing';
+import { billingRows, billingSummaryOf, unnestedCells } from '../adapters/billing';
 import { type Delimiter, parseRecords } from '../formats/csv/reader';
 import { readRecords } from '../formats/records';
 import { pointDecimals } from '../adapters/cells';
 import { type CliIo, UsageError } from '../io';
 import { cloudCalculatorsOf, datasetSources } from '../pipeline/ledger-summary';
 import type { FileCommandOptions } from '../pipeline/run-file';
+import type { RowTally } from '../pipeline/row-adapter';
 import { outputFormatOf, readOutputRows } from '../pipeline/read-back';
 import { readsDecimalCommas } from '../pipeline/reading';
 import { errorCode, fileBytes, inputFileSize } from '../pipeline/streams';
@@ -31,8 +32,9 @@ import { collect } from './options';
  * `co2e-engine billing FILE`: a cloud bill (FOCUS, AWS CUR, GCP or Azure export) through the row pipeline with the
  * billing adapter (adapters/billing.ts). Its own options: `--export-format` (else detected from the header),
  * `--unknown cost-ratio` (a first pass over the file finds the kg per cost of the estimated rows; then the rows are
- * computed in the main thread). Its `--summary FILE` is the bill's own summary (src/billing/summary.ts), read back
- * from `--out` when the run ends.
+ * computed in the main thread). Its `--summary FILE` is the bill's own summary (src/billing/summary.ts), built as the
+ * rows are computed (the adapter's tally), or read back from `--out` when the tally does not hold every row (a record
+ * that could not be read, a resumed partial saved without one).
  */
 
 interface BillingFlags {
@@ -159,11 +161,17 @@ const number = (value: unknown): number | null =>
   value === null || value === undefined || value === '' ? null : Number(String(value));
 
 /**
- * The summary, read back from the output file the run wrote (its co2e columns and its input columns). `nested`:
- * the input was JSON Lines and the output is not, so nested values (a GCP export's `service`, `location`) are JSON
- * text in the output and are parsed back.
+ * The summary, read back from the output file the run wrote (its co2e columns and its input columns): when the run's
+ * tally does not hold every row, and the reference the tally is tested against. `nested`: the input was JSON Lines
+ * and the output is not, so nested values (a GCP export's `service`, `location`) are JSON text in the output and are
+ * parsed back.
+ *
+ * @example
+ * ```ts
+ * const summary = await readBackBillingSummary('out.csv', 'csv', datasets, undefined, false, [], false);
+ * ```
  */
-async function summaryOf(
+export async function readBackBillingSummary(
   out: string,
   format: string,
   datasets: ReturnType<typeof cliDatasets>,
@@ -287,18 +295,23 @@ export const billingCommand = {
         ...(flags.groupBy.length > 0 && { groupBy: flags.groupBy }),
       });
     }
-    // The summary (kg by provider, service, region, account; cost share; reasons), read back from the output.
+    // The summary (kg by provider, service, region, account; cost share; reasons), built as the rows are computed.
+    let tally: RowTally | undefined;
+    if (rawFlags.summary !== undefined || rawFlags.report !== undefined)
+      options.tallied = (kept) => (tally = kept);
     const summarise: Summarise = async (out) => {
       const outFormat = options.format ?? outputFormatOf(out);
-      const summary = await summaryOf(
-        out,
-        outFormat,
-        datasets,
-        flags.exportFormat,
-        inputFormat === 'jsonl' && outFormat !== 'jsonl',
-        flags.groupBy,
-        await readsDecimalCommas(file, inputFormat, reading),
-      );
+      const summary =
+        (tally === undefined ? undefined : billingSummaryOf(tally, flags.groupBy, flags.exportFormat)) ??
+        (await readBackBillingSummary(
+          out,
+          outFormat,
+          datasets,
+          flags.exportFormat,
+          inputFormat === 'jsonl' && outFormat !== 'jsonl',
+          flags.groupBy,
+          await readsDecimalCommas(file, inputFormat, reading),
+        ));
       const share = summary.cost.share_estimated;
       return {
         summary,

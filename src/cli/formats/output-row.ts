@@ -133,13 +133,21 @@ export interface EncoderOptions {
   resultColumns?: readonly string[];
   /** CSV: prefix pass-through cells that a spreadsheet would run as a formula with `'` (the default). */
   neutraliseFormulas: boolean;
+  /**
+   * CSV: the input is comma-separated CSV whose columns, in order, are the kept {@link EncoderOptions.columns}, so a
+   * record's text (given to {@link RowEncoder.line}) may be copied for them when it is what they would be written as.
+   */
+  copiesRecords?: boolean;
 }
 
 /** Turns rows into the output's text. `header` is written once, before the first chunk. */
 export interface RowEncoder {
   readonly header: string;
-  /** One row's text, with its line end. */
-  line(input: Readonly<Record<string, unknown>>, result: ResultFields): string;
+  /**
+   * One row's text, with its line end. `record`: the input record's text, when it was read whole from a CSV input
+   * (the CSV encoder may copy it: {@link EncoderOptions.copiesRecords}).
+   */
+  line(input: Readonly<Record<string, unknown>>, result: ResultFields, record?: string): string;
   /** Rows' text: their lines, in order. */
   encode(rows: readonly OutputRow[]): string;
 }

@@ -41,6 +41,8 @@ export interface ChunkContext {
   rename?: Readonly<Record<string, string>>;
   /** JSON Lines: the first object's keys, which {@link ChunkContext.rename} reads; a record with others is read by its own. */
   keys?: readonly string[];
+  /** Whether each chunk keeps the adapter's own tally of its rows ({@link RowAdapter.newTally}): billing's `--summary`. */
+  tally?: boolean;
 }
 
 export interface ChunkResult {
@@ -242,7 +244,14 @@ export function chunkProcessor(
   kind: RowAdapter,
   context: ChunkContext,
 ): (records: readonly RecordText[]) => ComputedChunk {
-  const encoder = context.format === 'parquet' ? undefined : ENCODERS[context.format](context);
+  // A comma-separated input whose columns the output keeps in order: its records' text may be copied whole.
+  const copiesRecords =
+    context.inputFormat === 'csv' &&
+    (context.delimiter ?? ',') === ',' &&
+    context.columns.length === context.header.length &&
+    context.columns.every((name, index) => name === context.header[index]);
+  const encoder =
+    context.format === 'parquet' ? undefined : ENCODERS[context.format]({ ...context, copiesRecords });
   // Parquet cells are typed, as JSON values are; its text cells of request numbers are read as numbers.
   const source: FileFormat = context.inputFormat === 'csv' ? 'csv' : 'jsonl';
   const parquet = context.inputFormat === 'parquet';
@@ -259,13 +268,14 @@ export function chunkProcessor(
     context.inputFormat === 'jsonl' && kind.columns !== undefined
       ? keyReader(kind.columns, context.keys ?? [], rename)
       : undefined;
+  const newTally = context.tally === true ? kind.newTally : undefined;
   return (records) => {
-    const summary = new RunSummary(kind.groupings);
+    const summary = new RunSummary(kind.groupings, newTally?.call(kind));
     const sink = new ByteSink(encoder === undefined ? 0 : capacity);
     const rows: OutputRow[] = [];
-    const emit = (values: Record<string, unknown>, result: ResultFields) => {
+    const emit = (values: Record<string, unknown>, result: ResultFields, record?: string) => {
       if (encoder === undefined) rows.push({ input: values, result });
-      else sink.write(encoder.line(values, result));
+      else sink.write(encoder.line(values, result, record));
     };
     // Records are parsed a slice at a time, just before their rows are computed: a chunk's parsed fields never all
     // live at once, so few survive a young-generation collection and old-space garbage stays small (peak RSS).
@@ -288,8 +298,8 @@ export function chunkProcessor(
         try {
           const read = parquet ? parquetRowValues(values) : values;
           input = names === undefined ? read : renamed(read, names);
-          const { outcome, groups, fields } = kind.compute(input, source, reading);
-          summary.success(outcome.co2e, groups);
+          const { outcome, groups, fields, tallied } = kind.compute(input, source, reading);
+          summary.success(outcome.co2e, groups, tallied);
           result = fields ?? outcome;
         } catch (thrown) {
           const { code, message, detail } = describeError(thrown);
@@ -301,7 +311,8 @@ export function chunkProcessor(
           );
           result = failed(code, message, detail);
         }
-        emit(values, result);
+        // Read whole (its fields are the header's): the record's text is its input cells.
+        emit(values, result, copiesRecords ? record.text : undefined);
       });
     }
     const bytes = sink.bytes();

@@ -60,7 +60,13 @@ export interface RowAdapter {
     values: Record<string, unknown>,
     source: FileFormat,
     reading?: CellReading,
-  ): { outcome: RowOutcome; groups: Record<string, string>; fields?: Readonly<Record<string, unknown>> };
+  ): {
+    outcome: RowOutcome;
+    groups: Record<string, string>;
+    fields?: Readonly<Record<string, unknown>>;
+    /** What the row adds to the adapter's own tally ({@link RowAdapter.newTally}), when the run keeps one. */
+    tallied?: unknown;
+  };
   /**
    * Result columns of this adapter's own, written instead of the generic ones (billing's `co2e_*`): `compute`
    * then returns `fields` for them (`outcome` still feeds the summary), and {@link RowAdapter.errorFields} fills
@@ -99,4 +105,37 @@ export interface RowAdapter {
   readonly workerDatasets?: readonly string[];
   /** The columns the rows read, for the header check; an adapter without them (billing) checks its own. */
   readonly columns?: ColumnSpec;
+  /**
+   * A new, empty tally of the adapter's own (billing's `--summary`), for a run that asks for one
+   * ({@link ChunkContext.tally}): each chunk keeps one beside its {@link RunSummary}, and the run merges them in
+   * input order, so the command's summary is made as the rows are computed, not read back from the output.
+   */
+  newTally?(): RowTally;
+}
+
+/**
+ * An adapter's own running summary of a run's rows (see {@link RowAdapter.newTally}). Its state is plain data, as a
+ * worker posts it and a resumable output saves it.
+ *
+ * @example
+ * ```ts
+ * const tally = billingRows(datasets).newTally!();
+ * tally.add(rows.compute(values, 'csv').tallied);
+ * tally.merge(otherChunk.state());
+ * ```
+ */
+export interface RowTally {
+  /** Adds a computed row: the `tallied` its {@link RowAdapter.compute} returned. */
+  add(tallied: unknown): void;
+  /**
+   * A row the tally cannot take as it stands (a record that could not be read, a row that failed): the tally is
+   * then no longer {@link RowTally.whole}, and the command makes its summary another way.
+   */
+  miss(): void;
+  /** Whether every row of the run is in the tally. */
+  readonly whole: boolean;
+  /** Adds a later part of the same run: another chunk's tally, or its {@link RowTally.state} (a worker's, a saved one). */
+  merge(other: RowTally | unknown): void;
+  /** The tally as plain data (structured-cloneable, JSON). */
+  state(): unknown;
 }

@@ -62,7 +62,9 @@ export async function runFileCommand(
     columnTypes: input.columnTypes,
   });
   const destination = openDestination(kind, plan, context, sink.resumes, io);
-  const run: Run = { kind, plan, io, input, sink, destination, summary: new RunSummary(kind.groupings) };
+  const tally = plan.tallied === undefined ? undefined : kind.newTally?.();
+  const summary = new RunSummary(kind.groupings, tally);
+  const run: Run = { kind, plan, io, input, sink, destination, summary };
   const skip = resumeFrom(run);
   const read: ReadSoFar = { rows: 0, chars: 0, interrupted: false };
   const executor = createExecutor(kind, context, {
@@ -87,6 +89,7 @@ export async function runFileCommand(
     await executor.close();
   }
   const notes = [...reading.notes, ...header.notes];
+  if (tally !== undefined && !read.interrupted) plan.tallied?.(tally);
   return endReport(run, (performance.now() - started) / 1000, read.interrupted, notes);
 }
 
@@ -129,6 +132,7 @@ function chunkContext(
     reading: cells,
     rename,
     ...(plan.inputFormat === 'jsonl' && { keys: checked }),
+    ...(plan.tallied !== undefined && kind.newTally !== undefined && { tally: true }),
   };
 }
 

@@ -2,6 +2,7 @@ import { extname } from 'node:path';
 import type { Delimiter } from '../formats/csv/reader';
 import type { ParquetAwareFormat } from '../formats/records';
 import { UsageError } from '../io';
+import type { RowTally } from './row-adapter';
 import { inputStats, refuseReservedInput, refuseSameFile } from './output-file';
 
 /**
@@ -33,6 +34,11 @@ export interface FileCommandOptions {
   decimalComma?: boolean;
   /** Negative amounts (credit notes): refused (default), or estimated as negative emissions. */
   credits?: 'refuse' | 'net';
+  /**
+   * Keeps the adapter's own tally of the rows as they are computed ({@link RowAdapter.newTally}) and hands it over
+   * when the run ends (not when interrupted): billing's `--summary`, made without reading the output back.
+   */
+  tallied?: (tally: RowTally) => void;
 }
 
 /** A run's options with its formats settled; `out` is undefined for stdout (`--out -` included). */

@@ -2,6 +2,7 @@ import { compare } from '../../core/decimal';
 import { DecimalSum } from '../../core/decimal-sum';
 import { numberText } from '../../core/number-text';
 import { inTonnes, massText } from './mass-text';
+import type { RowTally } from './row-adapter';
 
 /**
  * A summary as plain data: what a worker sends back for its chunk, and what a resumable run keeps beside its
@@ -14,6 +15,8 @@ export interface SummaryState {
   groups: Record<string, Record<string, { co2e: string; rows: number }>>;
   errorCodes: Record<string, number>;
   firstFailures: string[];
+  /** The adapter's own tally ({@link RowTally.state}), when the run keeps one. */
+  tally?: unknown;
 }
 
 /**
@@ -36,6 +39,8 @@ export interface SummaryParts {
   }>;
   errorCodes: Array<[code: string, count: number]>;
   firstFailures: string[];
+  /** The adapter's own tally ({@link RowTally.state}), when the run keeps one. */
+  tally?: unknown;
 }
 
 /** Whether `value` is a count: a safe whole number, not negative. */
@@ -140,12 +145,24 @@ export class RunSummary {
   private readonly errorCodes = new Map<string, number>();
   private readonly firstFailures: string[] = [];
 
-  constructor(private readonly groupings: Readonly<Record<string, string>>) {
+  /**
+   * `tally`: the adapter's own tally of the same rows ({@link RowAdapter.newTally}), kept, saved and merged with
+   * this summary.
+   */
+  constructor(
+    private readonly groupings: Readonly<Record<string, string>>,
+    readonly tally?: RowTally,
+  ) {
     for (const name of Object.keys(groupings)) this.groups.set(name, new Map());
   }
 
-  success(co2e: number, groups: Record<string, string>): void {
+  /** A row computed: its kg, its summary groups, and what it adds to the adapter's tally (`tallied`). */
+  success(co2e: number, groups: Record<string, string>, tallied?: unknown): void {
     this.rows += 1;
+    if (this.tally !== undefined) {
+      if (tallied === undefined) this.tally.miss();
+      else this.tally.add(tallied);
+    }
     // The number's shortest decimal text: the value decimal(co2e) would hold.
     const amount = numberText(co2e);
     const scaled = DecimalSum.scale(amount);
@@ -168,6 +185,7 @@ export class RunSummary {
   failure(line: number, code: string, message: string, hint?: string): void {
     this.rows += 1;
     this.failures += 1;
+    this.tally?.miss();
     const seen = this.errorCodes.has(code);
     this.errorCodes.set(code, (this.errorCodes.get(code) ?? 0) + 1);
     // Counted beside the error codes, so state files, worker parts and merges carry them unchanged.
@@ -197,6 +215,7 @@ export class RunSummary {
       groups,
       errorCodes: Object.fromEntries(this.errorCodes),
       firstFailures: [...this.firstFailures],
+      ...(this.tally !== undefined && { tally: this.tally.state() }),
     };
   }
 
@@ -224,6 +243,7 @@ export class RunSummary {
       groups,
       errorCodes: [...this.errorCodes],
       firstFailures: [...this.firstFailures],
+      ...(this.tally !== undefined && { tally: this.tally.state() }),
     };
   }
 
@@ -233,6 +253,7 @@ export class RunSummary {
    * decimals).
    */
   merge(part: SummaryState | SummaryParts | RunSummary): void {
+    this.mergeTally(part);
     if (part instanceof RunSummary) {
       this.mergeSummary(part);
       return;
@@ -255,6 +276,13 @@ export class RunSummary {
       }
     }
     this.mergeFailures(Object.entries(state.errorCodes), state.firstFailures);
+  }
+
+  /** A part's tally into this one's; a part of rows without one (a state saved by a run that kept none) is a miss. */
+  private mergeTally(part: SummaryState | SummaryParts | RunSummary): void {
+    if (this.tally === undefined) return;
+    if (part.tally !== undefined) this.tally.merge(part.tally);
+    else if (part.rows > 0) this.tally.miss();
   }
 
   private mergeSummary(other: RunSummary): void {

@@ -128,6 +128,78 @@ export function csvField(text: string): string {
 
 const csvLine = (cells: readonly string[]) => `${cells.map(csvField).join(',')}\n`;
 
+/** Whether a UTF-16 code unit starts a cell {@link FORMULA_START} matches (`=`, `+`, `-`, `@`, tab, CR, full-width forms). */
+const startsFormula = (code: number): boolean =>
+  code === 61 ||
+  code === 43 ||
+  code === 45 ||
+  code === 64 ||
+  code === 9 ||
+  code === 13 ||
+  code === 0xff1d ||
+  code === 0xff0b ||
+  code === 0xff0d ||
+  code === 0xff20;
+
+/**
+ * Whether a comma-separated record's text is, cell for cell, what {@link csvEncoder} writes for its cells, so that
+ * the output can copy it rather than write each cell again: every quoted cell needs its quotes (it holds a comma or a
+ * quote), no unquoted cell holds a quote or starts or ends with what the reader trims, no line end anywhere, and no
+ * cell would be made inert as a formula (with
+ * `neutralise`; a plain number such as `-12.5` is never made inert). False when unsure: the cells are then written
+ * one by one, as always.
+ *
+ * @example
+ * ```ts
+ * copiesAsRead('1,"Supplier 1, Ltd",62', true); // true
+ * copiesAsRead('1,"plain",62', true); // false: the writer writes plain without quotes
+ * copiesAsRead('1,=SUM(A1),62', true); // false: the writer writes '=SUM(A1)
+ * ```
+ */
+export function copiesAsRead(text: string, neutralise: boolean): boolean {
+  if (text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) return false;
+  let at = 0;
+  let quote = text.indexOf('"');
+  for (;;) {
+    // `at` is the start of a cell.
+    const first = text.charCodeAt(at);
+    if (first === 34 /* " */) {
+      let needsQuotes = false;
+      let close = text.indexOf('"', at + 1);
+      // A doubled quote is a quote in the cell (which needs the quotes); the cell ends at a single one.
+      while (close >= 0 && text.charCodeAt(close + 1) === 34) {
+        needsQuotes = true;
+        close = text.indexOf('"', close + 2);
+      }
+      if (close < 0) return false;
+      if (!needsQuotes) {
+        const comma = text.indexOf(',', at + 1);
+        needsQuotes = comma >= 0 && comma < close;
+      }
+      if (!needsQuotes || (neutralise && formulaCell(text.slice(at + 1, close)))) return false;
+      at = close + 1;
+      quote = text.indexOf('"', at);
+      if (at === text.length) return true;
+      if (text.charCodeAt(at) !== 44 /* , */) return false;
+      at += 1;
+      continue;
+    }
+    const comma = text.indexOf(',', at);
+    const end = comma < 0 ? text.length : comma;
+    if (quote >= 0 && quote < end) return false;
+    // The reader trims an unquoted cell's spaces, tabs and form feeds, which the writer then does not write.
+    if (end > at && (trimmed(first) || trimmed(text.charCodeAt(end - 1)))) return false;
+    if (neutralise && startsFormula(first) && formulaCell(text.slice(at, end))) return false;
+    if (comma < 0) return true;
+    at = comma + 1;
+  }
+}
+
+const trimmed = (code: number): boolean => code === 32 || code === 9 || code === 12;
+
+/** Whether {@link neutraliseFormula} changes a cell's text. */
+const formulaCell = (text: string): boolean => neutraliseFormula(text) !== text;
+
 /**
  * The CSV row encoder of a run: the input's cells as they came (formulas neutralised when asked, quoted where
  * needed), then the result columns, one line per row.
@@ -137,7 +209,12 @@ const csvLine = (cells: readonly string[]) => `${cells.map(csvField).join(',')}\
  * const encode = csvEncoder({ columns: ['id'], neutraliseFormulas: true, resultColumns: undefined });
  * ```
  */
-export function csvEncoder({ columns, neutraliseFormulas, resultColumns }: EncoderOptions): RowEncoder {
+export function csvEncoder({
+  columns,
+  neutraliseFormulas,
+  resultColumns,
+  copiesRecords = false,
+}: EncoderOptions): RowEncoder {
   const guard = neutraliseFormulas ? neutraliseFormula : (text: string) => text;
   // One test for both rules in the usual case; a cell that may need either goes through both.
   const passThrough = (text: string) => (MAY_CHANGE.test(text) ? csvField(guard(text)) : text);
@@ -145,14 +222,23 @@ export function csvEncoder({ columns, neutraliseFormulas, resultColumns }: Encod
   // The generic notices column holds the codes; an adapter's own columns are all plain result cells.
   const notices = resultColumns === undefined ? results.indexOf('notices') : -1;
   const texts = new CellTexts();
-  const line = (input: Readonly<Record<string, unknown>>, result: Readonly<Record<string, unknown>>) => {
-    // One string per row, appended cell by cell: no array of cells, no join.
+  const line = (
+    input: Readonly<Record<string, unknown>>,
+    result: Readonly<Record<string, unknown>>,
+    record?: string,
+  ) => {
+    // One string per row, appended cell by cell: no array of cells, no join. The input columns are the record's
+    // text itself when it is what the cells would be written as (see EncoderOptions.copiesRecords).
     let text = '';
     let separator = '';
-    for (let index = 0; index < columns.length; index++) {
-      text += separator + passThrough(inputCell(input[columns[index] as string]));
+    if (copiesRecords && record !== undefined && copiesAsRead(record, neutraliseFormulas)) {
+      text = record;
       separator = ',';
-    }
+    } else
+      for (let index = 0; index < columns.length; index++) {
+        text += separator + passThrough(inputCell(input[columns[index] as string]));
+        separator = ',';
+      }
     for (let index = 0; index < results.length; index++) {
       const value = result[results[index] as string];
       text += separator + (index === notices ? texts.of(noticeCodes(value)) : resultCell(value, texts));
