@@ -2,6 +2,7 @@ import { runBatch } from '../core/batch';
 import {
   type Decimal,
   decimal,
+  doubleDouble,
   isPositive,
   mul,
   ONE,
@@ -11,13 +12,17 @@ import {
 } from '../core/decimal';
 import { EmissionsError, type ErrorBody } from '../core/errors';
 import {
+  type AuditTrail,
   buildEstimate,
   type CalculationOptions,
   type Estimate,
+  type EstimateParts,
+  estimateOfNumber,
   type FactorMetadata,
   outputNumber,
   sharedNumber,
 } from '../core/estimate';
+import { dd } from '../core/double-double';
 import { factorId } from '../core/factor-id';
 import { createMemo, type MemoPart } from '../core/memo';
 import { parseRequest } from '../core/validate';
@@ -30,6 +35,7 @@ import { priceChange, type PriceChange } from './inflation';
 import { type AppliedMargins, applyMargins, type MarginName } from './margins';
 import type { Notice } from './notices';
 import { type ParsedSpendRequest, SpendRequest } from './spend.schema';
+import { decidedActivity, decidedMoney, decidedShare, type DoubleDouble } from './fast-spend';
 
 export type { Notice } from './notices';
 export type { ProductShare } from './classification';
@@ -94,33 +100,84 @@ export function calculateSpend(
   datasets: SpendDatasets,
   options?: CalculationOptions,
 ): SpendEstimate {
-  const { estimate, margins, exchange, prices, money, selected, factors } = spendParts(
-    request,
-    datasets,
-    options,
-  );
+  const resolved = resolveSpend(request, datasets);
+  if (options?.significantDigits === undefined) {
+    const fast = fastSpend(resolved, datasets);
+    if (fast !== undefined) return fast;
+  }
+  return spendResult(exactParts(resolved, datasets, options), options);
+}
+
+/**
+ * The result of {@link calculateSpend} from the exact parts (the path every request could take; calculateSpend
+ * takes it where display rounding is asked or the double-double path declines).
+ *
+ * @internal
+ * @example
+ * ```ts
+ * spendResult(spendParts(request, defaultDatasets)); // deep-equal to calculateSpend(request, defaultDatasets)
+ * ```
+ */
+export function spendResult(parts: SpendParts, options?: CalculationOptions): SpendEstimate {
+  const { estimate, margins, exchange, prices, money, selected, factors } = parts;
   const number = (value: Decimal) => outputNumber(value, options);
   return {
     estimate,
-    calculation_details: {
-      tax_margin: number(margins.values.tax_margin),
-      trade_margin: number(margins.values.trade_margin),
-      transport_margin: number(margins.values.transport_margin),
-      inflation_applied: sharedNumber(prices.applied, options),
-      margin_sources: { ...margins.origins },
-      ...(margins.datasets.length > 0 ? { margin_datasets: [...margins.datasets] } : {}),
-      inflation_years: [...prices.years],
-      exchange_rate: sharedNumber(exchange.rate, options),
-      exchange_rate_year: exchange.rateYear,
-      money_in_factor_currency: number(mul(money, exchange.rate)),
-      factor_currency: factors.currency,
-      factor_year: factors.factorYear,
-      price_basis: factors.priceBasis,
-      products: selected.shares.map((share) => ({ ...share })),
-    },
-    // Copies: the selection, exchange-rate, margins and price-change parts are cached and shared between calls.
-    notices: spendNotices({ selected, exchange, margins, prices }).map((n) => ({ ...n })),
+    calculation_details: spendDetails(
+      number(margins.values.tax_margin),
+      number(margins.values.trade_margin),
+      number(margins.values.transport_margin),
+      margins,
+      sharedNumber(prices.applied, options),
+      prices.years,
+      sharedNumber(exchange.rate, options),
+      exchange.rateYear,
+      number(mul(money, exchange.rate)),
+      factors,
+      selected.shares,
+    ),
+    notices: copiedNotices(selected.notices, exchange.notices, margins.notices, prices.notices),
   };
+}
+
+/** The calculation details of a result, in SPEC.md's order; every array and object its own copy. */
+function spendDetails(
+  taxMargin: number,
+  tradeMargin: number,
+  transportMargin: number,
+  margins: Pick<AppliedMargins, 'origins' | 'datasets'>,
+  inflationApplied: number,
+  inflationYears: readonly number[],
+  exchangeRate: number,
+  exchangeRateYear: number | null,
+  moneyInFactorCurrency: number,
+  factors: SpendDatasets['spendFactors'],
+  shares: readonly ProductShare[],
+): SpendCalculationDetails {
+  const details: SpendCalculationDetails = {
+    tax_margin: taxMargin,
+    trade_margin: tradeMargin,
+    transport_margin: transportMargin,
+    inflation_applied: inflationApplied,
+    margin_sources: { ...margins.origins },
+  } as SpendCalculationDetails;
+  if (margins.datasets.length > 0) details.margin_datasets = [...margins.datasets];
+  details.inflation_years = [...inflationYears];
+  details.exchange_rate = exchangeRate;
+  details.exchange_rate_year = exchangeRateYear;
+  details.money_in_factor_currency = moneyInFactorCurrency;
+  details.factor_currency = factors.currency;
+  details.factor_year = factors.factorYear;
+  details.price_basis = factors.priceBasis;
+  details.products = shares.map((share) => ({ ...share }));
+  return details;
+}
+
+/** Copies of the notices of a result's parts, in order (the parts are cached and shared between calls). */
+function copiedNotices(...parts: ReadonlyArray<readonly Notice[]>): Notice[] {
+  const copies: Notice[] = [];
+  for (const notices of parts) for (const notice of notices) copies.push({ ...notice });
+  return copies;
 }
 
 /**
@@ -160,78 +217,7 @@ export function spendParts(
   datasets: SpendDatasets,
   options?: CalculationOptions,
 ): SpendParts {
-  requireParts(datasets, SPEND_PARTS, 'calculateSpend');
-  const input = parseRequest(SpendRequest, request);
-  const { selected, metadata } = selections.get(
-    [datasets.spendFactors, datasets.classifications],
-    selectionKey(input),
-    () => {
-      const selection = selectFactor(input, datasets);
-      return { selected: selection, metadata: spendMetadata(input, selection, datasets) };
-    },
-  );
-  const factors = datasets.spendFactors;
-
-  const product = selected.rows.length === 1 ? selected.rows[0]?.product : undefined;
-  // Each part from its own cache, keyed by what it depends on (a ledger's rows rarely repeat the whole combination
-  // of currency, year, region and product, but draw on few rates and price levels); their product is per request.
-  const exchange = exchangeRates.get(
-    [datasets.fx],
-    [input.money_unit, factors.currency, input.spend_year],
-    () => exchangeRate(input.money_unit, factors.currency, input.spend_year, datasets.fx),
-  );
-  // The product matters only where the dataset has a sector rate for it in the span; else the country's rates
-  // make the same price change for every product, so one cache entry serves them all.
-  // Factors priced in one country's money everywhere (CEDA: US dollars) take that country's price index.
-  const priceRegion = factors.basisRegion ?? input.spend_region;
-  const sectorProduct =
-    product !== undefined &&
-    hasSectorRate(datasets.inflation, priceRegion, product, input.spend_year, factors.factorYear)
-      ? product
-      : undefined;
-  const prices = priceChanges.get(
-    [datasets.inflation],
-    [factors.factorYear, priceRegion, input.spend_year, sectorProduct, factors.basisRegion !== undefined],
-    () =>
-      priceChange(
-        priceRegion,
-        sectorProduct,
-        input.spend_year,
-        factors.factorYear,
-        datasets.inflation,
-        factors.basisRegion === undefined ? undefined : factors.info.source,
-      ),
-  );
-  const multiplier = roundSignificant(mul(exchange.rate, prices.deflator), PRECISION);
-  const money = decimal(input.money);
-  const margins = applyMargins(input, selected, datasets);
-  const { basicShare } = margins;
-  if (!isPositive(basicShare)) {
-    throw new EmissionsError(
-      'invalid_request',
-      `The margins sum to ${toNumber(sub(ONE, basicShare))}; tax, trade and transport margins together must be below 1.`,
-      {
-        path:
-          (['tax_margin', 'trade_margin', 'transport_margin'] as const).find((m) => input[m] !== undefined) ??
-          'tax_margin',
-      },
-    );
-  }
-  const activityValue = roundSignificant(mul(mul(money, basicShare), multiplier), PRECISION);
-
-  const estimate = buildEstimate(
-    {
-      activityValue,
-      activityUnit: factors.currency,
-      factor: selected.factor,
-      metadata,
-      method: factors.gwp,
-      origin: selected.rows.length === 1 ? 'source' : 'co2e-engine',
-      auditTrail: input.audit_trail,
-    },
-    options,
-  );
-  return { estimate, margins, exchange, prices, money, selected, factors };
+  return exactParts(resolveSpend(request, datasets), datasets, options);
 }
 
 /** What {@link spendParts} gives: the estimate and the parts of its details, the calculator's cached values. */
@@ -249,6 +235,306 @@ export interface SpendParts {
 /** The dataset parts `calculateSpend` reads. */
 export const SPEND_PARTS = ['spendFactors', 'classifications', 'margins', 'inflation', 'fx'] as const;
 
+/** A request with everything that does not depend on its money and margins looked up (cached). */
+interface ResolvedSpend {
+  input: ParsedSpendRequest;
+  selection: Selection;
+  rate: RateEntry;
+  price: PriceEntry;
+}
+
+/** The estimate's parts but its activity: the same for every estimate of a selection with that audit trail. */
+type EstimateFrame = Omit<EstimateParts, 'activityValue'>;
+
+/** A factor selection and what derives from it alone, cached per factor and classification datasets. */
+interface Selection {
+  readonly selected: SelectedFactor;
+  readonly metadata: FactorMetadata;
+  readonly audited: EstimateFrame;
+  readonly unaudited: EstimateFrame;
+  /** The request's region (its price index applies unless the factors have a basis region). */
+  readonly spendRegion: string;
+  /** The product whose sector inflation rates may apply: the selection's only one. */
+  readonly product: string | undefined;
+  /** The price changes by spend year, under the inflation dataset `inflation`. */
+  inflation: SpendDatasets['inflation'] | undefined;
+  readonly prices: Map<number, PriceEntry>;
+  /** The margins of a request that supplies none, under their margins dataset. */
+  unsupplied: UnsuppliedMargins | undefined;
+}
+
+/** An exchange rate with its number and double-double (undefined where it has none: the exact path then). */
+interface RateEntry {
+  readonly exchange: ExchangeRate;
+  readonly number: number | undefined;
+  readonly pair: DoubleDouble | undefined;
+}
+
+/** A price change with the numbers the fast path needs (undefined where it has none: the exact path then). */
+interface PriceEntry {
+  readonly prices: PriceChange;
+  readonly applied: number | undefined;
+  readonly deflator: DoubleDouble | undefined;
+}
+
+/** A selection's margins when a request supplies none, with their numbers and the basic share's double-double. */
+interface UnsuppliedMargins {
+  readonly margins: SpendDatasets['margins'];
+  readonly applied: AppliedMargins;
+  readonly tax: number;
+  readonly trade: number;
+  readonly transport: number;
+  readonly share: DoubleDouble | undefined;
+}
+
+function resolveSpend(request: SpendRequest, datasets: SpendDatasets): ResolvedSpend {
+  requireParts(datasets, SPEND_PARTS, 'calculateSpend');
+  const input = parseRequest(SpendRequest, request);
+  const selection = selections.get(
+    [datasets.spendFactors, datasets.classifications],
+    selectionKey(input),
+    () => newSelection(input, datasets),
+  );
+  const rate = rateEntry(input.money_unit, input.spend_year, datasets);
+  return { input, selection, rate, price: priceEntry(selection, input.spend_year, datasets) };
+}
+
+function newSelection(input: ParsedSpendRequest, datasets: SpendDatasets): Selection {
+  const selected = selectFactor(input, datasets);
+  const metadata = spendMetadata(input, selected, datasets);
+  const factors = datasets.spendFactors;
+  const frame = (auditTrail: AuditTrail): EstimateFrame => ({
+    activityUnit: factors.currency,
+    factor: selected.factor,
+    metadata,
+    method: factors.gwp,
+    origin: selected.rows.length === 1 ? 'source' : 'co2e-engine',
+    auditTrail,
+  });
+  return {
+    selected,
+    metadata,
+    audited: frame('enabled'),
+    unaudited: frame('disabled'),
+    spendRegion: input.spend_region,
+    product: selected.rows.length === 1 ? selected.rows[0]?.product : undefined,
+    inflation: undefined,
+    prices: new Map(),
+    unsupplied: undefined,
+  };
+}
+
+/** Exchange rates per rates dataset, factor currency, spend currency and year (valid currencies and years only). */
+const rateEntries = new WeakMap<object, Map<string, Map<string, Map<number, RateEntry>>>>();
+
+function rateEntry(currency: string, year: number, datasets: SpendDatasets): RateEntry {
+  const { fx } = datasets;
+  const to = datasets.spendFactors.currency;
+  let byTarget = rateEntries.get(fx);
+  if (byTarget === undefined)
+    rateEntries.set(fx, (byTarget = new Map<string, Map<string, Map<number, RateEntry>>>()));
+  let byCurrency = byTarget.get(to);
+  if (byCurrency === undefined) byTarget.set(to, (byCurrency = new Map<string, Map<number, RateEntry>>()));
+  let byYear = byCurrency.get(currency);
+  let entry = byYear?.get(year);
+  if (entry !== undefined) return entry;
+  const exchange = exchangeRate(currency, to, year, fx);
+  entry = { exchange, number: writableNumber(exchange.rate), pair: doubleDouble(exchange.rate) };
+  if (byYear === undefined) byCurrency.set(currency, (byYear = new Map<number, RateEntry>()));
+  byYear.set(year, entry);
+  return entry;
+}
+
+/**
+ * The price change of a selection's spend year: from the selection's own map, else from the cache shared by every
+ * selection (keyed by what it depends on: a ledger's rows draw on few price levels).
+ */
+function priceEntry(selection: Selection, year: number, datasets: SpendDatasets): PriceEntry {
+  const { inflation } = datasets;
+  if (selection.inflation !== inflation) {
+    selection.inflation = inflation;
+    selection.prices.clear();
+  }
+  let entry = selection.prices.get(year);
+  if (entry === undefined) {
+    entry = sharedPriceEntry(selection, year, datasets);
+    selection.prices.set(year, entry);
+  }
+  return entry;
+}
+
+function sharedPriceEntry(selection: Selection, year: number, datasets: SpendDatasets): PriceEntry {
+  const factors = datasets.spendFactors;
+  // The product matters only where the dataset has a sector rate for it in the span; else the country's rates
+  // make the same price change for every product, so one cache entry serves them all.
+  // Factors priced in one country's money everywhere (CEDA: US dollars) take that country's price index.
+  const priceRegion = factors.basisRegion ?? selection.spendRegion;
+  const { product } = selection;
+  const sectorProduct =
+    product !== undefined && hasSectorRate(datasets.inflation, priceRegion, product, year, factors.factorYear)
+      ? product
+      : undefined;
+  return priceChanges.get(
+    [datasets.inflation],
+    [factors.factorYear, priceRegion, year, sectorProduct, factors.basisRegion !== undefined],
+    () => {
+      const prices = priceChange(
+        priceRegion,
+        sectorProduct,
+        year,
+        factors.factorYear,
+        datasets.inflation,
+        factors.basisRegion === undefined ? undefined : factors.info.source,
+      );
+      return { prices, applied: writableNumber(prices.applied), deflator: doubleDouble(prices.deflator) };
+    },
+  );
+}
+
+/** The number a shared decimal is shown as, or undefined where it has none (the exact path then reports it). */
+function writableNumber(value: Decimal): number | undefined {
+  try {
+    return sharedNumber(value, undefined);
+  } catch {
+    return undefined;
+  }
+}
+
+function unsuppliedMargins(
+  selection: Selection,
+  input: ParsedSpendRequest,
+  datasets: SpendDatasets,
+): UnsuppliedMargins {
+  const cached = selection.unsupplied;
+  if (cached?.margins === datasets.margins) return cached;
+  const applied = applyMargins(input, selection.selected, datasets);
+  const { values } = applied;
+  const made: UnsuppliedMargins = {
+    margins: datasets.margins,
+    applied,
+    tax: outputNumber(values.tax_margin, undefined),
+    trade: outputNumber(values.trade_margin, undefined),
+    transport: outputNumber(values.transport_margin, undefined),
+    share: doubleDouble(applied.basicShare),
+  };
+  selection.unsupplied = made;
+  return made;
+}
+
+/** Every margin supplied: each from the request. */
+const SUPPLIED = { tax_margin: 'supplied', trade_margin: 'supplied', transport_margin: 'supplied' } as const;
+const SUPPLIED_MARGINS: Pick<AppliedMargins, 'origins' | 'datasets'> = { origins: SUPPLIED, datasets: [] };
+const NO_NOTICES: readonly Notice[] = [];
+
+/**
+ * calculateSpend without display rounding in double-double arithmetic (fast-spend.ts), for a request that supplies
+ * all three margins (factors at basic price) or none; undefined where that declines (the exact path then).
+ */
+function fastSpend(resolved: ResolvedSpend, datasets: SpendDatasets): SpendEstimate | undefined {
+  const { input, selection, rate, price } = resolved;
+  if (rate.pair === undefined || rate.number === undefined) return undefined;
+  if (price.deflator === undefined || price.applied === undefined) return undefined;
+  const factors = datasets.spendFactors;
+  const { tax_margin: tax, trade_margin: trade, transport_margin: transport } = input;
+  let unsupplied: UnsuppliedMargins | undefined;
+  let shareHi: number;
+  let shareLo: number;
+  if (tax === undefined && trade === undefined && transport === undefined) {
+    unsupplied = unsuppliedMargins(selection, input, datasets);
+    if (unsupplied.share === undefined) return undefined;
+    [shareHi, shareLo] = unsupplied.share;
+  } else if (
+    tax !== undefined &&
+    trade !== undefined &&
+    transport !== undefined &&
+    factors.priceBasis === 'basic' &&
+    decidedShare(tax, trade, transport)
+  ) {
+    shareHi = dd.hi;
+    shareLo = dd.lo;
+  } else return undefined;
+  const activity = decidedActivity(input.money, shareHi, shareLo, rate.pair, price.deflator);
+  if (activity === undefined) return undefined;
+  const moneyInFactorCurrency = decidedMoney(rate.pair);
+  if (moneyInFactorCurrency === undefined) return undefined;
+  const { selected } = selection;
+  const { exchange } = rate;
+  const { prices } = price;
+  const estimate = estimateOfNumber(
+    activity,
+    input.audit_trail === 'enabled' ? selection.audited : selection.unaudited,
+  );
+  // A supplied margin is shown as its number (`+ 0`: -0, read as the decimal 0, is shown as 0).
+  const calculationDetails =
+    unsupplied === undefined
+      ? spendDetails(
+          (tax as number) + 0,
+          (trade as number) + 0,
+          (transport as number) + 0,
+          SUPPLIED_MARGINS,
+          price.applied,
+          prices.years,
+          rate.number,
+          exchange.rateYear,
+          moneyInFactorCurrency,
+          factors,
+          selected.shares,
+        )
+      : spendDetails(
+          unsupplied.tax,
+          unsupplied.trade,
+          unsupplied.transport,
+          unsupplied.applied,
+          price.applied,
+          prices.years,
+          rate.number,
+          exchange.rateYear,
+          moneyInFactorCurrency,
+          factors,
+          selected.shares,
+        );
+  return {
+    estimate,
+    calculation_details: calculationDetails,
+    notices: copiedNotices(
+      selected.notices,
+      exchange.notices,
+      unsupplied === undefined ? NO_NOTICES : unsupplied.applied.notices,
+      prices.notices,
+    ),
+  };
+}
+
+/** The exact decimal path: every step in decimals, the multiplier and activity kept to 34 significant digits. */
+function exactParts(
+  { input, selection, rate, price }: ResolvedSpend,
+  datasets: SpendDatasets,
+  options: CalculationOptions | undefined,
+): SpendParts {
+  const { selected } = selection;
+  const { exchange } = rate;
+  const { prices } = price;
+  const multiplier = roundSignificant(mul(exchange.rate, prices.deflator), PRECISION);
+  const money = decimal(input.money);
+  const margins = applyMargins(input, selected, datasets);
+  const { basicShare } = margins;
+  if (!isPositive(basicShare)) {
+    throw new EmissionsError(
+      'invalid_request',
+      `The margins sum to ${toNumber(sub(ONE, basicShare))}; tax, trade and transport margins together must be below 1.`,
+      {
+        path:
+          (['tax_margin', 'trade_margin', 'transport_margin'] as const).find((m) => input[m] !== undefined) ??
+          'tax_margin',
+      },
+    );
+  }
+  const activityValue = roundSignificant(mul(mul(money, basicShare), multiplier), PRECISION);
+  const frame = input.audit_trail === 'enabled' ? selection.audited : selection.unaudited;
+  const estimate = buildEstimate({ ...frame, activityValue }, options);
+  return { estimate, margins, exchange, prices, money, selected, factors: datasets.spendFactors };
+}
+
 /** Whether any year of the span between the two years has a sector rate for the product in the region. */
 function hasSectorRate(
   inflation: SpendDatasets['inflation'],
@@ -265,10 +551,8 @@ function hasSectorRate(
   return false;
 }
 
-/** Exchange rates per currency pair and year. */
-const exchangeRates = createMemo<ExchangeRate>();
 /** Price changes per region, product (sector rates), spend year and factor year: one division by the level each. */
-const priceChanges = createMemo<PriceChange>();
+const priceChanges = createMemo<PriceEntry>();
 
 /**
  * Significant digits kept by the multiplier and the activity value: those of IEEE 754 decimal128, far beyond the
@@ -276,8 +560,8 @@ const priceChanges = createMemo<PriceChange>();
  */
 const PRECISION = 34;
 
-/** Factor selections (with their metadata) per factor and classification datasets; they depend on nothing else. */
-const selections = createMemo<{ selected: SelectedFactor; metadata: FactorMetadata }>();
+/** Factor selections per factor and classification datasets; they depend on nothing else. */
+const selections = createMemo<Selection>();
 
 const selectionKey = ({ activity, spend_region }: ParsedSpendRequest): MemoPart[] =>
   'activity_id' in activity
