@@ -17,7 +17,9 @@ import {
   type CalculationOptions,
   type Estimate,
   type EstimateParts,
-  estimateOfNumber,
+  estimateFromTemplate,
+  type EstimateTemplate,
+  estimateTemplate,
   type FactorMetadata,
   outputNumber,
   sharedNumber,
@@ -252,13 +254,16 @@ interface Selection {
   readonly metadata: FactorMetadata;
   readonly audited: EstimateFrame;
   readonly unaudited: EstimateFrame;
-  /** The request's region (its price index applies unless the factors have a basis region). */
-  readonly spendRegion: string;
   /** The product whose sector inflation rates may apply: the selection's only one. */
   readonly product: string | undefined;
-  /** The price changes by spend year, under the inflation dataset `inflation`. */
+  /** The region whose price index applies: the factors' basis region (CEDA: `US`), else the request's. */
+  readonly priceRegion: string;
+  /** The price changes at country rates of the inflation dataset `inflation` (shared by every selection). */
   inflation: SpendDatasets['inflation'] | undefined;
-  readonly prices: Map<number, PriceEntry>;
+  countryPrices: CountryPrices | undefined;
+  /** The estimate templates, made on first use (with the audit trail, without). */
+  auditedTemplate: EstimateTemplate | undefined;
+  unauditedTemplate: EstimateTemplate | undefined;
   /** The margins of a request that supplies none, under their margins dataset. */
   unsupplied: UnsuppliedMargins | undefined;
 }
@@ -316,10 +321,12 @@ function newSelection(input: ParsedSpendRequest, datasets: SpendDatasets): Selec
     metadata,
     audited: frame('enabled'),
     unaudited: frame('disabled'),
-    spendRegion: input.spend_region,
+    priceRegion: factors.basisRegion ?? input.spend_region,
     product: selected.rows.length === 1 ? selected.rows[0]?.product : undefined,
     inflation: undefined,
-    prices: new Map(),
+    countryPrices: undefined,
+    auditedTemplate: undefined,
+    unauditedTemplate: undefined,
     unsupplied: undefined,
   };
 }
@@ -345,50 +352,64 @@ function rateEntry(currency: string, year: number, datasets: SpendDatasets): Rat
   return entry;
 }
 
+/** Price changes at country rates, per region and spend year. */
+type CountryPrices = Map<string, Map<number, PriceEntry>>;
+
+/** Country-rate price changes per inflation and factors datasets (few: regions × years). */
+const countryPriceTables = new WeakMap<object, WeakMap<object, CountryPrices>>();
+
 /**
- * The price change of a selection's spend year: from the selection's own map, else from the cache shared by every
- * selection (keyed by what it depends on: a ledger's rows draw on few price levels).
+ * The price change of a selection's spend year. The product matters only where the dataset has a sector rate for it
+ * in the span; else the country's rates make the same price change for every product, so one entry per region and
+ * year serves every selection.
  */
 function priceEntry(selection: Selection, year: number, datasets: SpendDatasets): PriceEntry {
   const { inflation } = datasets;
-  if (selection.inflation !== inflation) {
-    selection.inflation = inflation;
-    selection.prices.clear();
+  const factors = datasets.spendFactors;
+  const { priceRegion, product } = selection;
+  if (product !== undefined && hasSectorRate(inflation, priceRegion, product, year, factors.factorYear)) {
+    return priceChanges.get(
+      [inflation],
+      [factors.factorYear, priceRegion, year, product, factors.basisRegion !== undefined],
+      () => newPriceEntry(priceRegion, product, year, datasets),
+    );
   }
-  let entry = selection.prices.get(year);
+  let table = selection.inflation === inflation ? selection.countryPrices : undefined;
+  if (table === undefined) {
+    let byFactors = countryPriceTables.get(inflation);
+    if (byFactors === undefined) countryPriceTables.set(inflation, (byFactors = new WeakMap()));
+    table = byFactors.get(factors);
+    if (table === undefined) byFactors.set(factors, (table = new Map<string, Map<number, PriceEntry>>()));
+    selection.inflation = inflation;
+    selection.countryPrices = table;
+  }
+  let byYear = table.get(priceRegion);
+  if (byYear === undefined) table.set(priceRegion, (byYear = new Map<number, PriceEntry>()));
+  let entry = byYear.get(year);
   if (entry === undefined) {
-    entry = sharedPriceEntry(selection, year, datasets);
-    selection.prices.set(year, entry);
+    entry = newPriceEntry(priceRegion, undefined, year, datasets);
+    byYear.set(year, entry);
   }
   return entry;
 }
 
-function sharedPriceEntry(selection: Selection, year: number, datasets: SpendDatasets): PriceEntry {
+/** A price change and its numbers. Factors priced in one country's money everywhere (CEDA) take its price index. */
+function newPriceEntry(
+  region: string,
+  product: string | undefined,
+  year: number,
+  datasets: SpendDatasets,
+): PriceEntry {
   const factors = datasets.spendFactors;
-  // The product matters only where the dataset has a sector rate for it in the span; else the country's rates
-  // make the same price change for every product, so one cache entry serves them all.
-  // Factors priced in one country's money everywhere (CEDA: US dollars) take that country's price index.
-  const priceRegion = factors.basisRegion ?? selection.spendRegion;
-  const { product } = selection;
-  const sectorProduct =
-    product !== undefined && hasSectorRate(datasets.inflation, priceRegion, product, year, factors.factorYear)
-      ? product
-      : undefined;
-  return priceChanges.get(
-    [datasets.inflation],
-    [factors.factorYear, priceRegion, year, sectorProduct, factors.basisRegion !== undefined],
-    () => {
-      const prices = priceChange(
-        priceRegion,
-        sectorProduct,
-        year,
-        factors.factorYear,
-        datasets.inflation,
-        factors.basisRegion === undefined ? undefined : factors.info.source,
-      );
-      return { prices, applied: writableNumber(prices.applied), deflator: doubleDouble(prices.deflator) };
-    },
+  const prices = priceChange(
+    region,
+    product,
+    year,
+    factors.factorYear,
+    datasets.inflation,
+    factors.basisRegion === undefined ? undefined : factors.info.source,
   );
+  return { prices, applied: writableNumber(prices.applied), deflator: doubleDouble(prices.deflator) };
 }
 
 /** The number a shared decimal is shown as, or undefined where it has none (the exact path then reports it). */
@@ -460,10 +481,9 @@ function fastSpend(resolved: ResolvedSpend, datasets: SpendDatasets): SpendEstim
   const { selected } = selection;
   const { exchange } = rate;
   const { prices } = price;
-  const estimate = estimateOfNumber(
-    activity,
-    input.audit_trail === 'enabled' ? selection.audited : selection.unaudited,
-  );
+  const template = templateOf(selection, input.audit_trail);
+  if (template === undefined) return undefined;
+  const estimate = estimateFromTemplate(template, activity);
   // A supplied margin is shown as its number (`+ 0`: -0, read as the decimal 0, is shown as 0).
   const calculationDetails =
     unsupplied === undefined
@@ -503,6 +523,24 @@ function fastSpend(resolved: ResolvedSpend, datasets: SpendDatasets): SpendEstim
       prices.notices,
     ),
   };
+}
+
+/**
+ * The selection's estimate template for an audit trail, made on first use; undefined for a factor beyond the doubles
+ * (the exact path then reports it where it always has).
+ */
+function templateOf(selection: Selection, auditTrail: AuditTrail): EstimateTemplate | undefined {
+  const cached = auditTrail === 'enabled' ? selection.auditedTemplate : selection.unauditedTemplate;
+  if (cached !== undefined) return cached;
+  let template: EstimateTemplate;
+  try {
+    template = estimateTemplate(auditTrail === 'enabled' ? selection.audited : selection.unaudited);
+  } catch {
+    return undefined;
+  }
+  if (auditTrail === 'enabled') selection.auditedTemplate = template;
+  else selection.unauditedTemplate = template;
+  return template;
 }
 
 /** The exact decimal path: every step in decimals, the multiplier and activity kept to 34 significant digits. */
