@@ -107,7 +107,7 @@ export function calculateSpend(
     const fast = fastSpend(resolved, datasets);
     if (fast !== undefined) return fast;
   }
-  return spendResult(exactParts(resolved, datasets, options), options);
+  return spendResult(partsOf(resolved, datasets, options, false), options);
 }
 
 /**
@@ -219,7 +219,25 @@ export function spendParts(
   datasets: SpendDatasets,
   options?: CalculationOptions,
 ): SpendParts {
-  return exactParts(resolveSpend(request, datasets), datasets, options);
+  return partsOf(resolveSpend(request, datasets), datasets, options, true);
+}
+
+/**
+ * {@link spendParts} on the exact decimal path alone, never the double-double one: what the fast paths are tested
+ * against.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * spendResult(exactSpendParts(request, defaultDatasets)); // deep-equal to calculateSpend(request, defaultDatasets)
+ * ```
+ */
+export function exactSpendParts(
+  request: SpendRequest,
+  datasets: SpendDatasets,
+  options?: CalculationOptions,
+): SpendParts {
+  return partsOf(resolveSpend(request, datasets), datasets, options, false);
 }
 
 /** What {@link spendParts} gives: the estimate and the parts of its details, the calculator's cached values. */
@@ -448,42 +466,53 @@ const SUPPLIED_MARGINS: Pick<AppliedMargins, 'origins' | 'datasets'> = { origins
 const NO_NOTICES: readonly Notice[] = [];
 
 /**
- * calculateSpend without display rounding in double-double arithmetic (fast-spend.ts), for a request that supplies
- * all three margins (factors at basic price) or none; undefined where that declines (the exact path then).
+ * The activity (`money × basic share × rate × deflator`, the double of the exact path's activity) in double-double
+ * arithmetic (fast-spend.ts), for a request that supplies all three margins (factors at basic price) or none;
+ * undefined where that declines (the exact path then).
  */
-function fastSpend(resolved: ResolvedSpend, datasets: SpendDatasets): SpendEstimate | undefined {
-  const { input, selection, rate, price } = resolved;
-  if (rate.pair === undefined || rate.number === undefined) return undefined;
-  if (price.deflator === undefined || price.applied === undefined) return undefined;
-  const factors = datasets.spendFactors;
+function fastActivity(
+  { input, selection, rate, price }: ResolvedSpend,
+  datasets: SpendDatasets,
+): number | undefined {
+  if (rate.pair === undefined || price.deflator === undefined) return undefined;
   const { tax_margin: tax, trade_margin: trade, transport_margin: transport } = input;
-  let unsupplied: UnsuppliedMargins | undefined;
   let shareHi: number;
   let shareLo: number;
   if (tax === undefined && trade === undefined && transport === undefined) {
-    unsupplied = unsuppliedMargins(selection, input, datasets);
-    if (unsupplied.share === undefined) return undefined;
-    [shareHi, shareLo] = unsupplied.share;
+    const { share } = unsuppliedMargins(selection, input, datasets);
+    if (share === undefined) return undefined;
+    [shareHi, shareLo] = share;
   } else if (
     tax !== undefined &&
     trade !== undefined &&
     transport !== undefined &&
-    factors.priceBasis === 'basic' &&
+    datasets.spendFactors.priceBasis === 'basic' &&
     decidedShare(tax, trade, transport)
   ) {
     shareHi = dd.hi;
     shareLo = dd.lo;
   } else return undefined;
-  const activity = decidedActivity(input.money, shareHi, shareLo, rate.pair, price.deflator);
+  return decidedActivity(input.money, shareHi, shareLo, rate.pair, price.deflator);
+}
+
+/** calculateSpend without display rounding from {@link fastActivity}; undefined where that declines. */
+function fastSpend(resolved: ResolvedSpend, datasets: SpendDatasets): SpendEstimate | undefined {
+  const { input, selection, rate, price } = resolved;
+  if (rate.number === undefined || price.applied === undefined) return undefined;
+  const activity = fastActivity(resolved, datasets);
   if (activity === undefined) return undefined;
-  const moneyInFactorCurrency = decidedMoney(rate.pair);
+  const moneyInFactorCurrency = decidedMoney(rate.pair as DoubleDouble);
   if (moneyInFactorCurrency === undefined) return undefined;
-  const { selected } = selection;
-  const { exchange } = rate;
-  const { prices } = price;
   const template = templateOf(selection, input.audit_trail);
   if (template === undefined) return undefined;
   const estimate = estimateFromTemplate(template, activity);
+  const factors = datasets.spendFactors;
+  const { selected } = selection;
+  const { exchange } = rate;
+  const { prices } = price;
+  const { tax_margin: tax, trade_margin: trade, transport_margin: transport } = input;
+  // fastActivity took every margin from the request or none: then the selection's shared unsupplied margins.
+  const unsupplied = tax === undefined ? (selection.unsupplied as UnsuppliedMargins) : undefined;
   // A supplied margin is shown as its number (`+ 0`: -0, read as the decimal 0, is shown as 0).
   const calculationDetails =
     unsupplied === undefined
@@ -543,16 +572,21 @@ function templateOf(selection: Selection, auditTrail: AuditTrail): EstimateTempl
   return template;
 }
 
-/** The exact decimal path: every step in decimals, the multiplier and activity kept to 34 significant digits. */
-function exactParts(
-  { input, selection, rate, price }: ResolvedSpend,
+/**
+ * The parts of a result: the margins in decimals, the estimate from {@link fastActivity} where `fast` and no display
+ * rounding is asked and it decides, else from the exact decimals (the multiplier and activity kept to 34 significant
+ * digits).
+ */
+function partsOf(
+  resolved: ResolvedSpend,
   datasets: SpendDatasets,
   options: CalculationOptions | undefined,
+  fast: boolean,
 ): SpendParts {
+  const { input, selection, rate, price } = resolved;
   const { selected } = selection;
   const { exchange } = rate;
   const { prices } = price;
-  const multiplier = roundSignificant(mul(exchange.rate, prices.deflator), PRECISION);
   const money = decimal(input.money);
   const margins = applyMargins(input, selected, datasets);
   const { basicShare } = margins;
@@ -567,9 +601,17 @@ function exactParts(
       },
     );
   }
-  const activityValue = roundSignificant(mul(mul(money, basicShare), multiplier), PRECISION);
-  const frame = input.audit_trail === 'enabled' ? selection.audited : selection.unaudited;
-  const estimate = buildEstimate({ ...frame, activityValue }, options);
+  const activity =
+    fast && options?.significantDigits === undefined ? fastActivity(resolved, datasets) : undefined;
+  const template = activity === undefined ? undefined : templateOf(selection, input.audit_trail);
+  let estimate: Estimate;
+  if (template !== undefined) estimate = estimateFromTemplate(template, activity as number);
+  else {
+    const multiplier = roundSignificant(mul(exchange.rate, prices.deflator), PRECISION);
+    const activityValue = roundSignificant(mul(mul(money, basicShare), multiplier), PRECISION);
+    const frame = input.audit_trail === 'enabled' ? selection.audited : selection.unaudited;
+    estimate = buildEstimate({ ...frame, activityValue }, options);
+  }
   return { estimate, margins, exchange, prices, money, selected, factors: datasets.spendFactors };
 }
 
