@@ -514,34 +514,19 @@ function fastSpend(resolved: ResolvedSpend, datasets: SpendDatasets): SpendEstim
   // fastActivity took every margin from the request or none: then the selection's shared unsupplied margins.
   const unsupplied = tax === undefined ? (selection.unsupplied as UnsuppliedMargins) : undefined;
   // A supplied margin is shown as its number (`+ 0`: -0, read as the decimal 0, is shown as 0).
-  const calculationDetails =
-    unsupplied === undefined
-      ? spendDetails(
-          (tax as number) + 0,
-          (trade as number) + 0,
-          (transport as number) + 0,
-          SUPPLIED_MARGINS,
-          price.applied,
-          prices.years,
-          rate.number,
-          exchange.rateYear,
-          moneyInFactorCurrency,
-          factors,
-          selected.shares,
-        )
-      : spendDetails(
-          unsupplied.tax,
-          unsupplied.trade,
-          unsupplied.transport,
-          unsupplied.applied,
-          price.applied,
-          prices.years,
-          rate.number,
-          exchange.rateYear,
-          moneyInFactorCurrency,
-          factors,
-          selected.shares,
-        );
+  const calculationDetails = spendDetails(
+    unsupplied === undefined ? (tax as number) + 0 : unsupplied.tax,
+    unsupplied === undefined ? (trade as number) + 0 : unsupplied.trade,
+    unsupplied === undefined ? (transport as number) + 0 : unsupplied.transport,
+    unsupplied === undefined ? SUPPLIED_MARGINS : unsupplied.applied,
+    price.applied,
+    prices.years,
+    rate.number,
+    exchange.rateYear,
+    moneyInFactorCurrency,
+    factors,
+    selected.shares,
+  );
   return {
     estimate,
     calculation_details: calculationDetails,

@@ -12,6 +12,7 @@ import { defaultDatasets } from '../../src/embedded/index';
 import { calculateSpend, exactSpendParts, spendParts, spendResult } from '../../src/spend/spend';
 import { decidedActivity, decidedMoney, decidedShare } from '../../src/spend/fast-spend';
 import type { SpendRequest } from '../../src/spend/spend.schema';
+import { CODES } from './expected';
 
 const Big = BigJs();
 Big.DP = 60;
@@ -29,22 +30,6 @@ function exact(x: number): BigJs.Big {
 }
 
 const REGIONS = ['DE', 'BR', 'US', 'NO', 'GB', 'JP', 'VN', 'IN'] as const;
-const CODES = [
-  '4711',
-  '10',
-  'C',
-  '47',
-  'G',
-  '01',
-  '35',
-  '49',
-  '62',
-  '2410',
-  '8610',
-  'A',
-  'F',
-  '4100',
-] as const;
 const CURRENCIES = ['eur', 'usd', 'gbp', 'nok', 'brl', 'jpy', 'chf', 'sek', 'cny', 'inr', 'EUR'] as const;
 
 /** Margins as ledgers give them (whole tenths of a percent) and as any double. */
