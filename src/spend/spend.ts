@@ -2,6 +2,7 @@ import { runBatch } from '../core/batch';
 import {
   type Decimal,
   decimal,
+  doubleDouble,
   isPositive,
   mul,
   ONE,
@@ -11,13 +12,19 @@ import {
 } from '../core/decimal';
 import { EmissionsError, type ErrorBody } from '../core/errors';
 import {
+  type AuditTrail,
   buildEstimate,
   type CalculationOptions,
   type Estimate,
+  type EstimateParts,
+  estimateOfTemplate,
+  type EstimateTemplate,
+  estimateTemplate,
   type FactorMetadata,
   outputNumber,
   sharedNumber,
 } from '../core/estimate';
+import { dd } from '../core/double-double';
 import { factorId } from '../core/factor-id';
 import { createMemo, type MemoPart } from '../core/memo';
 import { parseRequest } from '../core/validate';
@@ -30,6 +37,7 @@ import { priceChange, type PriceChange } from './inflation';
 import { type AppliedMargins, applyMargins, type MarginName } from './margins';
 import type { Notice } from './notices';
 import { type ParsedSpendRequest, SpendRequest } from './spend.schema';
+import { decidedActivity, decidedMoney, decidedShare, type DoubleDouble } from './fast-spend';
 
 export type { Notice } from './notices';
 export type { ProductShare } from './classification';
@@ -94,33 +102,84 @@ export function calculateSpend(
   datasets: SpendDatasets,
   options?: CalculationOptions,
 ): SpendEstimate {
-  const { estimate, margins, exchange, prices, money, selected, factors } = spendParts(
-    request,
-    datasets,
-    options,
-  );
+  const resolved = resolveSpend(request, datasets);
+  if (options?.significantDigits === undefined) {
+    const fast = fastSpend(resolved, datasets);
+    if (fast !== undefined) return fast;
+  }
+  return spendResult(partsOf(resolved, datasets, options, false), options);
+}
+
+/**
+ * The result of {@link calculateSpend} from the exact parts (the path every request could take; calculateSpend
+ * takes it where display rounding is asked or the double-double path declines).
+ *
+ * @internal
+ * @example
+ * ```ts
+ * spendResult(spendParts(request, defaultDatasets)); // deep-equal to calculateSpend(request, defaultDatasets)
+ * ```
+ */
+export function spendResult(parts: SpendParts, options?: CalculationOptions): SpendEstimate {
+  const { estimate, margins, exchange, prices, money, selected, factors } = parts;
   const number = (value: Decimal) => outputNumber(value, options);
   return {
     estimate,
-    calculation_details: {
-      tax_margin: number(margins.values.tax_margin),
-      trade_margin: number(margins.values.trade_margin),
-      transport_margin: number(margins.values.transport_margin),
-      inflation_applied: sharedNumber(prices.applied, options),
-      margin_sources: { ...margins.origins },
-      ...(margins.datasets.length > 0 ? { margin_datasets: [...margins.datasets] } : {}),
-      inflation_years: [...prices.years],
-      exchange_rate: sharedNumber(exchange.rate, options),
-      exchange_rate_year: exchange.rateYear,
-      money_in_factor_currency: number(mul(money, exchange.rate)),
-      factor_currency: factors.currency,
-      factor_year: factors.factorYear,
-      price_basis: factors.priceBasis,
-      products: selected.shares.map((share) => ({ ...share })),
-    },
-    // Copies: the selection, exchange-rate, margins and price-change parts are cached and shared between calls.
-    notices: spendNotices({ selected, exchange, margins, prices }).map((n) => ({ ...n })),
+    calculation_details: spendDetails(
+      number(margins.values.tax_margin),
+      number(margins.values.trade_margin),
+      number(margins.values.transport_margin),
+      margins,
+      sharedNumber(prices.applied, options),
+      prices.years,
+      sharedNumber(exchange.rate, options),
+      exchange.rateYear,
+      number(mul(money, exchange.rate)),
+      factors,
+      selected.shares,
+    ),
+    notices: copiedNotices(selected.notices, exchange.notices, margins.notices, prices.notices),
   };
+}
+
+/** The calculation details of a result, in SPEC.md's order; every array and object its own copy. */
+function spendDetails(
+  taxMargin: number,
+  tradeMargin: number,
+  transportMargin: number,
+  margins: Pick<AppliedMargins, 'origins' | 'datasets'>,
+  inflationApplied: number,
+  inflationYears: readonly number[],
+  exchangeRate: number,
+  exchangeRateYear: number | null,
+  moneyInFactorCurrency: number,
+  factors: SpendDatasets['spendFactors'],
+  shares: readonly ProductShare[],
+): SpendCalculationDetails {
+  const details: SpendCalculationDetails = {
+    tax_margin: taxMargin,
+    trade_margin: tradeMargin,
+    transport_margin: transportMargin,
+    inflation_applied: inflationApplied,
+    margin_sources: { ...margins.origins },
+  } as SpendCalculationDetails;
+  if (margins.datasets.length > 0) details.margin_datasets = [...margins.datasets];
+  details.inflation_years = [...inflationYears];
+  details.exchange_rate = exchangeRate;
+  details.exchange_rate_year = exchangeRateYear;
+  details.money_in_factor_currency = moneyInFactorCurrency;
+  details.factor_currency = factors.currency;
+  details.factor_year = factors.factorYear;
+  details.price_basis = factors.priceBasis;
+  details.products = shares.map((share) => ({ ...share }));
+  return details;
+}
+
+/** Copies of the notices of a result's parts, in order (the parts are cached and shared between calls). */
+function copiedNotices(...parts: ReadonlyArray<readonly Notice[]>): Notice[] {
+  const copies: Notice[] = [];
+  for (const notices of parts) for (const notice of notices) copies.push({ ...notice });
+  return copies;
 }
 
 /**
@@ -160,78 +219,25 @@ export function spendParts(
   datasets: SpendDatasets,
   options?: CalculationOptions,
 ): SpendParts {
-  requireParts(datasets, SPEND_PARTS, 'calculateSpend');
-  const input = parseRequest(SpendRequest, request);
-  const { selected, metadata } = selections.get(
-    [datasets.spendFactors, datasets.classifications],
-    selectionKey(input),
-    () => {
-      const selection = selectFactor(input, datasets);
-      return { selected: selection, metadata: spendMetadata(input, selection, datasets) };
-    },
-  );
-  const factors = datasets.spendFactors;
+  return partsOf(resolveSpend(request, datasets), datasets, options, true);
+}
 
-  const product = selected.rows.length === 1 ? selected.rows[0]?.product : undefined;
-  // Each part from its own cache, keyed by what it depends on (a ledger's rows rarely repeat the whole combination
-  // of currency, year, region and product, but draw on few rates and price levels); their product is per request.
-  const exchange = exchangeRates.get(
-    [datasets.fx],
-    [input.money_unit, factors.currency, input.spend_year],
-    () => exchangeRate(input.money_unit, factors.currency, input.spend_year, datasets.fx),
-  );
-  // The product matters only where the dataset has a sector rate for it in the span; else the country's rates
-  // make the same price change for every product, so one cache entry serves them all.
-  // Factors priced in one country's money everywhere (CEDA: US dollars) take that country's price index.
-  const priceRegion = factors.basisRegion ?? input.spend_region;
-  const sectorProduct =
-    product !== undefined &&
-    hasSectorRate(datasets.inflation, priceRegion, product, input.spend_year, factors.factorYear)
-      ? product
-      : undefined;
-  const prices = priceChanges.get(
-    [datasets.inflation],
-    [factors.factorYear, priceRegion, input.spend_year, sectorProduct, factors.basisRegion !== undefined],
-    () =>
-      priceChange(
-        priceRegion,
-        sectorProduct,
-        input.spend_year,
-        factors.factorYear,
-        datasets.inflation,
-        factors.basisRegion === undefined ? undefined : factors.info.source,
-      ),
-  );
-  const multiplier = roundSignificant(mul(exchange.rate, prices.deflator), PRECISION);
-  const money = decimal(input.money);
-  const margins = applyMargins(input, selected, datasets);
-  const { basicShare } = margins;
-  if (!isPositive(basicShare)) {
-    throw new EmissionsError(
-      'invalid_request',
-      `The margins sum to ${toNumber(sub(ONE, basicShare))}; tax, trade and transport margins together must be below 1.`,
-      {
-        path:
-          (['tax_margin', 'trade_margin', 'transport_margin'] as const).find((m) => input[m] !== undefined) ??
-          'tax_margin',
-      },
-    );
-  }
-  const activityValue = roundSignificant(mul(mul(money, basicShare), multiplier), PRECISION);
-
-  const estimate = buildEstimate(
-    {
-      activityValue,
-      activityUnit: factors.currency,
-      factor: selected.factor,
-      metadata,
-      method: factors.gwp,
-      origin: selected.rows.length === 1 ? 'source' : 'co2e-engine',
-      auditTrail: input.audit_trail,
-    },
-    options,
-  );
-  return { estimate, margins, exchange, prices, money, selected, factors };
+/**
+ * {@link spendParts} on the exact decimal path alone, never the double-double one: what the fast paths are tested
+ * against.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * spendResult(exactSpendParts(request, defaultDatasets)); // deep-equal to calculateSpend(request, defaultDatasets)
+ * ```
+ */
+export function exactSpendParts(
+  request: SpendRequest,
+  datasets: SpendDatasets,
+  options?: CalculationOptions,
+): SpendParts {
+  return partsOf(resolveSpend(request, datasets), datasets, options, false);
 }
 
 /** What {@link spendParts} gives: the estimate and the parts of its details, the calculator's cached values. */
@@ -249,6 +255,351 @@ export interface SpendParts {
 /** The dataset parts `calculateSpend` reads. */
 export const SPEND_PARTS = ['spendFactors', 'classifications', 'margins', 'inflation', 'fx'] as const;
 
+/** A request with everything that does not depend on its money and margins looked up (cached). */
+interface ResolvedSpend {
+  input: ParsedSpendRequest;
+  selection: Selection;
+  rate: RateEntry;
+  price: PriceEntry;
+}
+
+/** The estimate's parts but its activity: the same for every estimate of a selection with that audit trail. */
+type EstimateFrame = Omit<EstimateParts, 'activityValue'>;
+
+/** A factor selection and what derives from it alone, cached per factor and classification datasets. */
+interface Selection {
+  readonly selected: SelectedFactor;
+  readonly metadata: FactorMetadata;
+  readonly audited: EstimateFrame;
+  readonly unaudited: EstimateFrame;
+  /** The product whose sector inflation rates may apply: the selection's only one. */
+  readonly product: string | undefined;
+  /** The region whose price index applies: the factors' basis region (CEDA: `US`), else the request's. */
+  readonly priceRegion: string;
+  /** The price changes at country rates of the inflation dataset `inflation` (shared by every selection). */
+  inflation: SpendDatasets['inflation'] | undefined;
+  countryPrices: CountryPrices | undefined;
+  /** The estimate templates, made on first use (with the audit trail, without). */
+  auditedTemplate: EstimateTemplate | undefined;
+  unauditedTemplate: EstimateTemplate | undefined;
+  /** The margins of a request that supplies none, under their margins dataset. */
+  unsupplied: UnsuppliedMargins | undefined;
+}
+
+/** An exchange rate with its number and double-double (undefined where it has none: the exact path then). */
+interface RateEntry {
+  readonly exchange: ExchangeRate;
+  readonly number: number | undefined;
+  readonly pair: DoubleDouble | undefined;
+}
+
+/** A price change with the numbers the fast path needs (undefined where it has none: the exact path then). */
+interface PriceEntry {
+  readonly prices: PriceChange;
+  readonly applied: number | undefined;
+  readonly deflator: DoubleDouble | undefined;
+}
+
+/** A selection's margins when a request supplies none, with their numbers and the basic share's double-double. */
+interface UnsuppliedMargins {
+  readonly margins: SpendDatasets['margins'];
+  readonly applied: AppliedMargins;
+  readonly tax: number;
+  readonly trade: number;
+  readonly transport: number;
+  readonly share: DoubleDouble | undefined;
+}
+
+function resolveSpend(request: SpendRequest, datasets: SpendDatasets): ResolvedSpend {
+  requireParts(datasets, SPEND_PARTS, 'calculateSpend');
+  const input = parseRequest(SpendRequest, request);
+  const selection = selections.get(
+    [datasets.spendFactors, datasets.classifications],
+    selectionKey(input),
+    () => newSelection(input, datasets),
+  );
+  const rate = rateEntry(input.money_unit, input.spend_year, datasets);
+  return { input, selection, rate, price: priceEntry(selection, input.spend_year, datasets) };
+}
+
+function newSelection(input: ParsedSpendRequest, datasets: SpendDatasets): Selection {
+  const selected = selectFactor(input, datasets);
+  const metadata = spendMetadata(input, selected, datasets);
+  const factors = datasets.spendFactors;
+  const frame = (auditTrail: AuditTrail): EstimateFrame => ({
+    activityUnit: factors.currency,
+    factor: selected.factor,
+    metadata,
+    method: factors.gwp,
+    origin: selected.rows.length === 1 ? 'source' : 'co2e-engine',
+    auditTrail,
+  });
+  return {
+    selected,
+    metadata,
+    audited: frame('enabled'),
+    unaudited: frame('disabled'),
+    priceRegion: factors.basisRegion ?? input.spend_region,
+    product: selected.rows.length === 1 ? selected.rows[0]?.product : undefined,
+    inflation: undefined,
+    countryPrices: undefined,
+    auditedTemplate: undefined,
+    unauditedTemplate: undefined,
+    unsupplied: undefined,
+  };
+}
+
+/** Exchange rates per rates dataset, factor currency, spend currency and year (valid currencies and years only). */
+const rateEntries = new WeakMap<object, Map<string, Map<string, Map<number, RateEntry>>>>();
+
+function rateEntry(currency: string, year: number, datasets: SpendDatasets): RateEntry {
+  const { fx } = datasets;
+  const to = datasets.spendFactors.currency;
+  let byTarget = rateEntries.get(fx);
+  if (byTarget === undefined)
+    rateEntries.set(fx, (byTarget = new Map<string, Map<string, Map<number, RateEntry>>>()));
+  let byCurrency = byTarget.get(to);
+  if (byCurrency === undefined) byTarget.set(to, (byCurrency = new Map<string, Map<number, RateEntry>>()));
+  let byYear = byCurrency.get(currency);
+  let entry = byYear?.get(year);
+  if (entry !== undefined) return entry;
+  const exchange = exchangeRate(currency, to, year, fx);
+  entry = { exchange, number: writableNumber(exchange.rate), pair: doubleDouble(exchange.rate) };
+  if (byYear === undefined) byCurrency.set(currency, (byYear = new Map<number, RateEntry>()));
+  byYear.set(year, entry);
+  return entry;
+}
+
+/** Price changes at country rates, per region and spend year. */
+type CountryPrices = Map<string, Map<number, PriceEntry>>;
+
+/** Country-rate price changes per inflation and factors datasets (few: regions × years). */
+const countryPriceTables = new WeakMap<object, WeakMap<object, CountryPrices>>();
+
+/**
+ * The price change of a selection's spend year. The product matters only where the dataset has a sector rate for it
+ * in the span; else the country's rates make the same price change for every product, so one entry per region and
+ * year serves every selection.
+ */
+function priceEntry(selection: Selection, year: number, datasets: SpendDatasets): PriceEntry {
+  const { inflation } = datasets;
+  const factors = datasets.spendFactors;
+  const { priceRegion, product } = selection;
+  if (product !== undefined && hasSectorRate(inflation, priceRegion, product, year, factors.factorYear)) {
+    return priceChanges.get(
+      [inflation],
+      [factors.factorYear, priceRegion, year, product, factors.basisRegion !== undefined],
+      () => newPriceEntry(priceRegion, product, year, datasets),
+    );
+  }
+  let table = selection.inflation === inflation ? selection.countryPrices : undefined;
+  if (table === undefined) {
+    let byFactors = countryPriceTables.get(inflation);
+    if (byFactors === undefined) countryPriceTables.set(inflation, (byFactors = new WeakMap()));
+    table = byFactors.get(factors);
+    if (table === undefined) byFactors.set(factors, (table = new Map<string, Map<number, PriceEntry>>()));
+    selection.inflation = inflation;
+    selection.countryPrices = table;
+  }
+  let byYear = table.get(priceRegion);
+  if (byYear === undefined) table.set(priceRegion, (byYear = new Map<number, PriceEntry>()));
+  let entry = byYear.get(year);
+  if (entry === undefined) {
+    entry = newPriceEntry(priceRegion, undefined, year, datasets);
+    byYear.set(year, entry);
+  }
+  return entry;
+}
+
+/** A price change and its numbers. Factors priced in one country's money everywhere (CEDA) take its price index. */
+function newPriceEntry(
+  region: string,
+  product: string | undefined,
+  year: number,
+  datasets: SpendDatasets,
+): PriceEntry {
+  const factors = datasets.spendFactors;
+  const prices = priceChange(
+    region,
+    product,
+    year,
+    factors.factorYear,
+    datasets.inflation,
+    factors.basisRegion === undefined ? undefined : factors.info.source,
+  );
+  return { prices, applied: writableNumber(prices.applied), deflator: doubleDouble(prices.deflator) };
+}
+
+/** The number a shared decimal is shown as, or undefined where it has none (the exact path then reports it). */
+function writableNumber(value: Decimal): number | undefined {
+  try {
+    return sharedNumber(value, undefined);
+  } catch {
+    return undefined;
+  }
+}
+
+function unsuppliedMargins(
+  selection: Selection,
+  input: ParsedSpendRequest,
+  datasets: SpendDatasets,
+): UnsuppliedMargins {
+  const cached = selection.unsupplied;
+  if (cached?.margins === datasets.margins) return cached;
+  const applied = applyMargins(input, selection.selected, datasets);
+  const { values } = applied;
+  const made: UnsuppliedMargins = {
+    margins: datasets.margins,
+    applied,
+    tax: outputNumber(values.tax_margin, undefined),
+    trade: outputNumber(values.trade_margin, undefined),
+    transport: outputNumber(values.transport_margin, undefined),
+    share: doubleDouble(applied.basicShare),
+  };
+  selection.unsupplied = made;
+  return made;
+}
+
+/** Every margin supplied: each from the request. */
+const SUPPLIED = { tax_margin: 'supplied', trade_margin: 'supplied', transport_margin: 'supplied' } as const;
+const SUPPLIED_MARGINS: Pick<AppliedMargins, 'origins' | 'datasets'> = { origins: SUPPLIED, datasets: [] };
+const NO_NOTICES: readonly Notice[] = [];
+
+/**
+ * The activity (`money × basic share × rate × deflator`, the double of the exact path's activity) in double-double
+ * arithmetic (fast-spend.ts), for a request that supplies all three margins (factors at basic price) or none;
+ * undefined where that declines (the exact path then).
+ */
+function fastActivity(
+  { input, selection, rate, price }: ResolvedSpend,
+  datasets: SpendDatasets,
+): number | undefined {
+  if (rate.pair === undefined || price.deflator === undefined) return undefined;
+  const { tax_margin: tax, trade_margin: trade, transport_margin: transport } = input;
+  let shareHi: number;
+  let shareLo: number;
+  if (tax === undefined && trade === undefined && transport === undefined) {
+    const { share } = unsuppliedMargins(selection, input, datasets);
+    if (share === undefined) return undefined;
+    [shareHi, shareLo] = share;
+  } else if (
+    tax !== undefined &&
+    trade !== undefined &&
+    transport !== undefined &&
+    datasets.spendFactors.priceBasis === 'basic' &&
+    decidedShare(tax, trade, transport)
+  ) {
+    shareHi = dd.hi;
+    shareLo = dd.lo;
+  } else return undefined;
+  return decidedActivity(input.money, shareHi, shareLo, rate.pair, price.deflator);
+}
+
+/** calculateSpend without display rounding from {@link fastActivity}; undefined where that declines. */
+function fastSpend(resolved: ResolvedSpend, datasets: SpendDatasets): SpendEstimate | undefined {
+  const { input, selection, rate, price } = resolved;
+  if (rate.number === undefined || price.applied === undefined) return undefined;
+  const activity = fastActivity(resolved, datasets);
+  if (activity === undefined) return undefined;
+  const moneyInFactorCurrency = decidedMoney(rate.pair as DoubleDouble);
+  if (moneyInFactorCurrency === undefined) return undefined;
+  const template = templateOf(selection, input.audit_trail);
+  if (template === undefined) return undefined;
+  const estimate = estimateOfTemplate(activity, template);
+  const factors = datasets.spendFactors;
+  const { selected } = selection;
+  const { exchange } = rate;
+  const { prices } = price;
+  const { tax_margin: tax, trade_margin: trade, transport_margin: transport } = input;
+  // fastActivity took every margin from the request or none: then the selection's shared unsupplied margins.
+  const unsupplied = tax === undefined ? (selection.unsupplied as UnsuppliedMargins) : undefined;
+  // A supplied margin is shown as its number (`+ 0`: -0, read as the decimal 0, is shown as 0).
+  const calculationDetails = spendDetails(
+    unsupplied === undefined ? (tax as number) + 0 : unsupplied.tax,
+    unsupplied === undefined ? (trade as number) + 0 : unsupplied.trade,
+    unsupplied === undefined ? (transport as number) + 0 : unsupplied.transport,
+    unsupplied === undefined ? SUPPLIED_MARGINS : unsupplied.applied,
+    price.applied,
+    prices.years,
+    rate.number,
+    exchange.rateYear,
+    moneyInFactorCurrency,
+    factors,
+    selected.shares,
+  );
+  return {
+    estimate,
+    calculation_details: calculationDetails,
+    notices: copiedNotices(
+      selected.notices,
+      exchange.notices,
+      unsupplied === undefined ? NO_NOTICES : unsupplied.applied.notices,
+      prices.notices,
+    ),
+  };
+}
+
+/**
+ * The selection's estimate template for an audit trail, made on first use; undefined for a factor beyond the doubles
+ * (the exact path then reports it where it always has).
+ */
+function templateOf(selection: Selection, auditTrail: AuditTrail): EstimateTemplate | undefined {
+  const cached = auditTrail === 'enabled' ? selection.auditedTemplate : selection.unauditedTemplate;
+  if (cached !== undefined) return cached;
+  let template: EstimateTemplate;
+  try {
+    template = estimateTemplate(auditTrail === 'enabled' ? selection.audited : selection.unaudited);
+  } catch {
+    return undefined;
+  }
+  if (auditTrail === 'enabled') selection.auditedTemplate = template;
+  else selection.unauditedTemplate = template;
+  return template;
+}
+
+/**
+ * The parts of a result: the margins in decimals, the estimate from {@link fastActivity} where `fast` and no display
+ * rounding is asked and it decides, else from the exact decimals (the multiplier and activity kept to 34 significant
+ * digits).
+ */
+function partsOf(
+  resolved: ResolvedSpend,
+  datasets: SpendDatasets,
+  options: CalculationOptions | undefined,
+  fast: boolean,
+): SpendParts {
+  const { input, selection, rate, price } = resolved;
+  const { selected } = selection;
+  const { exchange } = rate;
+  const { prices } = price;
+  const money = decimal(input.money);
+  const margins = applyMargins(input, selected, datasets);
+  const { basicShare } = margins;
+  if (!isPositive(basicShare)) {
+    throw new EmissionsError(
+      'invalid_request',
+      `The margins sum to ${toNumber(sub(ONE, basicShare))}; tax, trade and transport margins together must be below 1.`,
+      {
+        path:
+          (['tax_margin', 'trade_margin', 'transport_margin'] as const).find((m) => input[m] !== undefined) ??
+          'tax_margin',
+      },
+    );
+  }
+  const activity =
+    fast && options?.significantDigits === undefined ? fastActivity(resolved, datasets) : undefined;
+  const template = activity === undefined ? undefined : templateOf(selection, input.audit_trail);
+  let estimate: Estimate;
+  if (template !== undefined) estimate = estimateOfTemplate(activity as number, template);
+  else {
+    const multiplier = roundSignificant(mul(exchange.rate, prices.deflator), PRECISION);
+    const activityValue = roundSignificant(mul(mul(money, basicShare), multiplier), PRECISION);
+    const frame = input.audit_trail === 'enabled' ? selection.audited : selection.unaudited;
+    estimate = buildEstimate({ ...frame, activityValue }, options);
+  }
+  return { estimate, margins, exchange, prices, money, selected, factors: datasets.spendFactors };
+}
+
 /** Whether any year of the span between the two years has a sector rate for the product in the region. */
 function hasSectorRate(
   inflation: SpendDatasets['inflation'],
@@ -265,10 +616,8 @@ function hasSectorRate(
   return false;
 }
 
-/** Exchange rates per currency pair and year. */
-const exchangeRates = createMemo<ExchangeRate>();
 /** Price changes per region, product (sector rates), spend year and factor year: one division by the level each. */
-const priceChanges = createMemo<PriceChange>();
+const priceChanges = createMemo<PriceEntry>();
 
 /**
  * Significant digits kept by the multiplier and the activity value: those of IEEE 754 decimal128, far beyond the
@@ -276,8 +625,8 @@ const priceChanges = createMemo<PriceChange>();
  */
 const PRECISION = 34;
 
-/** Factor selections (with their metadata) per factor and classification datasets; they depend on nothing else. */
-const selections = createMemo<{ selected: SelectedFactor; metadata: FactorMetadata }>();
+/** Factor selections per factor and classification datasets; they depend on nothing else. */
+const selections = createMemo<Selection>();
 
 const selectionKey = ({ activity, spend_region }: ParsedSpendRequest): MemoPart[] =>
   'activity_id' in activity

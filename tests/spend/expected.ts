@@ -194,3 +194,21 @@ export function expectedSpend(spend: SpendCase): Expected {
     co2e: new Big(Number(activityValue.toString())).times(spend.factor),
   };
 }
+
+/** ISIC codes at every level; each has factors in all five regions (single products and output-weighted means). */
+export const CODES = [
+  '4711',
+  '10',
+  'C',
+  '47',
+  'G',
+  '01',
+  '35',
+  '49',
+  '62',
+  '2410',
+  '8610',
+  'A',
+  'F',
+  '4100',
+] as const;

@@ -9,30 +9,13 @@ import {
   type SpendRequest,
 } from '../../src/index';
 import { defaultDatasets } from '../../src/embedded/index';
-import { Big, fx, toNumber } from './expected';
+import { Big, CODES, fx, toNumber } from './expected';
 import { spendRows } from '../../src/cli/adapters/spend';
 
 /** Properties of calculateSpend over the embedded default data (≤ 200 runs each). */
 
 const RUNS = { numRuns: 200 };
 const REGIONS = ['DE', 'BR', 'US', 'NO', 'GB'] as const;
-/** ISIC codes at every level; each has factors in all five regions (single products and output-weighted means). */
-const CODES = [
-  '4711',
-  '10',
-  'C',
-  '47',
-  'G',
-  '01',
-  '35',
-  '49',
-  '62',
-  '2410',
-  '8610',
-  'A',
-  'F',
-  '4100',
-] as const;
 /** Currencies with rates 1990..2025 (jpy ends in 2024, so 2025 exercises the FX year fallback). */
 const CURRENCIES = ['eur', 'usd', 'gbp', 'nok', 'brl', 'jpy', 'chf', 'sek', 'cny', 'inr'] as const;
 
