@@ -125,8 +125,38 @@ export function decidedOrNaN(hi: number, lo: number): number {
   return lo + margin < halfUp && lo - margin > -halfDown ? hi : Number.NaN;
 }
 
-/** The coefficient {@link shortestPlaces} found (a module slot, so the hot path allocates nothing). */
-export const shortest = { coefficient: 0 };
+/**
+ * The coefficient {@link shortestPlaces} found, and its places where {@link stripTrailingZeros} set them (a module
+ * slot, so the hot path allocates nothing).
+ */
+export const shortest = { coefficient: 0, places: 0 };
+
+/**
+ * `coefficient` × 10^-places with the coefficient's trailing zeros dropped (as far as places allow), into
+ * {@link shortest}: halving steps of 8, 4, 2 and 1 zeros, each an exact remainder of a whole double below 2^53.
+ */
+function stripTrailingZeros(coefficient: number, places: number): void {
+  let m = coefficient;
+  let k = places;
+  if (k >= 8 && m % 1e8 === 0) {
+    m /= 1e8;
+    k -= 8;
+  }
+  if (k >= 4 && m % 1e4 === 0) {
+    m /= 1e4;
+    k -= 4;
+  }
+  if (k >= 2 && m % 100 === 0) {
+    m /= 100;
+    k -= 2;
+  }
+  if (k >= 1 && m % 10 === 0) {
+    m /= 10;
+    k -= 1;
+  }
+  shortest.coefficient = m;
+  shortest.places = k;
+}
 
 /** Largest coefficient the number reading takes in doubles: far enough below 2^53 that the search below is exact. */
 const MAX_READ_COEFFICIENT = 2 ** 50;
@@ -156,7 +186,8 @@ export function shortestPlaces(magnitude: number): number {
  * in {@link dd}, within 2^-104 of it; false where it leaves the number to the exact path (a power of two, a decimal
  * needing more than 22 places or an exponent, a tie between two nearest coefficients).
  *
- * Up to 15 digits, {@link shortestPlaces}. Else the decimal has 16 or 17 digits (17 always give a double back): at
+ * A whole number is its own. Up to 15 digits, the 15-digit coefficient without its trailing zeros
+ * ({@link shortByCoefficient}; {@link shortestPlaces} where that cannot tell). Else the decimal has 16 or 17 digits (17 always give a double back): at
  * p places, p = 15 − ⌊log10 x⌋, the 16-digit coefficient nearest x·10^p (exact as a two-product) is the decimal when it
  * lies within half a unit of x's last place × 10^p (also exact), else the 17-digit one nearest x·10^(p+1), which
  * `String` picks as the closest of its length.
@@ -168,11 +199,19 @@ export function shortestPlaces(magnitude: number): number {
  */
 export function shortestDecimal(value: number): boolean {
   if (!(value > 0)) return false;
+  // A whole number below 2^53 is its own shortest decimal (counts, whole hours).
+  if (value < 9_007_199_254_740_992 && Math.floor(value) === value) {
+    dd.hi = value;
+    dd.lo = 0;
+    return true;
+  }
   // Computed values mostly have 17 digits: where the 15-digit coefficient nearest the value does not give it back,
   // no shorter decimal does (one that did would be that coefficient with trailing zeros), so the search is skipped.
   const inRange = value > 1e-6 && value < 1e15;
   const magnitude = inRange ? Math.floor(Math.log10(value)) : 0;
-  if (!inRange || mayBeShort(value, 14 - magnitude)) {
+  const verdict = inRange ? shortByCoefficient(value, 14 - magnitude) : UNDECIDED;
+  if (verdict === SHORT) return true;
+  if (verdict === UNDECIDED) {
     const short = shortestPlaces(value);
     if (short >= 0) {
       const coefficient = shortest.coefficient;
@@ -208,16 +247,30 @@ export function shortestDecimal(value: number): boolean {
   return nearestWhole(dd.hi, dd.lo) && scaledBack(places);
 }
 
+/** What {@link shortByCoefficient} found. */
+const SHORT = 1;
+const LONG = 0;
+const UNDECIDED = -1;
+
 /**
- * Whether a decimal of at most 15 digits may give `value` back: the 15-digit coefficient nearest value × 10^places
- * does, or the places are out of the exact powers' range or next to a digit boundary (Math.log10 may be one off).
+ * Where the 15-digit coefficient nearest value × 10^places (places = 14 − ⌊log10 value⌋) gives the value back, its
+ * shortest decimal into {@link dd} and SHORT: that coefficient without its trailing zeros, as every shorter decimal
+ * that gives it back is (at most one whole number per scale lies in the value's rounding interval). LONG where it
+ * does not (then no decimal of 15 digits or fewer does), UNDECIDED where the places are out of the exact powers' range
+ * or Math.log10 was one off next to a power of ten (the coefficient then has 14 or 16 digits), for the search.
  */
-function mayBeShort(value: number, places: number): boolean {
-  if (places < 0 || places > 22) return true;
+function shortByCoefficient(value: number, places: number): number {
+  if (places < 0 || places > 22) return UNDECIDED;
   const power = EXACT_POWERS_OF_TEN[places] as number;
-  const m = Math.round(value * power);
-  if (m <= 1e14 || m >= 1e15) return true;
-  return m / power === value;
+  const coefficient = Math.round(value * power);
+  if (coefficient <= 1e14 || coefficient >= 1e15) return UNDECIDED;
+  if (coefficient / power !== value) return LONG;
+  stripTrailingZeros(coefficient, places);
+  if (shortest.places === 0) {
+    dd.hi = shortest.coefficient;
+    dd.lo = 0;
+  } else ddDivide(shortest.coefficient, 0, EXACT_POWERS_OF_TEN[shortest.places] as number);
+  return SHORT;
 }
 
 /** The unit in the last place of a positive normal double. */
