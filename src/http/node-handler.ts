@@ -77,8 +77,8 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<Uint8Arra
 }
 
 /**
- * A text's UTF-8 bytes. Given a string, node measures it for Content-Length and then encodes it, walking a batch
- * answer's text (built of hundreds of pieces) twice; encoding it here walks it once, and text that is all ASCII
+ * A text's UTF-8 bytes. Given a string, node measures it (for the chunk's length) and then encodes it, walking a
+ * long answer's text (built of hundreds of pieces) twice; encoding it here walks it once, and text that is all ASCII
  * (every answer of the embedded data) is copied as Latin-1, the same bytes, which node writes several times
  * faster than it encodes UTF-8. Node's `Buffer` is there whenever this edge runs.
  */

@@ -318,6 +318,7 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     const text = await batchText(computed.slices, {
       wire,
       maxLength,
+      count: Array.isArray(body) ? body.length : undefined,
       ...(v1 && { prefix: '{"results":', suffix: '}' }),
     });
     if (text.over) {
