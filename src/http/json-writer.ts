@@ -15,11 +15,13 @@ const frozenText = new WeakMap<object, string>();
 const wireFactorText = new WeakMap<object, string>();
 
 /**
- * Texts worked out once and reused, each capped (the names and values are the schema's and the data's: few; a
- * client's own strings, echoed in error bodies, could be many). Reusing whole members also keeps an answer's text
- * made of few pieces: turning a string built of thousands of small pieces into bytes cost more than writing it.
+ * Texts worked out once and reused, at most this many in all (the names and values are the schema's and the
+ * data's: few; a client's own strings, echoed in an answer, could be many). Reusing whole members also keeps an
+ * answer's text made of few pieces: turning a string built of thousands of small pieces into bytes cost more than
+ * writing it.
  */
 const CACHE_ENTRIES = 10_000;
+let cachedEntries = 0;
 /** Strings up to this many characters have their JSON text (and their member text) reused. */
 const SHORT_STRING = 64;
 
@@ -29,7 +31,10 @@ const keyText = new Map<string, string>();
 const stringMemberText = new Map<string, Map<string, string>>();
 
 const remember = <K, V>(cache: Map<K, V>, key: K, value: V): V => {
-  if (cache.size < CACHE_ENTRIES) cache.set(key, value);
+  if (cachedEntries < CACHE_ENTRIES) {
+    cache.set(key, value);
+    cachedEntries++;
+  }
   return value;
 };
 

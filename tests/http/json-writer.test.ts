@@ -121,6 +121,11 @@ describe('the JSON writer (issue 40 item 4)', () => {
     }
   });
 
+  it('past the cap on reused texts (10,000 in all), new names and values are written all the same', async () => {
+    const results = Array.from({ length: 12_000 }, (_, index) => ({ [`k${index % 3_000}`]: `v${index}` }));
+    for (let round = 0; round < 2; round++) expect(await whole(results, true)).toBe(JSON.stringify(results));
+  });
+
   it('the v1 envelope, results in slices as computed, and the length cap', async () => {
     const results = [{ a: 1 }, { b: [2] }, 'c'];
     async function* computed() {
