@@ -76,12 +76,28 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<Uint8Arra
   });
 }
 
+/** Characters from which an answer's text is encoded here rather than by node. */
+const LONG_TEXT = 1 << 14;
+
+/**
+ * A text's UTF-8 bytes. Given a string, node measures it (for the chunk's length) and then encodes it, walking a
+ * long answer's text (built of hundreds of pieces) twice; encoding it here walks it once, and text that is all ASCII
+ * (every answer of the embedded data) is copied as Latin-1, the same bytes, which node writes several times
+ * faster than it encodes UTF-8. Node's `Buffer` is there whenever this edge runs.
+ */
+function utf8Bytes(text: string): Uint8Array {
+  const latin1 = Buffer.from(text, 'latin1');
+  // Equal lengths only when every character is ASCII: any other takes two or more bytes in UTF-8.
+  return Buffer.byteLength(text, 'utf8') === latin1.length ? latin1 : Buffer.from(text, 'utf8');
+}
+
 function write(response: ServerResponse, answer: Reply): void {
   if (response.destroyed) return;
   response.writeHead(answer.status, answer.headers);
   const { body } = answer;
   if (typeof body === 'string') {
-    response.end(body);
+    // A short answer goes out as text: node writes its headers and a string in one go, a Buffer with a writev.
+    response.end(body.length < LONG_TEXT ? body : utf8Bytes(body));
     return;
   }
   // A large answer's pieces (256 KB of bytes each) go to the socket as it drains: a 27 MB answer encoded in one

@@ -24,16 +24,23 @@ function isJsonContentType(contentType: string): boolean {
   return true;
 }
 
+/** Content-Type values seen to be JSON (clients send the same few), up to a cap: the client chooses them. */
+const jsonContentTypes = new Set<string>();
+const JSON_CONTENT_TYPES_KEPT = 100;
+
 /**
  * The request's media type is JSON or absent (the hosted API's clients may send a JSON body without one; the
  * body is then read as JSON), or `unsupported_media_type` (415).
  */
 export function checkContentType(contentType: string | undefined): void {
-  if (contentType !== undefined && !isJsonContentType(contentType)) {
-    throw new EmissionsError('unsupported_media_type', httpMessages.unsupportedMediaType(contentType), {
-      status: 415,
-    });
+  if (contentType === undefined || jsonContentTypes.has(contentType)) return;
+  if (isJsonContentType(contentType)) {
+    if (jsonContentTypes.size < JSON_CONTENT_TYPES_KEPT) jsonContentTypes.add(contentType);
+    return;
   }
+  throw new EmissionsError('unsupported_media_type', httpMessages.unsupportedMediaType(contentType), {
+    status: 415,
+  });
 }
 
 /** `payload_too_large` (413). */

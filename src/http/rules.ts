@@ -258,13 +258,32 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     return { value: (calculator.calculate as CloudCalculator)(provider, body as never, cloud, calculation) };
   }
 
+  /** What a path names, worked out once per path (a server sees the same few paths again and again). */
+  const destinations = new Map<string, Destination>();
+  function destinationOf(pathname: string): Destination {
+    let destination = destinations.get(pathname);
+    if (destination === undefined) {
+      destination =
+        routePath(pathname, basePath) === '/openapi.json'
+          ? { openapi: true }
+          : {
+              metadata: matchMetadataRoute(pathname, basePath),
+              route: matchRoute(pathname, basePath),
+              v1: isV1Path(pathname, basePath),
+            };
+      // Paths are the client's to choose: past the cap, further ones are worked out each time.
+      if (destinations.size < DESTINATIONS_KEPT) destinations.set(pathname, destination);
+    }
+    return destination;
+  }
+
   async function handle(call: Call<R>): Promise<Reply> {
-    await authenticate(call);
-    if (routePath(call.pathname, basePath) === '/openapi.json')
+    if (authorize !== undefined) await authenticate(call);
+    const destination = destinationOf(call.pathname);
+    if (destination.openapi)
       return getOnly(call.method, () => (metadataReplies.openapi ??= reply(openApiDocument)));
-    const metadataRoute = matchMetadataRoute(call.pathname, basePath);
+    const { metadata: metadataRoute, route, v1 } = destination;
     if (metadataRoute !== undefined) return metadata(metadataRoute, call.method);
-    const route = matchRoute(call.pathname, basePath);
     if (route === undefined) {
       throw new EmissionsError('not_found', httpMessages.notFound(call.method, call.pathname), {
         status: 404,
@@ -282,7 +301,6 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared) > maxBodyBytes)
       throw tooLarge(maxBodyBytes);
     const bytes = await call.readBody(maxBodyBytes);
-    const v1 = isV1Path(call.pathname, basePath);
     const pause = pacer();
     let body: unknown;
     if (route.batch && bytes.byteLength > LARGE_BODY_BYTES) {
@@ -300,6 +318,7 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     const text = await batchText(computed.slices, {
       wire,
       maxLength,
+      count: Array.isArray(body) ? body.length : undefined,
       ...(v1 && { prefix: '{"results":', suffix: '}' }),
     });
     if (text.over) {
@@ -347,6 +366,14 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
  * ```
  */
 export const ANSWER_SIZE = Object.freeze({ factor: 200, floor: 1_000_000 });
+
+/** What a request path names: the OpenAPI document, a metadata route, a calculation route, or nothing. */
+type Destination =
+  | { openapi: true; metadata?: undefined; route?: undefined; v1?: undefined }
+  | { openapi?: undefined; metadata: MetadataRoute | undefined; route: Route | undefined; v1: boolean };
+
+/** Paths whose destination is kept. */
+const DESTINATIONS_KEPT = 1_000;
 
 /** What a request's batch work calls between steps: past its budget, a promise of its next turn. */
 type Pause = () => Promise<void> | undefined;

@@ -101,6 +101,31 @@ describe('the JSON writer (issue 40 item 4)', () => {
     expect(await whole(cpu, true)).toContain('"data_quality_flags":"[\'notable_methodological_variance\']"');
   });
 
+  it('wire bytes: the count that sizes the buffer never changes the text, right or wrong', async () => {
+    const requests = Array.from({ length: 400 }, (_, index) => ({
+      cpu_count: (index % 5) + 1,
+      region: index % 7 === 0 ? 'nowhere' : 'us_east_1',
+      duration: 1,
+    }));
+    const results = calculateCpuBatch('aws', requests, defaultDatasets);
+    const expected = JSON.stringify(toWireBatch(results));
+    // 400 elements of about 770 bytes: past one piece of 262,144 bytes, so the buffer also grows and is cut.
+    for (const count of [undefined, 0, 1, 400, 100_000]) {
+      const { body } = await batchText([results.slice(0, 100), results.slice(100, 350), results.slice(350)], {
+        wire: true,
+        maxLength: Number.MAX_SAFE_INTEGER,
+        count,
+      });
+      expect(textOf(body)).toBe(expected);
+      expect(body).toHaveLength(2);
+    }
+  });
+
+  it('past the cap on reused texts (10,000 in all), new names and values are written all the same', async () => {
+    const results = Array.from({ length: 12_000 }, (_, index) => ({ [`k${index % 3_000}`]: `v${index}` }));
+    for (let round = 0; round < 2; round++) expect(await whole(results, true)).toBe(JSON.stringify(results));
+  });
+
   it('the v1 envelope, results in slices as computed, and the length cap', async () => {
     const results = [{ a: 1 }, { b: [2] }, 'c'];
     async function* computed() {
