@@ -133,25 +133,31 @@ export const shortest = { coefficient: 0, places: 0 };
 
 /**
  * `coefficient` × 10^-places with the coefficient's trailing zeros dropped (as far as places allow), into
- * {@link shortest}: halving steps of 8, 4, 2 and 1 zeros, each an exact remainder of a whole double below 2^53.
+ * {@link shortest}: halving steps of 8, 4, 2 and 1 zeros.
  */
 function stripTrailingZeros(coefficient: number, places: number): void {
   let m = coefficient;
   let k = places;
-  if (k >= 8 && m % 1e8 === 0) {
-    m /= 1e8;
+  // A quotient, not `%` (a slow fmod on doubles): below 10^15, m / 10^j rounds to a whole number only when it is one,
+  // as a true fraction of at least 10^-j is wider than the doubles' spacing at that size.
+  let q = m / 1e8;
+  if (k >= 8 && Math.floor(q) === q) {
+    m = q;
     k -= 8;
   }
-  if (k >= 4 && m % 1e4 === 0) {
-    m /= 1e4;
+  q = m / 1e4;
+  if (k >= 4 && Math.floor(q) === q) {
+    m = q;
     k -= 4;
   }
-  if (k >= 2 && m % 100 === 0) {
-    m /= 100;
+  q = m / 100;
+  if (k >= 2 && Math.floor(q) === q) {
+    m = q;
     k -= 2;
   }
-  if (k >= 1 && m % 10 === 0) {
-    m /= 10;
+  q = m / 10;
+  if (k >= 1 && Math.floor(q) === q) {
+    m = q;
     k -= 1;
   }
   shortest.coefficient = m;

@@ -195,7 +195,9 @@ export function createRecordCache<R extends object, V>(): RecordCache<R, V> {
         entry = { a, b, values: new Map() };
         entries.set(record, entry);
       }
-      if (entry.values.has(part)) return entry.values.get(part) as V;
+      // One lookup on a hit; `has` only to tell an undefined value from a miss.
+      const found = entry.values.get(part);
+      if (found !== undefined || entry.values.has(part)) return found as V;
       const value = compute();
       if (entry.values.size >= MAX_RECORD_VALUES) entry.values.clear();
       entry.values.set(part, value);
