@@ -1,12 +1,9 @@
 import * as z from 'zod/mini';
 import {
-  NOT_PLAIN,
-  plainAuditTrail,
-  plainObject,
-  plainYear,
   plainCount,
   plainDurationUnit,
   plainQuantity,
+  plainReader,
   plainText,
   plainUtilization,
 } from '../core/plain-request';
@@ -39,38 +36,25 @@ export type CpuRequest<P extends CloudProviderSpelling = CloudProviderSpelling> 
   P
 >;
 
-const CPU_FIELDS = /* @__PURE__ */ fieldNames(CpuRequest);
-
 /**
- * A plainly valid CPU request read by hand into what {@link CpuRequest} would give; undefined for anything else,
- * which the schema then parses (see core/plain-request.ts).
+ * A plainly valid CPU request read by hand into what {@link CpuRequest} would give; undefined for anything
+ * else, which the schema then parses (see core/plain-request.ts).
  *
  * @example
  * ```ts
  * readCpuRequest({ cpu_count: 2, region: 'us_east_1', duration: 3 }); // { …, duration_unit: 'hour', audit_trail: 'enabled' }
  * ```
  */
-export function readCpuRequest(request: unknown): z.output<typeof CpuRequest> | undefined {
-  if (!plainObject(request, CPU_FIELDS)) return undefined;
-  const cpu_count = plainCount(request.cpu_count);
-  const region = plainText(request.region);
-  const average_vcpu_utilization = plainUtilization(request.average_vcpu_utilization);
-  const duration = plainQuantity(request.duration);
-  const duration_unit = plainDurationUnit(request.duration_unit);
-  const year = plainYear(request.year);
-  const audit_trail = plainAuditTrail(request.audit_trail);
-  if (
-    cpu_count === NOT_PLAIN ||
-    region === NOT_PLAIN ||
-    average_vcpu_utilization === NOT_PLAIN ||
-    duration === NOT_PLAIN ||
-    duration_unit === NOT_PLAIN ||
-    year === NOT_PLAIN ||
-    audit_trail === NOT_PLAIN
-  ) {
-    return undefined;
-  }
-  return year === undefined
-    ? { cpu_count, region, average_vcpu_utilization, duration, duration_unit, audit_trail }
-    : { cpu_count, region, average_vcpu_utilization, duration, duration_unit, year, audit_trail };
-}
+export const readCpuRequest = /* @__PURE__ */ plainReader<z.output<typeof CpuRequest>>(
+  /* @__PURE__ */ fieldNames(CpuRequest),
+  (request, year, audit_trail) => {
+    const cpu_count = plainCount(request.cpu_count);
+    const region = plainText(request.region);
+    const average_vcpu_utilization = plainUtilization(request.average_vcpu_utilization);
+    const duration = plainQuantity(request.duration);
+    const duration_unit = plainDurationUnit(request.duration_unit);
+    return year === undefined
+      ? { cpu_count, region, average_vcpu_utilization, duration, duration_unit, audit_trail }
+      : { cpu_count, region, average_vcpu_utilization, duration, duration_unit, year, audit_trail };
+  },
+);

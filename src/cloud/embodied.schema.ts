@@ -1,15 +1,6 @@
 import type * as z from 'zod/mini';
 import type { CloudProviderSpelling } from './spellings';
-import {
-  NOT_PLAIN,
-  plainAuditTrail,
-  plainObject,
-  plainYear,
-  plainCount,
-  plainDurationUnit,
-  plainQuantity,
-  plainText,
-} from '../core/plain-request';
+import { plainCount, plainDurationUnit, plainQuantity, plainReader, plainText } from '../core/plain-request';
 import { count, nonEmptyString } from '../core/validate';
 import { cloudRequest, durationFields, type RequestFor, fieldNames } from './request.schema';
 
@@ -25,8 +16,6 @@ export type EmbodiedRequest<P extends CloudProviderSpelling = CloudProviderSpell
   P
 >;
 
-const EMBODIED_FIELDS = /* @__PURE__ */ fieldNames(EmbodiedRequest);
-
 /**
  * A plainly valid embodied request read by hand into what {@link EmbodiedRequest} would give; undefined for anything
  * else, which the schema then parses (see core/plain-request.ts).
@@ -36,25 +25,15 @@ const EMBODIED_FIELDS = /* @__PURE__ */ fieldNames(EmbodiedRequest);
  * readEmbodiedRequest({ instance: 'm5.large', instance_count: 3, duration: 24 }); // { …, audit_trail: 'enabled' }
  * ```
  */
-export function readEmbodiedRequest(request: unknown): z.output<typeof EmbodiedRequest> | undefined {
-  if (!plainObject(request, EMBODIED_FIELDS)) return undefined;
-  const instance = plainText(request.instance);
-  const instance_count = plainCount(request.instance_count);
-  const duration = plainQuantity(request.duration);
-  const duration_unit = plainDurationUnit(request.duration_unit);
-  const year = plainYear(request.year);
-  const audit_trail = plainAuditTrail(request.audit_trail);
-  if (
-    instance === NOT_PLAIN ||
-    instance_count === NOT_PLAIN ||
-    duration === NOT_PLAIN ||
-    duration_unit === NOT_PLAIN ||
-    year === NOT_PLAIN ||
-    audit_trail === NOT_PLAIN
-  ) {
-    return undefined;
-  }
-  return year === undefined
-    ? { instance, instance_count, duration, duration_unit, audit_trail }
-    : { instance, instance_count, duration, duration_unit, year, audit_trail };
-}
+export const readEmbodiedRequest = /* @__PURE__ */ plainReader<z.output<typeof EmbodiedRequest>>(
+  /* @__PURE__ */ fieldNames(EmbodiedRequest),
+  (request, year, audit_trail) => {
+    const instance = plainText(request.instance);
+    const instance_count = plainCount(request.instance_count);
+    const duration = plainQuantity(request.duration);
+    const duration_unit = plainDurationUnit(request.duration_unit);
+    return year === undefined
+      ? { instance, instance_count, duration, duration_unit, audit_trail }
+      : { instance, instance_count, duration, duration_unit, year, audit_trail };
+  },
+);

@@ -1,12 +1,9 @@
 import type * as z from 'zod/mini';
 import type { CloudProviderSpelling } from './spellings';
 import {
-  NOT_PLAIN,
-  plainAuditTrail,
-  plainObject,
-  plainYear,
   plainDurationUnit,
   plainQuantity,
+  plainReader,
   plainText,
   plainUtilization,
 } from '../core/plain-request';
@@ -28,8 +25,6 @@ export type InstanceRequest<P extends CloudProviderSpelling = CloudProviderSpell
   P
 >;
 
-const INSTANCE_FIELDS = /* @__PURE__ */ fieldNames(InstanceRequest);
-
 /**
  * A plainly valid instance request read by hand into what {@link InstanceRequest} would give; undefined for anything
  * else, which the schema then parses (see core/plain-request.ts).
@@ -39,27 +34,16 @@ const INSTANCE_FIELDS = /* @__PURE__ */ fieldNames(InstanceRequest);
  * readInstanceRequest({ instance: 't3.micro', region: 'us_east_1', duration: 1 }); // { …, audit_trail: 'enabled' }
  * ```
  */
-export function readInstanceRequest(request: unknown): z.output<typeof InstanceRequest> | undefined {
-  if (!plainObject(request, INSTANCE_FIELDS)) return undefined;
-  const instance = plainText(request.instance);
-  const region = plainText(request.region);
-  const duration = plainQuantity(request.duration);
-  const duration_unit = plainDurationUnit(request.duration_unit);
-  const average_vcpu_utilization = plainUtilization(request.average_vcpu_utilization);
-  const year = plainYear(request.year);
-  const audit_trail = plainAuditTrail(request.audit_trail);
-  if (
-    instance === NOT_PLAIN ||
-    region === NOT_PLAIN ||
-    duration === NOT_PLAIN ||
-    duration_unit === NOT_PLAIN ||
-    average_vcpu_utilization === NOT_PLAIN ||
-    year === NOT_PLAIN ||
-    audit_trail === NOT_PLAIN
-  ) {
-    return undefined;
-  }
-  return year === undefined
-    ? { instance, region, duration, duration_unit, average_vcpu_utilization, audit_trail }
-    : { instance, region, duration, duration_unit, average_vcpu_utilization, year, audit_trail };
-}
+export const readInstanceRequest = /* @__PURE__ */ plainReader<z.output<typeof InstanceRequest>>(
+  /* @__PURE__ */ fieldNames(InstanceRequest),
+  (request, year, audit_trail) => {
+    const instance = plainText(request.instance);
+    const region = plainText(request.region);
+    const duration = plainQuantity(request.duration);
+    const duration_unit = plainDurationUnit(request.duration_unit);
+    const average_vcpu_utilization = plainUtilization(request.average_vcpu_utilization);
+    return year === undefined
+      ? { instance, region, duration, duration_unit, average_vcpu_utilization, audit_trail }
+      : { instance, region, duration, duration_unit, average_vcpu_utilization, year, audit_trail };
+  },
+);

@@ -1,14 +1,6 @@
 import type * as z from 'zod/mini';
 import type { CloudProviderSpelling } from './spellings';
-import {
-  NOT_PLAIN,
-  plainAuditTrail,
-  plainObject,
-  plainYear,
-  plainDataUnit,
-  plainQuantity,
-  plainText,
-} from '../core/plain-request';
+import { plainDataUnit, plainQuantity, plainReader, plainText } from '../core/plain-request';
 import { dataUnit, nonEmptyString, quantity } from '../core/validate';
 import { cloudRequest, type RequestFor, fieldNames } from './request.schema';
 
@@ -24,34 +16,23 @@ export type NetworkingRequest<P extends CloudProviderSpelling = CloudProviderSpe
   P
 >;
 
-const NETWORKING_FIELDS = /* @__PURE__ */ fieldNames(NetworkingRequest);
-
 /**
- * A plainly valid networking request read by hand into what {@link NetworkingRequest} would give; undefined for
- * anything else, which the schema then parses (see core/plain-request.ts).
+ * A plainly valid networking request read by hand into what {@link NetworkingRequest} would give; undefined for anything
+ * else, which the schema then parses (see core/plain-request.ts).
  *
  * @example
  * ```ts
  * readNetworkingRequest({ region: 'us_east_1', data: 10 }); // { region, data: 10, data_unit: 'GB', audit_trail: 'enabled' }
  * ```
  */
-export function readNetworkingRequest(request: unknown): z.output<typeof NetworkingRequest> | undefined {
-  if (!plainObject(request, NETWORKING_FIELDS)) return undefined;
-  const region = plainText(request.region);
-  const data = plainQuantity(request.data);
-  const data_unit = plainDataUnit(request.data_unit);
-  const year = plainYear(request.year);
-  const audit_trail = plainAuditTrail(request.audit_trail);
-  if (
-    region === NOT_PLAIN ||
-    data === NOT_PLAIN ||
-    data_unit === NOT_PLAIN ||
-    year === NOT_PLAIN ||
-    audit_trail === NOT_PLAIN
-  ) {
-    return undefined;
-  }
-  return year === undefined
-    ? { region, data, data_unit, audit_trail }
-    : { region, data, data_unit, year, audit_trail };
-}
+export const readNetworkingRequest = /* @__PURE__ */ plainReader<z.output<typeof NetworkingRequest>>(
+  /* @__PURE__ */ fieldNames(NetworkingRequest),
+  (request, year, audit_trail) => {
+    const region = plainText(request.region);
+    const data = plainQuantity(request.data);
+    const data_unit = plainDataUnit(request.data_unit);
+    return year === undefined
+      ? { region, data, data_unit, audit_trail }
+      : { region, data, data_unit, year, audit_trail };
+  },
+);

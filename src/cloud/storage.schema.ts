@@ -4,7 +4,7 @@ import { withInput } from '../core/validate';
 import { shownInput } from '../core/errors';
 import { dataOverTimeFields, readDataOverTime } from './memory.schema';
 import { cloudRequest, fieldNames, type RequestFor } from './request.schema';
-import { plainObject } from '../core/plain-request';
+import { plainReader, plainStorageType } from '../core/plain-request';
 
 /** Request body of `POST /compute/{provider_id}/storage`. */
 export const StorageRequest = cloudRequest({
@@ -32,8 +32,6 @@ export type StorageRequest<P extends CloudProviderSpelling = CloudProviderSpelli
   P
 >;
 
-const STORAGE_FIELDS = /* @__PURE__ */ fieldNames(StorageRequest);
-
 /**
  * A plainly valid storage request read by hand into what {@link StorageRequest} would give; undefined for anything
  * else, which the schema then parses.
@@ -43,10 +41,13 @@ const STORAGE_FIELDS = /* @__PURE__ */ fieldNames(StorageRequest);
  * readStorageRequest({ storage_type: 'SSD', region: 'us_east_1', data: 1, duration: 1 }); // storage_type 'ssd', …
  * ```
  */
-export function readStorageRequest(request: unknown): z.output<typeof StorageRequest> | undefined {
-  if (!plainObject(request, STORAGE_FIELDS) || typeof request.storage_type !== 'string') return undefined;
-  const type = request.storage_type.toLowerCase();
-  return type === 'ssd' || type === 'hdd'
-    ? (readDataOverTime(request, type) as z.output<typeof StorageRequest> | undefined)
-    : undefined;
-}
+export const readStorageRequest = /* @__PURE__ */ plainReader<z.output<typeof StorageRequest>>(
+  /* @__PURE__ */ fieldNames(StorageRequest),
+  (request, year, auditTrail) =>
+    readDataOverTime(
+      request,
+      { storage_type: plainStorageType(request.storage_type) },
+      year,
+      auditTrail,
+    ) as z.output<typeof StorageRequest>,
+);

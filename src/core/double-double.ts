@@ -131,6 +131,9 @@ export function decidedOrNaN(hi: number, lo: number): number {
  */
 export const shortest = { coefficient: 0, places: 0 };
 
+/** The zeros {@link stripTrailingZeros} tries to drop at each step: up to 15 in four steps. */
+const ZERO_STEPS: readonly number[] = [8, 4, 2, 1];
+
 /**
  * `coefficient` × 10^-places with the coefficient's trailing zeros dropped (as far as places allow), into
  * {@link shortest}: halving steps of 8, 4, 2 and 1 zeros.
@@ -138,27 +141,15 @@ export const shortest = { coefficient: 0, places: 0 };
 function stripTrailingZeros(coefficient: number, places: number): void {
   let m = coefficient;
   let k = places;
-  // A quotient, not `%` (a slow fmod on doubles): below 10^15, m / 10^j rounds to a whole number only when it is one,
-  // as a true fraction of at least 10^-j is wider than the doubles' spacing at that size.
-  let q = m / 1e8;
-  if (k >= 8 && Math.floor(q) === q) {
-    m = q;
-    k -= 8;
-  }
-  q = m / 1e4;
-  if (k >= 4 && Math.floor(q) === q) {
-    m = q;
-    k -= 4;
-  }
-  q = m / 100;
-  if (k >= 2 && Math.floor(q) === q) {
-    m = q;
-    k -= 2;
-  }
-  q = m / 10;
-  if (k >= 1 && Math.floor(q) === q) {
-    m = q;
-    k -= 1;
+  for (let step = 0; step < ZERO_STEPS.length; step++) {
+    const zeros = ZERO_STEPS[step] as number;
+    // A quotient, not `%` (a slow fmod on doubles): below 10^15, m / 10^j rounds to a whole number only when it is
+    // one, as a true fraction of at least 10^-j is wider than the doubles' spacing at that size.
+    const quotient = m / (EXACT_POWERS_OF_TEN[zeros] as number);
+    if (k >= zeros && Math.floor(quotient) === quotient) {
+      m = quotient;
+      k -= zeros;
+    }
   }
   shortest.coefficient = m;
   shortest.places = k;
