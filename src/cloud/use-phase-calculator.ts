@@ -22,7 +22,8 @@ import {
 import { echoReplication } from './replication';
 import { resolveProvider, resolveRegion, type USE_PHASE_PARTS } from './resolve';
 import { parseRequest } from '../core/validate';
-import { type CloudBatch, cloudBatch } from './batch';
+import type { CloudBatch } from './batch';
+import { runBatch } from '../core/batch';
 
 /** What every use-phase request has, after its schema: the fields the frame itself reads. */
 export interface UsePhaseInput {
@@ -117,7 +118,8 @@ const newVariantMap = (): Map<MemoPart, UsePhaseFactor> => new Map();
 const MAX_VARIANTS = 4_096;
 
 /**
- * Builds a use-phase calculator from its {@link UsePhaseSpec}: the public function, and its `resolved` entry.
+ * Builds a use-phase calculator from its {@link UsePhaseSpec}: the public function, its batch form and its `resolved`
+ * entry.
  *
  * @example
  * ```ts
@@ -134,7 +136,7 @@ const MAX_VARIANTS = 4_096;
  */
 export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniType<I>>(
   spec: UsePhaseSpec<I, S>,
-): { calculate: UsePhaseCalculator; resolved: ResolvedCalculator<I> } {
+): { calculate: UsePhaseCalculator; batch: CloudBatch<unknown>; resolved: ResolvedCalculator<I> } {
   const { kind, schema, read, unit, activity, fastActivity, energyPerUnit, variant, published, naming } =
     spec;
   // This kind's factors per region record and year (under the coefficients and regions they come from), then per
@@ -201,12 +203,28 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
         : usePhaseEstimateOfNumber(activityNumber, factor, input.audit_trail);
     return echoReplication(result, input.replication_factor);
   };
+  const readAndEstimate = (
+    id: CloudProvider,
+    coefficients: CloudCoefficients,
+    request: unknown,
+    datasets: CloudDatasets,
+    options: CalculationOptions | undefined,
+  ): Estimate => {
+    const input: I = parseRequest(schema, request, read);
+    return estimate(id, coefficients, input, resolveRegion(id, input.region, datasets), datasets, options);
+  };
   return {
     calculate: (provider, request, datasets, options) => {
       requireDatasets(datasets, spec.datasets);
       const { provider: id, coefficients } = resolveProvider(provider, datasets);
-      const input: I = parseRequest(schema, request, read);
-      return estimate(id, coefficients, input, resolveRegion(id, input.region, datasets), datasets, options);
+      return readAndEstimate(id, coefficients, request, datasets, options);
+    },
+    // As cloudBatch: the parts and the provider checked once, a bad request its error body; then each request is
+    // only read and computed.
+    batch: (provider, requests, datasets, options) => {
+      requireDatasets(datasets, spec.datasets);
+      const { provider: id, coefficients } = resolveProvider(provider, datasets);
+      return runBatch(requests, (request) => readAndEstimate(id, coefficients, request, datasets, options));
     },
     resolved: ({ provider, region, input }, datasets, options) => {
       requireDatasets(datasets, spec.datasets);
@@ -233,6 +251,5 @@ export type WithQuantities<T, K extends keyof T> = Omit<T, K> & Record<K, Quanti
 export function usePhaseForms<I extends UsePhaseInput, S extends z.ZodMiniType<I>>(
   spec: UsePhaseSpec<I, S>,
 ): { calculate: UsePhaseCalculator; batch: CloudBatch<unknown>; resolved: ResolvedCalculator<I> } {
-  const { calculate, resolved } = usePhaseCalculator(spec);
-  return { calculate, batch: cloudBatch(calculate, spec.datasets), resolved };
+  return usePhaseCalculator(spec);
 }
