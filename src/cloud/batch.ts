@@ -2,7 +2,8 @@ import { runBatch } from '../core/batch';
 import type { ErrorBody } from '../core/errors';
 import type { CalculationOptions, Estimate } from '../core/estimate';
 import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
-import type { CloudDatasets } from '../datasets/types';
+import type { CloudProvider } from '../datasets/tables';
+import type { CloudCoefficients, CloudDatasets } from '../datasets/types';
 import { resolveProvider } from './resolve';
 import type { CloudProviderSpelling, ForProvider } from './spellings';
 
@@ -35,23 +36,56 @@ export type CloudBatch<Q, R = Estimate> = (
 ) => Array<R | ErrorBody>;
 
 /**
- * The batch form of a single cloud calculator: the single function on each request, in order, a bad request
- * becoming its error body. The provider is a path parameter, so a bad one fails the whole batch once; so do
- * datasets that lack a part the calculator reads (`needs`), which no request could fix.
+ * A cloud calculator after its parts and provider are checked: the provider resolved with its coefficients, the
+ * datasets known to hold the parts `D` needs. {@link cloudCalculator} and {@link cloudBatch} make the public forms.
  */
-export function cloudBatch<Q, R>(
-  calculate: (
-    provider: CloudProviderSpelling,
-    request: Q,
-    datasets: CloudDatasets,
-    options?: CalculationOptions,
-  ) => R,
+export type ProviderCalculator<D extends CloudDatasets, R> = (
+  provider: CloudProvider,
+  coefficients: CloudCoefficients,
+  request: unknown,
+  datasets: D,
+  options: CalculationOptions | undefined,
+) => R;
+
+/**
+ * The single form of a cloud calculator: the dataset parts it reads (`needs`) and the provider checked, then
+ * `calculate`.
+ *
+ * @example
+ * ```ts
+ * export const calculateEmbodied: CloudCalculator<EmbodiedRequest> = cloudCalculator(embodiedOf, EMBODIED_DATASETS);
+ * ```
+ */
+export function cloudCalculator<D extends CloudDatasets, R>(
+  calculate: ProviderCalculator<D, R>,
+  needs: CalculatorDatasets,
+) {
+  return (provider: unknown, request: unknown, datasets: CloudDatasets, options?: CalculationOptions): R => {
+    requireDatasets(datasets, needs);
+    const { provider: id, coefficients } = resolveProvider(provider, datasets);
+    // requireDatasets has checked every part `needs` names, which are the parts D adds.
+    return calculate(id, coefficients, request, datasets as D, options);
+  };
+}
+
+/**
+ * The batch form of a cloud calculator: `calculate` on each request, in order, a bad request becoming its error
+ * body. The provider is a path parameter, so a bad one fails the whole batch once; so do datasets that lack a part
+ * the calculator reads (`needs`), which no request could fix. Both are checked once, not per request.
+ *
+ * @example
+ * ```ts
+ * export const calculateEmbodiedBatch: CloudBatch<EmbodiedRequest> = cloudBatch(embodiedOf, EMBODIED_DATASETS);
+ * ```
+ */
+export function cloudBatch<Q, D extends CloudDatasets, R>(
+  calculate: ProviderCalculator<D, R>,
   needs: CalculatorDatasets,
 ): CloudBatch<Q, R> {
   return (provider, requests, datasets, options) => {
     requireDatasets(datasets, needs);
-    resolveProvider(provider, datasets);
+    const { provider: id, coefficients } = resolveProvider(provider, datasets);
     // Each element is checked by the calculator's schema: the type is what callers may pass, not a promise.
-    return runBatch(requests, (request) => calculate(provider, request as Q, datasets, options));
+    return runBatch(requests, (request) => calculate(id, coefficients, request, datasets as D, options));
   };
 }

@@ -2,9 +2,16 @@ import { decimal, mul } from '../core/decimal';
 import type { Estimate } from '../core/estimate';
 import { hoursRatio, toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
-import { type CalculatorDatasets, requireDatasets } from '../datasets/require';
-import { type CloudBatch, type CloudCalculator, cloudBatch } from './batch';
-import { embodiedYear, resolveInstance, resolveProvider } from './resolve';
+import type { CalculatorDatasets } from '../datasets/require';
+import type { CloudInstanceDatasets } from '../datasets/types';
+import {
+  type CloudBatch,
+  type CloudCalculator,
+  cloudBatch,
+  cloudCalculator,
+  type ProviderCalculator,
+} from './batch';
+import { embodiedYear, resolveInstance } from './resolve';
 import { decidedProduct } from './fast-activity';
 import { embodiedCo2e, embodiedFactor, embodiedMethod } from './factors/embodied';
 import { EmbodiedRequest, readEmbodiedRequest } from './embodied.schema';
@@ -16,22 +23,14 @@ export const EMBODIED_DATASETS = {
   parts: ['cloudCoefficients', 'cloudInstances'],
 } as const satisfies CalculatorDatasets;
 
-/**
- * Embodied (manufacturing and disposal) emissions of the CPUs behind instances: activity
- * `instance_count × hours` in `instance-hour`, factor `TE · (instance vCPU / platform vCPU) / 35040` kg per
- * instance-hour, with TE the host platform's embodied kg CO2e. `calculation_details.embodied_method` says whether
- * TE is the source's `published` figure or `derived from platform specs` (or from a predecessor family).
- *
- * @example
- * ```ts
- * calculateEmbodied('aws', { instance: 'm5.large', instance_count: 3, duration: 24 }, defaultDatasets);
- * ```
- * @throws {@link EmissionsError} `unsupported_provider`, `unknown_instance`, `no_emission_factors_found` (year),
- *   `invalid_request`; `missing_dataset` (status 500) when `datasets` has no instance table.
- */
-export const calculateEmbodied: CloudCalculator<EmbodiedRequest> = (provider, request, datasets, options) => {
-  requireDatasets(datasets, EMBODIED_DATASETS);
-  const { provider: id, coefficients } = resolveProvider(provider, datasets);
+/** {@link calculateEmbodied} once its dataset parts and provider are checked. */
+const embodiedOf: ProviderCalculator<CloudInstanceDatasets, Estimate> = (
+  id,
+  coefficients,
+  request,
+  datasets,
+  options,
+) => {
   const input = parseRequest(EmbodiedRequest, request, readEmbodiedRequest);
   const instance = resolveInstance(id, input.instance, datasets);
   const year = embodiedYear(input.year, datasets);
@@ -63,6 +62,24 @@ export const calculateEmbodied: CloudCalculator<EmbodiedRequest> = (provider, re
 };
 
 /**
+ * Embodied (manufacturing and disposal) emissions of the CPUs behind instances: activity
+ * `instance_count × hours` in `instance-hour`, factor `TE · (instance vCPU / platform vCPU) / 35040` kg per
+ * instance-hour, with TE the host platform's embodied kg CO2e. `calculation_details.embodied_method` says whether
+ * TE is the source's `published` figure or `derived from platform specs` (or from a predecessor family).
+ *
+ * @example
+ * ```ts
+ * calculateEmbodied('aws', { instance: 'm5.large', instance_count: 3, duration: 24 }, defaultDatasets);
+ * ```
+ * @throws {@link EmissionsError} `unsupported_provider`, `unknown_instance`, `no_emission_factors_found` (year),
+ *   `invalid_request`; `missing_dataset` (status 500) when `datasets` has no instance table.
+ */
+export const calculateEmbodied: CloudCalculator<EmbodiedRequest> = cloudCalculator(
+  embodiedOf,
+  EMBODIED_DATASETS,
+);
+
+/**
  * {@link calculateEmbodied} for each request, in order; a bad request becomes its error body.
  *
  * @example
@@ -72,6 +89,6 @@ export const calculateEmbodied: CloudCalculator<EmbodiedRequest> = (provider, re
  * @throws {@link EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
 export const calculateEmbodiedBatch: CloudBatch<EmbodiedRequest, Estimate> = cloudBatch(
-  calculateEmbodied,
+  embodiedOf,
   EMBODIED_DATASETS,
 );

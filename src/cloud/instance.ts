@@ -26,7 +26,13 @@ import type {
   CloudInstanceDatasets,
   CloudRegion,
 } from '../datasets/types';
-import { type CloudBatch, type CloudCalculator, cloudBatch } from './batch';
+import {
+  type CloudBatch,
+  type CloudCalculator,
+  cloudBatch,
+  cloudCalculator,
+  type ProviderCalculator,
+} from './batch';
 import { gridMethod } from './factors/provenance';
 import { gridFactor, gridMetadata, kwhPerVcpuHour } from './factors/use-phase';
 import { embodiedYear, resolveInstance, resolveProvider, resolveRegion } from './resolve';
@@ -157,6 +163,20 @@ export const INSTANCE_DATASETS = {
   parts: ['cloudCoefficients', 'cloudRegions', 'cloudInstances'],
 } as const satisfies CalculatorDatasets;
 
+/** {@link calculateInstance} once its dataset parts and provider are checked. */
+const instanceOf: ProviderCalculator<CloudInstanceDatasets, InstanceEstimate> = (
+  id,
+  coefficients,
+  request,
+  datasets,
+  options,
+) => {
+  const input = parseRequest(InstanceRequest, request, readInstanceRequest);
+  const instance = resolveInstance(id, input.instance, datasets);
+  const region = resolveRegion(id, input.region, datasets);
+  return instanceEstimate(id, coefficients, input, instance, region, datasets, options);
+};
+
 /**
  * A whole virtual machine: CPU and memory electricity (kWh, each × the grid factor of the region and year) and
  * embodied CPU emissions (instance-hours), with their sum; for an instance with GPUs, their electricity too
@@ -175,19 +195,10 @@ export const INSTANCE_DATASETS = {
  *   `no_emission_factors_found` (year), `invalid_request`; `missing_dataset` (status 500) when `datasets` has no
  *   instance table.
  */
-export const calculateInstance: CloudCalculator<InstanceRequest, InstanceEstimate> = (
-  provider,
-  request,
-  datasets,
-  options,
-) => {
-  requireDatasets(datasets, INSTANCE_DATASETS);
-  const { provider: id, coefficients } = resolveProvider(provider, datasets);
-  const input = parseRequest(InstanceRequest, request, readInstanceRequest);
-  const instance = resolveInstance(id, input.instance, datasets);
-  const region = resolveRegion(id, input.region, datasets);
-  return instanceEstimate(id, coefficients, input, instance, region, datasets, options);
-};
+export const calculateInstance: CloudCalculator<InstanceRequest, InstanceEstimate> = cloudCalculator(
+  instanceOf,
+  INSTANCE_DATASETS,
+);
 
 /** An instance request after its schema, its duration a number or an exact decimal. */
 export type InstanceInput = Omit<z.output<typeof InstanceRequest>, 'duration'> & { duration: Quantity };
@@ -489,6 +500,6 @@ function fastNumbers(
  * @throws {@link EmissionsError} `unsupported_provider`; `invalid_request` when `requests` is not an array.
  */
 export const calculateInstanceBatch: CloudBatch<InstanceRequest, InstanceEstimate> = cloudBatch(
-  calculateInstance,
+  instanceOf,
   INSTANCE_DATASETS,
 );

@@ -22,8 +22,7 @@ import {
 import { echoReplication } from './replication';
 import { resolveProvider, resolveRegion, type USE_PHASE_PARTS } from './resolve';
 import { parseRequest } from '../core/validate';
-import type { CloudBatch } from './batch';
-import { runBatch } from '../core/batch';
+import { type CloudBatch, cloudBatch, cloudCalculator } from './batch';
 
 /** What every use-phase request has, after its schema: the fields the frame itself reads. */
 export interface UsePhaseInput {
@@ -214,18 +213,8 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
     return estimate(id, coefficients, input, resolveRegion(id, input.region, datasets), datasets, options);
   };
   return {
-    calculate: (provider, request, datasets, options) => {
-      requireDatasets(datasets, spec.datasets);
-      const { provider: id, coefficients } = resolveProvider(provider, datasets);
-      return readAndEstimate(id, coefficients, request, datasets, options);
-    },
-    // As cloudBatch: the parts and the provider checked once, a bad request its error body; then each request is
-    // only read and computed.
-    batch: (provider, requests, datasets, options) => {
-      requireDatasets(datasets, spec.datasets);
-      const { provider: id, coefficients } = resolveProvider(provider, datasets);
-      return runBatch(requests, (request) => readAndEstimate(id, coefficients, request, datasets, options));
-    },
+    calculate: cloudCalculator(readAndEstimate, spec.datasets),
+    batch: cloudBatch(readAndEstimate, spec.datasets),
     resolved: ({ provider, region, input }, datasets, options) => {
       requireDatasets(datasets, spec.datasets);
       const { coefficients } = resolveProvider(provider, datasets);
