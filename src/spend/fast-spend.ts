@@ -20,21 +20,23 @@ export type DoubleDouble = readonly [number, number];
 /** Largest whole number a term of the basic share may reach: four of them still sum exactly in doubles. */
 const MAX_TERM = 2 ** 51;
 
-/** The coefficient and places of the margin last read by {@link readMargin}. */
-let marginCoefficient = 0;
-let marginPlaces = 0;
+/**
+ * The coefficient and places of the margin last read by {@link readMargin}: fields of one object, as a double stored
+ * in a module variable is boxed anew on each store.
+ */
+const margin = { coefficient: 0, places: 0 };
 
 /** A margin's shortest decimal as a signed whole coefficient and places ≤ 15; false where it has none. */
-function readMargin(margin: number): boolean {
-  if (margin === 0) {
-    marginCoefficient = 0;
-    marginPlaces = 0;
+function readMargin(value: number): boolean {
+  if (value === 0) {
+    margin.coefficient = 0;
+    margin.places = 0;
     return true;
   }
-  const places = shortestPlaces(margin < 0 ? -margin : margin);
+  const places = shortestPlaces(value < 0 ? -value : value);
   if (places < 0 || places > 15) return false;
-  marginCoefficient = margin < 0 ? -shortest.coefficient : shortest.coefficient;
-  marginPlaces = places;
+  margin.coefficient = value < 0 ? -shortest.coefficient : shortest.coefficient;
+  margin.places = places;
   return true;
 }
 
@@ -50,17 +52,17 @@ function readMargin(margin: number): boolean {
  */
 export function decidedShare(tax: number, trade: number, transport: number): boolean {
   if (!readMargin(tax)) return false;
-  const taxCoefficient = marginCoefficient;
-  const taxPlaces = marginPlaces;
+  const taxCoefficient = margin.coefficient;
+  const taxPlaces = margin.places;
   if (!readMargin(trade)) return false;
-  const tradeCoefficient = marginCoefficient;
-  const tradePlaces = marginPlaces;
+  const tradeCoefficient = margin.coefficient;
+  const tradePlaces = margin.places;
   if (!readMargin(transport)) return false;
-  const places = Math.max(taxPlaces, tradePlaces, marginPlaces);
+  const places = Math.max(taxPlaces, tradePlaces, margin.places);
   const whole = EXACT_POWERS_OF_TEN[places] as number;
   const taxTerm = taxCoefficient * (EXACT_POWERS_OF_TEN[places - taxPlaces] as number);
   const tradeTerm = tradeCoefficient * (EXACT_POWERS_OF_TEN[places - tradePlaces] as number);
-  const transportTerm = marginCoefficient * (EXACT_POWERS_OF_TEN[places - marginPlaces] as number);
+  const transportTerm = margin.coefficient * (EXACT_POWERS_OF_TEN[places - margin.places] as number);
   // Each term below 2^51 is a whole double computed exactly, and so is the sum of four of them (below 2^53).
   if (Math.abs(taxTerm) > MAX_TERM || tradeTerm > MAX_TERM || transportTerm > MAX_TERM) return false;
   const share = whole - taxTerm - tradeTerm - transportTerm;
