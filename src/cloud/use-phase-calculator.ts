@@ -117,12 +117,12 @@ const newVariantMap = (): Map<MemoPart, UsePhaseFactor> => new Map();
 const MAX_VARIANTS = 4_096;
 
 /**
- * Builds a use-phase calculator from its {@link UsePhaseSpec}: the public function, its batch form and its `resolved`
- * entry.
+ * Builds a use-phase calculator in the three forms its file exports from its {@link UsePhaseSpec}: the public function,
+ * its batch form (parts and provider checked once, a bad request its error body) and its `resolved` entry.
  *
  * @example
  * ```ts
- * const networking = usePhaseCalculator({
+ * const networking = usePhaseForms({
  *   kind: 'networking',
  *   datasets: { calculator: 'calculateNetworking', parts: USE_PHASE_PARTS },
  *   schema: NetworkingRequest,
@@ -133,7 +133,7 @@ const MAX_VARIANTS = 4_096;
  * });
  * ```
  */
-export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniType<I>>(
+export function usePhaseForms<I extends UsePhaseInput, S extends z.ZodMiniType<I>>(
   spec: UsePhaseSpec<I, S>,
 ): { calculate: UsePhaseCalculator; batch: CloudBatch<unknown>; resolved: ResolvedCalculator<I> } {
   const { kind, schema, read, unit, activity, fastActivity, energyPerUnit, variant, published, naming } =
@@ -225,20 +225,3 @@ export function usePhaseCalculator<I extends UsePhaseInput, S extends z.ZodMiniT
 
 /** `T`, a request after its schema, with its fields `K` as {@link Quantity}: numbers, or exact decimals. */
 export type WithQuantities<T, K extends keyof T> = Omit<T, K> & Record<K, Quantity>;
-
-/**
- * A use-phase calculator in the three forms its file exports, from its {@link UsePhaseSpec}: the public function,
- * its batch form (the provider and the parts checked once, a bad request its error body) and its `resolved` entry.
- *
- * @example
- * ```ts
- * const cpu = usePhaseForms(CPU_USE_PHASE);
- * export const calculateCpu: CloudCalculator<CpuRequest> = cpu.calculate;
- * export const calculateCpuBatch: CloudBatch<CpuRequest> = cpu.batch;
- * ```
- */
-export function usePhaseForms<I extends UsePhaseInput, S extends z.ZodMiniType<I>>(
-  spec: UsePhaseSpec<I, S>,
-): { calculate: UsePhaseCalculator; batch: CloudBatch<unknown>; resolved: ResolvedCalculator<I> } {
-  return usePhaseCalculator(spec);
-}

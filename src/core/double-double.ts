@@ -341,12 +341,7 @@ export function scaledDecimal(value: number, times: number, per: number): boolea
  * ```
  */
 export function approximateProduct(a: number, b: number): number | undefined {
-  if (!shortestDecimal(a)) return undefined;
-  const ah = dd.hi;
-  const al = dd.lo;
-  if (!shortestDecimal(b)) return undefined;
-  ddMul(ah, al, dd.hi, dd.lo);
-  return decidedDouble(dd.hi, dd.lo);
+  return shortestDecimal(b) ? approximateProductWith(a, dd.hi, dd.lo) : undefined;
 }
 
 /**

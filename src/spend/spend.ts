@@ -19,7 +19,9 @@ import {
   type EstimateParts,
   estimateOfTemplate,
   type EstimateTemplate,
-  estimateTemplate,
+  type EstimateTemplates,
+  noTemplates,
+  templateOf as frameTemplate,
   type FactorMetadata,
   outputNumber,
   sharedNumber,
@@ -280,8 +282,7 @@ interface Selection {
   inflation: SpendDatasets['inflation'] | undefined;
   countryPrices: CountryPrices | undefined;
   /** The estimate templates, made on first use (with the audit trail, without). */
-  auditedTemplate: EstimateTemplate | undefined;
-  unauditedTemplate: EstimateTemplate | undefined;
+  readonly templates: EstimateTemplates;
   /** The margins of a request that supplies none, under their margins dataset. */
   unsupplied: UnsuppliedMargins | undefined;
 }
@@ -343,8 +344,7 @@ function newSelection(input: ParsedSpendRequest, datasets: SpendDatasets): Selec
     product: selected.rows.length === 1 ? selected.rows[0]?.product : undefined,
     inflation: undefined,
     countryPrices: undefined,
-    auditedTemplate: undefined,
-    unauditedTemplate: undefined,
+    templates: noTemplates(),
     unsupplied: undefined,
   };
 }
@@ -544,17 +544,14 @@ function fastSpend(resolved: ResolvedSpend, datasets: SpendDatasets): SpendEstim
  * (the exact path then reports it where it always has).
  */
 function templateOf(selection: Selection, auditTrail: AuditTrail): EstimateTemplate | undefined {
-  const cached = auditTrail === 'enabled' ? selection.auditedTemplate : selection.unauditedTemplate;
-  if (cached !== undefined) return cached;
-  let template: EstimateTemplate;
   try {
-    template = estimateTemplate(auditTrail === 'enabled' ? selection.audited : selection.unaudited);
+    return frameTemplate(
+      selection.templates,
+      auditTrail === 'enabled' ? selection.audited : selection.unaudited,
+    );
   } catch {
     return undefined;
   }
-  if (auditTrail === 'enabled') selection.auditedTemplate = template;
-  else selection.unauditedTemplate = template;
-  return template;
 }
 
 /**
