@@ -3,10 +3,12 @@
  * decimals would be, decided to the double the exact path gives, without big.js, BigInt or allocation.
  */
 import { dd, ddDivide, ddMul, decidedDouble, scaledDecimal } from '../core/double-double';
-import type { UnitRatio } from '../core/units';
+import { shortProduct } from '../core/short-product';
+import { type UnitRatio, unitRatio } from '../core/units';
 import type { Quantity } from './use-phase-calculator';
 
-const SAME_UNIT: UnitRatio = { times: 1, per: 1 };
+/** A quantity with no unit (a count, a replication factor), and no division. */
+export const SAME_UNIT: UnitRatio = /* @__PURE__ */ unitRatio(1);
 
 /**
  * dd × the quantity's shortest decimal × times / per, in double-double arithmetic (core/double-double.ts); false
@@ -24,8 +26,9 @@ function timesQuantity(value: Quantity, { times, per }: UnitRatio): boolean {
 
 /**
  * The double nearest the exact product `a × aRatio × b × bRatio × c / per` of a request's quantities (each read as
- * its shortest decimal), computed in double-double arithmetic; undefined where that does not decide it or a quantity
- * is an exact decimal (the exact decimal path then). A use-phase spec's {@link UsePhaseSpec.fastActivity}.
+ * its shortest decimal): a short product (core/short-product.ts) where it is a decimal the doubles hold, else in
+ * double-double arithmetic; undefined where neither decides it or a quantity is an exact decimal (the exact decimal
+ * path then). A use-phase spec's {@link UsePhaseSpec.fastActivity}.
  *
  * @example
  * ```ts
@@ -39,12 +42,16 @@ export function decidedProduct(
   b: Quantity = 1,
   bRatio: UnitRatio = SAME_UNIT,
   c: Quantity = 1,
-  per = 1,
+  per: UnitRatio = SAME_UNIT,
 ): number | undefined {
+  if (typeof a === 'number' && typeof b === 'number' && typeof c === 'number') {
+    const short = shortProduct(a, aRatio, b, bRatio, c, per);
+    if (short === short) return short;
+  }
   dd.hi = 1;
   dd.lo = 0;
   if (!timesQuantity(a, aRatio) || !timesQuantity(b, bRatio) || !timesQuantity(c, SAME_UNIT))
     return undefined;
-  if (per !== 1) ddDivide(dd.hi, dd.lo, per);
+  if (per.per !== 1) ddDivide(dd.hi, dd.lo, per.per);
   return decidedDouble(dd.hi, dd.lo);
 }

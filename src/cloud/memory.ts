@@ -1,9 +1,9 @@
 import { type Decimal, decimal, mul } from '../core/decimal';
-import { gigabytesRatio, hoursRatio, toGigabytes, toHours } from '../core/units';
+import { gigabytesRatio, hoursRatio, toGigabytes, toHours, type UnitRatio } from '../core/units';
 import type { CloudBatch, CloudCalculator } from './batch';
 import type * as z from 'zod/mini';
 import { exactQuantity, usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
-import { decidedProduct } from './fast-activity';
+import { decidedProduct, SAME_UNIT } from './fast-activity';
 import { USE_PHASE_PARTS } from './resolve';
 import { replicated } from './replication';
 import { MemoryRequest, readMemoryRequest } from './memory.schema';
@@ -38,7 +38,7 @@ export const replicatedGigabyteHours = (input: MemoryInput): Decimal =>
  * fastGigabyteHours(input); // 768 for 16 GB over 24 h, twice
  * ```
  */
-export const fastGigabyteHours = (input: MemoryInput, per = 1): number | undefined =>
+export const fastGigabyteHours = (input: MemoryInput, per: UnitRatio = SAME_UNIT): number | undefined =>
   decidedProduct(
     input.data,
     gigabytesRatio(input.data_unit),

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { auditTrail, durationUnit, quantity, year } from '../core/validate';
+import { type FieldNames, fieldNamesOf } from '../core/plain-request';
 import type { CloudProviderSpelling, ForProvider } from './spellings';
 
 /**
@@ -31,5 +32,4 @@ export type RequestFor<S extends z.ZodMiniType, P extends CloudProviderSpelling>
  * const CPU_KEYS = fieldNames(CpuRequest); // cpu_count, region, …, year, audit_trail
  * ```
  */
-export const fieldNames = (schema: z.ZodMiniObject): ReadonlySet<string> =>
-  new Set(Object.keys(schema.shape));
+export const fieldNames = (schema: z.ZodMiniObject): FieldNames => fieldNamesOf(Object.keys(schema.shape));

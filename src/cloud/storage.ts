@@ -1,4 +1,5 @@
 import { decimal, mul } from '../core/decimal';
+import { unitRatio } from '../core/units';
 import type { CloudBatch, CloudCalculator } from './batch';
 import type * as z from 'zod/mini';
 import { usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
@@ -8,7 +9,7 @@ import { StorageRequest, readStorageRequest } from './storage.schema';
 
 const TB_PER_GB = decimal('0.001');
 /** The same ratio for the fast path: dividing by it is within the double-double bound of × 0.001. */
-const GB_PER_TB = 1_000;
+const GB_PER_TB = /* @__PURE__ */ unitRatio(1, 1_000);
 const KWH_PER_WH = decimal('0.001');
 
 /** A storage request after its schema, its quantities numbers or exact decimals. */

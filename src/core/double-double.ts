@@ -155,6 +155,9 @@ function stripTrailingZeros(coefficient: number, places: number): void {
   shortest.places = k;
 }
 
+/** The places {@link shortestDecimal} tries one by one before anything else. */
+const FEW_PLACES = 3;
+
 /** Largest coefficient the number reading takes in doubles: far enough below 2^53 that the search below is exact. */
 const MAX_READ_COEFFICIENT = 2 ** 50;
 
@@ -178,6 +181,27 @@ export function shortestPlaces(magnitude: number): number {
   return -1;
 }
 
+/** The last double whose shortest decimal a caller worked out another way, and that decimal as a double-double. */
+const remembered = { value: Number.NaN, hi: 0, lo: 0 };
+
+/**
+ * Remembers that `value`'s shortest decimal is the double-double now in {@link dd} (within 2^-104 of it), so
+ * {@link shortestDecimal} gives it at once: a short product (core/short-product.ts) knows the decimal its activity
+ * double came from, and the estimate then multiplies that double's shortest decimal by its factor. One value: the
+ * activity of the request being estimated.
+ *
+ * @example
+ * ```ts
+ * ddDivide(45, 0, 10);
+ * rememberShortest(4.5);
+ * ```
+ */
+export function rememberShortest(value: number): void {
+  remembered.value = value;
+  remembered.hi = dd.hi;
+  remembered.lo = dd.lo;
+}
+
 /**
  * The shortest decimal of a positive double (the one `String` prints and the engine reads it as) as a double-double
  * in {@link dd}, within 2^-104 of it; false where it leaves the number to the exact path (a power of two, a decimal
@@ -196,11 +220,27 @@ export function shortestPlaces(magnitude: number): number {
  */
 export function shortestDecimal(value: number): boolean {
   if (!(value > 0)) return false;
+  if (value === remembered.value) {
+    dd.hi = remembered.hi;
+    dd.lo = remembered.lo;
+    return true;
+  }
   // A whole number below 2^53 is its own shortest decimal (counts, whole hours).
   if (value < 9_007_199_254_740_992 && Math.floor(value) === value) {
     dd.hi = value;
     dd.lo = 0;
     return true;
+  }
+  // Quantities as requests state them have a place or two: the fewest places that give the value back, as in
+  // shortestPlaces, tried first for those.
+  for (let places = 1; places <= FEW_PLACES; places++) {
+    const power = EXACT_POWERS_OF_TEN[places] as number;
+    const coefficient = Math.round(value * power);
+    if (coefficient > MAX_READ_COEFFICIENT) break;
+    if (coefficient / power === value) {
+      ddDivide(coefficient, 0, power);
+      return true;
+    }
   }
   // Computed values mostly have 17 digits: where the 15-digit coefficient nearest the value does not give it back,
   // no shorter decimal does (one that did would be that coefficient with trailing zeros), so the search is skipped.

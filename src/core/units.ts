@@ -86,15 +86,46 @@ export type DataUnitSpelling = AnyCase<(typeof DATA_SPELLINGS)[DataUnit][number]
 export interface UnitRatio {
   readonly times: number;
   readonly per: number;
+  /** `per` = residue × 2^a × 5^b with the residue prime to 10: what a decimal quantity must be divisible by. */
+  readonly residue: number;
+  /** 10^shift / (2^a × 5^b), a whole number: dividing by per is × scale / residue, `shift` places further. */
+  readonly scale: number;
+  /** max(a, b): the places dividing by 2^a × 5^b adds. */
+  readonly shift: number;
+}
+
+/**
+ * A {@link UnitRatio} from its whole `times` and `per`, with `per` split into its factors 2 and 5 and the rest, so a
+ * decimal divided by it stays a decimal where the rest divides it (the short products of core/short-product.ts).
+ *
+ * @example
+ * ```ts
+ * unitRatio(1, 60); // { times: 1, per: 60, residue: 3, scale: 5, shift: 2 }: x / 60 = x / 3 × 5 / 100
+ * ```
+ */
+export function unitRatio(times: number, per = 1): UnitRatio {
+  let residue = per;
+  let twos = 0;
+  let fives = 0;
+  while (residue % 2 === 0) {
+    residue /= 2;
+    twos++;
+  }
+  while (residue % 5 === 0) {
+    residue /= 5;
+    fives++;
+  }
+  const shift = Math.max(twos, fives);
+  return { times, per, residue, scale: 2 ** (shift - twos) * 5 ** (shift - fives), shift };
 }
 
 /** Canonical duration units and their value in hours: value × times / per, whole numbers. */
 const HOURS_RATIO_NUMBERS: Readonly<Record<DurationUnit, UnitRatio>> = {
-  hour: { times: 1, per: 1 },
-  min: { times: 1, per: 60 },
-  sec: { times: 1, per: 3_600 },
-  ms: { times: 1, per: 3_600_000 },
-  day: { times: 24, per: 1 },
+  hour: unitRatio(1, 1),
+  min: unitRatio(1, 60),
+  sec: unitRatio(1, 3_600),
+  ms: unitRatio(1, 3_600_000),
+  day: unitRatio(24, 1),
 };
 /** The same ratios as decimals. */
 const HOURS_PER_DURATION_UNIT = Object.fromEntries(
@@ -139,13 +170,31 @@ function byLowercase<U extends string>(spellings: Readonly<Record<U, readonly st
 const DURATION_BY_SPELLING = byLowercase<DurationUnit>(DURATION_SPELLINGS);
 const DATA_BY_SPELLING = byLowercase<DataUnit>(DATA_SPELLINGS);
 
+/**
+ * Each spelling as listed, in lower and in upper case → its unit: the spellings requests mostly send, found without
+ * lowercasing them first (a new string per request where the spelling has capitals).
+ */
+function byCommonCases<U extends string>(spellings: Readonly<Record<U, readonly string[]>>): Map<string, U> {
+  const common = new Map<string, U>();
+  for (const [unit, list] of Object.entries(spellings) as Array<[U, readonly string[]]>) {
+    for (const spelling of list) {
+      common.set(spelling, unit);
+      common.set(spelling.toLowerCase(), unit);
+      common.set(spelling.toUpperCase(), unit);
+    }
+  }
+  return common;
+}
+const DURATION_BY_COMMON_CASE = byCommonCases<DurationUnit>(DURATION_SPELLINGS);
+const DATA_BY_COMMON_CASE = byCommonCases<DataUnit>(DATA_SPELLINGS);
+
 /** The canonical duration unit for a spelling (any case), or undefined when it is not one. */
 export const parseDurationUnit = (spelling: string): DurationUnit | undefined =>
-  DURATION_BY_SPELLING.get(spelling.toLowerCase());
+  DURATION_BY_COMMON_CASE.get(spelling) ?? DURATION_BY_SPELLING.get(spelling.toLowerCase());
 
 /** The canonical data unit for a spelling (any case), or undefined when it is not one. */
 export const parseDataUnit = (spelling: string): DataUnit | undefined =>
-  DATA_BY_SPELLING.get(spelling.toLowerCase());
+  DATA_BY_COMMON_CASE.get(spelling) ?? DATA_BY_SPELLING.get(spelling.toLowerCase());
 
 /**
  * The spellings closest to an unknown one, at most one per unit: of the units with a spelling sharing a prefix
@@ -192,16 +241,16 @@ export const hoursRatio = (unit: DurationUnit): UnitRatio => HOURS_RATIO_NUMBERS
 
 /** Canonical data units in GB as whole doubles, GB = value × times / per (exact: 2^50 and 10^9 are doubles). */
 const GB_RATIO_NUMBERS: Readonly<Record<DataUnit, UnitRatio>> = {
-  KB: { times: 1, per: 1_000_000 },
-  MB: { times: 1, per: 1_000 },
-  GB: { times: 1, per: 1 },
-  TB: { times: 1_000, per: 1 },
-  PB: { times: 1_000_000, per: 1 },
-  KiB: { times: 1_024, per: 1_000_000_000 },
-  MiB: { times: 1_048_576, per: 1_000_000_000 },
-  GiB: { times: 1_073_741_824, per: 1_000_000_000 },
-  TiB: { times: 1_099_511_627_776, per: 1_000_000_000 },
-  PiB: { times: 1_125_899_906_842_624, per: 1_000_000_000 },
+  KB: unitRatio(1, 1_000_000),
+  MB: unitRatio(1, 1_000),
+  GB: unitRatio(1, 1),
+  TB: unitRatio(1_000, 1),
+  PB: unitRatio(1_000_000, 1),
+  KiB: unitRatio(1_024, 1_000_000_000),
+  MiB: unitRatio(1_048_576, 1_000_000_000),
+  GiB: unitRatio(1_073_741_824, 1_000_000_000),
+  TiB: unitRatio(1_099_511_627_776, 1_000_000_000),
+  PiB: unitRatio(1_125_899_906_842_624, 1_000_000_000),
 };
 
 /**

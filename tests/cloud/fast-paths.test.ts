@@ -20,6 +20,7 @@ import {
   parseDurationUnit,
   toGigabytes,
   toHours,
+  unitRatio,
 } from '../../src/core/units';
 import { parseRequest } from '../../src/core/validate';
 import { decidedProduct } from '../../src/cloud/fast-activity';
@@ -281,7 +282,9 @@ describe('use-phase fast activities', () => {
     expect(decidedProduct(90, hoursRatio('min'), 4)).toBe(6);
     expect(decidedProduct(16, gigabytesRatio('GiB'), 24, hoursRatio('hour'), 2)).toBe(824.633720832);
     // 1,440,000 GB-hours / 1000 = 1440 TB-hours; 0.1 + 0.2 read as decimals: 3 × 0.1 = 0.3 exactly.
-    expect(decidedProduct(2, gigabytesRatio('TB'), 720, hoursRatio('hour'), undefined, 1000)).toBe(1440);
+    expect(
+      decidedProduct(2, gigabytesRatio('TB'), 720, hoursRatio('hour'), undefined, unitRatio(1, 1000)),
+    ).toBe(1440);
     expect(decidedProduct(0.1, hoursRatio('hour'), 3)).toBe(0.3);
     expect(decidedProduct(decimal(2), hoursRatio('hour'))).toBeUndefined();
     expect(decidedProduct(0, hoursRatio('hour'))).toBeUndefined();
