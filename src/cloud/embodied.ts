@@ -39,15 +39,22 @@ const embodiedOf: ProviderCalculator<CloudInstanceDatasets, Estimate> = (
     options?.significantDigits === undefined
       ? decidedProduct(input.duration, hoursRatio(input.duration_unit), input.instance_count)
       : undefined;
-  let estimate: Estimate;
+  // Which figure it rests on: the source's published platform figure or one derived (datasets/SOURCES.md).
+  const details = { embodied_method: embodiedMethod(instance) };
   if (hoursNumber !== undefined) {
-    estimate = embodiedEstimateOfHours(hoursNumber, embodied, datasets.cloudInstances.gwp, input.audit_trail);
+    return embodiedEstimateOfHours(
+      hoursNumber,
+      embodied,
+      datasets.cloudInstances.gwp,
+      input.audit_trail,
+      details,
+    );
   } else {
     const instanceHours = mul(
       decimal(input.instance_count),
       toHours(decimal(input.duration), input.duration_unit),
     );
-    estimate = embodiedEstimate(
+    const estimate = embodiedEstimate(
       embodiedCo2e(instanceHours, embodied),
       instanceHours,
       embodied,
@@ -55,10 +62,9 @@ const embodiedOf: ProviderCalculator<CloudInstanceDatasets, Estimate> = (
       input.audit_trail,
       options,
     );
+    estimate.calculation_details = details;
+    return estimate;
   }
-  // Which figure it rests on: the source's published platform figure or one derived (datasets/SOURCES.md).
-  estimate.calculation_details = { embodied_method: embodiedMethod(instance) };
-  return estimate;
 };
 
 /**

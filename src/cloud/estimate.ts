@@ -139,9 +139,11 @@ export const embodiedEstimateOfHours = (
   embodied: EmbodiedFactor,
   method: CalculationMethod,
   auditTrail: AuditTrail,
+  details?: Estimate['calculation_details'],
 ): Estimate =>
   estimateOfTemplate(
     instanceHours,
     cachedTemplate(embodied.templates, auditTrail, method) ??
       templateOf(embodied.templates, embodiedParts(embodied, method, auditTrail)),
+    details,
   );

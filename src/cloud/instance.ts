@@ -65,6 +65,9 @@ interface InstanceFigures {
   memoryGigabytes: Decimal;
   /** GB charged for memory electricity (CCF's app: only the memory above the processors' baseline). */
   chargedMemoryGigabytes: Decimal;
+  /** The two as the numbers results publish without display rounding: converted once, not per estimate. */
+  memoryNumber: number;
+  chargedMemoryNumber: number;
   /** The GPU part, when the instance has GPUs with watts in the coefficients. */
   gpu: GpuPower | undefined;
   /** Why a part is left out (GPUs without figures). */
@@ -251,6 +254,8 @@ const newFigures = (
       memoryKwhPerHour,
       memoryGigabytes,
       chargedMemoryGigabytes,
+      memoryNumber: sharedNumber(memoryGigabytes, undefined),
+      chargedMemoryNumber: sharedNumber(chargedMemoryGigabytes, undefined),
       gpu: power,
       notices: notice === undefined ? [] : [notice],
       memoryPair: doubleDouble(memoryKwhPerHour),
@@ -377,9 +382,10 @@ function instanceEstimate(
   }
 
   // Built field by field in the response's order, without spreading optional parts into copies.
+  const unrounded = options?.significantDigits === undefined;
   const details = {
     instance: input.instance,
-    instance_memory: sharedNumber(memoryGigabytes, options),
+    instance_memory: unrounded ? figures.memoryNumber : sharedNumber(memoryGigabytes, options),
     memory_unit: 'GB',
     vcpu_cores: instance.vcpu,
     average_vcpu_utilization: input.average_vcpu_utilization,
@@ -389,7 +395,9 @@ function instanceEstimate(
     energy_used_memory: memoryEstimate.activity_data.activity_value,
   } as InstanceCalculationDetails;
   if (instance.charged_memory_gb !== undefined) {
-    details.charged_memory = sharedNumber(figures.chargedMemoryGigabytes, options);
+    details.charged_memory = unrounded
+      ? figures.chargedMemoryNumber
+      : sharedNumber(figures.chargedMemoryGigabytes, options);
   }
   if (instance.max_watts !== undefined) {
     details.cpu_min_watts = instance.min_watts!;

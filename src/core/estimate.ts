@@ -280,29 +280,47 @@ export function cachedTemplate(
 
 /**
  * {@link estimateFromCo2e} without display rounding, for an activity whose number (the exact activity rounded once)
- * the caller has already: co2e is {@link publishedProduct} of it and the template's factor.
+ * the caller has already: co2e is {@link publishedProduct} of it and the template's factor. `details`, where given,
+ * is its `calculation_details`, made part of the object as it is built rather than added to it after.
  *
  * @example
  * ```ts
  * estimateOfTemplate(0.0024062, template).co2e; // 0.0024062 × the grid factor, rounded once
  * ```
  */
-export function estimateOfTemplate(activityValue: number, template: EstimateTemplate): Estimate {
+export function estimateOfTemplate(
+  activityValue: number,
+  template: EstimateTemplate,
+  details?: Estimate['calculation_details'],
+): Estimate {
   const pair = template.factorPair;
   const co2e =
     (pair !== undefined && activityValue > 0
       ? approximateProductWith(activityValue, pair[0], pair[1])
       : undefined) ?? publishedProduct(activityValue, template.factor);
-  return {
-    co2e,
-    co2e_unit: 'kg',
-    co2e_calculation_method: template.method,
-    co2e_calculation_origin: template.origin,
-    emission_factor: template.emissionFactor,
-    constituent_gases: template.constituentGases,
-    activity_data: { activity_value: activityValue, activity_unit: template.activityUnit },
-    audit_trail: template.auditTrail,
-  };
+  const activity = { activity_value: activityValue, activity_unit: template.activityUnit };
+  return details === undefined
+    ? {
+        co2e,
+        co2e_unit: 'kg',
+        co2e_calculation_method: template.method,
+        co2e_calculation_origin: template.origin,
+        emission_factor: template.emissionFactor,
+        constituent_gases: template.constituentGases,
+        activity_data: activity,
+        audit_trail: template.auditTrail,
+      }
+    : {
+        co2e,
+        co2e_unit: 'kg',
+        co2e_calculation_method: template.method,
+        co2e_calculation_origin: template.origin,
+        emission_factor: template.emissionFactor,
+        constituent_gases: template.constituentGases,
+        activity_data: activity,
+        audit_trail: template.auditTrail,
+        calculation_details: details,
+      };
 }
 
 const assemble = (
