@@ -38,29 +38,43 @@ export type MemoryRequest<P extends CloudProviderSpelling = CloudProviderSpellin
 >;
 
 /**
- * The data-over-time fields of a plainly valid memory or storage request, in its schema's order, for its plain
- * reader: the field readers throw where a value is not plain (see core/plain-request.ts).
+ * A plainly valid memory request (`storageType` undefined) or storage request read by hand, in its schema's key
+ * order: the field readers throw where a value is not plain (see core/plain-request.ts). Without a replication
+ * factor, as most requests come, the object is one literal: built key by key, it would change shape at each key.
  *
  * @example
  * ```ts
- * readDataOverTime({ region: 'us_east_1', data: 16, duration: 1 }, {}, undefined, 'enabled'); // { region, data: 16, … }
+ * readDataOverTime({ region: 'us_east_1', data: 16, duration: 1 }, undefined, undefined, 'enabled'); // { region, data: 16, … }
  * ```
  */
 export function readDataOverTime(
   request: Record<string, unknown>,
-  read: Record<string, unknown>,
+  storageType: 'ssd' | 'hdd' | undefined,
   year: number | undefined,
-  auditTrail: 'enabled' | 'disabled',
+  audit_trail: 'enabled' | 'disabled',
 ): object {
-  read.region = plainText(request.region);
-  read.data = plainQuantity(request.data);
-  read.data_unit = plainDataUnit(request.data_unit);
-  read.duration = plainQuantity(request.duration);
-  read.duration_unit = plainDurationUnit(request.duration_unit);
-  const replication = plainReplication(request.replication_factor);
-  if (replication !== undefined) read.replication_factor = replication;
+  const region = plainText(request.region);
+  const data = plainQuantity(request.data);
+  const data_unit = plainDataUnit(request.data_unit);
+  const duration = plainQuantity(request.duration);
+  const duration_unit = plainDurationUnit(request.duration_unit);
+  const replication_factor = plainReplication(request.replication_factor);
+  if (replication_factor === undefined) {
+    if (storageType === undefined) {
+      return year === undefined
+        ? { region, data, data_unit, duration, duration_unit, audit_trail }
+        : { region, data, data_unit, duration, duration_unit, year, audit_trail };
+    }
+    const storage_type = storageType;
+    return year === undefined
+      ? { storage_type, region, data, data_unit, duration, duration_unit, audit_trail }
+      : { storage_type, region, data, data_unit, duration, duration_unit, year, audit_trail };
+  }
+  const fields = { region, data, data_unit, duration, duration_unit, replication_factor };
+  const read: Record<string, unknown> =
+    storageType === undefined ? fields : { storage_type: storageType, ...fields };
   if (year !== undefined) read.year = year;
-  read.audit_trail = auditTrail;
+  read.audit_trail = audit_trail;
   return read;
 }
 
@@ -76,5 +90,5 @@ export function readDataOverTime(
 export const readMemoryRequest = /* @__PURE__ */ plainReader<z.output<typeof MemoryRequest>>(
   /* @__PURE__ */ fieldNames(MemoryRequest),
   (request, year, auditTrail) =>
-    readDataOverTime(request, {}, year, auditTrail) as z.output<typeof MemoryRequest>,
+    readDataOverTime(request, undefined, year, auditTrail) as z.output<typeof MemoryRequest>,
 );

@@ -44,10 +44,7 @@ export type StorageRequest<P extends CloudProviderSpelling = CloudProviderSpelli
 export const readStorageRequest = /* @__PURE__ */ plainReader<z.output<typeof StorageRequest>>(
   /* @__PURE__ */ fieldNames(StorageRequest),
   (request, year, auditTrail) =>
-    readDataOverTime(
-      request,
-      { storage_type: plainStorageType(request.storage_type) },
-      year,
-      auditTrail,
-    ) as z.output<typeof StorageRequest>,
+    readDataOverTime(request, plainStorageType(request.storage_type), year, auditTrail) as z.output<
+      typeof StorageRequest
+    >,
 );
