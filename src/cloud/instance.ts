@@ -1,7 +1,10 @@
-import { type Decimal, add, decimal, doubleDouble, mul, ZERO } from '../core/decimal';
+import { type Decimal, add, decimal, doubleDoubleOrNaN, mul, ZERO } from '../core/decimal';
 import { dd, ddAdd, ddDivide, ddMul, decidedOrNaN, scaledDecimal } from '../core/double-double';
 import {
+  type AuditTrail,
+  type CalculationMethod,
   type CalculationOptions,
+  cachedTemplate,
   type EmbodiedMethod,
   type Estimate,
   type EstimateTemplates,
@@ -51,13 +54,12 @@ import { exactQuantity, type Quantity, type ResolvedRequest } from './use-phase-
 interface Grid {
   grid: Decimal;
   gridMetadata: FactorMetadata;
-  /** The grid factor as a double-double for the fast path (undefined: not positive, the exact path). */
-  gridPair: DoubleDouble | undefined;
+  /** The grid factor as a double-double `gridHigh + gridLow` for the fast path (NaN: not positive, the exact path). */
+  gridHigh: number;
+  gridLow: number;
   /** The electricity estimates' templates for the fast path, per audit trail. */
   templates: EstimateTemplates;
 }
-/** A positive decimal as hi + lo (see core/double-double.ts). */
-type DoubleDouble = readonly [number, number];
 interface InstanceFigures {
   vcpu: Decimal;
   /** Memory kWh per hour of running, PUE included. */
@@ -73,13 +75,16 @@ interface InstanceFigures {
   /** Why a part is left out (GPUs without figures). */
   notices: CloudNotice[];
   /** memoryKwhPerHour and the GPU's kWh per hour as double-doubles (undefined: the exact path). */
-  memoryPair: DoubleDouble | undefined;
-  gpuPair: DoubleDouble | undefined;
+  memoryHigh: number;
+  memoryLow: number;
+  gpuHigh: number;
+  gpuLow: number;
 }
 /** kWh per vCPU-hour, exact and as a double-double. */
 interface VcpuPower {
   exact: Decimal;
-  pair: DoubleDouble | undefined;
+  high: number;
+  low: number;
 }
 
 /**
@@ -225,10 +230,12 @@ export function instanceResolved(
 const newGrid = (id: CloudProvider, region: CloudRegion, year: number, datasets: CloudDatasets): Grid =>
   grids.get(region, datasets.cloudRegions, id, year, () => {
     const grid = gridFactor(region, year);
+    const [gridHigh, gridLow] = doubleDoubleOrNaN(grid);
     return {
       grid,
       gridMetadata: gridMetadata(id, region, year, datasets),
-      gridPair: doubleDouble(grid),
+      gridHigh,
+      gridLow,
       templates: noTemplates(),
     };
   });
@@ -249,6 +256,8 @@ const newFigures = (
       mul(chargedMemoryGigabytes, decimal(coefficients.memory_kwh_per_gb_hour)),
       decimal(pue),
     );
+    const memory = doubleDoubleOrNaN(memoryKwhPerHour);
+    const gpu = power === undefined ? [Number.NaN, Number.NaN] : doubleDoubleOrNaN(power.kwhPerHour);
     return {
       vcpu: decimal(instance.vcpu),
       memoryKwhPerHour,
@@ -258,8 +267,10 @@ const newFigures = (
       chargedMemoryNumber: sharedNumber(chargedMemoryGigabytes, undefined),
       gpu: power,
       notices: notice === undefined ? [] : [notice],
-      memoryPair: doubleDouble(memoryKwhPerHour),
-      gpuPair: power === undefined ? undefined : doubleDouble(power.kwhPerHour),
+      memoryHigh: memory[0],
+      memoryLow: memory[1],
+      gpuHigh: gpu[0],
+      gpuLow: gpu[1],
     };
   });
 
@@ -284,7 +295,8 @@ function vcpuPower(
   const watts =
     maxWatts === undefined ? coefficients : { ...coefficients, min_watts: minWatts!, max_watts: maxWatts };
   const exact = mul(kwhPerVcpuHour(watts, decimal(utilization)), decimal(pue));
-  const power = { exact, pair: doubleDouble(exact) };
+  const [high, low] = doubleDoubleOrNaN(exact);
+  const power = { exact, high, low };
   let byPue = vcpuPowers.get(owner);
   if (byPue === undefined) vcpuPowers.set(owner, (byPue = new Map<number, Map<number, VcpuPower>>()));
   let byUtilization = byPue.get(pue);
@@ -304,13 +316,10 @@ function instanceEstimate(
   options: CalculationOptions | undefined,
 ): InstanceEstimate {
   const electricityYear = input.year ?? datasets.cloudRegions.defaultYear;
-  const {
-    grid,
-    gridMetadata: gridFactorMetadata,
-    gridPair,
-    templates,
-  } = grids.find(region, datasets.cloudRegions, id, electricityYear) ??
-  newGrid(id, region, electricityYear, datasets);
+  const gridRecord =
+    grids.find(region, datasets.cloudRegions, id, electricityYear) ??
+    newGrid(id, region, electricityYear, datasets);
+  const { grid, templates } = gridRecord;
   const pue = pueAt(coefficients, region.region);
   const figures =
     instanceFigures.find(instance, datasets.cloudCoefficients, datasets.cloudInstances, pue) ??
@@ -319,14 +328,6 @@ function instanceEstimate(
   const { memoryGigabytes } = figures;
   const embodied = embodiedFactor(id, instance, coefficients, embodiedYear(input.year, datasets), datasets);
   const method = gridMethod(datasets);
-  const electricityParts = {
-    activityUnit: 'kWh',
-    factor: grid,
-    metadata: gridFactorMetadata,
-    method,
-    origin: 'co2e-engine',
-    auditTrail: input.audit_trail,
-  } as const;
   let cpuEstimate: Estimate;
   let memoryEstimate: Estimate;
   let embodiedPart: Estimate;
@@ -335,10 +336,12 @@ function instanceEstimate(
   if (
     options?.significantDigits === undefined &&
     typeof input.duration === 'number' &&
-    fastNumbers(input.duration, input.duration_unit, gridPair, instance.vcpu, perVcpu.pair, figures, embodied)
+    fastNumbers(input.duration, input.duration_unit, gridRecord, instance.vcpu, perVcpu, figures, embodied)
   ) {
     // Every number decided in double-double arithmetic: the doubles the exact decimals below give.
-    const electricity = templateOf(templates, electricityParts);
+    const electricity =
+      cachedTemplate(templates, input.audit_trail, method) ??
+      templateOf(templates, electricityParts(gridRecord, method, input.audit_trail));
     cpuEstimate = estimateOfTemplate(fast.cpu, electricity);
     memoryEstimate = estimateOfTemplate(fast.memory, electricity);
     embodiedPart = embodiedEstimateOfHours(
@@ -359,7 +362,11 @@ function instanceEstimate(
     const memoryCo2e = mul(energyMemory, grid);
     // CPU, memory and GPU electricity: kWh at the region's grid factor.
     const electricityEstimate = (co2e: Decimal, kwh: Decimal): Estimate =>
-      estimateFromCo2e(co2e, { ...electricityParts, activityValue: kwh }, options);
+      estimateFromCo2e(
+        co2e,
+        { ...electricityParts(gridRecord, method, input.audit_trail), activityValue: kwh },
+        options,
+      );
     cpuEstimate = electricityEstimate(cpuCo2e, energyCpu);
     memoryEstimate = electricityEstimate(memoryCo2e, energyMemory);
     const embodiedKg = embodiedCo2e(hours, embodied);
@@ -424,6 +431,17 @@ function instanceEstimate(
   return result;
 }
 
+/** The parts of the CPU, memory and GPU electricity estimates besides their kWh: the grid's factor. */
+const electricityParts = ({ grid, gridMetadata }: Grid, method: CalculationMethod, auditTrail: AuditTrail) =>
+  ({
+    activityUnit: 'kWh',
+    factor: grid,
+    metadata: gridMetadata,
+    method,
+    origin: 'co2e-engine',
+    auditTrail,
+  }) as const;
+
 /** The numbers of one estimate from {@link fastNumbers} (a module slot: nothing allocated per request). */
 const fast = { hours: 0, cpu: 0, memory: 0, gpu: 0, total: 0 };
 
@@ -437,23 +455,18 @@ const fast = { hours: 0, cpu: 0, memory: 0, gpu: 0, total: 0 };
 function fastNumbers(
   duration: number,
   unit: DurationUnit,
-  grid: DoubleDouble | undefined,
+  { gridHigh, gridLow }: Grid,
   vcpu: number,
-  perVcpu: DoubleDouble | undefined,
+  perVcpu: VcpuPower,
   figures: InstanceFigures,
   embodied: EmbodiedFactor,
 ): boolean {
-  const memory = figures.memoryPair;
-  const gpu = figures.gpuPair;
-  const numerator = embodied.numeratorPair;
+  // NaN where a figure has no double-double (then the exact path).
   if (
-    grid === undefined ||
-    perVcpu === undefined ||
+    Number.isNaN(gridHigh + perVcpu.high + figures.memoryHigh + embodied.numeratorHigh) ||
+    (figures.gpu !== undefined && Number.isNaN(figures.gpuHigh)) ||
     // vCPUs exact as a double (the exact path reads the count's shortest decimal).
     !Number.isSafeInteger(vcpu) ||
-    memory === undefined ||
-    (figures.gpu !== undefined && gpu === undefined) ||
-    numerator === undefined ||
     embodied.denominatorNumber === undefined
   ) {
     return false;
@@ -463,28 +476,28 @@ function fastNumbers(
   const hoursHi = dd.hi;
   const hoursLo = dd.lo;
   const hours = decidedOrNaN(hoursHi, hoursLo);
-  ddMul(vcpu, 0, perVcpu[0], perVcpu[1]);
+  ddMul(vcpu, 0, perVcpu.high, perVcpu.low);
   ddMul(hoursHi, hoursLo, dd.hi, dd.lo);
   let kwhHi = dd.hi;
   let kwhLo = dd.lo;
   const cpu = decidedOrNaN(kwhHi, kwhLo);
-  ddMul(hoursHi, hoursLo, memory[0], memory[1]);
+  ddMul(hoursHi, hoursLo, figures.memoryHigh, figures.memoryLow);
   const memoryKwh = decidedOrNaN(dd.hi, dd.lo);
   ddAdd(kwhHi, kwhLo, dd.hi, dd.lo);
   kwhHi = dd.hi;
   kwhLo = dd.lo;
   let gpuKwh = 0;
-  if (gpu !== undefined) {
-    ddMul(hoursHi, hoursLo, gpu[0], gpu[1]);
+  if (figures.gpu !== undefined) {
+    ddMul(hoursHi, hoursLo, figures.gpuHigh, figures.gpuLow);
     gpuKwh = decidedOrNaN(dd.hi, dd.lo);
     ddAdd(kwhHi, kwhLo, dd.hi, dd.lo);
     kwhHi = dd.hi;
     kwhLo = dd.lo;
   }
-  ddMul(kwhHi, kwhLo, grid[0], grid[1]);
+  ddMul(kwhHi, kwhLo, gridHigh, gridLow);
   const electricityHi = dd.hi;
   const electricityLo = dd.lo;
-  ddMul(hoursHi, hoursLo, numerator[0], numerator[1]);
+  ddMul(hoursHi, hoursLo, embodied.numeratorHigh, embodied.numeratorLow);
   ddDivide(dd.hi, dd.lo, embodied.denominatorNumber);
   ddAdd(electricityHi, electricityLo, dd.hi, dd.lo);
   const total = decidedOrNaN(dd.hi, dd.lo);

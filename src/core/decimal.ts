@@ -622,6 +622,20 @@ export function doubleDouble(value: Decimal): readonly [number, number] | undefi
   return [hi, toNumber(sub(value, exactBinary(hi)))];
 }
 
+const NO_DOUBLE_DOUBLE = [Number.NaN, Number.NaN] as const;
+
+/**
+ * {@link doubleDouble} with NaNs where it gives undefined: for a cached record that keeps the two as number fields,
+ * so the fast paths fetch no array (NaN: the exact path).
+ *
+ * @example
+ * ```ts
+ * doubleDoubleOrNaN(decimal(0)); // [NaN, NaN]
+ * ```
+ */
+export const doubleDoubleOrNaN = (value: Decimal): readonly [number, number] =>
+  doubleDouble(value) ?? NO_DOUBLE_DOUBLE;
+
 /** A positive double's exact value as a decimal: m·2^e, which is m·5^−e·10^e when e is negative. */
 function exactBinary(value: number): Decimal {
   let exponent = 0;

@@ -192,8 +192,13 @@ export function estimateFromCo2e(
  */
 export interface EstimateTemplate {
   readonly factor: number;
-  /** The factor's shortest decimal as a double-double, where it is positive and the fast product takes it. */
-  readonly factorPair: readonly [number, number] | undefined;
+  /**
+   * The factor's shortest decimal as a double-double `factorHigh + factorLow`, where it is positive and the fast
+   * product takes it (else NaN): two fields of the template, not an array, so an estimate reads them without one
+   * more object to fetch.
+   */
+  readonly factorHigh: number;
+  readonly factorLow: number;
   readonly activityUnit: string;
   readonly method: CalculationMethod;
   readonly origin: Estimate['co2e_calculation_origin'];
@@ -216,9 +221,11 @@ export interface EstimateTemplate {
 export function estimateTemplate(parts: Omit<EstimateParts, 'activityValue'>): EstimateTemplate {
   const factor = sharedNumber(parts.factor, undefined);
   const shared = parts.auditTrail === 'enabled' ? factorParts(parts, undefined) : undefined;
+  const pair = factor > 0 ? shortestPair(factor) : undefined;
   return {
     factor,
-    factorPair: factor > 0 ? shortestPair(factor) : undefined,
+    factorHigh: pair === undefined ? Number.NaN : pair[0],
+    factorLow: pair === undefined ? Number.NaN : pair[1],
     activityUnit: parts.activityUnit,
     method: parts.method,
     origin: parts.origin,
@@ -293,10 +300,10 @@ export function estimateOfTemplate(
   template: EstimateTemplate,
   details?: Estimate['calculation_details'],
 ): Estimate {
-  const pair = template.factorPair;
+  const high = template.factorHigh;
   const co2e =
-    (pair !== undefined && activityValue > 0
-      ? approximateProductWith(activityValue, pair[0], pair[1])
+    (high === high && activityValue > 0
+      ? approximateProductWith(activityValue, high, template.factorLow)
       : undefined) ?? publishedProduct(activityValue, template.factor);
   const activity = { activity_value: activityValue, activity_unit: template.activityUnit };
   return details === undefined

@@ -1,4 +1,4 @@
-import { type Decimal, decimal, div, doubleDouble, mul } from '../../core/decimal';
+import { type Decimal, decimal, div, doubleDouble, doubleDoubleOrNaN, mul } from '../../core/decimal';
 import {
   type EmbodiedMethod,
   type EstimateTemplates,
@@ -61,10 +61,12 @@ export interface EmbodiedFactor {
   factor: Decimal;
   metadata: FactorMetadata;
   /**
-   * For the double-double fast paths: the numerator as hi + lo, and the denominator where it is a whole number that
-   * a double holds exactly (platform vCPUs × lifetime hours); undefined otherwise, for the exact path.
+   * For the double-double fast paths: the numerator as `numeratorHigh + numeratorLow` (NaNs where it has none), and
+   * the denominator where it is a whole number that a double holds exactly (platform vCPUs × lifetime hours);
+   * undefined otherwise, for the exact path.
    */
-  numeratorPair: readonly [number, number] | undefined;
+  numeratorHigh: number;
+  numeratorLow: number;
   denominatorNumber: number | undefined;
   /** Its estimate templates for the fast paths, per audit trail, made on first use. */
   templates: EstimateTemplates;
@@ -98,12 +100,14 @@ function newEmbodiedFactor(
   return embodiedFactors.get(instance, datasets.cloudCoefficients, datasets.cloudInstances, year, () => {
     const { numerator, denominator } = embodiedPerInstanceHour(instance, coefficients);
     const denominatorPair = doubleDouble(denominator);
+    const [numeratorHigh, numeratorLow] = doubleDoubleOrNaN(numerator);
     return {
       numerator,
       denominator,
       factor: div(numerator, denominator),
       metadata: embodiedMetadata(provider, instance, year, datasets),
-      numeratorPair: doubleDouble(numerator),
+      numeratorHigh,
+      numeratorLow,
       denominatorNumber:
         denominatorPair !== undefined && denominatorPair[1] === 0 && Number.isInteger(denominatorPair[0])
           ? denominatorPair[0]
