@@ -95,32 +95,47 @@ export function resolveUsePhaseRequest<
  */
 const MAX_SPELLINGS = 4096;
 type Spellings<R> = Map<CloudProvider, Map<string, R>>;
-const regionSpellings = new WeakMap<object, Spellings<CloudRegion>>();
-const instanceSpellings = new WeakMap<object, Spellings<CloudInstance>>();
+/**
+ * The spellings per table, and the table and provider last looked in with their spellings: a batch asks one table
+ * for one provider row after row, so most lookups are one map's. The last table is held strongly: one at most.
+ */
+interface SpellingCache<R> {
+  readonly tables: WeakMap<object, Spellings<R>>;
+  last: { table: object; provider: CloudProvider; records: Map<string, R> } | undefined;
+}
+const newSpellingCache = <R>(): SpellingCache<R> => ({ tables: new WeakMap(), last: undefined });
+const regionSpellings = newSpellingCache<CloudRegion>();
+const instanceSpellings = newSpellingCache<CloudInstance>();
 
 /** The record kept for a spelling, if any (no allocation: the hot path). */
 function spelled<R>(
-  cache: WeakMap<object, Spellings<R>>,
+  cache: SpellingCache<R>,
   table: object,
   provider: CloudProvider,
   spelling: string,
 ): R | undefined {
-  return cache.get(table)?.get(provider)?.get(spelling);
+  const { last } = cache;
+  if (last !== undefined && last.table === table && last.provider === provider)
+    return last.records.get(spelling);
+  const records = cache.tables.get(table)?.get(provider);
+  if (records === undefined) return undefined;
+  cache.last = { table, provider, records };
+  return records.get(spelling);
 }
 
 /** Keeps a found record under its spelling (at most {@link MAX_SPELLINGS} per table and provider) and returns it. */
 function remember<R>(
-  cache: WeakMap<object, Spellings<R>>,
+  cache: SpellingCache<R>,
   table: object,
   provider: CloudProvider,
   spelling: string,
   record: R | undefined,
 ): R | undefined {
   if (record === undefined) return undefined;
-  let providers = cache.get(table);
+  let providers = cache.tables.get(table);
   if (providers === undefined) {
     providers = new Map();
-    cache.set(table, providers);
+    cache.tables.set(table, providers);
   }
   let records = providers.get(provider);
   if (records === undefined) {
