@@ -288,21 +288,21 @@ interface Selection {
 }
 
 /** An exchange rate with its number and double-double (undefined where it has none: the exact path then). */
-interface RateEntry {
+export interface RateEntry {
   readonly exchange: ExchangeRate;
   readonly number: number | undefined;
   readonly pair: DoubleDouble | undefined;
 }
 
 /** A price change with the numbers the fast path needs (undefined where it has none: the exact path then). */
-interface PriceEntry {
+export interface PriceEntry {
   readonly prices: PriceChange;
   readonly applied: number | undefined;
   readonly deflator: DoubleDouble | undefined;
 }
 
 /** A selection's margins when a request supplies none, with their numbers and the basic share's double-double. */
-interface UnsuppliedMargins {
+export interface UnsuppliedMargins {
   readonly margins: SpendDatasets['margins'];
   readonly applied: AppliedMargins;
   readonly tax: number;
@@ -537,6 +537,87 @@ function fastSpend(resolved: ResolvedSpend, datasets: SpendDatasets): SpendEstim
       prices.notices,
     ),
   };
+}
+
+/**
+ * What {@link fastSpendRow} gives: a row's estimate and the cached parts its other result columns are made of, each
+ * the same object for every row that shares it (a key a caller may cache what it derives from them under). Read it,
+ * never change it; the object itself is reused by the next call.
+ */
+export interface FastSpendRow {
+  estimate: Estimate;
+  /** The factor selection's template for the row's audit trail: one per selection and audit trail. */
+  template: EstimateTemplate;
+  /** The factor selection's notices (first of the row's notices). */
+  selectionNotices: readonly Notice[];
+  /** The exchange rate, with its number (`exchange_rate`). */
+  rate: RateEntry & { readonly number: number };
+  /** The price change, with its number (`inflation_applied`). */
+  price: PriceEntry & { readonly applied: number };
+  /** The selection's default margins where the row supplies none; undefined where it supplies all three. */
+  unsupplied: UnsuppliedMargins | undefined;
+  /** The margins applied, as numbers (the supplied ones, or {@link FastSpendRow.unsupplied}'s). */
+  tax: number;
+  trade: number;
+  transport: number;
+}
+
+const fastRow: FastSpendRow = {
+  estimate: undefined as unknown as Estimate,
+  template: undefined as unknown as EstimateTemplate,
+  selectionNotices: NO_NOTICES,
+  rate: undefined as unknown as FastSpendRow['rate'],
+  price: undefined as unknown as FastSpendRow['price'],
+  unsupplied: undefined,
+  tax: 0,
+  trade: 0,
+  transport: 0,
+};
+
+/**
+ * A request's estimate on the double-double path with the parts of its details, for a caller that writes each row's
+ * result columns itself (the CLI's CSV rows): what {@link spendParts} gives for the same request, without the
+ * margins in decimals, the notices copied or the details built. Undefined where that path declines (display rounding
+ * is not offered; margins partly supplied, or supplied to factors at purchaser's price; a number without a double):
+ * then {@link spendParts}, which also reports every error. The returned object is reused by the next call.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const row = fastSpendRow(request, defaultDatasets);
+ * row?.estimate.co2e; // spendParts(request, defaultDatasets).estimate.co2e
+ * ```
+ * @throws {@link EmissionsError} as {@link calculateSpend}, for a request it cannot answer.
+ */
+export function fastSpendRow(request: SpendRequest, datasets: SpendDatasets): FastSpendRow | undefined {
+  const resolved = resolveSpend(request, datasets);
+  const { input, selection, rate, price } = resolved;
+  if (rate.number === undefined || price.applied === undefined) return undefined;
+  const activity = fastActivity(resolved, datasets);
+  if (activity === undefined) return undefined;
+  const template = templateOf(selection, input.audit_trail);
+  if (template === undefined) return undefined;
+  const row = fastRow;
+  row.estimate = estimateOfTemplate(activity, template);
+  row.template = template;
+  row.selectionNotices = selection.selected.notices;
+  row.rate = rate as FastSpendRow['rate'];
+  row.price = price as FastSpendRow['price'];
+  // fastActivity took every margin from the request or none: then the selection's shared unsupplied margins.
+  if (input.tax_margin === undefined) {
+    const unsupplied = selection.unsupplied as UnsuppliedMargins;
+    row.unsupplied = unsupplied;
+    row.tax = unsupplied.tax;
+    row.trade = unsupplied.trade;
+    row.transport = unsupplied.transport;
+  } else {
+    // A supplied margin is shown as its number (`+ 0`: -0, read as the decimal 0, is shown as 0).
+    row.unsupplied = undefined;
+    row.tax = input.tax_margin + 0;
+    row.trade = (input.trade_margin as number) + 0;
+    row.transport = (input.transport_margin as number) + 0;
+  }
+  return row;
 }
 
 /**

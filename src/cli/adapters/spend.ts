@@ -3,11 +3,24 @@ import { withDatasetPreset } from '../../embedded/presets';
 import type { SpendDatasets } from '../../datasets/types';
 import { normaliseCode } from '../../spend/classification';
 import { outputNumber, sharedNumber } from '../../core/estimate';
-import { type SpendParts, spendNotices, spendParts } from '../../spend/spend';
+import {
+  type FastSpendRow,
+  fastSpendRow,
+  type PriceEntry,
+  type RateEntry,
+  type SpendParts,
+  spendNotices,
+  spendParts,
+  type UnsuppliedMargins,
+} from '../../spend/spend';
+import type { EstimateTemplate } from '../../core/estimate';
+import { numberText } from '../../core/number-text';
+import type { Notice } from '../../spend/notices';
+import { plainDecimal, plainDecimalText, resultTextCell } from '../formats/index';
 import { SpendRequest } from '../../spend/spend.schema';
 import { cellValue, pickFields } from './cells';
 import type { FileFormat } from '../formats/records';
-import type { ColumnSpec, RowAdapter, RowOutcome } from '../pipeline/row-adapter';
+import type { ColumnSpec, CsvResult, RowAdapter, RowOutcome } from '../pipeline/row-adapter';
 import { notice } from '../../spend/notices';
 
 /** Flat columns that make up the request's `activity` object. */
@@ -140,6 +153,9 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
         groups: { category: categoryOf(activity, outcome.factor_name) },
       };
     },
+    csvResult(values, source, reading = {}) {
+      return spendCsvResult(values, source, reading.decimalComma, datasets);
+    },
     failureHint: (values, source, error, reading = {}) =>
       cedaHint(datasets, () => spendRequest(values, source, reading.decimalComma), error),
   };
@@ -201,3 +217,148 @@ export function cedaHint(
     return undefined;
   }
 }
+
+/**
+ * What a factor selection's rows share in their CSV cells: the cells from `activity_unit` to `factor_year`, the
+ * notices cell of a row whose other parts add none, and the summary group of the last request spelling seen.
+ */
+interface SelectionCells {
+  readonly unit: string;
+  readonly factor: string;
+  readonly notices: string;
+  type: string;
+  code: string;
+  category: string;
+}
+
+/** The cells each cached part of a row makes, per part (the parts are the calculator's, shared between rows). */
+const selectionCells = new WeakMap<EstimateTemplate, SelectionCells>();
+const rateCells = new WeakMap<RateEntry, string>();
+const priceCells = new WeakMap<PriceEntry, string>();
+const unsuppliedCells = new WeakMap<UnsuppliedMargins, string>();
+
+/** The CSV cell of a result number, as the writer writes it (null: empty). */
+const numberCell = (value: number | null | undefined): string =>
+  value === null || value === undefined ? '' : plainDecimal(value);
+
+/** The notices cell: their codes, `;`-separated, as the CSV writer writes the notices column. */
+const noticesCell = (notices: readonly Notice[]): string =>
+  notices.length === 0 ? '' : resultTextCell(notices.map((notice) => notice.code).join(';'));
+
+/** Supplied margins' cells, per number: a ledger's margins repeat (a few hundred values). Cleared when full. */
+const marginTexts = new Map<number, string>();
+const MAX_MARGIN_TEXTS = 4096;
+
+function marginCell(value: number): string {
+  let text = marginTexts.get(value);
+  if (text === undefined) {
+    if (marginTexts.size >= MAX_MARGIN_TEXTS) marginTexts.clear();
+    text = numberCell(value);
+    marginTexts.set(value, text);
+  }
+  return text;
+}
+
+function selectionCellsOf(row: FastSpendRow, activity: Record<string, unknown>): SelectionCells {
+  const { template, estimate } = row;
+  let cells = selectionCells.get(template);
+  if (cells === undefined) {
+    const factor = estimate.emission_factor;
+    cells = {
+      unit: resultTextCell(estimate.co2e_unit),
+      factor: [
+        resultTextCell(estimate.activity_data.activity_unit),
+        resultTextCell(factor?.id ?? null),
+        resultTextCell(factor?.name ?? null),
+        resultTextCell(factor?.source ?? null),
+        resultTextCell(factor?.region ?? null),
+        numberCell(factor?.year),
+      ].join(','),
+      notices: noticesCell(row.selectionNotices),
+      type: '',
+      code: '',
+      category: '',
+    };
+    selectionCells.set(template, cells);
+  }
+  // The group is the request's spelling of its classification (normalised): one selection may be spelt several ways.
+  const { classification_type: type, classification_code: code } = activity;
+  if (typeof type !== 'string' || typeof code !== 'string' || type !== cells.type || code !== cells.code) {
+    cells.category = categoryOf(activity, estimate.emission_factor?.name ?? null);
+    cells.type = typeof type === 'string' ? type : '';
+    cells.code = typeof code === 'string' && typeof type === 'string' ? code : '';
+  }
+  return cells;
+}
+
+function marginsCells(row: FastSpendRow): string {
+  const { unsupplied } = row;
+  if (unsupplied === undefined)
+    return `${marginCell(row.tax)},supplied,${marginCell(row.trade)},supplied,${marginCell(row.transport)},supplied`;
+  let cells = unsuppliedCells.get(unsupplied);
+  if (cells === undefined) {
+    const { origins } = unsupplied.applied;
+    cells = [
+      numberCell(unsupplied.tax),
+      resultTextCell(origins.tax_margin),
+      numberCell(unsupplied.trade),
+      resultTextCell(origins.trade_margin),
+      numberCell(unsupplied.transport),
+      resultTextCell(origins.transport_margin),
+    ].join(',');
+    unsuppliedCells.set(unsupplied, cells);
+  }
+  return cells;
+}
+
+/**
+ * A spend row's result cells as the CSV writer writes {@link spendOutcome}'s columns, from {@link fastSpendRow}: the
+ * cells of each cached part (selection, exchange rate, margins, price change) made once per part, only the two
+ * numbers of the row written per row. Undefined where the calculator's fast path declines, for a credit note, and
+ * for any row that fails (then {@link RowAdapter.compute} reports it).
+ */
+function spendCsvResult(
+  values: Record<string, unknown>,
+  source: FileFormat,
+  decimalComma: boolean | undefined,
+  datasets: SpendDatasets,
+): CsvResult | undefined {
+  let row: FastSpendRow | undefined;
+  let request: SpendRequest;
+  try {
+    request = spendRequest(values, source, decimalComma);
+    if (typeof request.money === 'number' && request.money < 0) return undefined;
+    row = fastSpendRow(request, datasets);
+  } catch {
+    return undefined;
+  }
+  if (row === undefined) return undefined;
+  const { estimate, rate, price } = row;
+  const selection = selectionCellsOf(row, request.activity as unknown as Record<string, unknown>);
+  let rateText = rateCells.get(rate);
+  if (rateText === undefined) {
+    rateText = `${numberCell(rate.number)},${numberCell(rate.exchange.rateYear)}`;
+    rateCells.set(rate, rateText);
+  }
+  let priceText = priceCells.get(price);
+  if (priceText === undefined) {
+    priceText = numberCell(price.applied);
+    priceCells.set(price, priceText);
+  }
+  const marginNotices = row.unsupplied === undefined ? NO_NOTICES : row.unsupplied.applied.notices;
+  const notices =
+    rate.exchange.notices.length === 0 && marginNotices.length === 0 && price.prices.notices.length === 0
+      ? selection.notices
+      : noticesCell([
+          ...row.selectionNotices,
+          ...rate.exchange.notices,
+          ...marginNotices,
+          ...price.prices.notices,
+        ]);
+  const co2e = estimate.co2e;
+  const co2eText = numberText(co2e);
+  const cells = `${plainDecimalText(co2eText)},${selection.unit},${numberCell(estimate.activity_data.activity_value)},${selection.factor},${rateText},${marginsCells(row)},${priceText},,${notices},,,`;
+  return { cells, co2e, co2eText, groups: { category: selection.category } };
+}
+
+const NO_NOTICES: readonly Notice[] = [];
