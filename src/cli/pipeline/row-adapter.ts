@@ -83,7 +83,11 @@ export interface RowAdapter {
    * CSV, byte for byte what {@link RowAdapter.compute} and the CSV writer would make of it, or undefined where it
    * declines (then `compute`, which also reports every error). It must not throw.
    */
-  csvResult?(values: Record<string, unknown>, source: FileFormat, reading?: CellReading): CsvResult | undefined;
+  csvResult?(
+    values: Record<string, unknown>,
+    source: FileFormat,
+    reading?: CellReading,
+  ): CsvResult | undefined;
   /**
    * Result columns of this adapter's own, written instead of the generic ones (billing's `co2e_*`): `compute`
    * then returns `fields` for them (`outcome` still feeds the summary), and {@link RowAdapter.errorFields} fills
