@@ -258,7 +258,7 @@ export interface SpendParts {
 export const SPEND_PARTS = ['spendFactors', 'classifications', 'margins', 'inflation', 'fx'] as const;
 
 /** A request with everything that does not depend on its money and margins looked up (cached). */
-interface ResolvedSpend {
+export interface ResolvedSpend {
   input: ParsedSpendRequest;
   selection: Selection;
   rate: RateEntry;
@@ -269,7 +269,7 @@ interface ResolvedSpend {
 type EstimateFrame = Omit<EstimateParts, 'activityValue'>;
 
 /** A factor selection and what derives from it alone, cached per factor and classification datasets. */
-interface Selection {
+export interface Selection {
   readonly selected: SelectedFactor;
   readonly metadata: FactorMetadata;
   readonly audited: EstimateFrame;
@@ -311,7 +311,18 @@ export interface UnsuppliedMargins {
   readonly share: DoubleDouble | undefined;
 }
 
-function resolveSpend(request: SpendRequest, datasets: SpendDatasets): ResolvedSpend {
+/**
+ * A request validated, with everything that does not depend on its money and margins looked up (cached): its
+ * factor selection, exchange rate and price change.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const { input, selection, rate, price } = resolveSpend(request, defaultDatasets);
+ * ```
+ * @throws {@link EmissionsError} as {@link calculateSpend}, for a request it cannot resolve.
+ */
+export function resolveSpend(request: SpendRequest, datasets: SpendDatasets): ResolvedSpend {
   requireParts(datasets, SPEND_PARTS, 'calculateSpend');
   const input = parseRequest(SpendRequest, request);
   const selection = selections.get(
@@ -411,6 +422,18 @@ function priceEntry(selection: Selection, year: number, datasets: SpendDatasets)
   return entry;
 }
 
+/**
+ * The price change of a spend year for a factor selection ({@link resolveSpend}'s `price` for that year).
+ *
+ * @internal
+ * @example
+ * ```ts
+ * spendPrice(resolveSpend(request, defaultDatasets).selection, 2021, defaultDatasets).prices.applied;
+ * ```
+ */
+export const spendPrice = (selection: Selection, year: number, datasets: SpendDatasets): PriceEntry =>
+  priceEntry(selection, year, datasets);
+
 /** A price change and its numbers. Factors priced in one country's money everywhere (CEDA) take its price index. */
 function newPriceEntry(
   region: string,
@@ -441,7 +464,7 @@ function writableNumber(value: Decimal): number | undefined {
 
 function unsuppliedMargins(
   selection: Selection,
-  input: ParsedSpendRequest,
+  input: SpendRowInput,
   datasets: SpendDatasets,
 ): UnsuppliedMargins {
   const cached = selection.unsupplied;
@@ -471,7 +494,12 @@ const NO_NOTICES: readonly Notice[] = [];
  * undefined where that declines (the exact path then).
  */
 function fastActivity(
-  { input, selection, rate, price }: ResolvedSpend,
+  {
+    input,
+    selection,
+    rate,
+    price,
+  }: Pick<ResolvedSpend, 'selection' | 'rate' | 'price'> & { input: SpendRowInput },
   datasets: SpendDatasets,
 ): number | undefined {
   if (rate.pair === undefined || price.deflator === undefined) return undefined;
@@ -590,10 +618,38 @@ const fastRow: FastSpendRow = {
  * @throws {@link EmissionsError} as {@link calculateSpend}, for a request it cannot answer.
  */
 export function fastSpendRow(request: SpendRequest, datasets: SpendDatasets): FastSpendRow | undefined {
-  const resolved = resolveSpend(request, datasets);
-  const { input, selection, rate, price } = resolved;
+  const { input, selection, rate, price } = resolveSpend(request, datasets);
+  return fastSpendRowOf(input, selection, rate, price, datasets);
+}
+
+/** What {@link fastSpendRowOf} reads of a request besides its cached parts. */
+export type SpendRowInput = Pick<
+  ParsedSpendRequest,
+  'money' | 'tax_margin' | 'trade_margin' | 'transport_margin' | 'audit_trail'
+>;
+
+/**
+ * {@link fastSpendRow} from parts a caller has resolved and kept ({@link resolveSpend}: the selection, rate and
+ * price of an earlier request with the same activity, region, audit trail, currency and year, which
+ * {@link spendPrice} gives for another year) and the request's own money and margins, valid as the request schema
+ * checks them. Undefined where the double-double path declines.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const { input, selection, rate, price } = resolveSpend(request, defaultDatasets);
+ * fastSpendRowOf({ ...input, money: 250 }, selection, rate, price, defaultDatasets)?.estimate.co2e;
+ * ```
+ */
+export function fastSpendRowOf(
+  input: SpendRowInput,
+  selection: Selection,
+  rate: RateEntry,
+  price: PriceEntry,
+  datasets: SpendDatasets,
+): FastSpendRow | undefined {
   if (rate.number === undefined || price.applied === undefined) return undefined;
-  const activity = fastActivity(resolved, datasets);
+  const activity = fastActivity({ input, selection, rate, price }, datasets);
   if (activity === undefined) return undefined;
   const template = templateOf(selection, input.audit_trail);
   if (template === undefined) return undefined;

@@ -51,21 +51,26 @@ const mostly = (good: readonly string[], other: readonly string[]) =>
 
 const quoted = (text: string) => (/[",]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
 
+/** Activity ids of the embedded EXIOBASE factors (retail trade; computer services). */
+const RETAIL_ID =
+  'general_retail-type_retail_trade_except_of_motor_vehicles_motorcycles_repair_of_personal_household_goods_services';
+const COMPUTING_ID = 'professional_services-type_computer_related_services';
+
 const row = fc
   .record({
     supplier: fc.constantFrom('Supplier 1, Ltd', 'Plain', '=SUM(A1)', 'Quote "q"', '-12.5'),
-    type: mostly(['isic4'], ['ISIC4', 'nace2', 'naics2017', 'mcc', 'unspsc', '']),
+    type: mostly(['isic4'], ['ISIC4', 'Isic4', 'nace2', 'naics2017', 'mcc', 'unspsc', '']),
     code: mostly(
       ['4711', '62', 'F', '5110', '0130', '01', '3510', '86', '6419'],
       ['130', '9999', '47.11', ''],
     ),
     year: mostly(['2012', '2016', '2019', '2021', '2025'], ['1899', '2019.5', '']),
-    region: mostly(['DE', 'GB', 'US', 'NO', 'BR', 'FR'], ['de', 'UK', 'JP', 'XX', 'E', '']),
+    region: mostly(['DE', 'GB', 'US', 'NO', 'BR', 'FR'], ['de', 'UK', 'gb', 'JP', 'XX', 'E', '']),
     money: mostly(
       ['1000', '0', '12.345678901234567', '1e3', '99999.99', '0.01'],
-      ['-250.5', 'abc', '1,5', ''],
+      ['-250.5', '-0', 'abc', '1,5', '', '1e15', '1e16', '0.1e-320'],
     ),
-    currency: mostly(['eur', 'gbp', 'usd', 'nok', 'brl', 'jpy'], ['EUR', 'rmb', 'xxx', '']),
+    currency: mostly(['eur', 'gbp', 'usd', 'nok', 'brl', 'jpy'], ['EUR', 'rmb', 'Rmb', 'xxx', '']),
     margins: fc.oneof(
       fc.constant(['', '', '']),
       fc.tuple(
@@ -75,7 +80,7 @@ const row = fc
       ),
     ),
     audit: mostly([''], ['enabled', 'disabled', 'bad']),
-    activityId: mostly([''], ['no-such-id']),
+    activityId: mostly([''], ['no-such-id', RETAIL_ID, COMPUTING_ID]),
   })
   .map(({ supplier, type, code, year, region, money, currency, margins, audit, activityId }) =>
     [quoted(supplier), type, code, year, region, money, currency, ...margins, audit, activityId].join(','),
@@ -150,6 +155,51 @@ describe('spend CSV rows written from the cached parts (csvResult)', () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('the same for JSON Lines input written as CSV (activity as an object or as fields)', () => {
+    const jsonLines = (lines: readonly string[]) =>
+      lines.map((line, index) => {
+        const [, type, code, year, region, money, currency, tax, trade, transport, audit, id] = line
+          .replace(/^"[^"]*(?:""[^"]*)*"/, 'supplier')
+          .split(',');
+        const number = (text: string | undefined) =>
+          text === undefined || text === '' ? undefined : Number.isFinite(Number(text)) ? Number(text) : text;
+        const activity =
+          id !== '' ? { activity_id: id } : { classification_type: type, classification_code: code };
+        const fields = {
+          id: index + 1,
+          ...(index % 2 === 0 ? { activity } : activity),
+          spend_year: number(year),
+          spend_region: region,
+          money: number(money),
+          money_unit: currency,
+          tax_margin: number(tax),
+          trade_margin: number(trade),
+          transport_margin: number(transport),
+          ...(audit !== '' && { audit_trail: audit }),
+        };
+        return { line: index + 1, text: JSON.stringify(fields) };
+      });
+    const context: ChunkContext = {
+      inputFormat: 'jsonl',
+      format: 'csv',
+      header: [],
+      columns: ['id'],
+      neutraliseFormulas: true,
+    };
+    taken.written = taken.asked = 0;
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 40 }), (lines) => {
+        const records = jsonLines(lines);
+        const fast = chunkProcessor(counted(rows), context)(records);
+        const slow = chunkProcessor(generic(rows), context)(records);
+        expect(Buffer.from(fast.bytes).toString('utf8')).toBe(Buffer.from(slow.bytes).toString('utf8'));
+        expect(fast.summary.toParts()).toEqual(slow.summary.toParts());
+      }),
+      { numRuns: 60 },
+    );
+    expect(taken.written).toBeGreaterThan(taken.asked * 0.3);
   });
 
   it('the same with factors at purchaser price and a basis region (the CEDA preset)', () => {
