@@ -14,6 +14,7 @@ import { EmissionsError, type ErrorBody } from '../core/errors';
 import {
   type AuditTrail,
   buildEstimate,
+  cachedTemplate,
   type CalculationOptions,
   type Estimate,
   type EstimateParts,
@@ -681,11 +682,12 @@ export function fastSpendRowOf(
  * (the exact path then reports it where it always has).
  */
 function templateOf(selection: Selection, auditTrail: AuditTrail): EstimateTemplate | undefined {
+  const frame = auditTrail === 'enabled' ? selection.audited : selection.unaudited;
+  // Made already for all but a selection's first rows: found without entering the try.
+  const cached = cachedTemplate(selection.templates, auditTrail, frame.method);
+  if (cached !== undefined) return cached;
   try {
-    return frameTemplate(
-      selection.templates,
-      auditTrail === 'enabled' ? selection.audited : selection.unaudited,
-    );
+    return frameTemplate(selection.templates, frame);
   } catch {
     return undefined;
   }

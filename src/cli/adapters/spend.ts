@@ -339,7 +339,7 @@ interface KeyedRate {
 }
 
 /** Entries a {@link RowKeys} holds before it is cleared: far more than a ledger's selections, rates or prices. */
-const MAX_ROW_KEYS = 65_536;
+const MAX_ROW_KEYS = 262_144;
 
 /**
  * The calculator's parts a run's CSV rows resolved, by the cells they were resolved from: a row whose activity,
@@ -583,8 +583,15 @@ function spendCsvResult(
         ]);
   const co2e = estimate.co2e;
   const co2eText = numberText(co2e);
-  const cells = `${plainDecimalText(co2eText)},${selection.unit},${numberCell(estimate.activity_data.activity_value)},${selection.factor},${rateText},${marginsCells(row)},${priceText},,${notices},,,`;
-  return { cells, co2e, co2eText, groups: { category: selection.category } };
+  const written = result;
+  written.cells = `${plainDecimalText(co2eText)},${selection.unit},${numberCell(estimate.activity_data.activity_value)},${selection.factor},${rateText},${marginsCells(row)},${priceText},,${notices},,,`;
+  written.co2e = co2e;
+  written.co2eText = co2eText;
+  written.groups.category = selection.category;
+  return written;
 }
+
+/** The result {@link spendCsvResult} gives, reused: the pipeline reads it before asking for the next row's. */
+const result = { cells: '', co2e: 0, co2eText: '', groups: { category: '' } } satisfies CsvResult;
 
 const NO_NOTICES: readonly Notice[] = [];

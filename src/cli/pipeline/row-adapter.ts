@@ -81,7 +81,8 @@ export interface RowAdapter {
   /**
    * A faster way to the same row for CSV output with the generic result columns: the row's result cells written as
    * CSV, byte for byte what {@link RowAdapter.compute} and the CSV writer would make of it, or undefined where it
-   * declines (then `compute`, which also reports every error). It must not throw.
+   * declines (then `compute`, which also reports every error). It must not throw. The result may be reused by the
+   * next call: the pipeline reads it at once.
    */
   csvResult?(
     values: Record<string, unknown>,
