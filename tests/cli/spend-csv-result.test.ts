@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { spendRows } from '../../src/cli/adapters/spend';
+import { SPEND_ACTIVITY_COLUMNS, SPEND_REQUEST_COLUMNS, spendRows } from '../../src/cli/adapters/spend';
 import { passThroughColumns } from '../../src/cli/formats/index';
 import { type ChunkContext, chunkProcessor } from '../../src/cli/pipeline/chunk';
 import type { RowAdapter } from '../../src/cli/pipeline/row-adapter';
@@ -15,19 +15,12 @@ import { fastSpendRow, spendParts } from '../../src/spend/spend';
  * credit notes, bad cells, other spellings of a code, region and currency, audit trail off, activity ids).
  */
 
+/** The spend request's columns (a ledger's own, `id` and `supplier`, first), the activity's spread as fields. */
 const HEADER = [
   'id',
   'supplier',
-  'classification_type',
-  'classification_code',
-  'spend_year',
-  'spend_region',
-  'money',
-  'money_unit',
-  'tax_margin',
-  'trade_margin',
-  'transport_margin',
-  'audit_trail',
+  ...SPEND_ACTIVITY_COLUMNS.filter((name) => name !== 'activity_id'),
+  ...SPEND_REQUEST_COLUMNS,
   'activity_id',
 ];
 

@@ -391,7 +391,8 @@ class RowKeys {
     let keyed = this.selection(cells);
     if (keyed === undefined || keyed.selection !== selection) {
       let byRegion = this.selections.get(cells.code);
-      if (byRegion === undefined) this.selections.set(cells.code, (byRegion = new Map()));
+      if (byRegion === undefined)
+        this.selections.set(cells.code, (byRegion = new Map<string, KeyedSelection>()));
       keyed = {
         type: cells.type,
         audit: cells.audit,
@@ -404,7 +405,7 @@ class RowKeys {
     }
     this.keepPrice(keyed, cells.year, price);
     let byYear = this.rates.get(cells.currency);
-    if (byYear === undefined) this.rates.set(cells.currency, (byYear = new Map()));
+    if (byYear === undefined) this.rates.set(cells.currency, (byYear = new Map<string, KeyedRate>()));
     if (!byYear.has(cells.year)) {
       byYear.set(cells.year, { year: input.spend_year, rate });
       this.entries += 1;
@@ -534,7 +535,7 @@ function fastRowOf(
   const request = spendRequest(values, source, decimalComma);
   if (typeof request.money === 'number' && request.money < 0) return undefined;
   const resolved = resolveSpend(request, datasets);
-  rowActivity = request.activity as unknown as Record<string, unknown>;
+  rowActivity = request.activity;
   if (cells !== undefined) keys.keep(cells, resolved);
   return fastSpendRowOf(resolved.input, resolved.selection, resolved.rate, resolved.price, datasets);
 }
