@@ -2,7 +2,7 @@ import { EmissionsError } from '../../core/errors';
 import { withDatasetPreset } from '../../embedded/presets';
 import type { SpendDatasets } from '../../datasets/types';
 import { normaliseCode } from '../../spend/classification';
-import { outputNumber, sharedNumber } from '../../core/estimate';
+import { type AuditTrail, type EstimateTemplate, outputNumber, sharedNumber } from '../../core/estimate';
 import {
   type FastSpendRow,
   fastSpendRowOf,
@@ -17,18 +17,14 @@ import {
   type SpendRowInput,
   type UnsuppliedMargins,
 } from '../../spend/spend';
-import type { AuditTrail } from '../../core/estimate';
 import { MAX_QUANTITY } from '../../core/validate';
-import { strictNumber } from './cells';
-import type { EstimateTemplate } from '../../core/estimate';
 import { numberText } from '../../core/number-text';
-import type { Notice } from '../../spend/notices';
 import { plainDecimal, plainDecimalText, resultTextCell } from '../formats/index';
 import { SpendRequest } from '../../spend/spend.schema';
-import { cellValue, pickFields } from './cells';
+import { cellValue, pickFields, strictNumber } from './cells';
 import type { FileFormat } from '../formats/records';
 import type { ColumnSpec, CsvResult, RowAdapter, RowOutcome } from '../pipeline/row-adapter';
-import { notice } from '../../spend/notices';
+import { notice, type Notice } from '../../spend/notices';
 
 /** Flat columns that make up the request's `activity` object. */
 export const SPEND_ACTIVITY_COLUMNS = ['classification_type', 'classification_code', 'activity_id'] as const;
