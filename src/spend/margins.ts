@@ -39,7 +39,7 @@ export interface AppliedMargins {
  * that supplies no margin gets that selection's shared result: read it, never change it.
  */
 export function applyMargins(
-  request: ParsedSpendRequest,
+  request: Pick<ParsedSpendRequest, MarginName>,
   selected: Pick<SelectedFactor, 'shares' | 'weights' | 'region'>,
   datasets: SpendDatasets,
 ): AppliedMargins {

@@ -14,6 +14,7 @@ import { EmissionsError, type ErrorBody } from '../core/errors';
 import {
   type AuditTrail,
   buildEstimate,
+  cachedTemplate,
   type CalculationOptions,
   type Estimate,
   type EstimateParts,
@@ -258,7 +259,7 @@ export interface SpendParts {
 export const SPEND_PARTS = ['spendFactors', 'classifications', 'margins', 'inflation', 'fx'] as const;
 
 /** A request with everything that does not depend on its money and margins looked up (cached). */
-interface ResolvedSpend {
+export interface ResolvedSpend {
   input: ParsedSpendRequest;
   selection: Selection;
   rate: RateEntry;
@@ -269,7 +270,7 @@ interface ResolvedSpend {
 type EstimateFrame = Omit<EstimateParts, 'activityValue'>;
 
 /** A factor selection and what derives from it alone, cached per factor and classification datasets. */
-interface Selection {
+export interface Selection {
   readonly selected: SelectedFactor;
   readonly metadata: FactorMetadata;
   readonly audited: EstimateFrame;
@@ -288,21 +289,21 @@ interface Selection {
 }
 
 /** An exchange rate with its number and double-double (undefined where it has none: the exact path then). */
-interface RateEntry {
+export interface RateEntry {
   readonly exchange: ExchangeRate;
   readonly number: number | undefined;
   readonly pair: DoubleDouble | undefined;
 }
 
 /** A price change with the numbers the fast path needs (undefined where it has none: the exact path then). */
-interface PriceEntry {
+export interface PriceEntry {
   readonly prices: PriceChange;
   readonly applied: number | undefined;
   readonly deflator: DoubleDouble | undefined;
 }
 
 /** A selection's margins when a request supplies none, with their numbers and the basic share's double-double. */
-interface UnsuppliedMargins {
+export interface UnsuppliedMargins {
   readonly margins: SpendDatasets['margins'];
   readonly applied: AppliedMargins;
   readonly tax: number;
@@ -311,7 +312,18 @@ interface UnsuppliedMargins {
   readonly share: DoubleDouble | undefined;
 }
 
-function resolveSpend(request: SpendRequest, datasets: SpendDatasets): ResolvedSpend {
+/**
+ * A request validated, with everything that does not depend on its money and margins looked up (cached): its
+ * factor selection, exchange rate and price change.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const { input, selection, rate, price } = resolveSpend(request, defaultDatasets);
+ * ```
+ * @throws {@link EmissionsError} as {@link calculateSpend}, for a request it cannot resolve.
+ */
+export function resolveSpend(request: SpendRequest, datasets: SpendDatasets): ResolvedSpend {
   requireParts(datasets, SPEND_PARTS, 'calculateSpend');
   const input = parseRequest(SpendRequest, request);
   const selection = selections.get(
@@ -411,6 +423,18 @@ function priceEntry(selection: Selection, year: number, datasets: SpendDatasets)
   return entry;
 }
 
+/**
+ * The price change of a spend year for a factor selection ({@link resolveSpend}'s `price` for that year).
+ *
+ * @internal
+ * @example
+ * ```ts
+ * spendPrice(resolveSpend(request, defaultDatasets).selection, 2021, defaultDatasets).prices.applied;
+ * ```
+ */
+export const spendPrice = (selection: Selection, year: number, datasets: SpendDatasets): PriceEntry =>
+  priceEntry(selection, year, datasets);
+
 /** A price change and its numbers. Factors priced in one country's money everywhere (CEDA) take its price index. */
 function newPriceEntry(
   region: string,
@@ -441,7 +465,7 @@ function writableNumber(value: Decimal): number | undefined {
 
 function unsuppliedMargins(
   selection: Selection,
-  input: ParsedSpendRequest,
+  input: SpendRowInput,
   datasets: SpendDatasets,
 ): UnsuppliedMargins {
   const cached = selection.unsupplied;
@@ -471,7 +495,12 @@ const NO_NOTICES: readonly Notice[] = [];
  * undefined where that declines (the exact path then).
  */
 function fastActivity(
-  { input, selection, rate, price }: ResolvedSpend,
+  {
+    input,
+    selection,
+    rate,
+    price,
+  }: Pick<ResolvedSpend, 'selection' | 'rate' | 'price'> & { input: SpendRowInput },
   datasets: SpendDatasets,
 ): number | undefined {
   if (rate.pair === undefined || price.deflator === undefined) return undefined;
@@ -540,15 +569,125 @@ function fastSpend(resolved: ResolvedSpend, datasets: SpendDatasets): SpendEstim
 }
 
 /**
+ * What {@link fastSpendRow} gives: a row's estimate and the cached parts its other result columns are made of, each
+ * the same object for every row that shares it (a key a caller may cache what it derives from them under). Read it,
+ * never change it; the object itself is reused by the next call.
+ */
+export interface FastSpendRow {
+  estimate: Estimate;
+  /** The factor selection's template for the row's audit trail: one per selection and audit trail. */
+  template: EstimateTemplate;
+  /** The factor selection's notices (first of the row's notices). */
+  selectionNotices: readonly Notice[];
+  /** The exchange rate, with its number (`exchange_rate`). */
+  rate: RateEntry & { readonly number: number };
+  /** The price change, with its number (`inflation_applied`). */
+  price: PriceEntry & { readonly applied: number };
+  /** The selection's default margins where the row supplies none; undefined where it supplies all three. */
+  unsupplied: UnsuppliedMargins | undefined;
+  /** The margins applied, as numbers (the supplied ones, or {@link FastSpendRow.unsupplied}'s). */
+  tax: number;
+  trade: number;
+  transport: number;
+}
+
+const fastRow: FastSpendRow = {
+  estimate: undefined as unknown as Estimate,
+  template: undefined as unknown as EstimateTemplate,
+  selectionNotices: NO_NOTICES,
+  rate: undefined as unknown as FastSpendRow['rate'],
+  price: undefined as unknown as FastSpendRow['price'],
+  unsupplied: undefined,
+  tax: 0,
+  trade: 0,
+  transport: 0,
+};
+
+/**
+ * A request's estimate on the double-double path with the parts of its details, for a caller that writes each row's
+ * result columns itself (the CLI's CSV rows): what {@link spendParts} gives for the same request, without the
+ * margins in decimals, the notices copied or the details built. Undefined where that path declines (display rounding
+ * is not offered; margins partly supplied, or supplied to factors at purchaser's price; a number without a double):
+ * then {@link spendParts}, which also reports every error. The returned object is reused by the next call.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const row = fastSpendRow(request, defaultDatasets);
+ * row?.estimate.co2e; // spendParts(request, defaultDatasets).estimate.co2e
+ * ```
+ * @throws {@link EmissionsError} as {@link calculateSpend}, for a request it cannot answer.
+ */
+export function fastSpendRow(request: SpendRequest, datasets: SpendDatasets): FastSpendRow | undefined {
+  const { input, selection, rate, price } = resolveSpend(request, datasets);
+  return fastSpendRowOf(input, selection, rate, price, datasets);
+}
+
+/** What {@link fastSpendRowOf} reads of a request besides its cached parts. */
+export type SpendRowInput = Pick<
+  ParsedSpendRequest,
+  'money' | 'tax_margin' | 'trade_margin' | 'transport_margin' | 'audit_trail'
+>;
+
+/**
+ * {@link fastSpendRow} from parts a caller has resolved and kept ({@link resolveSpend}: the selection, rate and
+ * price of an earlier request with the same activity, region, audit trail, currency and year, which
+ * {@link spendPrice} gives for another year) and the request's own money and margins, valid as the request schema
+ * checks them. Undefined where the double-double path declines.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const { input, selection, rate, price } = resolveSpend(request, defaultDatasets);
+ * fastSpendRowOf({ ...input, money: 250 }, selection, rate, price, defaultDatasets)?.estimate.co2e;
+ * ```
+ */
+export function fastSpendRowOf(
+  input: SpendRowInput,
+  selection: Selection,
+  rate: RateEntry,
+  price: PriceEntry,
+  datasets: SpendDatasets,
+): FastSpendRow | undefined {
+  if (rate.number === undefined || price.applied === undefined) return undefined;
+  const activity = fastActivity({ input, selection, rate, price }, datasets);
+  if (activity === undefined) return undefined;
+  const template = templateOf(selection, input.audit_trail);
+  if (template === undefined) return undefined;
+  const row = fastRow;
+  row.estimate = estimateOfTemplate(activity, template);
+  row.template = template;
+  row.selectionNotices = selection.selected.notices;
+  row.rate = rate as FastSpendRow['rate'];
+  row.price = price as FastSpendRow['price'];
+  // fastActivity took every margin from the request or none: then the selection's shared unsupplied margins.
+  if (input.tax_margin === undefined) {
+    const unsupplied = selection.unsupplied as UnsuppliedMargins;
+    row.unsupplied = unsupplied;
+    row.tax = unsupplied.tax;
+    row.trade = unsupplied.trade;
+    row.transport = unsupplied.transport;
+  } else {
+    // A supplied margin is shown as its number (`+ 0`: -0, read as the decimal 0, is shown as 0).
+    row.unsupplied = undefined;
+    row.tax = input.tax_margin + 0;
+    row.trade = (input.trade_margin as number) + 0;
+    row.transport = (input.transport_margin as number) + 0;
+  }
+  return row;
+}
+
+/**
  * The selection's estimate template for an audit trail, made on first use; undefined for a factor beyond the doubles
  * (the exact path then reports it where it always has).
  */
 function templateOf(selection: Selection, auditTrail: AuditTrail): EstimateTemplate | undefined {
+  const frame = auditTrail === 'enabled' ? selection.audited : selection.unaudited;
+  // Made already for all but a selection's first rows: found without entering the try.
+  const cached = cachedTemplate(selection.templates, auditTrail, frame.method);
+  if (cached !== undefined) return cached;
   try {
-    return frameTemplate(
-      selection.templates,
-      auditTrail === 'enabled' ? selection.audited : selection.unaudited,
-    );
+    return frameTemplate(selection.templates, frame);
   } catch {
     return undefined;
   }

@@ -18,7 +18,7 @@ const ROW = (index: number) =>
  * Rows of the runs killed mid-way: enough that a run lasts well past its first saved state (every 0.5 s) on a fast
  * machine, so it can be killed between two.
  */
-const KILLED_RUN_ROWS = 100_000;
+const KILLED_RUN_ROWS = 300_000;
 const ledger = (rows: number) =>
   `${[HEADER, ...Array.from({ length: rows }, (_, index) => ROW(index + 1))].join('\n')}\n`;
 

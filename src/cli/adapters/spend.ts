@@ -2,13 +2,29 @@ import { EmissionsError } from '../../core/errors';
 import { withDatasetPreset } from '../../embedded/presets';
 import type { SpendDatasets } from '../../datasets/types';
 import { normaliseCode } from '../../spend/classification';
-import { outputNumber, sharedNumber } from '../../core/estimate';
-import { type SpendParts, spendNotices, spendParts } from '../../spend/spend';
+import { type AuditTrail, type EstimateTemplate, outputNumber, sharedNumber } from '../../core/estimate';
+import {
+  type FastSpendRow,
+  fastSpendRowOf,
+  type PriceEntry,
+  type RateEntry,
+  resolveSpend,
+  type Selection,
+  type SpendParts,
+  spendNotices,
+  spendParts,
+  spendPrice,
+  type SpendRowInput,
+  type UnsuppliedMargins,
+} from '../../spend/spend';
+import { MAX_QUANTITY } from '../../core/validate';
+import { numberText } from '../../core/number-text';
+import { plainDecimal, plainDecimalText, resultTextCell } from '../formats/index';
 import { SpendRequest } from '../../spend/spend.schema';
-import { cellValue, pickFields } from './cells';
+import { cellValue, pickFields, strictNumber } from './cells';
 import type { FileFormat } from '../formats/records';
-import type { ColumnSpec, RowAdapter, RowOutcome } from '../pipeline/row-adapter';
-import { notice } from '../../spend/notices';
+import type { ColumnSpec, CsvResult, RowAdapter, RowOutcome } from '../pipeline/row-adapter';
+import { notice, type Notice } from '../../spend/notices';
 
 /** Flat columns that make up the request's `activity` object. */
 export const SPEND_ACTIVITY_COLUMNS = ['classification_type', 'classification_code', 'activity_id'] as const;
@@ -108,6 +124,7 @@ function categoryOf(activity: Record<string, unknown>, factorName: string | null
  * may give `activity` as an object instead); other columns pass through. Summary: by classification code.
  */
 export function spendRows(datasets: SpendDatasets): RowAdapter {
+  const keys = new RowKeys();
   return {
     name: 'spend',
     groupings: { category: 'by classification' },
@@ -139,6 +156,9 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
           : outcome,
         groups: { category: categoryOf(activity, outcome.factor_name) },
       };
+    },
+    csvResult(values, source, reading = {}) {
+      return spendCsvResult(values, source, reading.decimalComma, datasets, keys);
     },
     failureHint: (values, source, error, reading = {}) =>
       cedaHint(datasets, () => spendRequest(values, source, reading.decimalComma), error),
@@ -201,3 +221,374 @@ export function cedaHint(
     return undefined;
   }
 }
+
+/**
+ * What a factor selection's rows share in their CSV cells: the cells from `activity_unit` to `factor_year`, the
+ * notices cell of a row whose other parts add none, and the summary group of the last request spelling seen.
+ */
+interface SelectionCells {
+  readonly unit: string;
+  readonly factor: string;
+  readonly notices: string;
+  type: string;
+  code: string;
+  category: string;
+}
+
+/** The cells each cached part of a row makes, per part (the parts are the calculator's, shared between rows). */
+const selectionCells = new WeakMap<EstimateTemplate, SelectionCells>();
+const rateCells = new WeakMap<RateEntry, string>();
+const priceCells = new WeakMap<PriceEntry, string>();
+const unsuppliedCells = new WeakMap<UnsuppliedMargins, string>();
+
+/** The CSV cell of a result number, as the writer writes it (null: empty). */
+const numberCell = (value: number | null | undefined): string =>
+  value === null || value === undefined ? '' : plainDecimal(value);
+
+/** The notices cell: their codes, `;`-separated, as the CSV writer writes the notices column. */
+const noticesCell = (notices: readonly Notice[]): string =>
+  notices.length === 0 ? '' : resultTextCell(notices.map((notice) => notice.code).join(';'));
+
+/** Supplied margins' cells, per number: a ledger's margins repeat (a few hundred values). Cleared when full. */
+const marginTexts = new Map<number, string>();
+const MAX_MARGIN_TEXTS = 4096;
+
+function marginCell(value: number): string {
+  let text = marginTexts.get(value);
+  if (text === undefined) {
+    if (marginTexts.size >= MAX_MARGIN_TEXTS) marginTexts.clear();
+    text = numberCell(value);
+    marginTexts.set(value, text);
+  }
+  return text;
+}
+
+function selectionCellsOf(row: FastSpendRow, activity: Record<string, unknown>): SelectionCells {
+  const { template, estimate } = row;
+  let cells = selectionCells.get(template);
+  if (cells === undefined) {
+    const factor = estimate.emission_factor;
+    cells = {
+      unit: resultTextCell(estimate.co2e_unit),
+      factor: [
+        resultTextCell(estimate.activity_data.activity_unit),
+        resultTextCell(factor?.id ?? null),
+        resultTextCell(factor?.name ?? null),
+        resultTextCell(factor?.source ?? null),
+        resultTextCell(factor?.region ?? null),
+        numberCell(factor?.year),
+      ].join(','),
+      notices: noticesCell(row.selectionNotices),
+      type: '',
+      code: '',
+      category: '',
+    };
+    selectionCells.set(template, cells);
+  }
+  // The group is the request's spelling of its classification (normalised): one selection may be spelt several ways.
+  const { classification_type: type, classification_code: code } = activity;
+  if (typeof type !== 'string' || typeof code !== 'string' || type !== cells.type || code !== cells.code) {
+    cells.category = categoryOf(activity, estimate.emission_factor?.name ?? null);
+    // Remembered for a classified activity only (an activity id's group is made each time).
+    const classified = typeof type === 'string' && typeof code === 'string';
+    cells.type = classified ? type : '';
+    cells.code = classified ? code : '';
+  }
+  return cells;
+}
+
+function marginsCells(row: FastSpendRow): string {
+  const { unsupplied } = row;
+  if (unsupplied === undefined)
+    return `${marginCell(row.tax)},supplied,${marginCell(row.trade)},supplied,${marginCell(row.transport)},supplied`;
+  let cells = unsuppliedCells.get(unsupplied);
+  if (cells === undefined) {
+    const { origins } = unsupplied.applied;
+    cells = [
+      numberCell(unsupplied.tax),
+      resultTextCell(origins.tax_margin),
+      numberCell(unsupplied.trade),
+      resultTextCell(origins.trade_margin),
+      numberCell(unsupplied.transport),
+      resultTextCell(origins.transport_margin),
+    ].join(',');
+    unsuppliedCells.set(unsupplied, cells);
+  }
+  return cells;
+}
+
+/** A factor selection found for a CSV row's cells, as they were written (so `UK` and `GB` are two entries). */
+interface KeyedSelection {
+  readonly type: string;
+  /** The audit trail cell ('' when absent) and what it means. */
+  readonly audit: string;
+  readonly auditTrail: AuditTrail;
+  readonly selection: Selection;
+  /** Its price change per spend year cell. */
+  readonly prices: Map<string, PriceEntry>;
+}
+
+/** An exchange rate found for a CSV row's currency and year cells, with the year they spell. */
+interface KeyedRate {
+  readonly year: number;
+  readonly rate: RateEntry;
+}
+
+/** Entries a {@link RowKeys} holds before it is cleared: far more than a ledger's selections, rates or prices. */
+const MAX_ROW_KEYS = 262_144;
+
+/**
+ * The calculator's parts a run's CSV rows resolved, by the cells they were resolved from: a row whose activity,
+ * region and audit trail cells, and currency and year cells, are those of rows resolved before is answered from them
+ * without validating and resolving the request again. Only rows that resolved are kept, so their cells are valid;
+ * the row's own money and margins are read and checked per row. Maps of maps, one level per cell (type and audit
+ * trail checked in the entry), so no key is built per row and no cell can stand for another.
+ */
+class RowKeys {
+  /** Selections by code, then region. */
+  private readonly selections = new Map<string, Map<string, KeyedSelection>>();
+  /** Rates by currency, then year. */
+  private readonly rates = new Map<string, Map<string, KeyedRate>>();
+  private entries = 0;
+  /** The money and margins of the row being answered (reused: one per run). */
+  readonly input: { -readonly [K in keyof SpendRowInput]: SpendRowInput[K] } = {
+    money: 0,
+    tax_margin: undefined,
+    trade_margin: undefined,
+    transport_margin: undefined,
+    audit_trail: 'enabled',
+  };
+
+  /** Starts afresh once full (a ledger of more distinct cells than {@link MAX_ROW_KEYS}: rare, and still right). */
+  private bound(): void {
+    if (this.entries < MAX_ROW_KEYS) return;
+    this.selections.clear();
+    this.rates.clear();
+    this.entries = 0;
+  }
+
+  /** The selection kept for a row's activity, region and audit trail cells. */
+  selection(cells: RowCells): KeyedSelection | undefined {
+    const keyed = this.selections.get(cells.code)?.get(cells.region);
+    return keyed !== undefined && keyed.type === cells.type && keyed.audit === cells.audit
+      ? keyed
+      : undefined;
+  }
+
+  /** The rate kept for a row's currency and year cells. */
+  rate(cells: RowCells): KeyedRate | undefined {
+    return this.rates.get(cells.currency)?.get(cells.year);
+  }
+
+  /** Keeps the parts of a row that resolved, under its cells. */
+  keep(cells: RowCells, resolved: ReturnType<typeof resolveSpend>): void {
+    const { input, selection, rate, price } = resolved;
+    this.bound();
+    let keyed = this.selection(cells);
+    if (keyed === undefined || keyed.selection !== selection) {
+      let byRegion = this.selections.get(cells.code);
+      if (byRegion === undefined)
+        this.selections.set(cells.code, (byRegion = new Map<string, KeyedSelection>()));
+      keyed = {
+        type: cells.type,
+        audit: cells.audit,
+        auditTrail: input.audit_trail,
+        selection,
+        prices: new Map(),
+      };
+      byRegion.set(cells.region, keyed);
+      this.entries += 1;
+    }
+    this.keepPrice(keyed, cells.year, price);
+    let byYear = this.rates.get(cells.currency);
+    if (byYear === undefined) this.rates.set(cells.currency, (byYear = new Map<string, KeyedRate>()));
+    if (!byYear.has(cells.year)) {
+      byYear.set(cells.year, { year: input.spend_year, rate });
+      this.entries += 1;
+    }
+  }
+
+  /** Keeps a selection's price change for a year cell. */
+  keepPrice(keyed: KeyedSelection, year: string, price: PriceEntry): void {
+    this.bound();
+    if (!keyed.prices.has(year)) {
+      keyed.prices.set(year, price);
+      this.entries += 1;
+    }
+  }
+}
+
+/** The cells of a CSV row that key its parts. */
+interface RowCells {
+  type: string;
+  code: string;
+  region: string;
+  audit: string;
+  currency: string;
+  year: string;
+}
+
+/** The activity of the row last given by {@link fastRowOf}, as its request spells it. */
+let rowActivity: Record<string, unknown> = {};
+/** The activity of a row answered from its key cells (reused). */
+const keyedActivity = { classification_type: '', classification_code: '' };
+
+/** The reused cells of the row being keyed. */
+const rowCells: RowCells = { type: '', code: '', region: '', audit: '', currency: '', year: '' };
+
+/**
+ * A CSV row's key cells, when they are text that may key its parts (a classified activity, no activity id); else
+ * undefined (the row is then resolved from its request every time).
+ */
+function keyCells(values: Record<string, unknown>): RowCells | undefined {
+  const { classification_type: type, classification_code: code, spend_region: region } = values;
+  const { money_unit: currency, spend_year: year, audit_trail: audit, activity_id: activityId } = values;
+  if (
+    typeof type !== 'string' ||
+    typeof code !== 'string' ||
+    typeof region !== 'string' ||
+    typeof currency !== 'string' ||
+    typeof year !== 'string' ||
+    (audit !== undefined && typeof audit !== 'string') ||
+    (activityId !== undefined && activityId !== '')
+  )
+    return undefined;
+  rowCells.type = type;
+  rowCells.code = code;
+  rowCells.region = region;
+  rowCells.audit = audit ?? '';
+  rowCells.currency = currency;
+  rowCells.year = year;
+  return rowCells;
+}
+
+/** A margin cell's number, as the request reads it; undefined when empty; NaN when not one the fast path takes. */
+function marginOf(cell: unknown, field: string, decimalComma: boolean | undefined): number | undefined {
+  if (cell === undefined || cell === '') return undefined;
+  const value = strictNumber(cell as string, field, decimalComma);
+  // Within 0..1 the request schema accepts every margin (a negative tax margin, a subsidy, takes the request path).
+  return value >= 0 && value <= 1 ? value : Number.NaN;
+}
+
+/**
+ * The money and margins of a CSV row whose key cells found their parts, into `keys.input`; false where the row is to
+ * be read as a request (a credit note, a margin outside 0..1, margins given in part, a cell that is no number).
+ */
+function readAmounts(
+  values: Record<string, unknown>,
+  decimalComma: boolean | undefined,
+  input: RowKeys['input'],
+): boolean {
+  const moneyCell = values.money;
+  if (typeof moneyCell !== 'string' || moneyCell === '') return false;
+  const money = strictNumber(moneyCell, 'money', decimalComma);
+  if (!(money >= 0 && money <= MAX_QUANTITY) || Object.is(money, -0)) return false;
+  const tax = marginOf(values.tax_margin, 'tax_margin', decimalComma);
+  const trade = marginOf(values.trade_margin, 'trade_margin', decimalComma);
+  const transport = marginOf(values.transport_margin, 'transport_margin', decimalComma);
+  const none = tax === undefined && trade === undefined && transport === undefined;
+  // NaN fails both comparisons: a margin outside 0..1.
+  const all = (tax as number) >= 0 && (trade as number) >= 0 && (transport as number) >= 0;
+  if (!none && !all) return false;
+  input.money = money;
+  input.tax_margin = tax;
+  input.trade_margin = trade;
+  input.transport_margin = transport;
+  return true;
+}
+
+/**
+ * The calculator's fast row for CSV values: from the parts kept under the row's cells where they are all found
+ * (the row's money and margins read and checked here), else from its request, validated and resolved (its parts
+ * then kept). Undefined where either declines; throws what reading or resolving the request throws.
+ */
+function fastRowOf(
+  values: Record<string, unknown>,
+  source: FileFormat,
+  decimalComma: boolean | undefined,
+  datasets: SpendDatasets,
+  keys: RowKeys,
+): FastSpendRow | undefined {
+  const cells = source === 'csv' ? keyCells(values) : undefined;
+  if (cells !== undefined) {
+    const keyed = keys.selection(cells);
+    const rate = keyed === undefined ? undefined : keys.rate(cells);
+    if (keyed !== undefined && rate !== undefined) {
+      const { input } = keys;
+      if (!readAmounts(values, decimalComma, input)) return undefined;
+      input.audit_trail = keyed.auditTrail;
+      keyedActivity.classification_type = cells.type;
+      keyedActivity.classification_code = cells.code;
+      rowActivity = keyedActivity;
+      let price = keyed.prices.get(cells.year);
+      if (price === undefined) {
+        price = spendPrice(keyed.selection, rate.year, datasets);
+        keys.keepPrice(keyed, cells.year, price);
+      }
+      return fastSpendRowOf(input, keyed.selection, rate.rate, price, datasets);
+    }
+  }
+  const request = spendRequest(values, source, decimalComma);
+  if (typeof request.money === 'number' && request.money < 0) return undefined;
+  const resolved = resolveSpend(request, datasets);
+  rowActivity = request.activity;
+  if (cells !== undefined) keys.keep(cells, resolved);
+  return fastSpendRowOf(resolved.input, resolved.selection, resolved.rate, resolved.price, datasets);
+}
+
+/**
+ * A spend row's result cells as the CSV writer writes {@link spendOutcome}'s columns, from the calculator's fast row
+ * ({@link fastRowOf}): the cells of each cached part (selection, exchange rate, margins, price change) made once per
+ * part, only the row's two numbers written per row. Undefined where the calculator's fast path declines, for a credit
+ * note, and for any row that fails (then {@link RowAdapter.compute} reports it).
+ */
+function spendCsvResult(
+  values: Record<string, unknown>,
+  source: FileFormat,
+  decimalComma: boolean | undefined,
+  datasets: SpendDatasets,
+  keys: RowKeys,
+): CsvResult | undefined {
+  let row: FastSpendRow | undefined;
+  try {
+    row = fastRowOf(values, source, decimalComma, datasets, keys);
+  } catch {
+    return undefined;
+  }
+  if (row === undefined) return undefined;
+  const { estimate, rate, price } = row;
+  const selection = selectionCellsOf(row, rowActivity);
+  let rateText = rateCells.get(rate);
+  if (rateText === undefined) {
+    rateText = `${numberCell(rate.number)},${numberCell(rate.exchange.rateYear)}`;
+    rateCells.set(rate, rateText);
+  }
+  let priceText = priceCells.get(price);
+  if (priceText === undefined) {
+    priceText = numberCell(price.applied);
+    priceCells.set(price, priceText);
+  }
+  const marginNotices = row.unsupplied === undefined ? NO_NOTICES : row.unsupplied.applied.notices;
+  const notices =
+    rate.exchange.notices.length === 0 && marginNotices.length === 0 && price.prices.notices.length === 0
+      ? selection.notices
+      : noticesCell([
+          ...row.selectionNotices,
+          ...rate.exchange.notices,
+          ...marginNotices,
+          ...price.prices.notices,
+        ]);
+  const co2e = estimate.co2e;
+  const co2eText = numberText(co2e);
+  const written = result;
+  written.cells = `${plainDecimalText(co2eText)},${selection.unit},${numberCell(estimate.activity_data.activity_value)},${selection.factor},${rateText},${marginsCells(row)},${priceText},,${notices},,,`;
+  written.co2e = co2e;
+  written.co2eText = co2eText;
+  written.groups.category = selection.category;
+  return written;
+}
+
+/** The result {@link spendCsvResult} gives, reused: the pipeline reads it before asking for the next row's. */
+const result = { cells: '', co2e: 0, co2eText: '', groups: { category: '' } } satisfies CsvResult;
+
+const NO_NOTICES: readonly Notice[] = [];

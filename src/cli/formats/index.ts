@@ -10,7 +10,7 @@ import type { EncoderOptions, RowEncoder } from './output-row';
  * reader and writer, and one more entry in {@link ENCODERS}.
  */
 
-export { csvField, neutraliseFormula, plainDecimal } from './csv/writer';
+export { csvField, neutraliseFormula, plainDecimal, plainDecimalText, resultTextCell } from './csv/writer';
 export {
   type ErrorDetail,
   type OutputRow,

@@ -148,6 +148,11 @@ export interface RowEncoder {
    * (the CSV encoder may copy it: {@link EncoderOptions.copiesRecords}).
    */
   line(input: Readonly<Record<string, unknown>>, result: ResultFields, record?: string): string;
+  /**
+   * CSV with the generic {@link RESULT_COLUMNS}: one row's line from its input cells (as {@link RowEncoder.line}
+   * writes them) and its result cells already written as CSV (`cells`, comma-separated, as `line` would write them).
+   */
+  resultLine?(input: Readonly<Record<string, unknown>>, cells: string, record?: string): string;
   /** Rows' text: their lines, in order. */
   encode(rows: readonly OutputRow[]): string;
 }

@@ -269,6 +269,9 @@ export function chunkProcessor(
       ? keyReader(kind.columns, context.keys ?? [], rename)
       : undefined;
   const newTally = context.tally === true ? kind.newTally : undefined;
+  // CSV output of the generic result columns: rows the adapter writes itself (RowAdapter.csvResult) skip the outcome.
+  const resultLine = newTally === undefined ? encoder?.resultLine : undefined;
+  const csvResult = resultLine === undefined ? undefined : kind.csvResult;
   return (records) => {
     const summary = new RunSummary(kind.groupings, newTally?.call(kind));
     const sink = new ByteSink(encoder === undefined ? 0 : capacity);
@@ -298,6 +301,18 @@ export function chunkProcessor(
         try {
           const read = parquet ? parquetRowValues(values) : values;
           input = names === undefined ? read : renamed(read, names);
+          const written = csvResult?.call(kind, input, source, reading);
+          if (written !== undefined) {
+            summary.success(written.co2e, written.groups, undefined, written.co2eText);
+            sink.write(
+              (resultLine as NonNullable<typeof resultLine>)(
+                values,
+                written.cells,
+                copiesRecords ? record.text : undefined,
+              ),
+            );
+            return;
+          }
           const { outcome, groups, fields, tallied } = kind.compute(input, source, reading);
           summary.success(outcome.co2e, groups, tallied);
           result = fields ?? outcome;

@@ -156,15 +156,18 @@ export class RunSummary {
     for (const name of Object.keys(groupings)) this.groups.set(name, new Map());
   }
 
-  /** A row computed: its kg, its summary groups, and what it adds to the adapter's tally (`tallied`). */
-  success(co2e: number, groups: Record<string, string>, tallied?: unknown): void {
+  /**
+   * A row computed: its kg, its summary groups, and what it adds to the adapter's tally (`tallied`); `co2eText`,
+   * where the caller has it, is `numberText(co2e)`.
+   */
+  success(co2e: number, groups: Record<string, string>, tallied?: unknown, co2eText?: string): void {
     this.rows += 1;
     if (this.tally !== undefined) {
       if (tallied === undefined) this.tally.miss();
       else this.tally.add(tallied);
     }
     // The number's shortest decimal text: the value decimal(co2e) would hold.
-    const amount = numberText(co2e);
+    const amount = co2eText ?? numberText(co2e);
     const scaled = DecimalSum.scale(amount);
     this.total.addScaled(scaled, amount);
     for (const name in groups) {

@@ -15,7 +15,18 @@ import { type EncoderOptions, RESULT_COLUMNS, type RowEncoder } from '../output-
  * ```
  */
 export function plainDecimal(value: number): string {
-  const text = numberText(value);
+  return plainDecimalText(numberText(value));
+}
+
+/**
+ * {@link plainDecimal} of a number whose {@link numberText} the caller has already (the run summary reads it too).
+ *
+ * @example
+ * ```ts
+ * plainDecimalText('4.1771632e-10'); // '0.00000000041771632'
+ * ```
+ */
+export function plainDecimalText(text: string): string {
   const e = text.indexOf('e');
   if (e < 0) return text;
   // `numberText` wrote d[.ddd]e±x, the shortest digits that read back as the double: move the point by moving text.
@@ -76,6 +87,19 @@ function resultCell(value: unknown, texts: CellTexts): string {
   // An object (an error's detail) as compact JSON, as JSON Lines has it.
   return texts.of(typeof value === 'object' ? JSON.stringify(value) : String(value));
 }
+
+/**
+ * A result column's text as its CSV cell: neutralised as a formula, then quoted where needed, as every result text
+ * is written (null: an empty cell).
+ *
+ * @example
+ * ```ts
+ * resultTextCell('Crops, n.e.c.'); // '"Crops, n.e.c."'
+ * resultTextCell(null); // ''
+ * ```
+ */
+export const resultTextCell = (text: string | null): string =>
+  text === null ? '' : csvField(neutraliseFormula(text));
 
 /**
  * Result texts as CSV cells, remembered: a ledger's rows repeat the same few factor names, ids, sources, units and
@@ -246,9 +270,19 @@ export function csvEncoder({
     }
     return `${text}\n`;
   };
+  // The input cells as `line` writes them, then result cells the caller wrote (RowEncoder.resultLine).
+  const resultLine = (input: Readonly<Record<string, unknown>>, cells: string, record?: string) => {
+    if (copiesRecords && record !== undefined && copiesAsRead(record, neutraliseFormulas))
+      return `${record},${cells}\n`;
+    let text = '';
+    for (let index = 0; index < columns.length; index++)
+      text += `${passThrough(inputCell(input[columns[index] as string]))},`;
+    return `${text}${cells}\n`;
+  };
   return {
     header: csvLine([...columns.map(guard), ...results]),
     line,
+    ...(resultColumns === undefined && { resultLine }),
     encode(rows) {
       let text = '';
       for (const { input, result } of rows) text += line(input, result);

@@ -1,0 +1,236 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SPEND_ACTIVITY_COLUMNS, SPEND_REQUEST_COLUMNS, spendRows } from '../../src/cli/adapters/spend';
+import { passThroughColumns } from '../../src/cli/formats/index';
+import { type ChunkContext, chunkProcessor } from '../../src/cli/pipeline/chunk';
+import type { RowAdapter } from '../../src/cli/pipeline/row-adapter';
+import { defaultDatasets } from '../../src/embedded/index';
+import { withDatasetPreset } from '../../src/embedded/presets';
+import { fastSpendRow, spendParts } from '../../src/spend/spend';
+
+/**
+ * The spend adapter's CSV row path (`csvResult`: the result cells written from the calculator's cached parts) against
+ * the generic one (`compute`, then the CSV writer): the same bytes and the same summary, row for row, on varied
+ * ledgers with every kind of row the fast path must decline or get right (margins supplied in part, long margins,
+ * credit notes, bad cells, other spellings of a code, region and currency, audit trail off, activity ids).
+ */
+
+/** The spend request's columns (a ledger's own, `id` and `supplier`, first), the activity's spread as fields. */
+const HEADER = [
+  'id',
+  'supplier',
+  ...SPEND_ACTIVITY_COLUMNS.filter((name) => name !== 'activity_id'),
+  ...SPEND_REQUEST_COLUMNS,
+  'activity_id',
+];
+
+const contextOf = (header: readonly string[]): ChunkContext => ({
+  inputFormat: 'csv',
+  format: 'csv',
+  header,
+  columns: passThroughColumns(header, undefined),
+  neutraliseFormulas: true,
+});
+
+/** The adapter without its CSV row path: every row through `compute` and the writer. */
+const generic = (rows: RowAdapter): RowAdapter => ({ ...rows, csvResult: undefined });
+
+/** Cells a ledger mostly has (`good`, answered), and now and then others (other spellings, bad cells). */
+const mostly = (good: readonly string[], other: readonly string[]) =>
+  fc.oneof(
+    { arbitrary: fc.constantFrom(...good), weight: 12 },
+    { arbitrary: fc.constantFrom(...other), weight: 1 },
+  );
+
+const quoted = (text: string) => (/[",]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+
+/** Activity ids of the embedded EXIOBASE factors (retail trade; computer services). */
+const RETAIL_ID =
+  'general_retail-type_retail_trade_except_of_motor_vehicles_motorcycles_repair_of_personal_household_goods_services';
+const COMPUTING_ID = 'professional_services-type_computer_related_services';
+
+const row = fc
+  .record({
+    supplier: fc.constantFrom('Supplier 1, Ltd', 'Plain', '=SUM(A1)', 'Quote "q"', '-12.5'),
+    type: mostly(['isic4'], ['ISIC4', 'Isic4', 'nace2', 'naics2017', 'mcc', 'unspsc', '']),
+    code: mostly(
+      ['4711', '62', 'F', '5110', '0130', '01', '3510', '86', '6419'],
+      ['130', '9999', '47.11', ''],
+    ),
+    year: mostly(['2012', '2016', '2019', '2021', '2025'], ['1899', '2019.5', '']),
+    region: mostly(['DE', 'GB', 'US', 'NO', 'BR', 'FR'], ['de', 'UK', 'gb', 'JP', 'XX', 'E', '']),
+    money: mostly(
+      ['1000', '0', '12.345678901234567', '1e3', '99999.99', '0.01'],
+      ['-250.5', '-0', 'abc', '1,5', '', '1e15', '1e16', '0.1e-320'],
+    ),
+    currency: mostly(['eur', 'gbp', 'usd', 'nok', 'brl', 'jpy'], ['EUR', 'rmb', 'Rmb', 'xxx', '']),
+    margins: fc.oneof(
+      fc.constant(['', '', '']),
+      fc.tuple(
+        mostly(['0.19', '0.05', '0', '0.1'], ['', '-0.05', '0.123456789012345678', '0.6', '1', '1.5', '-0']),
+        mostly(['0.1', '0', '0.085'], ['', '-0.1', '0.5', '1e-3']),
+        mostly(['0.02', '0.03', '0'], ['', '0.9', '-0']),
+      ),
+    ),
+    audit: mostly([''], ['enabled', 'disabled', 'bad']),
+    activityId: mostly([''], ['no-such-id', RETAIL_ID, COMPUTING_ID]),
+  })
+  .map(({ supplier, type, code, year, region, money, currency, margins, audit, activityId }) =>
+    [quoted(supplier), type, code, year, region, money, currency, ...margins, audit, activityId].join(','),
+  );
+
+/** Rows the fast path wrote, of those it was asked for, per test: each property must see it write most rows. */
+const taken = { written: 0, asked: 0 };
+const counted = (rows: RowAdapter): RowAdapter => ({
+  ...rows,
+  csvResult(values, source, reading) {
+    const written = rows.csvResult?.(values, source, reading);
+    taken.asked += 1;
+    if (written !== undefined) taken.written += 1;
+    return written;
+  },
+});
+
+function bothWays(rows: RowAdapter, lines: readonly string[], reading?: ChunkContext['reading']) {
+  const context = { ...contextOf(HEADER), reading };
+  const records = lines.map((line, index) => ({ line: index + 2, text: `${index + 1},${line}` }));
+  const fast = chunkProcessor(counted(rows), context)(records);
+  const slow = chunkProcessor(generic(rows), context)(records);
+  expect(Buffer.from(fast.bytes).toString('utf8')).toBe(Buffer.from(slow.bytes).toString('utf8'));
+  expect(fast.summary.toParts()).toEqual(slow.summary.toParts());
+}
+
+describe('spend CSV rows written from the cached parts (csvResult)', () => {
+  const rows = spendRows(defaultDatasets);
+
+  it('takes the fast path for a plain row, and declines a row that fails or a credit note', () => {
+    const values = (money: string, margins = ['0.19', '0.1', '0.02']) => ({
+      id: '1',
+      classification_type: 'isic4',
+      classification_code: '4711',
+      spend_year: '2019',
+      spend_region: 'DE',
+      money,
+      money_unit: 'eur',
+      tax_margin: margins[0],
+      trade_margin: margins[1],
+      transport_margin: margins[2],
+    });
+    // 1000 × (1 − 0.19 − 0.1 − 0.02) = 690 EUR × 0.0272 kg/EUR = 18.768 kg (tests/cli/spend.test.ts).
+    const written = rows.csvResult?.(values('1000'), 'csv', {});
+    expect(written?.co2eText).toBe('18.768');
+    expect(written?.cells.startsWith('18.768,kg,690,eur,')).toBe(true);
+    expect(written?.cells.endsWith(',0.19,supplied,0.1,supplied,0.02,supplied,0,,,,,')).toBe(true);
+    expect(rows.csvResult?.(values('abc'), 'csv', {})).toBeUndefined();
+    expect(rows.csvResult?.(values('-5'), 'csv', { credits: 'net' })).toBeUndefined();
+    // Margins supplied in part: the calculator's exact path, so the generic row path.
+    expect(rows.csvResult?.(values('1000', ['0.19', '', '']), 'csv', {})).toBeUndefined();
+  });
+
+  it('writes the same bytes and summary as compute and the writer, on varied ledgers', () => {
+    taken.written = taken.asked = 0;
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 60 }), (lines) => bothWays(rows, lines)),
+      { numRuns: 150 },
+    );
+    expect(taken.written).toBeGreaterThan(taken.asked * 0.3);
+  });
+
+  it('the same under --credits net and with decimal commas', () => {
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 40 }), (lines) => {
+        bothWays(rows, lines, { credits: 'net' });
+        bothWays(
+          rows,
+          lines.map((line) => line.replaceAll('.', ',').replace(/^([^,]*),/, '"$1",')),
+          { decimalComma: true },
+        );
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('the same for JSON Lines input written as CSV (activity as an object or as fields)', () => {
+    const jsonLines = (lines: readonly string[]) =>
+      lines.map((line, index) => {
+        const [, type, code, year, region, money, currency, tax, trade, transport, audit, id] = line
+          .replace(/^"[^"]*(?:""[^"]*)*"/, 'supplier')
+          .split(',');
+        const number = (text: string | undefined) =>
+          text === undefined || text === '' ? undefined : Number.isFinite(Number(text)) ? Number(text) : text;
+        const activity =
+          id !== '' ? { activity_id: id } : { classification_type: type, classification_code: code };
+        const fields = {
+          id: index + 1,
+          ...(index % 2 === 0 ? { activity } : activity),
+          spend_year: number(year),
+          spend_region: region,
+          money: number(money),
+          money_unit: currency,
+          tax_margin: number(tax),
+          trade_margin: number(trade),
+          transport_margin: number(transport),
+          ...(audit !== '' && { audit_trail: audit }),
+        };
+        return { line: index + 1, text: JSON.stringify(fields) };
+      });
+    const context: ChunkContext = {
+      inputFormat: 'jsonl',
+      format: 'csv',
+      header: [],
+      columns: ['id'],
+      neutraliseFormulas: true,
+    };
+    taken.written = taken.asked = 0;
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 40 }), (lines) => {
+        const records = jsonLines(lines);
+        const fast = chunkProcessor(counted(rows), context)(records);
+        const slow = chunkProcessor(generic(rows), context)(records);
+        expect(Buffer.from(fast.bytes).toString('utf8')).toBe(Buffer.from(slow.bytes).toString('utf8'));
+        expect(fast.summary.toParts()).toEqual(slow.summary.toParts());
+      }),
+      { numRuns: 60 },
+    );
+    expect(taken.written).toBeGreaterThan(taken.asked * 0.3);
+  });
+
+  it('the same with factors at purchaser price and a basis region (the CEDA preset)', () => {
+    taken.written = taken.asked = 0;
+    const ceda = spendRows(withDatasetPreset(defaultDatasets, 'ceda'));
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 40 }), (lines) => bothWays(ceda, lines)),
+      { numRuns: 60 },
+    );
+    expect(taken.written).toBeGreaterThan(0);
+  });
+
+  it('gives the estimate spendParts gives, where it answers', () => {
+    let answered = 0;
+    for (const code of ['4711', '62', 'F', '0130', '01'])
+      for (const region of ['DE', 'GB', 'US', 'BR'])
+        for (const [currency, year] of [
+          ['eur', 2019],
+          ['gbp', 2014],
+          ['brl', 2024],
+        ] as const)
+          for (const margins of [{}, { tax_margin: 0.1, trade_margin: 0.05, transport_margin: 0.01 }]) {
+            const request = {
+              activity: { classification_type: 'isic4' as const, classification_code: code },
+              spend_year: year,
+              spend_region: region,
+              money: 1234.5,
+              money_unit: currency,
+              ...margins,
+            };
+            const fast = fastSpendRow(request, defaultDatasets);
+            if (fast === undefined) continue;
+            answered += 1;
+            const parts = spendParts(request, defaultDatasets);
+            expect(fast.estimate).toEqual(parts.estimate);
+            expect(fast.rate.exchange).toBe(parts.exchange);
+            expect(fast.price.prices).toBe(parts.prices);
+          }
+    expect(answered).toBeGreaterThan(100);
+  });
+});
