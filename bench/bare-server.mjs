@@ -1,7 +1,6 @@
 // The baseline of bench/http.ts (issue 24: "a bare node:http server that parses the same JSON"; issue 40: "answering
 // the same bytes"): a node:http server that reads the request body, parses it with JSON.parse, and answers the
-// bytes of the given file (what `serve` answered to the same request), or a fixed JSON body of the given size,
-// with Content-Length as `serve` sends its answers (framed the same way, so only the work differs).
+// bytes of the given file (what `serve` answered to the same request), or a fixed JSON body of the given size.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
@@ -27,7 +26,6 @@ const server = createServer((request, response) => {
     response.writeHead(200, {
       'content-type': 'application/json; charset=utf-8',
       'cache-control': 'no-store',
-      'content-length': String(Buffer.byteLength(body)),
     });
     response.end(body);
   });

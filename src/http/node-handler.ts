@@ -93,31 +93,16 @@ function utf8Bytes(text: string): Uint8Array {
 
 function write(response: ServerResponse, answer: Reply): void {
   if (response.destroyed) return;
+  response.writeHead(answer.status, answer.headers);
   const { body } = answer;
   if (typeof body === 'string') {
-    if (body === '') {
-      response.writeHead(answer.status, answer.headers);
-      response.end();
-      return;
-    }
-    // A short answer goes out as text (node writes its headers and a string in one go, a Buffer with a writev);
-    // a long one as bytes encoded here.
-    const content = body.length < LONG_TEXT ? body : utf8Bytes(body);
-    const length = typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
-    response.writeHead(answer.status, { ...answer.headers, 'content-length': String(length) });
-    response.end(content);
+    // A short answer goes out as text: node writes its headers and a string in one go, a Buffer with a writev.
+    response.end(body.length < LONG_TEXT ? body : utf8Bytes(body));
     return;
   }
-  // Every answer's length is known before it is sent: Content-Length, no chunked framing around it.
-  let length = 0;
-  for (const piece of body) length += piece.byteLength;
-  response.writeHead(answer.status, { ...answer.headers, 'content-length': String(length) });
-  if (body.length === 1) {
-    response.end(body[0]);
-    return;
-  }
-  // A large answer's pieces (256 KB of bytes each) go to the socket as it drains: a 27 MB answer encoded in one
-  // end() held the event loop.
+  // Chunked, as node frames an answer it is not told the length of: sent with Content-Length, a batch of 100 cost
+  // more CPU (bench/http.md). A large answer's pieces (256 KB of bytes each) go to the socket as it drains: a 27 MB
+  // answer encoded in one end() held the event loop.
   let index = 0;
   const next = (): void => {
     while (index < body.length && !response.destroyed) {
