@@ -69,10 +69,11 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<Uint8Arra
     const onClose = () => {
       if (!request.complete) onError(); // the client went away mid-body
     };
+    // on, not once: stop() takes each off, and once wraps every listener in one more function per request.
     request.on('data', onData);
-    request.once('end', onEnd);
-    request.once('error', onError);
-    request.once('close', onClose);
+    request.on('end', onEnd);
+    request.on('error', onError);
+    request.on('close', onClose);
   });
 }
 
