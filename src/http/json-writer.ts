@@ -58,11 +58,9 @@ function isDeepFrozen(value: object): boolean {
   return true;
 }
 
-/** An object whose prototype is `Object.prototype` or null (the constructor is looked at first: a cheaper load). */
 const isPlain = (value: object): boolean => {
-  if ((value as { constructor?: unknown }).constructor === Object)
-    return Object.getPrototypeOf(value) === Object.prototype;
-  return Object.getPrototypeOf(value) === null;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
 };
 
 /** A value's JSON text, or undefined where `JSON.stringify` leaves it out (undefined, functions, symbols). */
