@@ -203,11 +203,34 @@ export interface BatchOptions {
 }
 
 /**
- * A batch answer's JSON text from its results, a few at a time as they are computed: exactly
- * `JSON.stringify(results)` (each element as {@link jsonText} writes it), inside `prefix` and `suffix` (the v1
- * envelope `{"results":` … `}`). The wire form is written straight to UTF-8 bytes (one piece for an answer up to
- * 262,144 bytes); any other long answer is encoded a piece at a time as it is written. Writing stops as soon as
- * the text passes `maxLength` characters, so a refused answer is never held whole.
+ * A batch answer written as its results come, a slice at a time: `add` writes a slice (false once the text has
+ * passed `maxLength` characters: the answer is refused, and nothing more should be added), `end` closes the
+ * array and gives the body (one string, or UTF-8 bytes in pieces).
+ */
+export interface BatchWriter {
+  add(results: readonly unknown[]): boolean;
+  end(): string | Uint8Array<ArrayBuffer>[];
+}
+
+/**
+ * A writer of one batch answer: exactly `JSON.stringify(results)` (each element as {@link jsonText} writes it),
+ * inside `prefix` and `suffix` (the v1 envelope `{"results":` … `}`), written as the results are computed. The
+ * wire form is written straight to UTF-8 bytes (one piece for an answer up to 262,144 bytes); any other long
+ * answer is encoded a piece at a time as it is written. Writing stops as soon as the text passes `maxLength`
+ * characters, so a refused answer is never held whole.
+ *
+ * @example
+ * ```ts
+ * const writer = batchWriter({ wire: true, maxLength: 1e6 });
+ * if (writer.add(results)) Buffer.concat(writer.end()).toString(); // JSON.stringify(results.map(toWireEstimate))
+ * ```
+ */
+export function batchWriter(options: BatchOptions): BatchWriter {
+  return options.wire ? new ByteBatch(options) : new TextBatch(options);
+}
+
+/**
+ * {@link batchWriter} over results that come in slices, some perhaps later: the whole answer, or `over`.
  *
  * @example
  * ```ts
@@ -219,53 +242,94 @@ export async function batchText(
   results: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
   options: BatchOptions,
 ): Promise<BatchText> {
-  if (options.wire) return batchBytes(results, options);
-  const pieces: Uint8Array<ArrayBuffer>[] = [];
-  const suffix = `]${options.suffix ?? ''}`;
-  let text = `${options.prefix ?? ''}[`;
-  let length = text.length + suffix.length;
-  let first = true;
-  for await (const slice of results) {
-    for (const result of slice) {
-      const element = (first ? '' : ',') + jsonText(result, options);
-      first = false;
-      length += element.length;
-      if (length > options.maxLength) return { over: true };
-      text += element;
-    }
-    if (text.length >= PIECE_CHARACTERS) {
-      pieces.push(utf8.encode(text));
-      text = '';
-    }
+  const writer = batchWriter(options);
+  for await (const slice of results) if (!writer.add(slice)) return { over: true };
+  return { body: writer.end() };
+}
+
+/** A batch answer as text, encoded to bytes a piece at a time once long. */
+class TextBatch implements BatchWriter {
+  private readonly pieces: Uint8Array<ArrayBuffer>[] = [];
+  private readonly suffix: string;
+  private text: string;
+  private length: number;
+  private first = true;
+
+  constructor(private readonly options: BatchOptions) {
+    this.suffix = `]${options.suffix ?? ''}`;
+    this.text = `${options.prefix ?? ''}[`;
+    this.length = this.text.length + this.suffix.length;
   }
-  if (pieces.length === 0) return { body: text + suffix };
-  pieces.push(utf8.encode(text + suffix));
-  return { body: pieces };
+
+  add(results: readonly unknown[]): boolean {
+    for (const result of results) {
+      const element = (this.first ? '' : ',') + jsonText(result, this.options);
+      this.first = false;
+      this.length += element.length;
+      if (this.length > this.options.maxLength) return false;
+      this.text += element;
+    }
+    if (this.text.length >= PIECE_CHARACTERS) {
+      this.pieces.push(utf8.encode(this.text));
+      this.text = '';
+    }
+    return true;
+  }
+
+  end(): string | Uint8Array<ArrayBuffer>[] {
+    if (this.pieces.length === 0) return this.text + this.suffix;
+    this.pieces.push(utf8.encode(this.text + this.suffix));
+    return this.pieces;
+  }
 }
 
 /*
  * The byte writer. A text built of a thousand small strings cost more to turn into bytes (node walks it to
  * measure it, then again to encode it) than to write: a batch of 100 cpu estimates spent more time there than in
- * the engine. The wire form of a batch is written as UTF-8 bytes instead: the reused texts (member names with
- * their short string values, frozen factors) are kept as bytes, and only numbers and fresh objects are written
- * per element.
+ * the engine. The wire form of a batch is written as UTF-8 bytes instead. Results of a calculator come in a few
+ * layouts (the same member names in the same order), and most members hold the same value from one result to the
+ * next (units, the shared factor and gases objects): per layout, each member keeps the bytes of the last value
+ * written there that cannot change, and a stretch of such members is copied as one piece, so writing a result is
+ * mostly comparing references and copying bytes; only numbers and fresh objects are written anew.
  */
 
-/** A text with its UTF-8 bytes and its length in characters (the answer's cap counts characters). */
-interface Piece {
-  readonly bytes: Uint8Array;
-  readonly characters: number;
+/** A text's UTF-8 bytes and its length in characters (the answer's cap counts characters). */
+class Piece {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly characters: number,
+  ) {}
+
+  /** Several pieces as one. */
+  static joined(pieces: readonly Piece[]): Piece {
+    let length = 0;
+    let characters = 0;
+    for (const piece of pieces) {
+      length += piece.bytes.length;
+      characters += piece.characters;
+    }
+    const bytes = new Uint8Array(length);
+    let offset = 0;
+    for (const piece of pieces) {
+      bytes.set(piece.bytes, offset);
+      offset += piece.bytes.length;
+    }
+    return new Piece(bytes, characters);
+  }
 }
 
-const pieceOf = (text: string): Piece => ({ bytes: utf8.encode(text), characters: text.length });
+const pieceOf = (text: string): Piece => new Piece(utf8.encode(text), text.length);
 
 /** `,"name":` as bytes, per property name seen. */
 const keyPieces = new Map<string, Piece>();
 /** `,"name":"value"` as bytes, per property name and short string value seen. */
 const stringMemberPieces = new Map<string, Map<string, Piece>>();
-/** Deeply frozen objects' text, and factors' wire text, as bytes. */
+/** Deeply frozen objects' text as bytes. */
 const frozenPieces = new WeakMap<object, Piece>();
-const wireFactorPieces = new WeakMap<object, Piece>();
+/** `,"name":text` of deeply frozen objects, with the name it was met under. */
+const frozenMembers = new WeakMap<object, { readonly name: string; readonly piece: Piece }>();
+/** `,"emission_factor":text` of deeply frozen factors in the wire form. */
+const wireFactorMembers = new WeakMap<object, Piece>();
 
 function keyPiece(name: string): Piece {
   return keyPieces.get(name) ?? remember(keyPieces, name, pieceOf(commaKey(name)));
@@ -278,8 +342,84 @@ function stringMemberPiece(name: string, value: string): Piece {
   return byValue.get(value) ?? remember(byValue, value, pieceOf(stringMember(name, value)));
 }
 
+/** Marks a member that keeps no value. */
+const NOTHING_KEPT = Symbol('nothing kept');
+const NO_PIECE = new Piece(new Uint8Array(0), 0);
+
+/**
+ * One layout of plain object as the byte writer has met it: its member names in order, each name's `,"name":`,
+ * per member the last value written there that cannot change (a short string, a deeply frozen object) with the
+ * member's bytes, stretches of such members joined into one piece, and per member the layout of the last fresh
+ * object written there. With `wire`, a member `emission_factor` is written in the wire form.
+ */
+class Layout {
+  readonly keys: readonly Piece[];
+  readonly kept: unknown[];
+  readonly members: Piece[];
+  /**
+   * Members `index` to `runEnds[index]` (excluded) as one piece, while each keeps its value, with the next
+   * member's name where `runKeyed[index]`.
+   */
+  readonly runs: (Piece | undefined)[];
+  readonly runEnds: number[];
+  readonly runKeyed: boolean[];
+  readonly inner: (Layout | undefined)[];
+
+  constructor(
+    readonly names: readonly string[],
+    readonly wire: boolean,
+  ) {
+    this.keys = names.map(keyPiece);
+    this.kept = names.map(() => NOTHING_KEPT);
+    this.members = names.map(() => NO_PIECE);
+    this.runs = names.map(() => undefined);
+    this.runEnds = names.map(() => 0);
+    this.runKeyed = names.map(() => false);
+    this.inner = names.map(() => undefined);
+  }
+
+  /** Keeps a member's value and its bytes for the next objects; the stretches over it are joined anew. */
+  keep(index: number, value: unknown, member: Piece): void {
+    this.kept[index] = value;
+    this.members[index] = member;
+    for (let from = 0; from <= index; from++)
+      if ((this.runEnds[from] as number) > index) this.runs[from] = undefined;
+  }
+
+  /**
+   * Members `from` to `to` (excluded), each keeping its value, as one piece; with `keyed`, followed by member
+   * `to`'s `,"name":` (its value is written next).
+   */
+  run(from: number, to: number, keyed: boolean): Piece {
+    const known = this.runs[from];
+    if (known !== undefined && this.runEnds[from] === to && this.runKeyed[from] === keyed) return known;
+    if (!keyed && to - from === 1) return this.members[from] as Piece;
+    const pieces = this.members.slice(from, to);
+    if (keyed) pieces.push(this.keys[to] as Piece);
+    const run = Piece.joined(pieces);
+    this.runs[from] = run;
+    this.runEnds[from] = to;
+    this.runKeyed[from] = keyed;
+    return run;
+  }
+}
+
+/** Layouts by their form and names, at most {@link LAYOUTS_KEPT} (past it, a layout serves one object). */
+const layouts = new Map<string, Layout>();
+const LAYOUTS_KEPT = 1_000;
+
+/** The layout of an object with these names. */
+function layoutOf(names: string[], wire: boolean): Layout {
+  const id = (wire ? 'w' : 'p') + JSON.stringify(names);
+  const known = layouts.get(id);
+  if (known !== undefined) return known;
+  const layout = new Layout(names, wire);
+  if (layouts.size < LAYOUTS_KEPT) layouts.set(id, layout);
+  return layout;
+}
+
 /** Bytes copied one by one rather than by `set`, whose call costs more than a short copy. */
-const SHORT_COPY = 32;
+const SHORT_COPY = 8;
 /**
  * Bytes of an answer's first buffer: small, so that many small answers at once hold little. Once the first element
  * is written, the buffer is made room for all (see `count`), up to a piece and a margin; past that it doubles.
@@ -320,18 +460,23 @@ class ByteText {
     this.characters++;
   }
 
-  /** A reused piece, from its byte `from` on (1: without its leading comma). */
-  piece(piece: Piece, from = 0): void {
+  /** Replaces the ASCII character at `offset` (already written) by another. */
+  replace(offset: number, code: number): void {
+    this.buffer[offset] = code;
+  }
+
+  /** A reused piece. */
+  piece(piece: Piece): void {
     const { bytes } = piece;
-    const length = bytes.length - from;
+    const length = bytes.length;
     this.room(length);
-    const buffer = this.buffer;
     if (length <= SHORT_COPY) {
+      const buffer = this.buffer;
       let offset = this.offset;
-      for (let index = from; index < bytes.length; index++) buffer[offset++] = bytes[index] as number;
-    } else buffer.set(from === 0 ? bytes : bytes.subarray(from), this.offset);
+      for (let index = 0; index < length; index++) buffer[offset++] = bytes[index] as number;
+    } else this.buffer.set(bytes, this.offset);
     this.offset += length;
-    this.characters += piece.characters - from;
+    this.characters += piece.characters;
   }
 
   /** Text known to be ASCII (a number's, `true`, `null`). */
@@ -360,116 +505,295 @@ class ByteText {
   }
 }
 
-/** Writes a value's JSON text; false (nothing written) where `JSON.stringify` leaves it out. */
-function writeValue(out: ByteText, value: unknown): boolean {
+/** What `JSON.stringify` writes for `value` at `key` (a name, or an index): its `toJSON(key)` where it has one. */
+function jsonValue(value: unknown, key: string | number): unknown {
+  if (typeof value === 'object' && value !== null) {
+    const toJson = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJson === 'function') return (toJson as (key: string) => unknown).call(value, String(key));
+  }
+  return value;
+}
+
+/** Whether `JSON.stringify` leaves a member with this value out. */
+const leftOut = (value: unknown): boolean =>
+  value === undefined || typeof value === 'function' || typeof value === 'symbol';
+
+/**
+ * Writes a value that `JSON.stringify` writes (see {@link leftOut}), `toJSON` already applied; gives the layout
+ * an object was written with, the hint for the next object met at the same place.
+ */
+function writeValue(out: ByteText, value: unknown, hint?: Layout): Layout | undefined {
   switch (typeof value) {
     case 'number':
       out.ascii(Number.isFinite(value) ? String(value) : 'null');
-      return true;
+      return hint;
     case 'boolean':
       out.ascii(value ? 'true' : 'false');
-      return true;
+      return hint;
+    case 'string':
+      out.text(JSON.stringify(value));
+      return hint;
     case 'object':
       if (value === null) out.ascii('null');
-      else writeObject(out, value);
-      return true;
-    case 'string':
-    case 'bigint': {
-      const text = valueText(value);
-      if (text === undefined) return false;
-      out.text(text); // a bigint throws, as JSON.stringify does
-      return true;
-    }
+      else return writeObject(out, value, hint);
+      return hint;
     default:
-      return false;
+      out.text(JSON.stringify(value)); // a bigint: throws, as JSON.stringify does
+      return hint;
   }
 }
 
-function writeObject(out: ByteText, value: object): void {
+/** Writes an object (its `toJSON` already applied); gives the layout it was written with, if any. */
+function writeObject(out: ByteText, value: object, hint: Layout | undefined): Layout | undefined {
   if (Object.isFrozen(value)) {
     let piece = frozenPieces.get(value);
     if (piece === undefined && isDeepFrozen(value)) {
       piece = pieceOf(objectText(value));
       frozenPieces.set(value, piece);
     }
-    if (piece !== undefined) return out.piece(piece);
+    if (piece !== undefined) {
+      out.piece(piece);
+      return hint;
+    }
   }
-  if (Array.isArray(value) && typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
+  if (Array.isArray(value)) {
     out.code(0x5b); // [
+    let inner: Layout | undefined;
     for (let index = 0; index < value.length; index++) {
       if (index > 0) out.code(0x2c); // ,
-      if (!writeValue(out, value[index])) out.ascii('null');
+      const element = jsonValue(value[index], index);
+      if (leftOut(element)) out.ascii('null');
+      else inner = writeValue(out, element, inner);
     }
-    return out.code(0x5d); // ]
+    out.code(0x5d); // ]
+    return hint;
   }
-  if (Array.isArray(value) || !isPlain(value) || typeof (value as { toJSON?: unknown }).toJSON === 'function')
-    return out.text(JSON.stringify(value));
-  writeMembers(out, value as Record<string, unknown>, false);
+  // Anything but a plain object (a Map, a class's instance) is left to JSON.stringify itself.
+  if (!isPlain(value)) {
+    out.text(JSON.stringify(value));
+    return hint;
+  }
+  return writePlain(out, value, false, hint);
 }
 
-/** `{`, the members, `}`; with `wire`, an `emission_factor` member's flags as the list's Python text. */
-function writeMembers(out: ByteText, value: Record<string, unknown>, wire: boolean): void {
-  out.code(0x7b); // {
-  let first = true;
-  for (const name of Object.keys(value)) {
-    const inner = value[name];
-    const from = first ? 1 : 0; // the first member without its comma
-    if (typeof inner === 'string') out.piece(stringMemberPiece(name, inner), from);
-    else if (wire && name === 'emission_factor' && typeof inner === 'object' && inner !== null) {
-      out.piece(keyPiece(name), from);
-      out.piece(wireFactorPiece(inner));
-    } else {
-      if (inner === undefined || typeof inner === 'function' || typeof inner === 'symbol') continue;
-      out.piece(keyPiece(name), from);
-      writeValue(out, inner);
-    }
-    first = false;
+/**
+ * Whether `Object.prototype` has an enumerable property (someone added one): then `for … in` over a plain object
+ * also yields it, and objects are walked by `Object.keys` instead. Looked at once per slice of results.
+ */
+let inheritedNames = false;
+
+function hasEnumerable(value: object): boolean {
+  for (const name in value) if (name !== undefined) return true;
+  return false;
+}
+
+/** True when a plain object's own names are the layout's, in order (`for … in`: no array made). */
+function fitsByNames(value: object, layout: Layout): boolean {
+  const { names } = layout;
+  let index = 0;
+  for (const name in value) if (name !== names[index++]) return false;
+  return index === names.length;
+}
+
+/** Writes a plain object through its layout (`hint` when it fits), and gives the layout. */
+function writePlain(out: ByteText, value: object, wire: boolean, hint: Layout | undefined): Layout {
+  const start = out.offset;
+  let layout = hint;
+  const walk = !inheritedNames;
+  if (!walk || layout === undefined || layout.wire !== wire || !fitsByNames(value, layout)) {
+    layout = layoutOf(Object.keys(value), wire);
   }
+  let from = -1;
+  if (walk) {
+    let index = 0;
+    for (const name in value)
+      from = writeStep(out, layout, index++, (value as Record<string, unknown>)[name], from);
+  } else {
+    const values = Object.values(value);
+    for (let index = 0; index < values.length; index++)
+      from = writeStep(out, layout, index, values[index], from);
+  }
+  if (from >= 0) out.piece(layout.run(from, layout.names.length, false));
+  // Every member was written with its leading comma: the first one's becomes the brace.
+  if (out.offset === start) out.code(0x7b);
+  else out.replace(start, 0x7b); // {
   out.code(0x7d); // }
+  return layout;
 }
 
-function wireFactorPiece(factor: object): Piece {
-  const known = wireFactorPieces.get(factor);
-  if (known !== undefined) return known;
-  const text = wireFactor(factor);
-  const piece = pieceOf(text);
-  if (wireFactorText.get(factor) === text) wireFactorPieces.set(factor, piece); // deeply frozen: kept
+/**
+ * One member of an object being written: `from` is the first of the stretch of members before it that keep their
+ * value (-1: none), written as one piece when the stretch ends; gives the stretch after this member.
+ */
+function writeStep(out: ByteText, layout: Layout, index: number, value: unknown, from: number): number {
+  if (value === layout.kept[index]) return from < 0 ? index : from;
+  if (typeof value === 'number') {
+    out.piece(from < 0 ? (layout.keys[index] as Piece) : layout.run(from, index, true));
+    out.ascii(Number.isFinite(value) ? numberText(value) : 'null');
+    return -1;
+  }
+  // A fresh object where the last object of this layout had one (an estimate's activity_data) is walked at once.
+  const inner = layout.inner[index];
+  if (inner !== undefined && isFreshPlain(value)) {
+    out.piece(from < 0 ? (layout.keys[index] as Piece) : layout.run(from, index, true));
+    layout.inner[index] = writePlain(out, value, false, inner);
+    return -1;
+  }
+  if (from >= 0) out.piece(layout.run(from, index, false));
+  writeMember(out, layout, index, value);
+  return -1;
+}
+
+/**
+ * A plain object `JSON.stringify` writes member by member (no `toJSON`, not an array). One that is deeply frozen
+ * is also walked: the same text, only not kept.
+ */
+function isFreshPlain(value: unknown): value is object {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    isPlain(value) &&
+    typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+  );
+}
+
+/** Texts of numbers written lately, by a hash of the number's bits (see {@link numberText}). */
+const NUMBER_SLOTS = 1 << 12;
+const numberKeys = new Float64Array(NUMBER_SLOTS);
+const numberTexts: (string | undefined)[] = new Array<string | undefined>(NUMBER_SLOTS).fill(undefined);
+const numberBits = new Float64Array(1);
+const numberHalves = new Uint32Array(numberBits.buffer);
+
+/**
+ * `String(value)` of a finite number, from a table of the texts written lately. V8 keeps such a table too, but
+ * indexed by the low bits of the number's halves, so numbers that differ only in their exponent share a place:
+ * the co2e of 1, 2, 4 and 8 CPUs evicted one another and each was formatted anew. Here the place mixes all bits.
+ */
+function numberText(value: number): string {
+  numberBits[0] = value;
+  const slot = Math.imul((numberHalves[0] as number) ^ (numberHalves[1] as number), 0x9e3779b1) >>> 20;
+  if (numberKeys[slot] === value) {
+    const known = numberTexts[slot];
+    if (known !== undefined) return known;
+  }
+  const text = String(value);
+  numberKeys[slot] = value;
+  numberTexts[slot] = text;
+  return text;
+}
+
+/** Writes the member `index` of a layout (its leading comma included), unless `JSON.stringify` leaves it out. */
+function writeMember(out: ByteText, layout: Layout, index: number, value: unknown): void {
+  const name = layout.names[index] as string;
+  switch (typeof value) {
+    case 'string': {
+      const member = stringMemberPiece(name, value);
+      if (value.length <= SHORT_STRING) layout.keep(index, value, member);
+      out.piece(member);
+      return;
+    }
+    case 'object': {
+      if (value === null) break;
+      const json = jsonValue(value, name);
+      if (json !== value) {
+        if (leftOut(json)) return;
+        out.piece(layout.keys[index] as Piece);
+        writeValue(out, json);
+        return;
+      }
+      const isFactor = layout.wire && name === 'emission_factor';
+      const member = isFactor ? wireFactorMember(value) : frozenMember(name, value);
+      if (member !== undefined) {
+        layout.keep(index, value, member);
+        out.piece(member);
+        return;
+      }
+      if (isFactor) return out.piece(pieceOf(commaKey(name) + wireFactor(value)));
+      out.piece(layout.keys[index] as Piece);
+      if (!Array.isArray(value) && isPlain(value))
+        layout.inner[index] = writePlain(out, value, false, layout.inner[index]);
+      else writeObject(out, value, undefined);
+      return;
+    }
+    default:
+      if (leftOut(value)) return;
+  }
+  out.piece(layout.keys[index] as Piece);
+  writeValue(out, value); // a boolean, null or a bigint
+}
+
+/** `,"name":text` of a deeply frozen object (kept), or undefined for any other. */
+function frozenMember(name: string, value: object): Piece | undefined {
+  const known = frozenMembers.get(value);
+  if (known !== undefined && known.name === name) return known.piece;
+  if (!Object.isFrozen(value) || !isDeepFrozen(value)) return undefined;
+  const piece = pieceOf(commaKey(name) + objectText(value));
+  frozenMembers.set(value, { name, piece });
   return piece;
 }
 
-/** {@link batchText} in the wire form, written as UTF-8 bytes. */
-async function batchBytes(
-  results: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
-  options: BatchOptions,
-): Promise<BatchText> {
-  const pieces: Uint8Array<ArrayBuffer>[] = [];
-  const out = new ByteText();
-  const suffix = `]${options.suffix ?? ''}`;
-  out.text(`${options.prefix ?? ''}[`);
-  let characters = suffix.length; // of the pieces already taken, and the suffix to come
-  let first = true;
-  let sized = options.count === undefined;
-  for await (const slice of results) {
-    for (const result of slice) {
-      if (!first) out.code(0x2c); // ,
-      first = false;
-      if (typeof result === 'object' && result !== null && isPlain(result) && !isErrorBody(result))
-        writeMembers(out, result as Record<string, unknown>, true);
-      else out.text(jsonText(result, options));
-      if (characters + out.characters > options.maxLength) return { over: true };
+/** `,"emission_factor":text` of a deeply frozen factor in the wire form (kept), or undefined for any other. */
+function wireFactorMember(factor: object): Piece | undefined {
+  const known = wireFactorMembers.get(factor);
+  if (known !== undefined) return known;
+  if (!isDeepFrozen(factor)) return undefined;
+  const member = pieceOf(commaKey('emission_factor') + wireFactor(factor));
+  wireFactorMembers.set(factor, member);
+  return member;
+}
+
+/** The layouts of the last estimate and the last other element written, in any batch: the next one's hints. */
+let lastEstimate: Layout | undefined;
+let lastOther: Layout | undefined;
+
+/** {@link batchWriter} in the wire form, written as UTF-8 bytes. */
+class ByteBatch implements BatchWriter {
+  private readonly pieces: Uint8Array<ArrayBuffer>[] = [];
+  private readonly out = new ByteText();
+  private readonly suffix: string;
+  /** Characters of the pieces already taken, and of the suffix to come. */
+  private characters: number;
+  /** Elements written so far (an element's index, for its `toJSON`). */
+  private written = 0;
+  private sized: boolean;
+
+  constructor(private readonly options: BatchOptions) {
+    this.suffix = `]${options.suffix ?? ''}`;
+    this.out.text(`${options.prefix ?? ''}[`);
+    this.characters = this.suffix.length;
+    this.sized = options.count === undefined;
+  }
+
+  add(results: readonly unknown[]): boolean {
+    const { out, options } = this;
+    inheritedNames = hasEnumerable(Object.prototype);
+    for (const element of results) {
+      if (this.written > 0) out.code(0x2c); // ,
+      const result = jsonValue(element, this.written++);
+      if (typeof result === 'object' && result !== null && !Array.isArray(result) && isPlain(result)) {
+        if (isErrorBody(result)) lastOther = writeObject(out, result, lastOther);
+        else lastEstimate = writePlain(out, result, true, lastEstimate);
+      } else if (leftOut(result)) out.ascii('null');
+      else lastOther = writeValue(out, result, lastOther);
+      if (this.characters + out.characters > options.maxLength) return false;
       // Growing the buffer as the answer is written cost a fifth of writing a batch of 100.
-      if (!sized) {
-        sized = true;
+      if (!this.sized) {
+        this.sized = true;
         out.reserve(Math.min(MOST_RESERVED, Math.ceil(out.offset * 1.125) * (options.count ?? 1)));
       }
     }
     if (out.offset >= PIECE_CHARACTERS) {
-      characters += out.characters;
+      this.characters += out.characters;
       out.characters = 0;
-      pieces.push(out.take(true));
+      this.pieces.push(out.take(true));
     }
+    return true;
   }
-  out.text(suffix);
-  pieces.push(out.take(false));
-  return { body: pieces };
+
+  end(): Uint8Array<ArrayBuffer>[] {
+    this.out.text(this.suffix);
+    this.pieces.push(this.out.take(false));
+    return this.pieces;
+  }
 }

@@ -1,7 +1,7 @@
 import { CALCULATORS } from '../calculators';
 import { resolveProvider } from '../cloud/resolve';
 import { isErrorBody } from '../core/batch';
-import { EmissionsError, type ErrorBody, messages } from '../core/errors';
+import { EmissionsError, messages } from '../core/errors';
 import type { CalculationOptions } from '../core/estimate';
 import type { CloudProvider } from '../datasets/tables';
 import type { CloudDatasets, Datasets, SpendDatasets } from '../datasets/types';
@@ -12,7 +12,7 @@ import { type CorsOptions, corsPolicy } from './cors';
 import { computeMetadata, matchMetadataRoute, type MetadataRoute, procurementMetadata } from './metadata';
 import { openApiDocument } from './openapi/document';
 import { matchRoute, normaliseBasePath, type Route, routePath } from './routes';
-import { batchText, jsonText } from './json-writer';
+import { type BatchWriter, batchWriter, jsonText } from './json-writer';
 import { isV1Path, V1_MAX_BATCH } from './v1/paths';
 import { V1_CLOUD, v1CloudBatch } from './v1/cloud';
 
@@ -210,21 +210,15 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     return body;
   }
 
-  /**
-   * A single answer's value, or a batch's results as they are computed, a slice at a time (`pause` keeps the
-   * batch to its share of the event loop).
-   */
-  function compute(route: Route, body: unknown, v1: boolean, pause: Pause): Computed {
+  /** A single answer's value, or a batch's requests and the calculator that computes a slice of them. */
+  function compute(route: Route, body: unknown, v1: boolean): Computed {
     if (route.family === 'spend') {
       const spend = spendDatasets as SpendDatasets;
       const { calculate, batch } = CALCULATORS.spend;
       if (!route.batch) return { value: calculate(body as never, spend, calculation) };
       return {
-        slices: inSlices(
-          checkBatch(body, v1),
-          (slice) => batch(slice as readonly never[], spend, calculation),
-          pause,
-        ),
+        requests: checkBatch(body, v1),
+        batch: (slice) => batch(slice as readonly never[], spend, calculation),
       };
     }
     const cloud = cloudDatasets as CloudDatasets;
@@ -234,26 +228,15 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     if (v1) {
       if (!route.batch) return { value: V1_CLOUD[route.calculator](provider, body, cloud, calculation) };
       return {
-        slices: inSlices(
-          checkBatch(body, v1),
-          (slice) => v1CloudBatch(route.calculator, provider, slice, cloud, calculation),
-          pause,
-        ),
+        requests: checkBatch(body, v1),
+        batch: (slice) => v1CloudBatch(route.calculator, provider, slice, cloud, calculation),
       };
     }
     if (route.batch)
       return {
-        slices: inSlices(
-          checkBatch(body, v1),
-          (slice) =>
-            (calculator.batch as CloudBatchCalculator)(
-              provider,
-              slice as readonly never[],
-              cloud,
-              calculation,
-            ),
-          pause,
-        ),
+        requests: checkBatch(body, v1),
+        batch: (slice) =>
+          (calculator.batch as CloudBatchCalculator)(provider, slice as readonly never[], cloud, calculation),
       };
     return { value: (calculator.calculate as CloudCalculator)(provider, body as never, cloud, calculation) };
   }
@@ -307,26 +290,26 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
       await nextTurn(); // a large batch starts behind those already running
       body = await parseJsonBytesInSlices(bytes, pause);
     } else body = parseJsonBytes(bytes);
-    const computed = compute(route, body, v1, pause);
+    const computed = compute(route, body, v1);
     // The per-resource unversioned routes send data_quality_flags as the list's text (SPEC.md); v1 answers are
     // already in their wire shape.
     const wire = !v1 && CALCULATORS[route.calculator].wireFlags;
-    if (computed.slices === undefined)
+    if (computed.batch === undefined)
       return { status: 200, headers: JSON_HEADERS, body: jsonText(computed.value, { wire }) };
     // A v1 batch is the same array text inside the hosted envelope, as JSON.stringify({ results }) writes it.
     const maxLength = Math.max(ANSWER_SIZE.floor, answerFactor * bytes.byteLength);
-    const text = await batchText(computed.slices, {
+    const writer = batchWriter({
       wire,
       maxLength,
-      count: Array.isArray(body) ? body.length : undefined,
+      count: computed.requests.length,
       ...(v1 && { prefix: '{"results":', suffix: '}' }),
     });
-    if (text.over) {
+    if (!(await writeInSlices(computed.requests, computed.batch, writer, pause))) {
       throw new EmissionsError('batch_too_large', httpMessages.answerTooLarge(maxLength, answerFactor), {
         path: 'requests',
       });
     }
-    return { status: 200, headers: JSON_HEADERS, body: text.body };
+    return { status: 200, headers: JSON_HEADERS, body: writer.end() };
   }
 
   async function respond(call: Call<R>): Promise<Reply> {
@@ -378,9 +361,10 @@ const DESTINATIONS_KEPT = 1_000;
 /** What a request's batch work calls between steps: past its budget, a promise of its next turn. */
 type Pause = () => Promise<void> | undefined;
 
-/** A single answer's value, or a batch's results a slice at a time. */
+/** A single answer's value, or a batch's requests and the calculator of a slice of them. */
 type Computed =
-  { value: unknown; slices?: undefined } | { value?: undefined; slices: AsyncIterable<readonly unknown[]> };
+  | { value: unknown; requests?: undefined; batch?: undefined }
+  | { value?: undefined; requests: readonly unknown[]; batch: (slice: readonly unknown[]) => unknown[] };
 
 /** Work a batch does before it lets other requests in, in milliseconds. */
 const SLICE_BUDGET_MS = 2;
@@ -440,22 +424,21 @@ function nextTurn(): Promise<void> {
 }
 
 /**
- * Runs a batch calculator over a batch a few elements at a time, giving up its turn whenever it (and the writer
- * of its answer, which reads each slice before the next is computed) has worked for {@link SLICE_BUDGET_MS}, so
- * one batch at the ceiling (10,000 slow elements) cannot hold every other request for seconds, and its results
- * are written as they are computed, never all held at once. The results are those of one call on the whole
- * batch: an element's error path names its index in the whole batch (`requests[9999]`), not in its slice.
+ * Runs a batch calculator over a batch a few elements at a time and writes each slice's results as they come,
+ * giving up its turn whenever it (and the writer) has worked for {@link SLICE_BUDGET_MS}, so one batch at the
+ * ceiling (10,000 slow elements) cannot hold every other request for seconds, and its results are never all held
+ * at once. A batch that fits in its budget runs in one turn, with nothing scheduled between its slices. The
+ * results are those of one call on the whole batch: an element's error path names its index in the whole batch
+ * (`requests[9999]`), not in its slice. False once the answer passed its cap (see {@link BatchWriter}).
  */
-async function* inSlices<T>(
+async function writeInSlices(
   requests: readonly unknown[],
-  batch: (slice: readonly unknown[]) => Array<T | ErrorBody>,
+  batch: (slice: readonly unknown[]) => unknown[],
+  writer: BatchWriter,
   pause: Pause,
-): AsyncGenerator<Array<T | ErrorBody>> {
+): Promise<boolean> {
   // Checks that fail the whole batch (missing dataset parts) run once, before any element.
-  if (requests.length <= SLICE_ELEMENTS) {
-    yield batch(requests);
-    return;
-  }
+  if (requests.length <= SLICE_ELEMENTS) return writer.add(batch(requests));
   for (let start = 0; start < requests.length; start += SLICE_ELEMENTS) {
     const waiting = pause();
     if (waiting !== undefined) await waiting;
@@ -467,6 +450,7 @@ async function* inSlices<T>(
             /^requests\[(\d+)\]/,
             (_, index: string) => `requests[${start + Number(index)}]`,
           );
-    yield slice;
+    if (!writer.add(slice)) return false;
   }
+  return true;
 }

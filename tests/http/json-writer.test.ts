@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deepFreeze } from '../../src/core/freeze';
 import { defaultDatasets } from '../../src/embedded/index';
-import { batchText, jsonText } from '../../src/http/json-writer';
+import { batchText, batchWriter, jsonText } from '../../src/http/json-writer';
 import { isErrorBody } from '../../src/core/batch';
 import { toWireEstimate } from '../../src/http/wire';
 import { calculateCpuBatch, calculateEmbodiedBatch, calculateStorageBatch } from '../../src/index';
@@ -169,5 +169,110 @@ describe('the JSON writer (issue 40 item 4)', () => {
     expect(length).toBe(305_906);
     expect((await batchText([results], { wire: false, maxLength: length })).over).toBeUndefined();
     expect((await batchText([results], { wire: false, maxLength: length - 1 })).over).toBe(true);
+  });
+  it('objects of the same few layouts, their values now kept and now fresh, as JSON.stringify writes them', async () => {
+    // Few names and values, so layouts repeat and members keep their value from one object to the next, then
+    // change: each member's kept bytes and each stretch of kept members must follow.
+    const shared = deepFreeze({ gas: 'co2', parts: [1, 2], nested: { deep: null } });
+    const leaf = fc.oneof(
+      fc.constantFrom(
+        'kg',
+        'ar5',
+        'x'.repeat(70),
+        'é€',
+        0,
+        -0,
+        1.5,
+        2 ** -30,
+        3e21,
+        NaN,
+        true,
+        null,
+        undefined,
+      ),
+      fc.constant(shared),
+      fc.double(),
+      fc.record({ value: fc.integer(), unit: fc.constantFrom('kg', 'h') }),
+      fc.constant(Object.freeze({ value: 1, unit: 'kg' })),
+    );
+    const element = fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), leaf, { maxKeys: 4 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(element, { maxLength: 30 }),
+        fc.integer({ min: 1, max: 7 }),
+        async (results, size) => {
+          const slices = Array.from({ length: Math.ceil(results.length / size) }, (_, index) =>
+            results.slice(index * size, (index + 1) * size),
+          );
+          const plain = await batchText(slices, { wire: false, maxLength: Number.MAX_SAFE_INTEGER });
+          expect(textOf(plain.body)).toBe(JSON.stringify(results));
+          // The wire form changes only an emission_factor member's flags: these have none.
+          const wire = await batchText(slices, { wire: true, maxLength: Number.MAX_SAFE_INTEGER });
+          expect(textOf(wire.body)).toBe(JSON.stringify(results));
+        },
+      ),
+    );
+  });
+
+  it('a member that changes inside a stretch of kept members is written with its new value', async () => {
+    // b is kept ('p'), joined with a into one piece, then changes ('q'): the piece must not be reused.
+    const results = [
+      { a: 'x', b: 'p', c: 1 },
+      { a: 'x', b: 'p', c: 2 },
+      { a: 'x', b: 'q', c: 3 },
+      { a: 'x', b: 'q', c: 4 },
+      { a: 'x', b: 'p', c: 5 },
+      { a: 'x', b: 'p', c: 6 },
+    ];
+    for (const size of [1, 2, 6]) {
+      const slices = [0, 1, 2, 3, 4, 5]
+        .filter((index) => index % size === 0)
+        .map((index) => results.slice(index, index + size));
+      expect(textOf((await batchText(slices, { wire: true, maxLength: 1e9 })).body)).toBe(
+        JSON.stringify(results),
+      );
+    }
+  });
+
+  it('numbers as String writes them, the same number again, and numbers differing only in their exponent', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.double(), { maxLength: 20 }), async (numbers) => {
+        const results = [...numbers, ...numbers].map((value, index) => ({
+          value,
+          index: value * 2 ** (index % 4),
+        }));
+        expect(textOf((await batchText([results], { wire: true, maxLength: 1e9 })).body)).toBe(
+          JSON.stringify(results),
+        );
+      }),
+    );
+  });
+
+  it('toJSON is given the member name or the element index, as JSON.stringify gives it', async () => {
+    const keyed = { toJSON: (key: string) => `at ${key}` };
+    const results = [{ a: keyed, b: [keyed, { c: keyed }] }, keyed, { toJSON: () => undefined }];
+    expect(textOf((await batchText([results], { wire: true, maxLength: 1e9 })).body)).toBe(
+      JSON.stringify(results),
+    );
+    expect(JSON.stringify(results)).toContain('"at a"');
+  });
+
+  it('an enumerable property added to Object.prototype changes nothing (objects are then walked by their keys)', async () => {
+    const results = [{ a: 1 }, { a: 2, b: 'x' }, { a: 3 }];
+    const before = textOf((await batchText([results], { wire: true, maxLength: 1e9 })).body);
+    Object.defineProperty(Object.prototype, 'b', {
+      value: 'inherited',
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    try {
+      const after = batchWriter({ wire: true, maxLength: 1e9 });
+      expect(after.add(results)).toBe(true);
+      expect(textOf(after.end())).toBe(JSON.stringify(results));
+    } finally {
+      delete (Object.prototype as { b?: unknown }).b;
+    }
+    expect(before).toBe(JSON.stringify(results));
   });
 });

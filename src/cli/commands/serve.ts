@@ -207,7 +207,7 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
       inFlight.add(response);
       busy.set(socket, (busy.get(socket) ?? 0) + 1);
       sockets.receiving(socket, request);
-      response.once('close', () => {
+      response.on('close', () => {
         inFlight.delete(response);
         const left = (busy.get(socket) ?? 1) - 1;
         if (left > 0) busy.set(socket, left);

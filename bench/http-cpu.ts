@@ -1,0 +1,89 @@
+import autocannon from 'autocannon';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Child, numberFlag, ROOT, startChild, startServe } from './http-common';
+
+/**
+ * Server CPU per answer, the figure behind bench/http.md's ratios: `co2e-engine serve` (from dist/, or
+ * `--cli <path>` for another build, e.g. main's built in a copy) and the bare server of bench/http.ts under
+ * autocannon (32 connections, a cpu batch of 100), interleaved rounds, each server's user + system CPU read from
+ * /proc before and after. A ratio of requests per second also depends on how much CPU autocannon and the machine's
+ * other work leave each server; CPU per answer does not. `tsx bench/http-cpu.ts [--rounds 4] [--duration 4]
+ * [--cli other/dist/cli.js]` after `npm run build`.
+ */
+
+const ROUNDS = numberFlag('rounds', 4);
+const DURATION = numberFlag('duration', 4);
+const BATCH = Array.from({ length: 100 }, (_, index) => ({
+  cpu_count: (index % 8) + 1,
+  region: 'us_east_1',
+  duration: 1,
+}));
+const body = JSON.stringify(BATCH);
+const headers = { 'content-type': 'application/json' };
+
+/** User + system CPU of a process so far, in milliseconds (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+async function main() {
+  const index = process.argv.indexOf('--cli');
+  const cli = index === -1 ? undefined : process.argv[index + 1];
+  const extra = ['--max-batch-size', '100'];
+  const serve = cli
+    ? await startChild([cli, 'serve', '--port', '0', '--max-connections', '10000', ...extra])
+    : await startServe(extra);
+  const path = '/compute/aws/cpu/batch';
+  const folder = mkdtempSync(join(tmpdir(), 'bench-http-cpu-'));
+  const answerFile = join(folder, 'batch.json');
+  const answer = await fetch(`http://127.0.0.1:${serve.port}${path}`, { method: 'POST', headers, body });
+  writeFileSync(answerFile, await answer.text());
+  const bare: Child = await startChild([join(ROOT, 'bench', 'bare-server.mjs'), answerFile]);
+  const load = loadavg()[0]?.toFixed(1);
+  const figures: Record<string, { rate: number[]; cpu: number[] }> = {
+    bare: { rate: [], cpu: [] },
+    serve: { rate: [], cpu: [] },
+  };
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, child, target] of [
+        ['bare', bare, '/'],
+        ['serve', serve, path],
+      ] as const) {
+        const pid = child.process.pid as number;
+        const before = cpuMs(pid);
+        const result = await autocannon({
+          url: `http://127.0.0.1:${child.port}${target}`,
+          connections: 32,
+          duration: DURATION,
+          method: 'POST',
+          headers,
+          body,
+        });
+        const answers = result.requests.total;
+        const figure = figures[name] as { rate: number[]; cpu: number[] };
+        figure.rate.push(answers / DURATION);
+        figure.cpu.push(((cpuMs(pid) - before) * 1000) / answers);
+      }
+    }
+    const lines = Object.entries(figures).map(
+      ([name, { rate, cpu }]) =>
+        `${name}: ${Math.round(median(rate)).toLocaleString('en')} answers/s, ${median(cpu).toFixed(1)} µs of CPU per answer`,
+    );
+    process.stdout.write(
+      `cpu batch of 100, median of ${ROUNDS} interleaved rounds of ${DURATION} s, load average ${load} at the start, ${loadavg()[0]?.toFixed(1)} at the end\n${lines.join('\n')}\n`,
+    );
+  } finally {
+    await serve.stop();
+    await bare.stop();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+await main();
