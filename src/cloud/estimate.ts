@@ -10,7 +10,6 @@ import {
   cachedTemplate,
   estimateOfTemplate,
   type EstimateTemplates,
-  noTemplates,
   templateOf,
 } from '../core/estimate';
 import type { CloudDatasets } from '../datasets/types';
@@ -44,10 +43,11 @@ export function usePhaseEstimate(
 /**
  * A cached use-phase factor with its estimate's parts besides the activity, one per audit trail, and their
  * templates for the fast paths, made on first use (a factor beyond the doubles then throws, as its estimates do).
+ * The templates are fields of the factor itself: an estimate of a number fetches the factor and its template, no
+ * object between (a varied batch's factors are many, and each fetch may miss the processor's cache).
  */
-export interface UsePhaseFactor extends CloudFactor {
+export interface UsePhaseFactor extends CloudFactor, EstimateTemplates {
   readonly parts: Readonly<Record<AuditTrail, Omit<EstimateParts, 'activityValue'>>>;
-  readonly templates: EstimateTemplates;
 }
 
 /**
@@ -70,7 +70,8 @@ export function usePhaseFactorParts(
     factor,
     metadata,
     parts: { enabled: parts('enabled'), disabled: parts('disabled') },
-    templates: noTemplates(),
+    enabled: undefined,
+    disabled: undefined,
   };
 }
 
@@ -87,7 +88,13 @@ export const usePhaseEstimateOfNumber = (
   activityValue: number,
   factor: UsePhaseFactor,
   auditTrail: AuditTrail,
-): Estimate => estimateOfTemplate(activityValue, templateOf(factor.templates, factor.parts[auditTrail]));
+): Estimate =>
+  estimateOfTemplate(
+    activityValue,
+    // The factor's parts fix its method: a template made from them is the one, with no method to compare.
+    (auditTrail === 'enabled' ? factor.enabled : factor.disabled) ??
+      templateOf(factor, factor.parts[auditTrail]),
+  );
 
 /**
  * The embodied estimate of an instance's hours (`calculateEmbodied`, and the embodied part of `calculateInstance`):
