@@ -150,7 +150,7 @@ export const embodiedEstimateOfHours = (
 ): Estimate =>
   estimateOfTemplate(
     instanceHours,
-    cachedTemplate(embodied.templates, auditTrail, method) ??
-      templateOf(embodied.templates, embodiedParts(embodied, method, auditTrail)),
+    cachedTemplate(embodied, auditTrail, method) ??
+      templateOf(embodied, embodiedParts(embodied, method, auditTrail)),
     details,
   );

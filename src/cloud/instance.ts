@@ -11,7 +11,6 @@ import {
   type FactorMetadata,
   estimateFromCo2e,
   estimateOfTemplate,
-  noTemplates,
   outputNumber,
   sharedNumber,
   templateOf,
@@ -51,14 +50,12 @@ import { exactQuantity, type Quantity, type ResolvedRequest } from './use-phase-
  * request: a varied bill has almost as many instance × region × year × utilisation combinations as rows (95,820 in
  * 100,000, past the cache's bound), but few regions × years, instances and utilisations.
  */
-interface Grid {
+interface Grid extends EstimateTemplates {
   grid: Decimal;
   gridMetadata: FactorMetadata;
   /** The grid factor as a double-double `gridHigh + gridLow` for the fast path (NaN: not positive, the exact path). */
   gridHigh: number;
   gridLow: number;
-  /** The electricity estimates' templates for the fast path, per audit trail. */
-  templates: EstimateTemplates;
 }
 interface InstanceFigures {
   vcpu: Decimal;
@@ -236,7 +233,9 @@ const newGrid = (id: CloudProvider, region: CloudRegion, year: number, datasets:
       gridMetadata: gridMetadata(id, region, year, datasets),
       gridHigh,
       gridLow,
-      templates: noTemplates(),
+      // The electricity estimates' templates for the fast path, per audit trail, made on first use.
+      enabled: undefined,
+      disabled: undefined,
     };
   });
 
@@ -319,7 +318,7 @@ function instanceEstimate(
   const gridRecord =
     grids.find(region, datasets.cloudRegions, id, electricityYear) ??
     newGrid(id, region, electricityYear, datasets);
-  const { grid, templates } = gridRecord;
+  const { grid } = gridRecord;
   const pue = pueAt(coefficients, region.region);
   const figures =
     instanceFigures.find(instance, datasets.cloudCoefficients, datasets.cloudInstances, pue) ??
@@ -340,8 +339,8 @@ function instanceEstimate(
   ) {
     // Every number decided in double-double arithmetic: the doubles the exact decimals below give.
     const electricity =
-      cachedTemplate(templates, input.audit_trail, method) ??
-      templateOf(templates, electricityParts(gridRecord, method, input.audit_trail));
+      cachedTemplate(gridRecord, input.audit_trail, method) ??
+      templateOf(gridRecord, electricityParts(gridRecord, method, input.audit_trail));
     cpuEstimate = estimateOfTemplate(fast.cpu, electricity);
     memoryEstimate = estimateOfTemplate(fast.memory, electricity);
     embodiedPart = embodiedEstimateOfHours(

@@ -252,7 +252,7 @@ export const noTemplates = (): EstimateTemplates => ({ enabled: undefined, disab
  *
  * @example
  * ```ts
- * estimateOfTemplate(6, templateOf(factor.templates, factor.parts.enabled)).co2e;
+ * estimateOfTemplate(6, templateOf(factor, factor.parts.enabled)).co2e;
  * ```
  */
 export function templateOf(
@@ -273,7 +273,7 @@ export function templateOf(
  *
  * @example
  * ```ts
- * cachedTemplate(factor.templates, 'enabled', 'ar5') ?? templateOf(factor.templates, partsOf(factor));
+ * cachedTemplate(factor, 'enabled', 'ar5') ?? templateOf(factor, partsOf(factor));
  * ```
  */
 export function cachedTemplate(

@@ -1,10 +1,5 @@
 import { type Decimal, decimal, div, doubleDouble, doubleDoubleOrNaN, mul } from '../../core/decimal';
-import {
-  type EmbodiedMethod,
-  type EstimateTemplates,
-  type FactorMetadata,
-  noTemplates,
-} from '../../core/estimate';
+import { type EmbodiedMethod, type EstimateTemplates, type FactorMetadata } from '../../core/estimate';
 import { factorId } from '../../core/factor-id';
 import { createRecordCache } from '../../core/memo';
 import type { CloudProvider } from '../../datasets/tables';
@@ -54,7 +49,7 @@ export function embodiedMetadata(
   };
 }
 
-export interface EmbodiedFactor {
+export interface EmbodiedFactor extends EstimateTemplates {
   numerator: Decimal;
   denominator: Decimal;
   /** numerator / denominator, kg CO2e per instance-hour. */
@@ -68,8 +63,6 @@ export interface EmbodiedFactor {
   numeratorHigh: number;
   numeratorLow: number;
   denominatorNumber: number | undefined;
-  /** Its estimate templates for the fast paths, per audit trail, made on first use. */
-  templates: EstimateTemplates;
 }
 
 /** Per instance record (of a provider, in an instance table) and year, under its coefficients. */
@@ -112,7 +105,9 @@ function newEmbodiedFactor(
         denominatorPair !== undefined && denominatorPair[1] === 0 && Number.isInteger(denominatorPair[0])
           ? denominatorPair[0]
           : undefined,
-      templates: noTemplates(),
+      // Its estimate templates for the fast paths, per audit trail, made on first use.
+      enabled: undefined,
+      disabled: undefined,
     };
   });
 }
