@@ -4,11 +4,8 @@
  */
 import { dd, ddDivide, ddMul, decidedDouble, scaledDecimal } from '../core/double-double';
 import { shortProduct } from '../core/short-product';
-import { type UnitRatio, unitRatio } from '../core/units';
+import { SAME_UNIT, type UnitRatio } from '../core/units';
 import type { Quantity } from './use-phase-calculator';
-
-/** A quantity with no unit (a count, a replication factor), and no division. */
-export const SAME_UNIT: UnitRatio = /* @__PURE__ */ unitRatio(1);
 
 /**
  * dd × the quantity's shortest decimal × times / per, in double-double arithmetic (core/double-double.ts); false

@@ -1,9 +1,9 @@
 import { type Decimal, decimal, mul } from '../core/decimal';
-import { gigabytesRatio, hoursRatio, toGigabytes, toHours, type UnitRatio } from '../core/units';
+import { gigabytesRatio, hoursRatio, SAME_UNIT, toGigabytes, toHours, type UnitRatio } from '../core/units';
 import type { CloudBatch, CloudCalculator } from './batch';
 import type * as z from 'zod/mini';
 import { exactQuantity, usePhaseForms, type UsePhaseSpec, type WithQuantities } from './use-phase-calculator';
-import { decidedProduct, SAME_UNIT } from './fast-activity';
+import { decidedProduct } from './fast-activity';
 import { USE_PHASE_PARTS } from './resolve';
 import { replicated } from './replication';
 import { MemoryRequest, readMemoryRequest } from './memory.schema';

@@ -162,14 +162,14 @@ const FEW_PLACES = 3;
 const MAX_READ_COEFFICIENT = 2 ** 50;
 
 /**
- * The places k ≤ 22 of a positive number's shortest decimal (`String(number)`'s digits) when its coefficient m is
+ * The places k ≤ maxPlaces (at most 22) of a positive number's shortest decimal (`String(number)`'s digits) when its coefficient m is
  * below 2^50 (left in `shortest.coefficient`), or −1 when there is none: the fewest places at which a whole m gives the
  * number back (m / 10^k, one correctly rounded division of exact doubles, is the number). A decimal with fewer digits
  * that gives the number back would have fewer places, and at k places only one whole number below 2^52 lies within
  * the number's rounding interval.
  */
-export function shortestPlaces(magnitude: number): number {
-  for (let places = 0; places <= 22; places++) {
+export function shortestPlaces(magnitude: number, maxPlaces = 22): number {
+  for (let places = 0; places <= maxPlaces; places++) {
     const power = EXACT_POWERS_OF_TEN[places] as number;
     const m = Math.round(magnitude * power);
     if (m > MAX_READ_COEFFICIENT) return -1;
@@ -231,16 +231,11 @@ export function shortestDecimal(value: number): boolean {
     dd.lo = 0;
     return true;
   }
-  // Quantities as requests state them have a place or two: the fewest places that give the value back, as in
-  // shortestPlaces, tried first for those.
-  for (let places = 1; places <= FEW_PLACES; places++) {
-    const power = EXACT_POWERS_OF_TEN[places] as number;
-    const coefficient = Math.round(value * power);
-    if (coefficient > MAX_READ_COEFFICIENT) break;
-    if (coefficient / power === value) {
-      ddDivide(coefficient, 0, power);
-      return true;
-    }
+  // Quantities as requests state them have a place or two: tried first for those.
+  const few = shortestPlaces(value, FEW_PLACES);
+  if (few >= 0) {
+    ddDivide(shortest.coefficient, 0, EXACT_POWERS_OF_TEN[few] as number);
+    return true;
   }
   // Computed values mostly have 17 digits: where the 15-digit coefficient nearest the value does not give it back,
   // no shorter decimal does (one that did would be that coefficient with trailing zeros), so the search is skipped.

@@ -6,8 +6,15 @@
  * {@link rememberShortest}). Where a step would leave whole doubles (2^53) or the decimals, the caller takes the
  * double-double path (fast-activity.ts), then the exact one.
  */
-import { EXACT_POWERS_OF_TEN, dd, ddDivide, rememberShortest } from './double-double';
-import type { UnitRatio } from './units';
+import {
+  EXACT_POWERS_OF_TEN,
+  dd,
+  ddDivide,
+  rememberShortest,
+  shortest,
+  shortestPlaces,
+} from './double-double';
+import { SAME_UNIT, type UnitRatio } from './units';
 
 /** 2^53: whole doubles below it are exact, and so are their products that stay below it. */
 const WHOLE_LIMIT = 9_007_199_254_740_992;
@@ -50,20 +57,8 @@ function dividedBy({ residue, scale, shift }: UnitRatio): boolean {
  * its unit's ratio; false where that leaves the short products.
  */
 function timesQuantity(value: number, ratio: UnitRatio): boolean {
-  let places = 0;
-  let coefficient = value;
-  if (!(Math.floor(value) === value)) {
-    // The fewest places at which a whole coefficient gives the value back: its shortest decimal's (see
-    // `shortestPlaces` in double-double.ts, whose argument holds below 2^50).
-    for (places = 1; ; places++) {
-      if (places > MAX_QUANTITY_PLACES) return false;
-      const power = EXACT_POWERS_OF_TEN[places] as number;
-      coefficient = Math.round(value * power);
-      if (coefficient > QUOTIENT_LIMIT) return false;
-      if (coefficient / power === value) break;
-    }
-  }
-  if (!timesWhole(coefficient)) return false;
+  const places = shortestPlaces(value, MAX_QUANTITY_PLACES);
+  if (places < 0 || !timesWhole(shortest.coefficient)) return false;
   product.places += places;
   if (ratio.times !== 1 && !timesWhole(ratio.times)) return false;
   return ratio.per === 1 || dividedBy(ratio);
@@ -128,6 +123,3 @@ export function shortProduct(
   }
   return value;
 }
-
-/** A quantity with no unit (a count, a replication factor). */
-const SAME_UNIT: UnitRatio = { times: 1, per: 1, residue: 1, scale: 1, shift: 0 };

@@ -119,6 +119,9 @@ export function unitRatio(times: number, per = 1): UnitRatio {
   return { times, per, residue, scale: 2 ** (shift - twos) * 5 ** (shift - fives), shift };
 }
 
+/** A quantity with no unit (a count, a replication factor), and no division. */
+export const SAME_UNIT: UnitRatio = /* @__PURE__ */ unitRatio(1);
+
 /** Canonical duration units and their value in hours: value × times / per, whole numbers. */
 const HOURS_RATIO_NUMBERS: Readonly<Record<DurationUnit, UnitRatio>> = {
   hour: unitRatio(1, 1),
