@@ -1,5 +1,6 @@
 import { isErrorBody } from '../core/batch';
 import { pythonListRepr } from './python-repr';
+import { concatBytes } from './read-json-body';
 
 /**
  * The one JSON writer of the HTTP answers: exactly `JSON.stringify`'s text. For the per-resource cloud routes it
@@ -182,14 +183,7 @@ const PIECE_CHARACTERS = 1 << 18;
 
 const utf8 = new TextEncoder();
 
-/**
- * What {@link batchText} writes: the answer's text (`body`: one string, or its UTF-8 bytes in pieces), or `over`
- * once the text passed `maxLength` characters.
- */
-export type BatchText =
-  { body: string | Uint8Array<ArrayBuffer>[]; over?: undefined } | { body?: undefined; over: true };
-
-/** Options of {@link batchText}. */
+/** Options of {@link batchWriter}. */
 export interface BatchOptions {
   /** The per-resource routes' form: `data_quality_flags` as the list's Python text. */
   wire: boolean;
@@ -227,24 +221,6 @@ export interface BatchWriter {
  */
 export function batchWriter(options: BatchOptions): BatchWriter {
   return options.wire ? new ByteBatch(options) : new TextBatch(options);
-}
-
-/**
- * {@link batchWriter} over results that come in slices, some perhaps later: the whole answer, or `over`.
- *
- * @example
- * ```ts
- * const { body } = await batchText([results], { wire: true, maxLength: 1e6 });
- * Buffer.concat(body).toString() === JSON.stringify(results.map(toWireEstimate)); // true (estimates only)
- * ```
- */
-export async function batchText(
-  results: AsyncIterable<readonly unknown[]> | Iterable<readonly unknown[]>,
-  options: BatchOptions,
-): Promise<BatchText> {
-  const writer = batchWriter(options);
-  for await (const slice of results) if (!writer.add(slice)) return { over: true };
-  return { body: writer.end() };
 }
 
 /** A batch answer as text, encoded to bytes a piece at a time once long. */
@@ -308,13 +284,13 @@ class Piece {
       length += piece.bytes.length;
       characters += piece.characters;
     }
-    const bytes = new Uint8Array(length);
-    let offset = 0;
-    for (const piece of pieces) {
-      bytes.set(piece.bytes, offset);
-      offset += piece.bytes.length;
-    }
-    return new Piece(bytes, characters);
+    return new Piece(
+      concatBytes(
+        pieces.map((piece) => piece.bytes),
+        length,
+      ),
+      characters,
+    );
   }
 }
 
@@ -525,7 +501,7 @@ const leftOut = (value: unknown): boolean =>
 function writeValue(out: ByteText, value: unknown, hint?: Layout): Layout | undefined {
   switch (typeof value) {
     case 'number':
-      out.ascii(Number.isFinite(value) ? String(value) : 'null');
+      out.ascii(Number.isFinite(value) ? numberText(value) : 'null');
       return hint;
     case 'boolean':
       out.ascii(value ? 'true' : 'false');
@@ -727,7 +703,7 @@ function writeMember(out: ByteText, layout: Layout, index: number, value: unknow
 function frozenMember(name: string, value: object): Piece | undefined {
   const known = frozenMembers.get(value);
   if (known !== undefined && known.name === name) return known.piece;
-  if (!Object.isFrozen(value) || !isDeepFrozen(value)) return undefined;
+  if (!isDeepFrozen(value)) return undefined;
   const piece = pieceOf(commaKey(name) + objectText(value));
   frozenMembers.set(value, { name, piece });
   return piece;
