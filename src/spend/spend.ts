@@ -389,11 +389,17 @@ type CountryPrices = Map<string, Map<number, PriceEntry>>;
 const countryPriceTables = new WeakMap<object, WeakMap<object, CountryPrices>>();
 
 /**
- * The price change of a selection's spend year. The product matters only where the dataset has a sector rate for it
- * in the span; else the country's rates make the same price change for every product, so one entry per region and
- * year serves every selection.
+ * The price change of a selection's spend year ({@link resolveSpend}'s `price` for that year). The product matters
+ * only where the dataset has a sector rate for it in the span; else the country's rates make the same price change
+ * for every product, so one entry per region and year serves every selection.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * priceEntry(resolveSpend(request, defaultDatasets).selection, 2021, defaultDatasets).prices.applied;
+ * ```
  */
-function priceEntry(selection: Selection, year: number, datasets: SpendDatasets): PriceEntry {
+export function priceEntry(selection: Selection, year: number, datasets: SpendDatasets): PriceEntry {
   const { inflation } = datasets;
   const factors = datasets.spendFactors;
   const { priceRegion, product } = selection;
@@ -422,18 +428,6 @@ function priceEntry(selection: Selection, year: number, datasets: SpendDatasets)
   }
   return entry;
 }
-
-/**
- * The price change of a spend year for a factor selection ({@link resolveSpend}'s `price` for that year).
- *
- * @internal
- * @example
- * ```ts
- * spendPrice(resolveSpend(request, defaultDatasets).selection, 2021, defaultDatasets).prices.applied;
- * ```
- */
-export const spendPrice = (selection: Selection, year: number, datasets: SpendDatasets): PriceEntry =>
-  priceEntry(selection, year, datasets);
 
 /** A price change and its numbers. Factors priced in one country's money everywhere (CEDA) take its price index. */
 function newPriceEntry(
@@ -632,7 +626,7 @@ export type SpendRowInput = Pick<
 /**
  * {@link fastSpendRow} from parts a caller has resolved and kept ({@link resolveSpend}: the selection, rate and
  * price of an earlier request with the same activity, region, audit trail, currency and year, which
- * {@link spendPrice} gives for another year) and the request's own money and margins, valid as the request schema
+ * {@link priceEntry} gives for another year) and the request's own money and margins, valid as the request schema
  * checks them. Undefined where the double-double path declines.
  *
  * @internal

@@ -6,6 +6,7 @@ import { type AuditTrail, type EstimateTemplate, outputNumber, sharedNumber } fr
 import {
   type FastSpendRow,
   fastSpendRowOf,
+  priceEntry,
   type PriceEntry,
   type RateEntry,
   resolveSpend,
@@ -13,7 +14,6 @@ import {
   type SpendParts,
   spendNotices,
   spendParts,
-  spendPrice,
   type SpendRowInput,
   type UnsuppliedMargins,
 } from '../../spend/spend';
@@ -522,7 +522,7 @@ function fastRowOf(
       rowActivity = keyedActivity;
       let price = keyed.prices.get(cells.year);
       if (price === undefined) {
-        price = spendPrice(keyed.selection, rate.year, datasets);
+        price = priceEntry(keyed.selection, rate.year, datasets);
         keys.keepPrice(keyed, cells.year, price);
       }
       return fastSpendRowOf(input, keyed.selection, rate.rate, price, datasets);
