@@ -15,6 +15,7 @@ import {
   sharedNumber,
   templateOf,
 } from '../core/estimate';
+import { inBatch } from '../core/batch';
 import { createRecordCache } from '../core/memo';
 import { type DurationUnit, gibibytesToGigabytes, hoursRatio, toHours } from '../core/units';
 import { parseRequest } from '../core/validate';
@@ -387,23 +388,37 @@ function instanceEstimate(
     totalNumber = outputNumber(add(add(add(cpuCo2e, memoryCo2e), gpuCo2e), embodiedKg), options);
   }
 
-  // Built field by field in the response's order, without spreading optional parts into copies.
-  const unrounded = options?.significantDigits === undefined;
-  const details = {
-    instance: input.instance,
-    instance_memory: unrounded ? figures.memoryNumber : sharedNumber(memoryGigabytes, options),
-    memory_unit: 'GB',
-    vcpu_cores: instance.vcpu,
-    average_vcpu_utilization: input.average_vcpu_utilization,
-    power_usage_effectiveness: pue,
-    // The activity values of the electricity estimates: the same decimals, converted once.
-    energy_used_cpu: cpuEstimate.activity_data.activity_value,
-    energy_used_memory: memoryEstimate.activity_data.activity_value,
-  } as InstanceCalculationDetails;
+  // Built field by field in the response's order, without spreading optional parts into copies; a batch's results
+  // have literals of their own (inBatch says why). The electricity estimates' activity values are the kWh.
+  const memoryNumber = options?.significantDigits === undefined ? figures.memoryNumber : undefined;
+  const details = (
+    inBatch()
+      ? {
+          instance: input.instance,
+          instance_memory: memoryNumber ?? sharedNumber(memoryGigabytes, options),
+          memory_unit: 'GB',
+          vcpu_cores: instance.vcpu,
+          average_vcpu_utilization: input.average_vcpu_utilization,
+          power_usage_effectiveness: pue,
+          energy_used_cpu: cpuEstimate.activity_data.activity_value,
+          energy_used_memory: memoryEstimate.activity_data.activity_value,
+        }
+      : {
+          instance: input.instance,
+          instance_memory: memoryNumber ?? sharedNumber(memoryGigabytes, options),
+          memory_unit: 'GB',
+          vcpu_cores: instance.vcpu,
+          average_vcpu_utilization: input.average_vcpu_utilization,
+          power_usage_effectiveness: pue,
+          energy_used_cpu: cpuEstimate.activity_data.activity_value,
+          energy_used_memory: memoryEstimate.activity_data.activity_value,
+        }
+  ) as InstanceCalculationDetails;
   if (instance.charged_memory_gb !== undefined) {
-    details.charged_memory = unrounded
-      ? figures.chargedMemoryNumber
-      : sharedNumber(figures.chargedMemoryGigabytes, options);
+    details.charged_memory =
+      memoryNumber === undefined
+        ? sharedNumber(figures.chargedMemoryGigabytes, options)
+        : figures.chargedMemoryNumber;
   }
   if (instance.max_watts !== undefined) {
     details.cpu_min_watts = instance.min_watts!;
@@ -417,12 +432,21 @@ function instanceEstimate(
   }
   details.embodied_method = embodiedMethod(instance);
   details.energy_unit = 'kWh';
-  const result = {
-    total_co2e: totalNumber,
-    total_co2e_unit: 'kg',
-    memory_estimate: memoryEstimate,
-    cpu_estimate: cpuEstimate,
-  } as InstanceEstimate;
+  const result = (
+    inBatch()
+      ? {
+          total_co2e: totalNumber,
+          total_co2e_unit: 'kg',
+          memory_estimate: memoryEstimate,
+          cpu_estimate: cpuEstimate,
+        }
+      : {
+          total_co2e: totalNumber,
+          total_co2e_unit: 'kg',
+          memory_estimate: memoryEstimate,
+          cpu_estimate: cpuEstimate,
+        }
+  ) as InstanceEstimate;
   if (gpuEstimate !== undefined) result.gpu_estimate = gpuEstimate;
   result.embodied_cpu_estimate = embodiedPart;
   result.calculation_details = details;

@@ -1,4 +1,5 @@
 import { type Decimal, isZero, mul, productOfNumbers, roundSignificant, toNumber } from './decimal';
+import { inBatch } from './batch';
 import { approximateProductWith, shortestPair } from './double-double';
 import { EmissionsError } from './errors';
 
@@ -305,7 +306,31 @@ export function estimateOfTemplate(
     (high === high && activityValue > 0
       ? approximateProductWith(activityValue, high, template.factorLow)
       : undefined) ?? publishedProduct(activityValue, template.factor);
-  const activity = { activity_value: activityValue, activity_unit: template.activityUnit };
+  // A batch's estimates have literals of their own (inBatch says why).
+  if (inBatch()) {
+    return details === undefined
+      ? {
+          co2e,
+          co2e_unit: 'kg',
+          co2e_calculation_method: template.method,
+          co2e_calculation_origin: template.origin,
+          emission_factor: template.emissionFactor,
+          constituent_gases: template.constituentGases,
+          activity_data: { activity_value: activityValue, activity_unit: template.activityUnit },
+          audit_trail: template.auditTrail,
+        }
+      : {
+          co2e,
+          co2e_unit: 'kg',
+          co2e_calculation_method: template.method,
+          co2e_calculation_origin: template.origin,
+          emission_factor: template.emissionFactor,
+          constituent_gases: template.constituentGases,
+          activity_data: { activity_value: activityValue, activity_unit: template.activityUnit },
+          audit_trail: template.auditTrail,
+          calculation_details: details,
+        };
+  }
   return details === undefined
     ? {
         co2e,
@@ -314,7 +339,7 @@ export function estimateOfTemplate(
         co2e_calculation_origin: template.origin,
         emission_factor: template.emissionFactor,
         constituent_gases: template.constituentGases,
-        activity_data: activity,
+        activity_data: { activity_value: activityValue, activity_unit: template.activityUnit },
         audit_trail: template.auditTrail,
       }
     : {
@@ -324,7 +349,7 @@ export function estimateOfTemplate(
         co2e_calculation_origin: template.origin,
         emission_factor: template.emissionFactor,
         constituent_gases: template.constituentGases,
-        activity_data: activity,
+        activity_data: { activity_value: activityValue, activity_unit: template.activityUnit },
         audit_trail: template.auditTrail,
         calculation_details: details,
       };
