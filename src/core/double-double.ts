@@ -166,10 +166,11 @@ const MAX_READ_COEFFICIENT = 2 ** 50;
  * below 2^50 (left in `shortest.coefficient`), or −1 when there is none: the fewest places at which a whole m gives the
  * number back (m / 10^k, one correctly rounded division of exact doubles, is the number). A decimal with fewer digits
  * that gives the number back would have fewer places, and at k places only one whole number below 2^52 lies within
- * the number's rounding interval.
+ * the number's rounding interval. A caller that knows the number has no decimal with fewer than `minPlaces` places
+ * (it is not whole) starts there.
  */
-export function shortestPlaces(magnitude: number, maxPlaces = 22): number {
-  for (let places = 0; places <= maxPlaces; places++) {
+export function shortestPlaces(magnitude: number, maxPlaces = 22, minPlaces = 0): number {
+  for (let places = minPlaces; places <= maxPlaces; places++) {
     const power = EXACT_POWERS_OF_TEN[places] as number;
     const m = Math.round(magnitude * power);
     if (m > MAX_READ_COEFFICIENT) return -1;
@@ -231,8 +232,8 @@ export function shortestDecimal(value: number): boolean {
     dd.lo = 0;
     return true;
   }
-  // Quantities as requests state them have a place or two: tried first for those.
-  const few = shortestPlaces(value, FEW_PLACES);
+  // Quantities as requests state them have a place or two: tried first for those (not none: not a whole number).
+  const few = shortestPlaces(value, FEW_PLACES, 1);
   if (few >= 0) {
     ddDivide(shortest.coefficient, 0, EXACT_POWERS_OF_TEN[few] as number);
     return true;
@@ -240,7 +241,7 @@ export function shortestDecimal(value: number): boolean {
   // Computed values mostly have 17 digits: where the 15-digit coefficient nearest the value does not give it back,
   // no shorter decimal does (one that did would be that coefficient with trailing zeros), so the search is skipped.
   const inRange = value > 1e-6 && value < 1e15;
-  const magnitude = inRange ? Math.floor(Math.log10(value)) : 0;
+  const magnitude = inRange ? decimalMagnitude(value) : 0;
   const verdict = inRange ? shortByCoefficient(value, 14 - magnitude) : UNDECIDED;
   if (verdict === SHORT) return true;
   if (verdict === UNDECIDED) {
@@ -259,10 +260,13 @@ export function shortestDecimal(value: number): boolean {
   // A power of two: its rounding interval is narrower below, so the nearest coefficient may not be the one.
   if (((WORDS[1] as number) & 0xf_ffff) === 0 && (WORDS[0] as number) === 0) return false;
   let places = 15 - magnitude;
-  // Math.log10 may be one off next to a power of ten: the scaled value must have 16 digits.
-  twoProduct(value, EXACT_POWERS_OF_TEN[places] as number);
-  if (dd.hi < 1e15) places++;
-  else if (dd.hi >= 1e16) places--;
+  if (verdict === UNDECIDED) {
+    // The magnitude may be one off next to a power of ten: the scaled value must have 16 digits. (LONG has shown
+    // that it has: the 15-digit coefficient lay strictly between 10^14 and 10^15.)
+    twoProduct(value, EXACT_POWERS_OF_TEN[places] as number);
+    if (dd.hi < 1e15) places++;
+    else if (dd.hi >= 1e16) places--;
+  }
   if (places < 0 || places > 21) return false;
   twoProduct(value, EXACT_POWERS_OF_TEN[places] as number);
   // Then its nearest whole number has 16 digits (|lo| ≤ 1 at this size).
@@ -278,6 +282,24 @@ export function shortestDecimal(value: number): boolean {
   twoProduct(value, EXACT_POWERS_OF_TEN[places] as number);
   return nearestWhole(dd.hi, dd.lo) && scaledBack(places);
 }
+
+/** log10(2), to estimate a double's decimal magnitude from its binary exponent. */
+const LOG10_OF_2 = 0.3010299956639812;
+
+/**
+ * ⌊log10 value⌋ for a double between 10^-6 and 10^15, from its binary exponent and one comparison (Math.log10 is a
+ * call into the runtime); it may be one off next to a power of ten, which {@link shortByCoefficient} tells
+ * (UNDECIDED) and the search then settles.
+ */
+function decimalMagnitude(value: number): number {
+  if (!LITTLE_ENDIAN) return Math.floor(Math.log10(value));
+  DOUBLE[0] = value;
+  const estimate = Math.floor((((WORDS[1] as number) >>> 20) - 1023) * LOG10_OF_2);
+  return value >= (DECIMAL_POWERS[estimate + 1 - MIN_DECIMAL_POWER] as number) ? estimate + 1 : estimate;
+}
+/** 10^k as the nearest doubles, k from {@link MIN_DECIMAL_POWER}: enough for {@link decimalMagnitude}'s range. */
+const MIN_DECIMAL_POWER = -7;
+const DECIMAL_POWERS = Array.from({ length: 24 }, (_, index) => Number(`1e${index + MIN_DECIMAL_POWER}`));
 
 /** What {@link shortByCoefficient} found. */
 const SHORT = 1;

@@ -66,6 +66,18 @@ const positive = fc.oneof(
   ),
 );
 
+/** The doubles just above and below a positive double. */
+const nextUp = (x: number) => {
+  const words = new Float64Array([x]);
+  new BigUint64Array(words.buffer)[0]! += 1n;
+  return words[0]!;
+};
+const nextDown = (x: number) => {
+  const words = new Float64Array([x]);
+  new BigUint64Array(words.buffer)[0]! -= 1n;
+  return words[0]!;
+};
+
 describe('shortestDecimal', () => {
   it('is within 2^-100 of the decimal String() prints, or declines', () => {
     fc.assert(
@@ -75,6 +87,26 @@ describe('shortestDecimal', () => {
       }),
       { numRuns: 20_000 },
     );
+  });
+
+  it('takes the doubles next to every power of ten in its range, where the magnitude from the exponent may be one off', () => {
+    let tried = 0;
+    let taken = 0;
+    for (let k = -6; k <= 14; k++) {
+      for (let steps = -60; steps <= 60; steps++) {
+        let x = Number(`1e${k}`);
+        for (let step = 0; step < Math.abs(steps); step++) x = steps > 0 ? nextUp(x) : nextDown(x);
+        // Its range: above 10^-6 and below 10^15.
+        if (!(x > 1e-6 && x < 1e15)) continue;
+        tried++;
+        if (!shortestDecimal(x)) continue;
+        taken++;
+        expect(relativeDistance(exactOf(dd.hi, dd.lo), new Reference(String(x)))).toBeLessThan(2 ** -100);
+      }
+    }
+    expect(tried).toBeGreaterThan(2_400);
+    // The few it declines are 17-digit decimals whose coefficient rounds up to the next power of ten.
+    expect(taken / tried).toBeGreaterThan(0.99);
   });
 
   it('takes the usual 16- and 17-digit values, declines zero, negatives and powers of two', () => {
