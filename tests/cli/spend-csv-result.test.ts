@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SPEND_ACTIVITY_COLUMNS, SPEND_REQUEST_COLUMNS, spendRows } from '../../src/cli/adapters/spend';
+import {
+  SPEND_ACTIVITY_COLUMNS,
+  SPEND_REQUEST_COLUMNS,
+  spendRows,
+  yearKey,
+} from '../../src/cli/adapters/spend';
 import { passThroughColumns } from '../../src/cli/formats/index';
 import { type ChunkContext, chunkProcessor } from '../../src/cli/pipeline/chunk';
 import type { RowAdapter } from '../../src/cli/pipeline/row-adapter';
@@ -57,7 +62,10 @@ const row = fc
       ['4711', '62', 'F', '5110', '0130', '01', '3510', '86', '6419'],
       ['130', '9999', '47.11', ''],
     ),
-    year: mostly(['2012', '2016', '2019', '2021', '2025'], ['1899', '2019.5', '']),
+    year: mostly(
+      ['2012', '2016', '2019', '2021', '2025'],
+      ['1899', '2019.5', '', '2019.0', ' 2019', '0219', '02019', '2O19', '201/'],
+    ),
     region: mostly(['DE', 'GB', 'US', 'NO', 'BR', 'FR'], ['de', 'UK', 'gb', 'JP', 'XX', 'E', '']),
     money: mostly(
       ['1000', '0', '12.345678901234567', '1e3', '99999.99', '0.01'],
@@ -232,5 +240,29 @@ describe('spend CSV rows written from the cached parts (csvResult)', () => {
             expect(fast.price.prices).toBe(parts.prices);
           }
     expect(answered).toBeGreaterThan(100);
+  });
+});
+
+describe('yearKey (the spend year cell as a map key)', () => {
+  it('reads four ASCII digits as their number and keeps every other cell as written', () => {
+    expect(yearKey('2019')).toBe(2019);
+    expect(yearKey('0219')).toBe(219);
+    expect(yearKey('0000')).toBe(0);
+    for (const cell of ['219', '02019', ' 2019', '2019 ', '2O19', '201/', '201:', '+201', '', '２０１９'])
+      expect(yearKey(cell)).toBe(cell);
+  });
+
+  it('gives no two cells the same key', () => {
+    const cell = fc.oneof(
+      fc.stringMatching(/^[0-9]{1,5}$/),
+      fc.string({ maxLength: 5 }),
+      fc.integer({ min: 0, max: 9999 }).map(String),
+    );
+    fc.assert(
+      fc.property(cell, cell, (a, b) => {
+        expect(yearKey(a) === yearKey(b)).toBe(a === b);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -324,8 +324,8 @@ interface KeyedSelection {
   readonly audit: string;
   readonly auditTrail: AuditTrail;
   readonly selection: Selection;
-  /** Its price change per spend year cell. */
-  readonly prices: Map<string, PriceEntry>;
+  /** Its price change per spend year cell ({@link yearKey}). */
+  readonly prices: Map<YearKey, PriceEntry>;
 }
 
 /** An exchange rate found for a CSV row's currency and year cells, with the year they spell. */
@@ -348,7 +348,7 @@ class RowKeys {
   /** Selections by code, then region. */
   private readonly selections = new Map<string, Map<string, KeyedSelection>>();
   /** Rates by currency, then year. */
-  private readonly rates = new Map<string, Map<string, KeyedRate>>();
+  private readonly rates = new Map<string, Map<YearKey, KeyedRate>>();
   private entries = 0;
   /** The money and margins of the row being answered (reused: one per run). */
   readonly input: { -readonly [K in keyof SpendRowInput]: SpendRowInput[K] } = {
@@ -377,7 +377,7 @@ class RowKeys {
 
   /** The rate kept for a row's currency and year cells. */
   rate(cells: RowCells): KeyedRate | undefined {
-    return this.rates.get(cells.currency)?.get(cells.year);
+    return this.rates.get(cells.currency)?.get(cells.yearKey);
   }
 
   /** Keeps the parts of a row that resolved, under its cells. */
@@ -399,17 +399,17 @@ class RowKeys {
       byRegion.set(cells.region, keyed);
       this.entries += 1;
     }
-    this.keepPrice(keyed, cells.year, price);
+    this.keepPrice(keyed, cells.yearKey, price);
     let byYear = this.rates.get(cells.currency);
-    if (byYear === undefined) this.rates.set(cells.currency, (byYear = new Map<string, KeyedRate>()));
-    if (!byYear.has(cells.year)) {
-      byYear.set(cells.year, { year: input.spend_year, rate });
+    if (byYear === undefined) this.rates.set(cells.currency, (byYear = new Map<YearKey, KeyedRate>()));
+    if (!byYear.has(cells.yearKey)) {
+      byYear.set(cells.yearKey, { year: input.spend_year, rate });
       this.entries += 1;
     }
   }
 
   /** Keeps a selection's price change for a year cell. */
-  keepPrice(keyed: KeyedSelection, year: string, price: PriceEntry): void {
+  keepPrice(keyed: KeyedSelection, year: YearKey, price: PriceEntry): void {
     this.bound();
     if (!keyed.prices.has(year)) {
       keyed.prices.set(year, price);
@@ -425,7 +425,34 @@ interface RowCells {
   region: string;
   audit: string;
   currency: string;
-  year: string;
+  /** The spend year cell as a key ({@link yearKey}). */
+  yearKey: YearKey;
+}
+
+/** A spend year cell as a map key: see {@link yearKey}. */
+type YearKey = string | number;
+
+/**
+ * A spend year cell as a map key: four ASCII digits as their number, any other cell as written. A map finds a small
+ * integer by its value at once, where a digit string (a fresh one per row) has its hash worked out as an array index
+ * on every lookup. Only four-digit cells become numbers, and each one a different number, so no two cells share a key.
+ *
+ * @example
+ * ```ts
+ * yearKey('2019'); // 2019
+ * yearKey('0219'); // 219 (no other cell gives 219: '219' stays a string)
+ * yearKey(' 2019'); // ' 2019'
+ * ```
+ */
+export function yearKey(cell: string): YearKey {
+  if (cell.length !== 4) return cell;
+  const a = cell.charCodeAt(0) - 48;
+  const b = cell.charCodeAt(1) - 48;
+  const c = cell.charCodeAt(2) - 48;
+  const d = cell.charCodeAt(3) - 48;
+  // `>>> 0` turns a character below '0' (a negative digit) into a number above 9 as well.
+  if (a >>> 0 > 9 || b >>> 0 > 9 || c >>> 0 > 9 || d >>> 0 > 9) return cell;
+  return a * 1000 + b * 100 + c * 10 + d;
 }
 
 /** The activity of the row last given by {@link fastRowOf}, as its request spells it. */
@@ -434,7 +461,7 @@ let rowActivity: Record<string, unknown> = {};
 const keyedActivity = { classification_type: '', classification_code: '' };
 
 /** The reused cells of the row being keyed. */
-const rowCells: RowCells = { type: '', code: '', region: '', audit: '', currency: '', year: '' };
+const rowCells: RowCells = { type: '', code: '', region: '', audit: '', currency: '', yearKey: '' };
 
 /**
  * A CSV row's key cells, when they are text that may key its parts (a classified activity, no activity id); else
@@ -458,7 +485,7 @@ function keyCells(values: Record<string, unknown>): RowCells | undefined {
   rowCells.region = region;
   rowCells.audit = audit ?? '';
   rowCells.currency = currency;
-  rowCells.year = year;
+  rowCells.yearKey = yearKey(year);
   return rowCells;
 }
 
@@ -520,10 +547,10 @@ function fastRowOf(
       keyedActivity.classification_type = cells.type;
       keyedActivity.classification_code = cells.code;
       rowActivity = keyedActivity;
-      let price = keyed.prices.get(cells.year);
+      let price = keyed.prices.get(cells.yearKey);
       if (price === undefined) {
         price = priceEntry(keyed.selection, rate.year, datasets);
-        keys.keepPrice(keyed, cells.year, price);
+        keys.keepPrice(keyed, cells.yearKey, price);
       }
       return fastSpendRowOf(input, keyed.selection, rate.rate, price, datasets);
     }
