@@ -1,5 +1,5 @@
 import { type Decimal, add, decimal, doubleDoubleOrNaN, mul, ZERO } from '../core/decimal';
-import { dd, ddAdd, ddDivide, ddMul, decidedOrNaN, scaledDecimal } from '../core/double-double';
+import { dd, ddAdd, ddDivide, ddMul, decides, scaledDecimal } from '../core/double-double';
 import {
   type AuditTrail,
   type CalculationMethod,
@@ -77,6 +77,13 @@ interface InstanceFigures {
   memoryLow: number;
   gpuHigh: number;
   gpuLow: number;
+  /**
+   * kWh per vCPU-hour by utilisation, for the type's watts' owner at this PUE: the map {@link vcpuPowers} shares
+   * with every type of the same owner, held here so a request finds its entry in one lookup.
+   */
+  utilizations: Map<number, VcpuPower>;
+  /** The type's embodied factor by year, as `embodiedFactor` gives it (this entry's datasets are its datasets). */
+  embodiedByYear: Map<number, EmbodiedFactor>;
 }
 /** kWh per vCPU-hour, exact and as a double-double. */
 interface VcpuPower {
@@ -260,6 +267,8 @@ const newFigures = (
     const gpu = power === undefined ? [Number.NaN, Number.NaN] : doubleDoubleOrNaN(power.kwhPerHour);
     return {
       vcpu: decimal(instance.vcpu),
+      utilizations: utilizationsOf(instance, coefficients, pue),
+      embodiedByYear: new Map<number, EmbodiedFactor>(),
       memoryKwhPerHour,
       memoryGigabytes,
       chargedMemoryGigabytes,
@@ -280,30 +289,57 @@ const newFigures = (
  */
 const vcpuPowers = new WeakMap<object, Map<number, Map<number, VcpuPower>>>();
 
-/** {@link vcpuPowers}' entry, computed on a miss. */
+/** {@link vcpuPowers}' map by utilisation for an instance type's watts' owner at a PUE, made on first use. */
+function utilizationsOf(
+  instance: CloudInstance,
+  coefficients: CloudCoefficients,
+  pue: number,
+): Map<number, VcpuPower> {
+  // The type's own CPU watts where the instance table has them (ccfAppDatasets), else the provider's.
+  const owner = instance.max_watts === undefined ? coefficients : instance;
+  let byPue = vcpuPowers.get(owner);
+  if (byPue === undefined) vcpuPowers.set(owner, (byPue = new Map<number, Map<number, VcpuPower>>()));
+  let byUtilization = byPue.get(pue);
+  if (byUtilization === undefined) byPue.set(pue, (byUtilization = new Map<number, VcpuPower>()));
+  return byUtilization;
+}
+
+/** kWh per vCPU-hour at a utilisation, from the figures' map or computed into it. */
 function vcpuPower(
+  figures: InstanceFigures,
   instance: CloudInstance,
   coefficients: CloudCoefficients,
   utilization: number,
   pue: number,
 ): VcpuPower {
-  // The type's own CPU watts where the instance table has them (ccfAppDatasets), else the provider's.
-  const { min_watts: minWatts, max_watts: maxWatts } = instance;
-  const owner = maxWatts === undefined ? coefficients : instance;
-  const cached = vcpuPowers.get(owner)?.get(pue)?.get(utilization);
+  const cached = figures.utilizations.get(utilization);
   if (cached !== undefined) return cached;
+  const { min_watts: minWatts, max_watts: maxWatts } = instance;
   const watts =
     maxWatts === undefined ? coefficients : { ...coefficients, min_watts: minWatts!, max_watts: maxWatts };
   const exact = mul(kwhPerVcpuHour(watts, decimal(utilization)), decimal(pue));
   const [high, low] = doubleDoubleOrNaN(exact);
   const power = { exact, high, low };
-  let byPue = vcpuPowers.get(owner);
-  if (byPue === undefined) vcpuPowers.set(owner, (byPue = new Map<number, Map<number, VcpuPower>>()));
-  let byUtilization = byPue.get(pue);
-  if (byUtilization === undefined) byPue.set(pue, (byUtilization = new Map<number, VcpuPower>()));
-  if (byUtilization.size >= MAX_UTILIZATIONS) byUtilization.clear();
-  byUtilization.set(utilization, power);
+  if (figures.utilizations.size >= MAX_UTILIZATIONS) figures.utilizations.clear();
+  figures.utilizations.set(utilization, power);
   return power;
+}
+
+/** The type's embodied factor for a year, from the figures' map or `embodiedFactor` into it. */
+function embodiedOf(
+  figures: InstanceFigures,
+  id: CloudProvider,
+  instance: CloudInstance,
+  coefficients: CloudCoefficients,
+  year: number,
+  datasets: CloudInstanceDatasets,
+): EmbodiedFactor {
+  let embodied = figures.embodiedByYear.get(year);
+  if (embodied === undefined) {
+    embodied = embodiedFactor(id, instance, coefficients, year, datasets);
+    figures.embodiedByYear.set(year, embodied);
+  }
+  return embodied;
 }
 
 function instanceEstimate(
@@ -324,9 +360,16 @@ function instanceEstimate(
   const figures =
     instanceFigures.find(instance, datasets.cloudCoefficients, datasets.cloudInstances, pue) ??
     newFigures(instance, coefficients, pue, datasets);
-  const perVcpu = vcpuPower(instance, coefficients, input.average_vcpu_utilization, pue);
+  const perVcpu = vcpuPower(figures, instance, coefficients, input.average_vcpu_utilization, pue);
   const { memoryGigabytes } = figures;
-  const embodied = embodiedFactor(id, instance, coefficients, embodiedYear(input.year, datasets), datasets);
+  const embodied = embodiedOf(
+    figures,
+    id,
+    instance,
+    coefficients,
+    embodiedYear(input.year, datasets),
+    datasets,
+  );
   const method = gridMethod(datasets);
   let cpuEstimate: Estimate;
   let memoryEstimate: Estimate;
@@ -496,23 +539,28 @@ function fastNumbers(
   }
   const { times, per } = hoursRatio(unit);
   if (!scaledDecimal(duration, times, per)) return false;
+  // Each number into `fast` as soon as it is decided (`decides`: no double returned from a call).
   const hoursHi = dd.hi;
   const hoursLo = dd.lo;
-  const hours = decidedOrNaN(hoursHi, hoursLo);
+  if (!decides(hoursHi, hoursLo)) return false;
+  fast.hours = hoursHi;
   ddMul(vcpu, 0, perVcpu.high, perVcpu.low);
   ddMul(hoursHi, hoursLo, dd.hi, dd.lo);
   let kwhHi = dd.hi;
   let kwhLo = dd.lo;
-  const cpu = decidedOrNaN(kwhHi, kwhLo);
+  if (!decides(kwhHi, kwhLo)) return false;
+  fast.cpu = kwhHi;
   ddMul(hoursHi, hoursLo, figures.memoryHigh, figures.memoryLow);
-  const memoryKwh = decidedOrNaN(dd.hi, dd.lo);
+  if (!decides(dd.hi, dd.lo)) return false;
+  fast.memory = dd.hi;
   ddAdd(kwhHi, kwhLo, dd.hi, dd.lo);
   kwhHi = dd.hi;
   kwhLo = dd.lo;
-  let gpuKwh = 0;
+  fast.gpu = 0;
   if (figures.gpu !== undefined) {
     ddMul(hoursHi, hoursLo, figures.gpuHigh, figures.gpuLow);
-    gpuKwh = decidedOrNaN(dd.hi, dd.lo);
+    if (!decides(dd.hi, dd.lo)) return false;
+    fast.gpu = dd.hi;
     ddAdd(kwhHi, kwhLo, dd.hi, dd.lo);
     kwhHi = dd.hi;
     kwhLo = dd.lo;
@@ -523,14 +571,8 @@ function fastNumbers(
   ddMul(hoursHi, hoursLo, embodied.numeratorHigh, embodied.numeratorLow);
   ddDivide(dd.hi, dd.lo, embodied.denominatorNumber);
   ddAdd(electricityHi, electricityLo, dd.hi, dd.lo);
-  const total = decidedOrNaN(dd.hi, dd.lo);
-  // NaN where one is not decided: then any sum of them is NaN too.
-  if (Number.isNaN(hours + cpu + memoryKwh + gpuKwh + total)) return false;
-  fast.hours = hours;
-  fast.cpu = cpu;
-  fast.memory = memoryKwh;
-  fast.gpu = gpuKwh;
-  fast.total = total;
+  if (!decides(dd.hi, dd.lo)) return false;
+  fast.total = dd.hi;
   return true;
 }
 

@@ -111,7 +111,22 @@ export function decidedDouble(hi: number, lo: number): number | undefined {
  * ```
  */
 export function decidedOrNaN(hi: number, lo: number): number {
-  if (!(hi > SMALLEST && hi < LARGEST) || !LITTLE_ENDIAN) return Number.NaN;
+  return decides(hi, lo) ? hi : Number.NaN;
+}
+
+/**
+ * Whether `hi` is the double nearest the exact value `hi + lo` (within the approximation bound) stands for: the test
+ * of {@link decidedDouble} as a boolean, for a hot path whose callees V8 may not inline (a double returned from a
+ * call that is not inlined is boxed anew; a boolean is not).
+ *
+ * @example
+ * ```ts
+ * ddDivide(1, 0, 3);
+ * decides(dd.hi, dd.lo); // true: dd.hi is 1/3's nearest double
+ * ```
+ */
+export function decides(hi: number, lo: number): boolean {
+  if (!(hi > SMALLEST && hi < LARGEST) || !LITTLE_ENDIAN) return false;
   DOUBLE[0] = hi;
   const high = WORDS[1] as number;
   const powerOfTwo = (high & 0xf_ffff) === 0 && (WORDS[0] as number) === 0;
@@ -122,7 +137,7 @@ export function decidedOrNaN(hi: number, lo: number): number {
   const halfDown = powerOfTwo ? halfUp * 0.5 : halfUp;
   // 2 × the bound × hi covers the bound × (hi + lo); powers of two and monotone rounding keep the comparisons safe.
   const margin = APPROXIMATION_BOUND * 2 * hi;
-  return lo + margin < halfUp && lo - margin > -halfDown ? hi : Number.NaN;
+  return lo + margin < halfUp && lo - margin > -halfDown;
 }
 
 /**
