@@ -411,15 +411,50 @@ const uninitialised: (length: number) => Uint8Array<ArrayBuffer> =
   (globalThis as { Buffer?: { allocUnsafeSlow(length: number): Uint8Array<ArrayBuffer> } }).Buffer
     ?.allocUnsafeSlow ?? ((length) => new Uint8Array(length));
 
+/**
+ * Bytes of a slab the answers' buffers are cut from, one after the other: a buffer of its own per answer (77 KB for
+ * a batch of 100) cost an allocation outside the heap, its release by the collector, and a copy when it grew.
+ * A buffer at the slab's end grows in place, and gives back what it did not use when taken. A slab lives as long
+ * as any answer cut from it; buffers larger than a quarter of one are allocated alone.
+ */
+const SLAB_BYTES = 1 << 20;
+let slab = uninitialised(0);
+let slabUsed = 0;
+
+/** Room for `length` bytes from the current slab (a new one when it has no room), or alone when large. */
+function region(length: number): Uint8Array<ArrayBuffer> {
+  if (length > SLAB_BYTES >> 2) return uninitialised(length);
+  if (slabUsed + length > slab.length) {
+    slab = uninitialised(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const bytes = slab.subarray(slabUsed, slabUsed + length);
+  slabUsed += length;
+  return bytes;
+}
+
+/** Whether `bytes` ends where the current slab's free room begins (nothing was cut from the slab after it). */
+const atSlabEnd = (bytes: Uint8Array): boolean =>
+  bytes.buffer === slab.buffer && bytes.byteOffset + bytes.length === slab.byteOffset + slabUsed;
+
+const EMPTY = new Uint8Array(0);
+
 /** An answer's UTF-8 bytes as they are written, and its length in characters. */
 class ByteText {
-  private buffer = uninitialised(FIRST_CAPACITY);
+  private buffer = region(FIRST_CAPACITY);
   offset = 0;
   characters = 0;
 
   private room(bytes: number): void {
     if (this.offset + bytes <= this.buffer.length) return;
-    const larger = uninitialised(Math.max(this.buffer.length * 2, this.offset + bytes));
+    const length = Math.max(this.buffer.length * 2, this.offset + bytes);
+    const start = this.buffer.byteOffset - slab.byteOffset;
+    if (atSlabEnd(this.buffer) && start + length <= slab.length) {
+      this.buffer = slab.subarray(start, start + length); // grown in place: nothing was cut after it
+      slabUsed = start + length;
+      return;
+    }
+    const larger = region(length);
     larger.set(this.buffer.subarray(0, this.offset));
     this.buffer = larger;
   }
@@ -475,7 +510,9 @@ class ByteText {
   /** The bytes written so far; with `more`, a fresh start for the next piece. */
   take(more: boolean): Uint8Array<ArrayBuffer> {
     const bytes = this.buffer.subarray(0, this.offset);
-    if (more) this.buffer = uninitialised(this.buffer.length);
+    // The room not written is given back, to the next multiple of 8 bytes (what follows stays aligned).
+    if (atSlabEnd(this.buffer)) slabUsed = (this.buffer.byteOffset - slab.byteOffset + this.offset + 7) & ~7;
+    this.buffer = more ? region(this.buffer.length) : EMPTY;
     this.offset = 0;
     return bytes;
   }
@@ -563,31 +600,38 @@ function hasEnumerable(value: object): boolean {
   return false;
 }
 
-/** True when a plain object's own names are the layout's, in order (`for … in`: no array made). */
-function fitsByNames(value: object, layout: Layout): boolean {
-  const { names } = layout;
-  let index = 0;
-  for (const name in value) if (name !== names[index++]) return false;
-  return index === names.length;
-}
-
-/** Writes a plain object through its layout (`hint` when it fits), and gives the layout. */
+/**
+ * Writes a plain object through its layout, and gives the layout. The names are met once (`for … in`: no array
+ * made) and checked against `hint`'s as they come: members written before a name differs are right for this object
+ * too (same names, in order), so on a difference the writing goes on from there through the object's own layout;
+ * each member's value is read once, as `JSON.stringify` reads it.
+ */
 function writePlain(out: ByteText, value: object, wire: boolean, hint: Layout | undefined): Layout {
   const start = out.offset;
-  let layout = hint;
-  const walk = !inheritedNames;
-  if (!walk || layout === undefined || layout.wire !== wire || !fitsByNames(value, layout)) {
-    layout = layoutOf(Object.keys(value), wire);
-  }
+  let layout = hint !== undefined && hint.wire === wire && !inheritedNames ? hint : undefined;
   let from = -1;
-  if (walk) {
-    let index = 0;
-    for (const name in value)
-      from = writeStep(out, layout, index++, (value as Record<string, unknown>)[name], from);
-  } else {
-    const values = Object.values(value);
-    for (let index = 0; index < values.length; index++)
-      from = writeStep(out, layout, index, values[index], from);
+  let index = 0;
+  let fits = false;
+  if (layout !== undefined) {
+    const { names } = layout;
+    fits = true;
+    for (const name in value) {
+      if (name !== names[index]) {
+        fits = false;
+        break;
+      }
+      from = writeStep(out, layout, index, (value as Record<string, unknown>)[name], from);
+      index++;
+    }
+  }
+  if (layout === undefined || !fits || index < layout.names.length) {
+    // Not the hint's names: the members from `index` on are written through the object's own layout.
+    if (from >= 0 && layout !== undefined) out.piece(layout.run(from, index, false));
+    from = -1;
+    const names = Object.keys(value);
+    layout = layoutOf(names, wire);
+    for (; index < names.length; index++)
+      from = writeStep(out, layout, index, (value as Record<string, unknown>)[names[index] as string], from);
   }
   if (from >= 0) out.piece(layout.run(from, layout.names.length, false));
   // Every member was written with its leading comma: the first one's becomes the brace.
