@@ -301,6 +301,31 @@ describe('the JSON writer (issue 40 item 4)', () => {
     for (const { count, body } of kept) expect(textOf(body)).toBe(expected(count));
   });
 
+  it('pieces joined with what follows them: more followers than are kept, and stretches past a joined piece', async () => {
+    // After the kept `unit`, 20 different frozen objects follow in turn (more than a piece keeps followers for);
+    // and elements of many kept members repeat, so their joined bytes would grow past the longest joined piece.
+    const gases = Array.from({ length: 20 }, (_, index) => deepFreeze({ total: index, other: null }));
+    const cycling = Array.from({ length: 120 }, (_, index) => ({
+      value: index / 3,
+      unit: 'kg',
+      gases: gases[index % 20],
+      audit: 'enabled',
+    }));
+    const long = Object.fromEntries(
+      Array.from({ length: 30 }, (_, index) => [`member_${index}`, 'x'.repeat(60)]),
+    );
+    const repeated = Array.from({ length: 50 }, () => ({ ...long }));
+    for (const results of [cycling, repeated, [...cycling, ...repeated, ...cycling]])
+      for (const size of [1, 7, 1_000]) {
+        const slices = Array.from({ length: Math.ceil(results.length / size) }, (_, index) =>
+          results.slice(index * size, (index + 1) * size),
+        );
+        expect(textOf((await batchText(slices, { wire: true, maxLength: 1e9 })).body)).toBe(
+          JSON.stringify(results),
+        );
+      }
+  });
+
   it('numbers as String writes them, the same number again, and numbers differing only in their exponent', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.double(), { maxLength: 20 }), async (numbers) => {
