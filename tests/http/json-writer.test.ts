@@ -326,6 +326,27 @@ describe('the JSON writer (issue 40 item 4)', () => {
       }
   });
 
+  it('objects with an own __proto__ member, no prototype, or a prototype of their own, as JSON.stringify writes them', async () => {
+    const own = JSON.parse('{"__proto__":{"a":1},"b":2}') as object;
+    const ownNull = JSON.parse('{"__proto__":null,"b":2}') as object;
+    const bare = Object.assign(Object.create(null) as object, { a: 1, b: 2 });
+    const inherited = Object.assign(Object.create({ b: 'inherited' }) as object, { a: 1 });
+    const results = [
+      { a: 1, b: 2 },
+      own,
+      ownNull,
+      bare,
+      inherited,
+      { a: 1, b: 2 },
+      inherited,
+      { value: own },
+    ];
+    for (const wire of [true, false])
+      expect(textOf((await batchText([results], { wire, maxLength: 1e9 })).body)).toBe(
+        JSON.stringify(results),
+      );
+  });
+
   it('numbers as String writes them, the same number again, and numbers differing only in their exponent', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.double(), { maxLength: 20 }), async (numbers) => {
