@@ -59,7 +59,19 @@ function isDeepFrozen(value: object): boolean {
   return true;
 }
 
+/** Whether `__proto__` reads an object's prototype here (Deno removes it, `node --disable-proto` too). */
+const protoReadable = (() => {
+  try {
+    return ({} as { __proto__?: unknown }).__proto__ === Object.prototype;
+  } catch {
+    return false; // --disable-proto=throw
+  }
+})();
+
 const isPlain = (value: object): boolean => {
+  // `__proto__`, inlined by the compiler, first: Object.getPrototypeOf is a call into the runtime (8 ns, twice per
+  // estimate). It can only mislead when an own member `__proto__` holds Object.prototype itself.
+  if (protoReadable && (value as { __proto__?: unknown }).__proto__ === Object.prototype) return true;
   const prototype = Object.getPrototypeOf(value) as unknown;
   return prototype === Object.prototype || prototype === null;
 };
@@ -271,6 +283,13 @@ class TextBatch implements BatchWriter {
 
 /** A text's UTF-8 bytes and its length in characters (the answer's cap counts characters). */
 class Piece {
+  /** Times this piece was written: a piece met once (a fresh text) is not worth joining with its followers. */
+  uses = 0;
+  /** Pieces met right after this one, each followed by the two joined; at most {@link FOLLOWERS_KEPT}. */
+  followers: Piece[] | undefined = undefined;
+  /** This piece with its leading comma turned into an opening brace (an object's first member). */
+  braced: Piece | undefined = undefined;
+
   constructor(
     readonly bytes: Uint8Array,
     readonly characters: number,
@@ -295,6 +314,43 @@ class Piece {
 }
 
 const pieceOf = (text: string): Piece => new Piece(utf8.encode(text), text.length);
+
+/** Followers kept per piece (the first met stay), and the longest joined piece made. */
+const FOLLOWERS_KEPT = 8;
+const JOINED_MOST = 1 << 10;
+
+/**
+ * `first` and `next` as one piece, kept with `first` for the next time `next` follows it; undefined when not worth
+ * it (either met only once, the joined piece too long, or `first` has its share of followers already).
+ */
+function joinedOf(first: Piece, next: Piece): Piece | undefined {
+  const followers = first.followers;
+  if (followers !== undefined)
+    for (let index = 0; index < followers.length; index += 2)
+      if (followers[index] === next) {
+        const joined = followers[index + 1] as Piece;
+        joined.uses++;
+        return joined;
+      }
+  if (first.uses < 2 || next.uses < 2 || first.bytes.length + next.bytes.length > JOINED_MOST)
+    return undefined;
+  if (followers !== undefined && followers.length >= 2 * FOLLOWERS_KEPT) return undefined;
+  const joined = Piece.joined([first, next]);
+  joined.uses = 1;
+  (first.followers ??= []).push(next, joined);
+  return joined;
+}
+
+/** `piece` with its first byte (a comma) an opening brace. */
+function bracedOf(piece: Piece): Piece {
+  const bytes = piece.bytes.slice();
+  bytes[0] = 0x7b; // {
+  return new Piece(bytes, piece.characters);
+}
+
+const COMMA = pieceOf(',');
+const CLOSE = pieceOf('}');
+const EMPTY_OBJECT = pieceOf('{}');
 
 /** `,"name":` as bytes, per property name seen. */
 const keyPieces = new Map<string, Piece>();
@@ -325,20 +381,14 @@ const NO_PIECE = new Piece(new Uint8Array(0), 0);
 /**
  * One layout of plain object as the byte writer has met it: its member names in order, each name's `,"name":`,
  * per member the last value written there that cannot change (a short string, a deeply frozen object) with the
- * member's bytes, stretches of such members joined into one piece, and per member the layout of the last fresh
- * object written there. With `wire`, a member `emission_factor` is written in the wire form.
+ * member's bytes, and per member the layout of the last fresh object written there. With `wire`, a member
+ * `emission_factor` is written in the wire form. (Stretches of kept members are joined by the writer's pieces
+ * themselves, see {@link joinedOf}.)
  */
 class Layout {
   readonly keys: readonly Piece[];
   readonly kept: unknown[];
   readonly members: Piece[];
-  /**
-   * Members `index` to `runEnds[index]` (excluded) as one piece, while each keeps its value, with the next
-   * member's name where `runKeyed[index]`.
-   */
-  readonly runs: (Piece | undefined)[];
-  readonly runEnds: number[];
-  readonly runKeyed: boolean[];
   readonly inner: (Layout | undefined)[];
 
   constructor(
@@ -348,35 +398,13 @@ class Layout {
     this.keys = names.map(keyPiece);
     this.kept = names.map(() => NOTHING_KEPT);
     this.members = names.map(() => NO_PIECE);
-    this.runs = names.map(() => undefined);
-    this.runEnds = names.map(() => 0);
-    this.runKeyed = names.map(() => false);
     this.inner = names.map(() => undefined);
   }
 
-  /** Keeps a member's value and its bytes for the next objects; the stretches over it are joined anew. */
+  /** Keeps a member's value and its bytes for the next objects. */
   keep(index: number, value: unknown, member: Piece): void {
     this.kept[index] = value;
     this.members[index] = member;
-    for (let from = 0; from <= index; from++)
-      if ((this.runEnds[from] as number) > index) this.runs[from] = undefined;
-  }
-
-  /**
-   * Members `from` to `to` (excluded), each keeping its value, as one piece; with `keyed`, followed by member
-   * `to`'s `,"name":` (its value is written next).
-   */
-  run(from: number, to: number, keyed: boolean): Piece {
-    const known = this.runs[from];
-    if (known !== undefined && this.runEnds[from] === to && this.runKeyed[from] === keyed) return known;
-    if (!keyed && to - from === 1) return this.members[from] as Piece;
-    const pieces = this.members.slice(from, to);
-    if (keyed) pieces.push(this.keys[to] as Piece);
-    const run = Piece.joined(pieces);
-    this.runs[from] = run;
-    this.runEnds[from] = to;
-    this.runKeyed[from] = keyed;
-    return run;
   }
 }
 
@@ -411,39 +439,79 @@ const uninitialised: (length: number) => Uint8Array<ArrayBuffer> =
   (globalThis as { Buffer?: { allocUnsafeSlow(length: number): Uint8Array<ArrayBuffer> } }).Buffer
     ?.allocUnsafeSlow ?? ((length) => new Uint8Array(length));
 
+/**
+ * Bytes of a slab the answers' buffers are cut from, one after the other: a buffer of its own per answer (77 KB for
+ * a batch of 100) cost an allocation outside the heap, its release by the collector, and a copy when it grew.
+ * A buffer at the slab's end grows in place, and gives back what it did not use when taken. A slab lives as long
+ * as any answer cut from it; buffers larger than a quarter of one are allocated alone.
+ */
+const SLAB_BYTES = 1 << 20;
+let slab = uninitialised(0);
+let slabUsed = 0;
+
+/** Room for `length` bytes from the current slab (a new one when it has no room), or alone when large. */
+function region(length: number): Uint8Array<ArrayBuffer> {
+  if (length > SLAB_BYTES >> 2) return uninitialised(length);
+  if (slabUsed + length > slab.length) {
+    slab = uninitialised(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const bytes = slab.subarray(slabUsed, slabUsed + length);
+  slabUsed += length;
+  return bytes;
+}
+
+/** Whether `bytes` ends where the current slab's free room begins (nothing was cut from the slab after it). */
+const atSlabEnd = (bytes: Uint8Array): boolean =>
+  bytes.buffer === slab.buffer && bytes.byteOffset + bytes.length === slab.byteOffset + slabUsed;
+
+const EMPTY = new Uint8Array(0);
+
 /** An answer's UTF-8 bytes as they are written, and its length in characters. */
 class ByteText {
-  private buffer = uninitialised(FIRST_CAPACITY);
+  private buffer = region(FIRST_CAPACITY);
   offset = 0;
   characters = 0;
 
   private room(bytes: number): void {
     if (this.offset + bytes <= this.buffer.length) return;
-    const larger = uninitialised(Math.max(this.buffer.length * 2, this.offset + bytes));
+    const length = Math.max(this.buffer.length * 2, this.offset + bytes);
+    const start = this.buffer.byteOffset - slab.byteOffset;
+    if (atSlabEnd(this.buffer) && start + length <= slab.length) {
+      this.buffer = slab.subarray(start, start + length); // grown in place: nothing was cut after it
+      slabUsed = start + length;
+      return;
+    }
+    const larger = region(length);
     larger.set(this.buffer.subarray(0, this.offset));
     this.buffer = larger;
   }
 
   /** Makes room for this many bytes in all, at once. */
   reserve(bytes: number): void {
+    this.flush();
     this.room(bytes - this.offset);
   }
 
-  /** One ASCII character by its code. */
-  code(code: number): void {
-    this.room(1);
-    this.buffer[this.offset++] = code;
-    this.characters++;
+  /**
+   * The pieces written last, joined, not yet copied: a stretch of pieces that follow one another in every element
+   * (a member's bytes, the next name, a closing brace, the next element's opening) is copied as one.
+   */
+  private pending: Piece | undefined = undefined;
+  /** The next piece opens an object: its leading comma is written as `{`. */
+  private opening = false;
+
+  /** Bytes written so far, pieces not yet copied included. */
+  length(): number {
+    return this.offset + (this.pending === undefined ? 0 : this.pending.bytes.length);
   }
 
-  /** Replaces the ASCII character at `offset` (already written) by another. */
-  replace(offset: number, code: number): void {
-    this.buffer[offset] = code;
-  }
-
-  /** A reused piece. */
-  piece(piece: Piece): void {
-    const { bytes } = piece;
+  /** Copies the pending piece. */
+  private flush(): void {
+    const pending = this.pending;
+    if (pending === undefined) return;
+    this.pending = undefined;
+    const { bytes } = pending;
     const length = bytes.length;
     this.room(length);
     if (length <= SHORT_COPY) {
@@ -452,11 +520,53 @@ class ByteText {
       for (let index = 0; index < length; index++) buffer[offset++] = bytes[index] as number;
     } else this.buffer.set(bytes, this.offset);
     this.offset += length;
+  }
+
+  /** An object begins: its first member's leading comma becomes its brace (see {@link close}). */
+  open(): void {
+    this.opening = true;
+  }
+
+  /** An object ends: `}`, or `{}` when no member was written. */
+  close(): void {
+    if (this.opening) {
+      this.opening = false;
+      this.piece(EMPTY_OBJECT);
+    } else this.piece(CLOSE);
+  }
+
+  /** One ASCII character by its code. */
+  code(code: number): void {
+    this.flush();
+    this.room(1);
+    this.buffer[this.offset++] = code;
+    this.characters++;
+  }
+
+  /** A reused piece (each member's begins with its comma). */
+  piece(piece: Piece): void {
+    if (piece.bytes.length === 0) return;
+    if (this.opening) {
+      this.opening = false;
+      piece = piece.braced ??= bracedOf(piece);
+    }
+    piece.uses++;
     this.characters += piece.characters;
+    const pending = this.pending;
+    if (pending !== undefined) {
+      const joined = joinedOf(pending, piece);
+      if (joined !== undefined) {
+        this.pending = joined;
+        return;
+      }
+      this.flush();
+    }
+    this.pending = piece;
   }
 
   /** Text known to be ASCII (a number's, `true`, `null`). */
   ascii(text: string): void {
+    this.flush();
     this.room(text.length);
     const buffer = this.buffer;
     let offset = this.offset;
@@ -467,6 +577,7 @@ class ByteText {
 
   /** Any text. */
   text(text: string): void {
+    this.flush();
     this.room(text.length * 3); // UTF-8 takes at most 3 bytes per UTF-16 unit
     this.offset += utf8.encodeInto(text, this.buffer.subarray(this.offset)).written;
     this.characters += text.length;
@@ -474,8 +585,11 @@ class ByteText {
 
   /** The bytes written so far; with `more`, a fresh start for the next piece. */
   take(more: boolean): Uint8Array<ArrayBuffer> {
+    this.flush();
     const bytes = this.buffer.subarray(0, this.offset);
-    if (more) this.buffer = uninitialised(this.buffer.length);
+    // The room not written is given back, to the next multiple of 8 bytes (what follows stays aligned).
+    if (atSlabEnd(this.buffer)) slabUsed = (this.buffer.byteOffset - slab.byteOffset + this.offset + 7) & ~7;
+    this.buffer = more ? region(this.buffer.length) : EMPTY;
     this.offset = 0;
     return bytes;
   }
@@ -563,61 +677,56 @@ function hasEnumerable(value: object): boolean {
   return false;
 }
 
-/** True when a plain object's own names are the layout's, in order (`for … in`: no array made). */
-function fitsByNames(value: object, layout: Layout): boolean {
-  const { names } = layout;
-  let index = 0;
-  for (const name in value) if (name !== names[index++]) return false;
-  return index === names.length;
-}
-
-/** Writes a plain object through its layout (`hint` when it fits), and gives the layout. */
+/**
+ * Writes a plain object through its layout, and gives the layout. The names are met once (`for … in`: no array
+ * made) and checked against `hint`'s as they come: members written before a name differs are right for this object
+ * too (same names, in order), so on a difference the writing goes on from there through the object's own layout;
+ * each member's value is read once, as `JSON.stringify` reads it.
+ */
 function writePlain(out: ByteText, value: object, wire: boolean, hint: Layout | undefined): Layout {
-  const start = out.offset;
-  let layout = hint;
-  const walk = !inheritedNames;
-  if (!walk || layout === undefined || layout.wire !== wire || !fitsByNames(value, layout)) {
-    layout = layoutOf(Object.keys(value), wire);
+  out.open();
+  let layout = hint !== undefined && hint.wire === wire && !inheritedNames ? hint : undefined;
+  let index = 0;
+  let fits = false;
+  if (layout !== undefined) {
+    const { names } = layout;
+    fits = true;
+    for (const name in value) {
+      if (name !== names[index]) {
+        fits = false;
+        break;
+      }
+      writeStep(out, layout, index, (value as Record<string, unknown>)[name]);
+      index++;
+    }
   }
-  let from = -1;
-  if (walk) {
-    let index = 0;
-    for (const name in value)
-      from = writeStep(out, layout, index++, (value as Record<string, unknown>)[name], from);
-  } else {
-    const values = Object.values(value);
-    for (let index = 0; index < values.length; index++)
-      from = writeStep(out, layout, index, values[index], from);
+  if (layout === undefined || !fits || index < layout.names.length) {
+    // Not the hint's names: the members from `index` on are written through the object's own layout.
+    const names = Object.keys(value);
+    layout = layoutOf(names, wire);
+    for (; index < names.length; index++)
+      writeStep(out, layout, index, (value as Record<string, unknown>)[names[index] as string]);
   }
-  if (from >= 0) out.piece(layout.run(from, layout.names.length, false));
-  // Every member was written with its leading comma: the first one's becomes the brace.
-  if (out.offset === start) out.code(0x7b);
-  else out.replace(start, 0x7b); // {
-  out.code(0x7d); // }
+  out.close();
   return layout;
 }
 
-/**
- * One member of an object being written: `from` is the first of the stretch of members before it that keep their
- * value (-1: none), written as one piece when the stretch ends; gives the stretch after this member.
- */
-function writeStep(out: ByteText, layout: Layout, index: number, value: unknown, from: number): number {
-  if (value === layout.kept[index]) return from < 0 ? index : from;
+/** One member of an object being written (its leading comma included), unless `JSON.stringify` leaves it out. */
+function writeStep(out: ByteText, layout: Layout, index: number, value: unknown): void {
+  if (value === layout.kept[index]) return out.piece(layout.members[index] as Piece);
   if (typeof value === 'number') {
-    out.piece(from < 0 ? (layout.keys[index] as Piece) : layout.run(from, index, true));
+    out.piece(layout.keys[index] as Piece);
     out.ascii(Number.isFinite(value) ? numberText(value) : 'null');
-    return -1;
+    return;
   }
   // A fresh object where the last object of this layout had one (an estimate's activity_data) is walked at once.
   const inner = layout.inner[index];
   if (inner !== undefined && isFreshPlain(value)) {
-    out.piece(from < 0 ? (layout.keys[index] as Piece) : layout.run(from, index, true));
+    out.piece(layout.keys[index] as Piece);
     layout.inner[index] = writePlain(out, value, false, inner);
-    return -1;
+    return;
   }
-  if (from >= 0) out.piece(layout.run(from, index, false));
   writeMember(out, layout, index, value);
-  return -1;
 }
 
 /**
@@ -745,7 +854,7 @@ class ByteBatch implements BatchWriter {
     const { out, options } = this;
     inheritedNames = hasEnumerable(Object.prototype);
     for (const element of results) {
-      if (this.written > 0) out.code(0x2c); // ,
+      if (this.written > 0) out.piece(COMMA);
       const result = jsonValue(element, this.written++);
       if (typeof result === 'object' && result !== null && !Array.isArray(result) && isPlain(result)) {
         if (isErrorBody(result)) lastOther = writeObject(out, result, lastOther);
@@ -756,10 +865,10 @@ class ByteBatch implements BatchWriter {
       // Growing the buffer as the answer is written cost a fifth of writing a batch of 100.
       if (!this.sized) {
         this.sized = true;
-        out.reserve(Math.min(MOST_RESERVED, Math.ceil(out.offset * 1.125) * (options.count ?? 1)));
+        out.reserve(Math.min(MOST_RESERVED, Math.ceil(out.length() * 1.125) * (options.count ?? 1)));
       }
     }
-    if (out.offset >= PIECE_CHARACTERS) {
+    if (out.length() >= PIECE_CHARACTERS) {
       this.characters += out.characters;
       out.characters = 0;
       this.pieces.push(out.take(true));

@@ -244,6 +244,109 @@ describe('the JSON writer (issue 40 item 4)', () => {
     }
   });
 
+  it('an object whose names leave the last layout part-way reads each member once, as JSON.stringify does', async () => {
+    const reads: string[] = [];
+    const counted = (names: string[]) => {
+      const object = {};
+      for (const name of names)
+        Object.defineProperty(object, name, {
+          enumerable: true,
+          get: () => {
+            reads.push(name);
+            return name.length;
+          },
+        });
+      return object;
+    };
+    // Same first two names, then a third that differs, one fewer, and one more than the layout before.
+    const results = [
+      ['a', 'b', 'c'],
+      ['a', 'b', 'd'],
+      ['a', 'b'],
+      ['a', 'b', 'd', 'e'],
+      ['a', 'b', 'd'],
+    ].map(counted);
+    const expected = JSON.stringify(results);
+    const readByStringify = reads.splice(0);
+    for (const wire of [true, false]) {
+      expect(textOf((await batchText([results], { wire, maxLength: 1e9 })).body)).toBe(expected);
+      expect(reads.splice(0)).toEqual(readByStringify);
+    }
+  });
+
+  it('answers written one after another, interleaved or growing, keep their bytes while later ones are written', async () => {
+    const requests = Array.from({ length: 300 }, (_, index) => ({
+      cpu_count: (index % 13) + 1,
+      region: index % 2 === 0 ? 'us_east_1' : 'eu_west_1',
+      duration: 1 + index / 7,
+    }));
+    const results = calculateCpuBatch('aws', requests, defaultDatasets);
+    const expected = (count: number) => JSON.stringify(toWireBatch(results.slice(0, count)));
+    const kept: { count: number; body: Uint8Array[] }[] = [];
+    for (let round = 0; round < 40; round++) {
+      // Two answers at once, their slices alternating; sized for fewer elements than they get, or for none.
+      const counts = [1 + ((round * 37) % 300), 1 + ((round * 91) % 300)];
+      const writers = counts.map((count, index) =>
+        batchWriter({ wire: true, maxLength: 1e9, count: index === 0 ? 1 : undefined }),
+      );
+      for (let start = 0; start < 300; start += 16)
+        writers.forEach((writer, index) => {
+          const count = counts[index] as number;
+          if (start < count) writer.add(results.slice(start, Math.min(count, start + 16)));
+        });
+      writers.forEach((writer, index) =>
+        kept.push({ count: counts[index] as number, body: writer.end() as Uint8Array[] }),
+      );
+    }
+    for (const { count, body } of kept) expect(textOf(body)).toBe(expected(count));
+  });
+
+  it('pieces joined with what follows them: more followers than are kept, and stretches past a joined piece', async () => {
+    // After the kept `unit`, 20 different frozen objects follow in turn (more than a piece keeps followers for);
+    // and elements of many kept members repeat, so their joined bytes would grow past the longest joined piece.
+    const gases = Array.from({ length: 20 }, (_, index) => deepFreeze({ total: index, other: null }));
+    const cycling = Array.from({ length: 120 }, (_, index) => ({
+      value: index / 3,
+      unit: 'kg',
+      gases: gases[index % 20],
+      audit: 'enabled',
+    }));
+    const long = Object.fromEntries(
+      Array.from({ length: 30 }, (_, index) => [`member_${index}`, 'x'.repeat(60)]),
+    );
+    const repeated = Array.from({ length: 50 }, () => ({ ...long }));
+    for (const results of [cycling, repeated, [...cycling, ...repeated, ...cycling]])
+      for (const size of [1, 7, 1_000]) {
+        const slices = Array.from({ length: Math.ceil(results.length / size) }, (_, index) =>
+          results.slice(index * size, (index + 1) * size),
+        );
+        expect(textOf((await batchText(slices, { wire: true, maxLength: 1e9 })).body)).toBe(
+          JSON.stringify(results),
+        );
+      }
+  });
+
+  it('objects with an own __proto__ member, no prototype, or a prototype of their own, as JSON.stringify writes them', async () => {
+    const own = JSON.parse('{"__proto__":{"a":1},"b":2}') as object;
+    const ownNull = JSON.parse('{"__proto__":null,"b":2}') as object;
+    const bare = Object.assign(Object.create(null) as object, { a: 1, b: 2 });
+    const inherited = Object.assign(Object.create({ b: 'inherited' }) as object, { a: 1 });
+    const results = [
+      { a: 1, b: 2 },
+      own,
+      ownNull,
+      bare,
+      inherited,
+      { a: 1, b: 2 },
+      inherited,
+      { value: own },
+    ];
+    for (const wire of [true, false])
+      expect(textOf((await batchText([results], { wire, maxLength: 1e9 })).body)).toBe(
+        JSON.stringify(results),
+      );
+  });
+
   it('numbers as String writes them, the same number again, and numbers differing only in their exponent', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.double(), { maxLength: 20 }), async (numbers) => {
