@@ -431,37 +431,111 @@ function instanceEstimate(
     totalNumber = outputNumber(add(add(add(cpuCo2e, memoryCo2e), gpuCo2e), embodiedKg), options);
   }
 
-  // Built field by field in the response's order, without spreading optional parts into copies; a batch's results
-  // have literals of their own (inBatch says why). The electricity estimates' activity values are the kWh.
   const memoryNumber = options?.significantDigits === undefined ? figures.memoryNumber : undefined;
-  const details = (
-    inBatch()
-      ? {
-          instance: input.instance,
-          instance_memory: memoryNumber ?? sharedNumber(memoryGigabytes, options),
-          memory_unit: 'GB',
-          vcpu_cores: instance.vcpu,
-          average_vcpu_utilization: input.average_vcpu_utilization,
-          power_usage_effectiveness: pue,
-          energy_used_cpu: cpuEstimate.activity_data.activity_value,
-          energy_used_memory: memoryEstimate.activity_data.activity_value,
-        }
+  const instanceMemory = memoryNumber ?? sharedNumber(memoryGigabytes, options);
+  // Each object whole in one literal, in the response's order, where no optional part applies (no members added
+  // after it is made); a batch's results have literals of their own (inBatch says why). The electricity estimates'
+  // activity values are the kWh.
+  const details: InstanceCalculationDetails =
+    instance.charged_memory_gb === undefined && instance.max_watts === undefined && gpuEstimate === undefined
+      ? inBatch()
+        ? {
+            instance: input.instance,
+            instance_memory: instanceMemory,
+            memory_unit: 'GB',
+            vcpu_cores: instance.vcpu,
+            average_vcpu_utilization: input.average_vcpu_utilization,
+            power_usage_effectiveness: pue,
+            energy_used_cpu: cpuEstimate.activity_data.activity_value,
+            energy_used_memory: memoryEstimate.activity_data.activity_value,
+            embodied_method: embodiedMethod(instance),
+            energy_unit: 'kWh',
+          }
+        : {
+            instance: input.instance,
+            instance_memory: instanceMemory,
+            memory_unit: 'GB',
+            vcpu_cores: instance.vcpu,
+            average_vcpu_utilization: input.average_vcpu_utilization,
+            power_usage_effectiveness: pue,
+            energy_used_cpu: cpuEstimate.activity_data.activity_value,
+            energy_used_memory: memoryEstimate.activity_data.activity_value,
+            embodied_method: embodiedMethod(instance),
+            energy_unit: 'kWh',
+          }
+      : detailsWithParts(
+          input,
+          instance,
+          figures,
+          instanceMemory,
+          pue,
+          cpuEstimate,
+          memoryEstimate,
+          gpuEstimate,
+          options,
+        );
+  const result: InstanceEstimate =
+    gpuEstimate === undefined
+      ? inBatch()
+        ? {
+            total_co2e: totalNumber,
+            total_co2e_unit: 'kg',
+            memory_estimate: memoryEstimate,
+            cpu_estimate: cpuEstimate,
+            embodied_cpu_estimate: embodiedPart,
+            calculation_details: details,
+          }
+        : {
+            total_co2e: totalNumber,
+            total_co2e_unit: 'kg',
+            memory_estimate: memoryEstimate,
+            cpu_estimate: cpuEstimate,
+            embodied_cpu_estimate: embodiedPart,
+            calculation_details: details,
+          }
       : {
-          instance: input.instance,
-          instance_memory: memoryNumber ?? sharedNumber(memoryGigabytes, options),
-          memory_unit: 'GB',
-          vcpu_cores: instance.vcpu,
-          average_vcpu_utilization: input.average_vcpu_utilization,
-          power_usage_effectiveness: pue,
-          energy_used_cpu: cpuEstimate.activity_data.activity_value,
-          energy_used_memory: memoryEstimate.activity_data.activity_value,
-        }
-  ) as InstanceCalculationDetails;
+          total_co2e: totalNumber,
+          total_co2e_unit: 'kg',
+          memory_estimate: memoryEstimate,
+          cpu_estimate: cpuEstimate,
+          gpu_estimate: gpuEstimate,
+          embodied_cpu_estimate: embodiedPart,
+          calculation_details: details,
+        };
+  if (figures.notices.length > 0) result.notices = figures.notices.map((notice) => ({ ...notice }));
+  return result;
+}
+
+/**
+ * The calculation details with their optional parts (charged memory, the type's own CPU watts, GPUs), built member
+ * by member in the response's order.
+ */
+function detailsWithParts(
+  input: InstanceInput,
+  instance: CloudInstance,
+  figures: InstanceFigures,
+  instanceMemory: number,
+  pue: number,
+  cpuEstimate: Estimate,
+  memoryEstimate: Estimate,
+  gpuEstimate: Estimate | undefined,
+  options: CalculationOptions | undefined,
+): InstanceCalculationDetails {
+  const details = {
+    instance: input.instance,
+    instance_memory: instanceMemory,
+    memory_unit: 'GB',
+    vcpu_cores: instance.vcpu,
+    average_vcpu_utilization: input.average_vcpu_utilization,
+    power_usage_effectiveness: pue,
+    energy_used_cpu: cpuEstimate.activity_data.activity_value,
+    energy_used_memory: memoryEstimate.activity_data.activity_value,
+  } as InstanceCalculationDetails;
   if (instance.charged_memory_gb !== undefined) {
     details.charged_memory =
-      memoryNumber === undefined
-        ? sharedNumber(figures.chargedMemoryGigabytes, options)
-        : figures.chargedMemoryNumber;
+      options?.significantDigits === undefined
+        ? figures.chargedMemoryNumber
+        : sharedNumber(figures.chargedMemoryGigabytes, options);
   }
   if (instance.max_watts !== undefined) {
     details.cpu_min_watts = instance.min_watts!;
@@ -475,26 +549,7 @@ function instanceEstimate(
   }
   details.embodied_method = embodiedMethod(instance);
   details.energy_unit = 'kWh';
-  const result = (
-    inBatch()
-      ? {
-          total_co2e: totalNumber,
-          total_co2e_unit: 'kg',
-          memory_estimate: memoryEstimate,
-          cpu_estimate: cpuEstimate,
-        }
-      : {
-          total_co2e: totalNumber,
-          total_co2e_unit: 'kg',
-          memory_estimate: memoryEstimate,
-          cpu_estimate: cpuEstimate,
-        }
-  ) as InstanceEstimate;
-  if (gpuEstimate !== undefined) result.gpu_estimate = gpuEstimate;
-  result.embodied_cpu_estimate = embodiedPart;
-  result.calculation_details = details;
-  if (figures.notices.length > 0) result.notices = figures.notices.map((notice) => ({ ...notice }));
-  return result;
+  return details;
 }
 
 /** The parts of the CPU, memory and GPU electricity estimates besides their kWh: the grid's factor. */
