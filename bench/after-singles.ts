@@ -3,7 +3,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { writeSection } from './http-common';
-import { referenceCalls, ReferenceError } from './reference';
+import { acceptedBy, referenceCalls } from './reference';
 import {
   type CalculatorName,
   type DatasetsModule,
@@ -38,15 +38,7 @@ async function child(kind: CalculatorName, size: number, rounds: number, singles
   const engine = engineCalls(lib, datasets, kind);
   const reference = referenceCalls(datasets, kind, PROVIDER);
   // Valid requests drawn without calling the engine, so only the singles below (when asked) come before the batches.
-  const accept = (request: unknown) => {
-    try {
-      reference.single(request);
-      return true;
-    } catch (error) {
-      if (error instanceof ReferenceError) return false;
-      throw error;
-    }
-  };
+  const accept = acceptedBy(reference);
   const draws = Array.from({ length: rounds + 1 }, (_, round) =>
     variedBatch(datasets, data.defaultTables, kind, size, round + 1, accept),
   );

@@ -840,3 +840,14 @@ export function referenceCalls(datasets: Datasets, kind: string, provider: strin
   if (single === undefined) throw new Error(`no reference for ${kind}`);
   return { single, batch: (requests: unknown[]) => referenceBatch(requests, single) };
 }
+
+/** Whether the reference accepts a request (used to draw valid varied requests without warming the engine). */
+export const acceptedBy = (reference: { single: (request: unknown) => unknown }) => (request: unknown) => {
+  try {
+    reference.single(request);
+    return true;
+  } catch (error) {
+    if (error instanceof ReferenceError) return false;
+    throw error;
+  }
+};

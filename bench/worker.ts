@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ccfBatch, loadCcf } from './ccf';
 import { compareBatches } from './compare';
-import { referenceCalls, ReferenceError } from './reference';
+import { acceptedBy, referenceCalls, ReferenceError } from './reference';
 import {
   batchOf,
   type CalculatorName,
@@ -185,17 +185,6 @@ function distinct(name: CalculatorName, size: number) {
     ratio: median(manyMs) / median(fewMs),
   };
 }
-
-/** Whether the reference accepts a request (used to draw valid varied requests without warming the engine). */
-const acceptedBy = (reference: { single: (request: unknown) => unknown }) => (request: unknown) => {
-  try {
-    reference.single(request);
-    return true;
-  } catch (error) {
-    if (error instanceof ReferenceError) return false;
-    throw error;
-  }
-};
 
 /**
  * The headline measurement: `rounds` batches of `size` varied requests, each round a fresh draw (so no request
