@@ -10,7 +10,8 @@ import { type Child, numberFlag, ROOT, startChild, startServe } from './http-com
  * autocannon (32 connections, a cpu batch of 100), interleaved rounds, each server's user + system CPU read from
  * /proc before and after. A ratio of requests per second also depends on how much CPU autocannon and the machine's
  * other work leave each server; CPU per answer does not. `tsx bench/http-cpu.ts [--rounds 4] [--duration 4]
- * [--cli other/dist/cli.js]` after `npm run build`.
+ * [--cli other/dist/cli.js] [--base other/dist/cli.js]` after `npm run build`; `--base` adds another build's
+ * `serve` to the same rounds (before/after side by side).
  */
 
 const ROUNDS = numberFlag('rounds', 4);
@@ -33,12 +34,17 @@ const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 async function main() {
-  const index = process.argv.indexOf('--cli');
-  const cli = index === -1 ? undefined : process.argv[index + 1];
+  const flag = (name: string) => {
+    const index = process.argv.indexOf(name);
+    return index === -1 ? undefined : process.argv[index + 1];
+  };
   const extra = ['--max-batch-size', '100'];
-  const serve = cli
-    ? await startChild([cli, 'serve', '--port', '0', '--max-connections', '10000', ...extra])
-    : await startServe(extra);
+  const startCli = (cli: string) =>
+    startChild([cli, 'serve', '--port', '0', '--max-connections', '10000', ...extra]);
+  const cli = flag('--cli');
+  const serve = cli ? await startCli(cli) : await startServe(extra);
+  const baseCli = flag('--base');
+  const base = baseCli === undefined ? undefined : await startCli(baseCli);
   const path = '/compute/aws/cpu/batch';
   const folder = mkdtempSync(join(tmpdir(), 'bench-http-cpu-'));
   const answerFile = join(folder, 'batch.json');
@@ -49,13 +55,16 @@ async function main() {
   const figures: Record<string, { rate: number[]; cpu: number[] }> = {
     bare: { rate: [], cpu: [] },
     serve: { rate: [], cpu: [] },
+    ...(base && { base: { rate: [], cpu: [] } }),
   };
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, child, target] of [
+      const servers: [string, Child, string][] = [
         ['bare', bare, '/'],
         ['serve', serve, path],
-      ] as const) {
+      ];
+      if (base !== undefined) servers.splice(round % 2 === 0 ? 1 : 2, 0, ['base', base, path]);
+      for (const [name, child, target] of servers) {
         const pid = child.process.pid as number;
         const before = cpuMs(pid);
         const result = await autocannon({
@@ -81,6 +90,7 @@ async function main() {
     );
   } finally {
     await serve.stop();
+    await base?.stop();
     await bare.stop();
     rmSync(folder, { recursive: true, force: true });
   }
