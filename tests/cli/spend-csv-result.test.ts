@@ -56,7 +56,16 @@ const COMPUTING_ID = 'professional_services-type_computer_related_services';
 
 const row = fc
   .record({
-    supplier: fc.constantFrom('Supplier 1, Ltd', 'Plain', '=SUM(A1)', 'Quote "q"', '-12.5'),
+    // Non-ASCII names: a short line's text is copied by the output buffer's ASCII loop until it meets one.
+    supplier: fc.constantFrom(
+      'Supplier 1, Ltd',
+      'Plain',
+      '=SUM(A1)',
+      'Quote "q"',
+      '-12.5',
+      'Zürich',
+      '東京 KK',
+    ),
     type: mostly(['isic4'], ['ISIC4', 'Isic4', 'nace2', 'naics2017', 'mcc', 'unspsc', '']),
     code: mostly(
       ['4711', '62', 'F', '5110', '0130', '01', '3510', '86', '6419'],
