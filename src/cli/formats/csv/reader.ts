@@ -422,9 +422,11 @@ function csvRecordSplitter(
       return;
     }
     if (pending.length === 0) {
-      // The usual line: a whole record on its own (no quote left open), taken without the pending list.
-      if (!line.text.includes('"')) {
-        if (line.text.trim() === '') return; // empty lines are skipped
+      if (line.text.trim() === '') return; // empty lines are skipped
+      // The usual line: a whole record on its own (no quote, or none left open), taken without the pending list
+      // (whose new array per quoted line was most of this function's garbage).
+      const delimiter = typeof delimiterOf === 'string' ? delimiterOf : delimiterOf();
+      if (!line.text.includes('"') || !quoteOpenAfter(line.text, false, delimiter)) {
         out.push(
           line.invalidUtf8
             ? {
@@ -436,7 +438,6 @@ function csvRecordSplitter(
         );
         return;
       }
-      if (line.text.trim() === '') return;
     }
     pending.push(line);
     chars += line.text.length + 1;
