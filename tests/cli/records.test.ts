@@ -134,6 +134,22 @@ describe('readCsvRecords', () => {
     ]);
   });
 
+  it('a quoted line that is not UTF-8 is the same error row (a one-line record with quotes skips the pending list)', async () => {
+    const result = await records([
+      bytes('a,b\n'),
+      new Uint8Array([0x22, 0x31, 0x22, 0x2c, 0xe9, 0x0a]),
+      bytes('"3",4\n'),
+    ]);
+    expect(result.slice(1)).toEqual([
+      {
+        line: 2,
+        error: 'line 2: the line is not valid UTF-8; save the file as UTF-8.',
+        fields: ['1', '\uFFFD'],
+      },
+      { line: 3, fields: ['3', '4'] },
+    ]);
+  });
+
   it('property: well-formed CSV of any fields reads back as written, one record per row', async () => {
     const unit = fc.oneof(
       fc.constantFrom('"', ',', '\n', ' ', 'é', '27"'),

@@ -227,7 +227,9 @@ export function cedaHint(
  * notices cell of a row whose other parts add none, and the summary group of the last request spelling seen.
  */
 interface SelectionCells {
+  /** The co2e unit's cell between the commas around it (`,kg,`). */
   readonly unit: string;
+  /** The activity unit's and factor's cells, with the commas around them. */
   readonly factor: string;
   readonly notices: string;
   type: string;
@@ -238,7 +240,9 @@ interface SelectionCells {
 /** The cells each cached part of a row makes, per part (the parts are the calculator's, shared between rows). */
 const selectionCells = new WeakMap<EstimateTemplate, SelectionCells>();
 const rateCells = new WeakMap<RateEntry, string>();
+/** The inflation cell with the comma before it and the empty energy cell's commas after it (`,0.1,,`). */
 const priceCells = new WeakMap<PriceEntry, string>();
+/** The three default margins' cells with the comma before them. */
 const unsuppliedCells = new WeakMap<UnsuppliedMargins, string>();
 
 /** The CSV cell of a result number, as the writer writes it (null: empty). */
@@ -249,7 +253,10 @@ const numberCell = (value: number | null | undefined): string =>
 const noticesCell = (notices: readonly Notice[]): string =>
   notices.length === 0 ? '' : resultTextCell(notices.map((notice) => notice.code).join(';'));
 
-/** Supplied margins' cells, per number: a ledger's margins repeat (a few hundred values). Cleared when full. */
+/**
+ * Supplied margins' cells with the comma before and their source after (`,0.1,supplied`), per number: a ledger's
+ * margins repeat (a few hundred values). Cleared when full.
+ */
 const marginTexts = new Map<number, string>();
 const MAX_MARGIN_TEXTS = 4096;
 
@@ -257,7 +264,7 @@ function marginCell(value: number): string {
   let text = marginTexts.get(value);
   if (text === undefined) {
     if (marginTexts.size >= MAX_MARGIN_TEXTS) marginTexts.clear();
-    text = numberCell(value);
+    text = `,${numberCell(value)},supplied`;
     marginTexts.set(value, text);
   }
   return text;
@@ -269,15 +276,15 @@ function selectionCellsOf(row: FastSpendRow, activity: Record<string, unknown>):
   if (cells === undefined) {
     const factor = estimate.emission_factor;
     cells = {
-      unit: resultTextCell(estimate.co2e_unit),
-      factor: [
+      unit: `,${resultTextCell(estimate.co2e_unit)},`,
+      factor: `,${[
         resultTextCell(estimate.activity_data.activity_unit),
         resultTextCell(factor?.id ?? null),
         resultTextCell(factor?.name ?? null),
         resultTextCell(factor?.source ?? null),
         resultTextCell(factor?.region ?? null),
         numberCell(factor?.year),
-      ].join(','),
+      ].join(',')},`,
       notices: noticesCell(row.selectionNotices),
       type: '',
       code: '',
@@ -297,24 +304,31 @@ function selectionCellsOf(row: FastSpendRow, activity: Record<string, unknown>):
   return cells;
 }
 
-function marginsCells(row: FastSpendRow): string {
+/** The margins' cells (with the comma before them) into `parts` 5–7 of a row's {@link result}. */
+function marginsCells(row: FastSpendRow, parts: string[]): void {
   const { unsupplied } = row;
-  if (unsupplied === undefined)
-    return `${marginCell(row.tax)},supplied,${marginCell(row.trade)},supplied,${marginCell(row.transport)},supplied`;
+  if (unsupplied === undefined) {
+    parts[5] = marginCell(row.tax);
+    parts[6] = marginCell(row.trade);
+    parts[7] = marginCell(row.transport);
+    return;
+  }
   let cells = unsuppliedCells.get(unsupplied);
   if (cells === undefined) {
     const { origins } = unsupplied.applied;
-    cells = [
+    cells = `,${[
       numberCell(unsupplied.tax),
       resultTextCell(origins.tax_margin),
       numberCell(unsupplied.trade),
       resultTextCell(origins.trade_margin),
       numberCell(unsupplied.transport),
       resultTextCell(origins.transport_margin),
-    ].join(',');
+    ].join(',')}`;
     unsuppliedCells.set(unsupplied, cells);
   }
-  return cells;
+  parts[5] = cells;
+  parts[6] = '';
+  parts[7] = '';
 }
 
 /** A factor selection found for a CSV row's cells, as they were written (so `UK` and `GB` are two entries). */
@@ -592,7 +606,7 @@ function spendCsvResult(
   }
   let priceText = priceCells.get(price);
   if (priceText === undefined) {
-    priceText = numberCell(price.applied);
+    priceText = `,${numberCell(price.applied)},,`;
     priceCells.set(price, priceText);
   }
   const marginNotices = row.unsupplied === undefined ? NO_NOTICES : row.unsupplied.applied.notices;
@@ -608,7 +622,16 @@ function spendCsvResult(
   const co2e = estimate.co2e;
   const co2eText = numberText(co2e);
   const written = result;
-  written.cells = `${plainDecimalText(co2eText)},${selection.unit},${numberCell(estimate.activity_data.activity_value)},${selection.factor},${rateText},${marginsCells(row)},${priceText},,${notices},,,`;
+  // The row's cells in pieces (see CsvResult.cells): only co2e, activity and uncached notices are made per row.
+  const parts = written.cells;
+  parts[0] = plainDecimalText(co2eText);
+  parts[1] = selection.unit;
+  parts[2] = numberCell(estimate.activity_data.activity_value);
+  parts[3] = selection.factor;
+  parts[4] = rateText;
+  marginsCells(row, parts);
+  parts[8] = priceText;
+  parts[9] = notices;
   written.co2e = co2e;
   written.co2eText = co2eText;
   written.groups.category = selection.category;
@@ -616,6 +639,12 @@ function spendCsvResult(
 }
 
 /** The result {@link spendCsvResult} gives, reused: the pipeline reads it before asking for the next row's. */
-const result = { cells: '', co2e: 0, co2eText: '', groups: { category: '' } } satisfies CsvResult;
+const result = {
+  // co2e, unit, activity, factor, rate, three margins, inflation, notices, and the empty error cells' commas.
+  cells: ['', '', '', '', '', '', '', '', '', '', ',,,'],
+  co2e: 0,
+  co2eText: '',
+  groups: { category: '' },
+} satisfies CsvResult;
 
 const NO_NOTICES: readonly Notice[] = [];

@@ -154,13 +154,14 @@ export async function* readLineBatches(
     squeezer = undefined;
     const clean = text.endsWith('\r') ? text.slice(0, -1) : text;
     if (header === undefined && !tooLong && clean.trim() !== '') header = clean;
-    return {
+    const read = {
       text: tooLong ? '' : clean,
       line,
       tooLong,
       invalidUtf8: !tooLong && clean.includes(REPLACEMENT),
-      ...(cells !== undefined && { cells: cells.finish() }),
     };
+    // Built without a spread: a literal with a conditional spread is made by V8's slower generic path on every line.
+    return cells === undefined ? read : { ...read, cells: cells.finish() };
   };
 
   for await (const chunk of source) {

@@ -149,10 +149,11 @@ export interface RowEncoder {
    */
   line(input: Readonly<Record<string, unknown>>, result: ResultFields, record?: string): string;
   /**
-   * CSV with the generic {@link RESULT_COLUMNS}: one row's line from its input cells (as {@link RowEncoder.line}
-   * writes them) and its result cells already written as CSV (`cells`, comma-separated, as `line` would write them).
+   * CSV with the generic {@link RESULT_COLUMNS}: one row's input cells as {@link RowEncoder.line} writes them,
+   * comma-separated, without the comma before the result cells (which the caller writes itself, piece by piece, so
+   * that no line string is built per row). `''` when the output keeps no input column.
    */
-  resultLine?(input: Readonly<Record<string, unknown>>, cells: string, record?: string): string;
+  resultInput?(input: Readonly<Record<string, unknown>>, record?: string): string;
   /** Rows' text: their lines, in order. */
   encode(rows: readonly OutputRow[]): string;
 }

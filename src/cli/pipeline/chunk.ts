@@ -59,6 +59,9 @@ export interface ComputedChunk extends ChunkResult {
   summary: RunSummary;
 }
 
+/** Texts up to this length are copied into a {@link ByteSink} by its own loop while they are ASCII. */
+const SHORT_TEXT = 48;
+
 /**
  * Output bytes of one chunk, written a row at a time into one buffer. Each row's text becomes garbage as soon as it
  * is copied, so the chunk's output does not survive young-generation collections as a rope of cell strings.
@@ -74,12 +77,29 @@ class ByteSink {
   write(text: string): void {
     // UTF-8 takes at most 3 bytes per UTF-16 code unit.
     const most = text.length * 3;
-    if (this.length + most > this.buffer.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(this.buffer.length * 2, this.length + most));
-      this.buffer.copy(grown, 0, 0, this.length);
-      this.buffer = grown;
+    if (this.length + most > this.buffer.length) this.grow(most);
+    // A short cell is copied here while it is ASCII: cheaper than a call into Buffer.write for a few bytes.
+    if (text.length <= SHORT_TEXT) {
+      const { buffer } = this;
+      let at = this.length;
+      let index = 0;
+      for (; index < text.length; index++) {
+        const code = text.charCodeAt(index);
+        if (code >= 0x80) break;
+        buffer[at++] = code;
+      }
+      if (index === text.length) {
+        this.length = at;
+        return;
+      }
     }
     this.length += this.buffer.write(text, this.length, 'utf8');
+  }
+
+  private grow(most: number): void {
+    const grown = Buffer.allocUnsafeSlow(Math.max(this.buffer.length * 2, this.length + most));
+    this.buffer.copy(grown, 0, 0, this.length);
+    this.buffer = grown;
   }
 
   bytes(): Uint8Array {
@@ -111,10 +131,15 @@ export type DecodedRow = { values: Record<string, unknown>; error?: string; deta
  */
 const Values = function (this: object) {} as unknown as new () => Record<string, unknown>;
 Values.prototype = Object.create(null) as object;
-const plainObject = (): Record<string, unknown> => ({});
 const guardedObject = (): Record<string, unknown> => new Values();
-const rowObjectFor = (header: readonly string[]) =>
-  header.some((name) => name in Object.prototype) ? guardedObject : plainObject;
+const rowObjectFor = (header: readonly string[]): (() => Record<string, unknown>) => {
+  if (header.some((name) => name in Object.prototype)) return guardedObject;
+  // A copy of an object that has the header's keys already: made at its full size at once, where an empty object
+  // filled key by key grows its property store several times (garbage on every row). Same keys, same order.
+  const shape: Record<string, unknown> = {};
+  for (const name of header) shape[name] = undefined;
+  return () => ({ ...shape });
+};
 
 /** The header's leading columns filled from `fields`, for a row that could not be read whole. */
 function byHeader(header: readonly string[], fields: readonly string[]): Record<string, unknown> {
@@ -270,8 +295,9 @@ export function chunkProcessor(
       : undefined;
   const newTally = context.tally === true ? kind.newTally : undefined;
   // CSV output of the generic result columns: rows the adapter writes itself (RowAdapter.csvResult) skip the outcome.
-  const resultLine = newTally === undefined ? encoder?.resultLine : undefined;
-  const csvResult = resultLine === undefined ? undefined : kind.csvResult;
+  const resultInput = newTally === undefined ? encoder?.resultInput : undefined;
+  const csvResult = resultInput === undefined ? undefined : kind.csvResult;
+  const hasInput = context.columns.length > 0;
   return (records) => {
     const summary = new RunSummary(kind.groupings, newTally?.call(kind));
     const sink = new ByteSink(encoder === undefined ? 0 : capacity);
@@ -304,13 +330,17 @@ export function chunkProcessor(
           const written = csvResult?.call(kind, input, source, reading);
           if (written !== undefined) {
             summary.success(written.co2e, written.groups, undefined, written.co2eText);
+            // The line is written piece by piece: the input cells (often the record's text itself), then the cells.
             sink.write(
-              (resultLine as NonNullable<typeof resultLine>)(
+              (resultInput as NonNullable<typeof resultInput>)(
                 values,
-                written.cells,
                 copiesRecords ? record.text : undefined,
               ),
             );
+            if (hasInput) sink.write(',');
+            const { cells } = written;
+            for (let index = 0; index < cells.length; index++) sink.write(cells[index] as string);
+            sink.write('\n');
             return;
           }
           const { outcome, groups, fields, tallied } = kind.compute(input, source, reading);

@@ -13,8 +13,12 @@ export interface CellReading {
 
 /** A row's result as {@link RowAdapter.csvResult} writes it. */
 export interface CsvResult {
-  /** The result cells of RESULT_COLUMNS (formats/output-row.ts) as CSV, comma-separated, without a line end. */
-  cells: string;
+  /**
+   * The result cells of RESULT_COLUMNS (formats/output-row.ts) as CSV, comma-separated, without a line end, in pieces
+   * written one after another (joined, they are the cells): no string of the whole is built per row. The adapter may
+   * reuse the array for its next row.
+   */
+  cells: readonly string[];
   /** The row's kg, and its `numberText` (what the run summary sums). */
   co2e: number;
   co2eText: string;

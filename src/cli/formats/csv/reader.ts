@@ -128,6 +128,12 @@ export function salvageFields(text: string, delimiter = ',', expected?: number):
   }
 }
 
+/** `fields` with each trimmed ({@link trimField}), in the same array: no second array per record. */
+function trimmedInPlace(fields: string[]): string[] {
+  for (let index = 0; index < fields.length; index++) fields[index] = trimField(fields[index] as string);
+  return fields;
+}
+
 const trimmable = (code: number) => code === 32 || code === 9 || code === 12 || code === 13 || code === 10;
 /** Trims as csv-parse's `trim` does: spaces, tabs, form feeds and line breaks, nothing else. */
 const trimField = (field: string) =>
@@ -240,7 +246,7 @@ export function parseRecords(
     }
     const fields = text.includes('"')
       ? splitQuotedRecord(text, delimiter)
-      : text.split(delimiter).map(trimField);
+      : trimmedInPlace(text.split(delimiter));
     if (fields === undefined) quoted.push(index);
     else results[index] = { line, fields };
   });
@@ -416,9 +422,11 @@ function csvRecordSplitter(
       return;
     }
     if (pending.length === 0) {
-      // The usual line: a whole record on its own (no quote left open), taken without the pending list.
-      if (!line.text.includes('"')) {
-        if (line.text.trim() === '') return; // empty lines are skipped
+      if (line.text.trim() === '') return; // empty lines are skipped
+      // The usual line: a whole record on its own (no quote, or none left open), taken without the pending list
+      // (whose new array per quoted line was most of this function's garbage).
+      const delimiter = typeof delimiterOf === 'string' ? delimiterOf : delimiterOf();
+      if (!line.text.includes('"') || !quoteOpenAfter(line.text, false, delimiter)) {
         out.push(
           line.invalidUtf8
             ? {
@@ -430,7 +438,6 @@ function csvRecordSplitter(
         );
         return;
       }
-      if (line.text.trim() === '') return;
     }
     pending.push(line);
     chars += line.text.length + 1;

@@ -270,19 +270,21 @@ export function csvEncoder({
     }
     return `${text}\n`;
   };
-  // The input cells as `line` writes them, then result cells the caller wrote (RowEncoder.resultLine).
-  const resultLine = (input: Readonly<Record<string, unknown>>, cells: string, record?: string) => {
-    if (copiesRecords && record !== undefined && copiesAsRead(record, neutraliseFormulas))
-      return `${record},${cells}\n`;
+  // The input cells as `line` writes them, comma-separated, for result cells the caller writes (RowEncoder.resultInput).
+  const resultInput = (input: Readonly<Record<string, unknown>>, record?: string) => {
+    if (copiesRecords && record !== undefined && copiesAsRead(record, neutraliseFormulas)) return record;
     let text = '';
-    for (let index = 0; index < columns.length; index++)
-      text += `${passThrough(inputCell(input[columns[index] as string]))},`;
-    return `${text}${cells}\n`;
+    let separator = '';
+    for (let index = 0; index < columns.length; index++) {
+      text += separator + passThrough(inputCell(input[columns[index] as string]));
+      separator = ',';
+    }
+    return text;
   };
   return {
     header: csvLine([...columns.map(guard), ...results]),
     line,
-    ...(resultColumns === undefined && { resultLine }),
+    ...(resultColumns === undefined && { resultInput }),
     encode(rows) {
       let text = '';
       for (const { input, result } of rows) text += line(input, result);
