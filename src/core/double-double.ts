@@ -96,22 +96,7 @@ export function ddDivide(ah: number, al: number, divisor: number): void {
  * ```
  */
 export function decidedDouble(hi: number, lo: number): number | undefined {
-  const decided = decidedOrNaN(hi, lo);
-  return decided === decided ? decided : undefined;
-}
-
-/**
- * {@link decidedDouble} with NaN for "not decided": a number either way, so a hot path that inlines it keeps the
- * double unboxed (a `number | undefined` result is a boxed value in V8).
- *
- * @example
- * ```ts
- * ddDivide(1, 0, 3);
- * decidedOrNaN(dd.hi, dd.lo); // 0.3333333333333333
- * ```
- */
-export function decidedOrNaN(hi: number, lo: number): number {
-  return decides(hi, lo) ? hi : Number.NaN;
+  return decides(hi, lo) ? hi : undefined;
 }
 
 /**
@@ -302,11 +287,17 @@ export function shortestDecimal(value: number): boolean {
 const LOG10_OF_2 = 0.3010299956639812;
 
 /**
- * ⌊log10 value⌋ for a double between 10^-6 and 10^15, from its binary exponent and one comparison (Math.log10 is a
- * call into the runtime); it may be one off next to a power of ten, which {@link shortByCoefficient} tells
- * (UNDECIDED) and the search then settles.
+ * ⌊log10 value⌋ for a double between 10^-6 and 10^15, from its binary exponent and one comparison with the double
+ * nearest the next power of ten (Math.log10 is a call into the runtime). One high for a double that is the nearest
+ * to a negative power of ten and below it; {@link shortByCoefficient} tells such a case (UNDECIDED), and the
+ * search then settles it.
+ *
+ * @example
+ * ```ts
+ * decimalMagnitude(0.0123); // -2
+ * ```
  */
-function decimalMagnitude(value: number): number {
+export function decimalMagnitude(value: number): number {
   if (!LITTLE_ENDIAN) return Math.floor(Math.log10(value));
   DOUBLE[0] = value;
   const estimate = Math.floor((((WORDS[1] as number) >>> 20) - 1023) * LOG10_OF_2);

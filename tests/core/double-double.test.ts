@@ -8,7 +8,8 @@ import {
   ddDivide,
   ddMul,
   decidedDouble,
-  decidedOrNaN,
+  decides,
+  decimalMagnitude,
   shortestDecimal,
 } from '../../src/core/double-double';
 import { Reference } from './big-reference';
@@ -89,6 +90,26 @@ describe('shortestDecimal', () => {
     );
   });
 
+  it("finds the decimal magnitude from the exponent: the exact value's, one high only on a double nearest 10^-k below it", () => {
+    const checkMagnitude = (x: number) => {
+      // The exponent of x's exact decimal value (big.js keeps it as `e`).
+      const exact = exactOf(x, 0).e;
+      const power = Number(`1e${exact + 1}`);
+      const nearestPowerBelow = x === power && exactOf(power, 0).lt(new Reference(`1e${exact + 1}`));
+      expect(decimalMagnitude(x)).toBe(nearestPowerBelow ? exact + 1 : exact);
+    };
+    for (let k = -6; k <= 14; k++) {
+      for (let steps = -3; steps <= 3; steps++) {
+        let x = Number(`1e${k}`);
+        for (let step = 0; step < Math.abs(steps); step++) x = steps > 0 ? nextUp(x) : nextDown(x);
+        if (x > 1e-6 && x < 1e15) checkMagnitude(x);
+      }
+    }
+    fc.assert(fc.property(fc.double({ min: 1.000001e-6, max: 9.99e14, noNaN: true }), checkMagnitude), {
+      numRuns: 5_000,
+    });
+  });
+
   it('takes the doubles next to every power of ten in its range, where the magnitude from the exponent may be one off', () => {
     let tried = 0;
     let taken = 0;
@@ -152,12 +173,14 @@ describe('decidedDouble', () => {
     expect(decidedDouble(1.5, 0)).toBe(1.5);
   });
 
-  it('has a NaN-for-undecided form for hot paths, with the same answers', () => {
-    expect(decidedOrNaN(1, 2 ** -53)).toBeNaN();
-    expect(decidedOrNaN(-1, 0)).toBeNaN();
-    expect(decidedOrNaN(1.5, 0)).toBe(1.5);
+  it('has a boolean form for hot paths (decides: hi is the double), with the same answers', () => {
+    expect(decides(1, 2 ** -53)).toBe(false); // a tie: 1 + 2^-53 lies halfway between 1 and the next double
+    expect(decides(-1, 0)).toBe(false);
+    expect(decides(2 ** 950, 0)).toBe(false);
+    expect(decides(1.5, 0)).toBe(true);
     ddDivide(1, 0, 3);
-    expect(decidedOrNaN(dd.hi, dd.lo)).toBe(1 / 3);
+    expect(decides(dd.hi, dd.lo)).toBe(true);
+    expect(dd.hi).toBe(1 / 3);
   });
 });
 
