@@ -361,7 +361,6 @@ function instanceEstimate(
     instanceFigures.find(instance, datasets.cloudCoefficients, datasets.cloudInstances, pue) ??
     newFigures(instance, coefficients, pue, datasets);
   const perVcpu = vcpuPower(figures, instance, coefficients, input.average_vcpu_utilization, pue);
-  const { memoryGigabytes } = figures;
   const embodied = embodiedOf(
     figures,
     id,
@@ -431,8 +430,10 @@ function instanceEstimate(
     totalNumber = outputNumber(add(add(add(cpuCo2e, memoryCo2e), gpuCo2e), embodiedKg), options);
   }
 
-  const memoryNumber = options?.significantDigits === undefined ? figures.memoryNumber : undefined;
-  const instanceMemory = memoryNumber ?? sharedNumber(memoryGigabytes, options);
+  const instanceMemory =
+    options?.significantDigits === undefined
+      ? figures.memoryNumber
+      : sharedNumber(figures.memoryGigabytes, options);
   // Each object whole in one literal, in the response's order, where no optional part applies (no members added
   // after it is made); a batch's results have literals of their own (inBatch says why). The electricity estimates'
   // activity values are the kWh.
