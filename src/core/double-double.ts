@@ -84,10 +84,9 @@ export function ddDivide(ah: number, al: number, divisor: number): void {
 
 /**
  * The double nearest the exact value x, given `hi + lo` (normalised: hi is the double nearest hi + lo) with
- * |x − (hi + lo)| ≤ {@link APPROXIMATION_BOUND} × (hi + lo), where that decides it: x lies strictly inside hi's rounding
- * interval (half a unit in the last place above, half of the smaller one below a power of two). Undefined where it
- * does not (x may be on the other side of a boundary or on it), for a value outside the fast paths' range, and for a
- * non-positive hi: the caller then takes the exact path.
+ * |x − (hi + lo)| ≤ {@link APPROXIMATION_BOUND} × (hi + lo), where that decides it: every value within the bound of
+ * hi + lo rounds to hi ({@link decides}). Undefined where it does not (x may round to hi's neighbour), for a value
+ * outside the fast paths' range, and for a non-positive hi: the caller then takes the exact path.
  *
  * @example
  * ```ts
@@ -104,6 +103,11 @@ export function decidedDouble(hi: number, lo: number): number | undefined {
  * of {@link decidedDouble} as a boolean, for a hot path whose callees V8 may not inline (a double returned from a
  * call that is not inlined is boxed anew; a boolean is not).
  *
+ * The test is the rounding itself. Let y = hi + lo and x the exact value, |x − y| ≤ B·y (B the bound). With m = 2B·hi,
+ * `lo + m` as a double is at least lo + B·y (its rounding error, 2^-53·|lo + m| ≤ 2^-106·hi + 2^-52·m, is far below
+ * the B·hi that m has to spare), so x ≤ hi + (lo + m); likewise x ≥ hi + (lo − m). Rounding to nearest is monotone:
+ * when both ends round to hi, so does x, whatever the spacing of doubles around hi (a power of two included).
+ *
  * @example
  * ```ts
  * ddDivide(1, 0, 3);
@@ -111,18 +115,9 @@ export function decidedDouble(hi: number, lo: number): number | undefined {
  * ```
  */
 export function decides(hi: number, lo: number): boolean {
-  if (!(hi > SMALLEST && hi < LARGEST) || !LITTLE_ENDIAN) return false;
-  DOUBLE[0] = hi;
-  const high = WORDS[1] as number;
-  const powerOfTwo = (high & 0xf_ffff) === 0 && (WORDS[0] as number) === 0;
-  // Half a unit in hi's last place: 2^(exponent − 53); a power of two has half that gap below.
-  DOUBLE[0] = 0;
-  WORDS[1] = ((high >>> 20) - 53) << 20;
-  const halfUp = DOUBLE[0];
-  const halfDown = powerOfTwo ? halfUp * 0.5 : halfUp;
-  // 2 × the bound × hi covers the bound × (hi + lo); powers of two and monotone rounding keep the comparisons safe.
+  if (!(hi > SMALLEST && hi < LARGEST)) return false;
   const margin = APPROXIMATION_BOUND * 2 * hi;
-  return lo + margin < halfUp && lo - margin > -halfDown;
+  return hi + (lo + margin) === hi && hi + (lo - margin) === hi;
 }
 
 /**

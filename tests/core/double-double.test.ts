@@ -165,6 +165,44 @@ describe('decidedDouble', () => {
     );
   });
 
+  it('decides only where every value within the bound of hi + lo rounds to hi, powers of two included', () => {
+    // hi + lo next to either edge of hi's rounding interval (below a power of two the spacing halves), lo placed
+    // within a few bounds of the edge, where the test is tight; both ends of the interval the bound allows, exactly.
+    const nearEdge = fc.tuple(
+      fc.oneof(
+        fc.double({ min: 1e-30, max: 1e30, noNaN: true }),
+        fc.integer({ min: -90, max: 90 }).map((power) => 2 ** power),
+      ),
+      fc.constantFrom(-1, 1),
+      fc.double({ min: -8, max: 8, noNaN: true }),
+    );
+    let decided = 0;
+    let declined = 0;
+    fc.assert(
+      fc.property(nearEdge, ([hi, side, wiggle]) => {
+        const powerOfTwo = Number.isInteger(Math.log2(hi));
+        const gap = hi * 2 ** -52 * (side < 0 && powerOfTwo ? 0.5 : 1);
+        const lo = side * (0.5 * gap) + wiggle * APPROXIMATION_BOUND * hi;
+        if (hi + lo !== hi) return; // not normalised: hi is not the double nearest hi + lo
+        const y = exactOf(hi, lo);
+        const reach = y.times(new Reference(exactText(APPROXIMATION_BOUND)));
+        const bothEndsRound = (ends: Big) =>
+          Number(y.plus(ends).toString()) === hi && Number(y.minus(ends).toString()) === hi;
+        if (decides(hi, lo)) {
+          decided++;
+          expect(bothEndsRound(reach)).toBe(true);
+        } else {
+          // Not needlessly cautious: where four bounds either side still round to hi, it decides.
+          declined++;
+          expect(bothEndsRound(reach.times(4))).toBe(false);
+        }
+      }),
+      { numRuns: 20_000 },
+    );
+    // Both answers drawn often, so neither branch's check is idle.
+    expect(Math.min(decided, declined)).toBeGreaterThan(100);
+  });
+
   it('declines ties, non-positive values and values beyond its range', () => {
     expect(decidedDouble(1, 2 ** -53)).toBeUndefined(); // 1 + half a unit: a tie
     expect(decidedDouble(0, 0)).toBeUndefined();
