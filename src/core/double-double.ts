@@ -140,8 +140,9 @@ function stripTrailingZeros(coefficient: number, places: number): void {
     const zeros = ZERO_STEPS[step] as number;
     // A quotient, not `%` (a slow fmod on doubles): below 10^15, m / 10^j rounds to a whole number only when it is
     // one, as a true fraction of at least 10^-j is wider than the doubles' spacing at that size.
+    if (k < zeros) continue;
     const quotient = m / (EXACT_POWERS_OF_TEN[zeros] as number);
-    if (k >= zeros && Math.floor(quotient) === quotient) {
+    if (Math.floor(quotient) === quotient) {
       m = quotient;
       k -= zeros;
     }
@@ -150,8 +151,12 @@ function stripTrailingZeros(coefficient: number, places: number): void {
   shortest.places = k;
 }
 
-/** The places {@link shortestDecimal} tries one by one before anything else. */
-const FEW_PLACES = 3;
+/**
+ * 10^3: {@link shortestDecimal} first asks whether the value has three places or fewer, in one test. Below
+ * {@link MAX_READ_COEFFICIENT}, value × 1000 is within 0.25 of a decimal m·10^(3−k) with k ≤ 3 places that gives the
+ * value back, so the rounding finds that decimal's thousandths exactly.
+ */
+const THOUSAND = 1_000;
 
 /** Largest coefficient the number reading takes in doubles: far enough below 2^53 that the search below is exact. */
 const MAX_READ_COEFFICIENT = 2 ** 50;
@@ -227,10 +232,12 @@ export function shortestDecimal(value: number): boolean {
     dd.lo = 0;
     return true;
   }
-  // Quantities as requests state them have a place or two: tried first for those (not none: not a whole number).
-  const few = shortestPlaces(value, FEW_PLACES, 1);
-  if (few >= 0) {
-    ddDivide(shortest.coefficient, 0, EXACT_POWERS_OF_TEN[few] as number);
+  // Quantities as requests state them have a place or two: tried first for those. Thousandths / 1000 is the same real
+  // number as the shortest decimal's m / 10^k, so the double-double is the same, to the bit, without stripping zeros
+  // (each step of ddDivide rounds that one real number once).
+  const thousandths = Math.round(value * THOUSAND);
+  if (thousandths <= MAX_READ_COEFFICIENT && thousandths / THOUSAND === value) {
+    ddDivide(thousandths, 0, THOUSAND);
     return true;
   }
   // Computed values mostly have 17 digits: where the 15-digit coefficient nearest the value does not give it back,

@@ -90,6 +90,24 @@ describe('shortestDecimal', () => {
     );
   });
 
+  it('reads a value of three places or fewer as its shortest decimal m / 10^k, to the bit', () => {
+    // Whatever the step that found it, the double-double is the one ddDivide gives for String()'s own digits.
+    const fewPlaces = fc
+      .tuple(fc.integer({ min: 1, max: 3 }), fc.double({ min: 1e-3, max: 2e12, noNaN: true }))
+      .map(([places, x]) => Number(x.toFixed(places)))
+      .filter((x) => x > 0 && !Number.isInteger(x));
+    fc.assert(
+      fc.property(fewPlaces, (x) => {
+        expect(shortestDecimal(x)).toBe(true);
+        const [hi, lo] = [dd.hi, dd.lo];
+        const [whole, fraction = ''] = String(x).split('.');
+        ddDivide(Number(`${whole}${fraction}`), 0, 10 ** fraction.length);
+        expect([hi, lo]).toEqual([dd.hi, dd.lo]);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
   it("finds the decimal magnitude from the exponent: the exact value's, one high only on a double nearest 10^-k below it", () => {
     const checkMagnitude = (x: number) => {
       // The exponent of x's exact decimal value (big.js keeps it as `e`).
