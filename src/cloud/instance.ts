@@ -38,7 +38,15 @@ import {
 } from './batch';
 import { gridMethod } from './factors/provenance';
 import { gridFactor, gridMetadata, kwhPerVcpuHour } from './factors/use-phase';
-import { embodiedYear, resolveInstance, resolveProvider, resolveRegion } from './resolve';
+import {
+  embodiedYear,
+  newSpellingCache,
+  remember,
+  resolveInstance,
+  resolveProvider,
+  resolveRegion,
+  spelled,
+} from './resolve';
 import { embodiedCo2e, type EmbodiedFactor, embodiedFactor, embodiedMethod } from './factors/embodied';
 import { type CloudNotice, type GpuPower, gpuPower } from './gpu';
 import { InstanceRequest, readInstanceRequest } from './instance.schema';
@@ -103,6 +111,26 @@ const GPU_UTILIZATION = decimal(GPU_UTILIZATION_NUMBER);
 const grids = createRecordCache<CloudRegion, Grid>();
 /** Per-instance figures per instance record and PUE (a region's PUE may differ from the provider's). */
 const instanceFigures = createRecordCache<CloudInstance, InstanceFigures>();
+/**
+ * An instance type as requests spell it, in one provider's instance table: its record, and its figures with the
+ * coefficients table and PUE they were derived for. A request finds both in one lookup by its spelling, where the
+ * record's caches take a WeakMap and a Map more: on a varied batch, the first reads of cached objects are much of an
+ * instance request's time.
+ */
+interface TypeSlot {
+  readonly instance: CloudInstance;
+  coefficients: object | undefined;
+  pue: number;
+  figures: InstanceFigures | undefined;
+}
+/** A region as requests spell it, in one provider's regions table: its record and its grids by year. */
+interface RegionSlot {
+  readonly region: CloudRegion;
+  readonly grids: Map<number, Grid>;
+}
+const typeSlots = newSpellingCache<TypeSlot>();
+const regionSlots = newSpellingCache<RegionSlot>();
+
 /** Utilisations kept per watts' owner and PUE before their map starts afresh. */
 const MAX_UTILIZATIONS = 4_096;
 
@@ -185,10 +213,40 @@ const instanceOf: ProviderCalculator<CloudInstanceDatasets, InstanceEstimate> = 
   options,
 ) => {
   const input = parseRequest(InstanceRequest, request, readInstanceRequest);
-  const instance = resolveInstance(id, input.instance, datasets);
-  const region = resolveRegion(id, input.region, datasets);
-  return instanceEstimate(id, coefficients, input, instance, region, datasets, options);
+  const type =
+    spelled(typeSlots, datasets.cloudInstances, id, input.instance) ??
+    newTypeSlot(id, input.instance, datasets);
+  const place =
+    spelled(regionSlots, datasets.cloudRegions, id, input.region) ??
+    newRegionSlot(id, input.region, datasets);
+  return instanceEstimate(
+    id,
+    coefficients,
+    input,
+    type.instance,
+    place.region,
+    datasets,
+    options,
+    type,
+    place,
+  );
 };
+
+/** The slot of an instance type's spelling, on a miss: `unknown_instance` where the table has no such type. */
+const newTypeSlot = (id: CloudProvider, spelling: string, datasets: CloudInstanceDatasets): TypeSlot =>
+  remember(typeSlots, datasets.cloudInstances, id, spelling, {
+    instance: resolveInstance(id, spelling, datasets),
+    coefficients: undefined,
+    pue: Number.NaN,
+    figures: undefined,
+  })!;
+
+/** The slot of a region's spelling, on a miss: `unknown_region` where the table has no such region. */
+const newRegionSlot = (id: CloudProvider, spelling: string, datasets: CloudInstanceDatasets): RegionSlot =>
+  remember(regionSlots, datasets.cloudRegions, id, spelling, {
+    region: resolveRegion(id, spelling, datasets),
+    grids: new Map<number, Grid>(),
+  })!;
 
 /**
  * A whole virtual machine: CPU and memory electricity (kWh, each × the grid factor of the region and year) and
@@ -246,6 +304,43 @@ const newGrid = (id: CloudProvider, region: CloudRegion, year: number, datasets:
       disabled: undefined,
     };
   });
+
+/** The grid of a region and year: from the region's slot where the request has one, else the record cache. */
+function gridAt(
+  id: CloudProvider,
+  region: CloudRegion,
+  year: number,
+  datasets: CloudDatasets,
+  place: RegionSlot | undefined,
+): Grid {
+  const kept = place?.grids.get(year);
+  if (kept !== undefined) return kept;
+  const grid = grids.find(region, datasets.cloudRegions, id, year) ?? newGrid(id, region, year, datasets);
+  place?.grids.set(year, grid);
+  return grid;
+}
+
+/** An instance type's figures at a PUE: from the type's slot where the request has one, else the record cache. */
+function figuresAt(
+  instance: CloudInstance,
+  coefficients: CloudCoefficients,
+  pue: number,
+  datasets: CloudInstanceDatasets,
+  type: TypeSlot | undefined,
+): InstanceFigures {
+  if (type?.pue === pue && type.coefficients === datasets.cloudCoefficients && type.figures !== undefined) {
+    return type.figures;
+  }
+  const figures =
+    instanceFigures.find(instance, datasets.cloudCoefficients, datasets.cloudInstances, pue) ??
+    newFigures(instance, coefficients, pue, datasets);
+  if (type !== undefined) {
+    type.coefficients = datasets.cloudCoefficients;
+    type.pue = pue;
+    type.figures = figures;
+  }
+  return figures;
+}
 
 /** An instance type's figures at a PUE, on a cache miss. */
 const newFigures = (
@@ -350,16 +445,14 @@ function instanceEstimate(
   region: CloudRegion,
   datasets: CloudInstanceDatasets,
   options: CalculationOptions | undefined,
+  type?: TypeSlot,
+  place?: RegionSlot,
 ): InstanceEstimate {
   const electricityYear = input.year ?? datasets.cloudRegions.defaultYear;
-  const gridRecord =
-    grids.find(region, datasets.cloudRegions, id, electricityYear) ??
-    newGrid(id, region, electricityYear, datasets);
+  const gridRecord = gridAt(id, region, electricityYear, datasets, place);
   const { grid } = gridRecord;
   const pue = pueAt(coefficients, region.region);
-  const figures =
-    instanceFigures.find(instance, datasets.cloudCoefficients, datasets.cloudInstances, pue) ??
-    newFigures(instance, coefficients, pue, datasets);
+  const figures = figuresAt(instance, coefficients, pue, datasets, type);
   const perVcpu = vcpuPower(figures, instance, coefficients, input.average_vcpu_utilization, pue);
   const embodied = embodiedOf(
     figures,

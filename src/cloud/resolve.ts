@@ -99,16 +99,34 @@ type Spellings<R> = Map<CloudProvider, Map<string, R>>;
  * The spellings per table, and the table and provider last looked in with their spellings: a batch asks one table
  * for one provider row after row, so most lookups are one map's. The last table is held strongly: one at most.
  */
-interface SpellingCache<R> {
+export interface SpellingCache<R> {
   readonly tables: WeakMap<object, Spellings<R>>;
   last: { table: object; provider: CloudProvider; records: Map<string, R> } | undefined;
 }
-const newSpellingCache = <R>(): SpellingCache<R> => ({ tables: new WeakMap(), last: undefined });
+
+/**
+ * An empty spelling cache: resolve.ts keeps records in two; a calculator may keep its own values by a table's
+ * spellings the same way (instance.ts: a type's record with the figures derived from it).
+ *
+ * @example
+ * ```ts
+ * const slots = newSpellingCache<{ record: CloudInstance }>();
+ * spelled(slots, datasets.cloudInstances, 'aws', 't3.micro'); // undefined until remembered
+ * ```
+ */
+export const newSpellingCache = <R>(): SpellingCache<R> => ({ tables: new WeakMap(), last: undefined });
 const regionSpellings = newSpellingCache<CloudRegion>();
 const instanceSpellings = newSpellingCache<CloudInstance>();
 
-/** The record kept for a spelling, if any (no allocation: the hot path). */
-function spelled<R>(
+/**
+ * The value kept for a spelling in a table of a provider, if any (no allocation: the hot path).
+ *
+ * @example
+ * ```ts
+ * spelled(slots, datasets.cloudInstances, 'aws', 't3.micro');
+ * ```
+ */
+export function spelled<R>(
   cache: SpellingCache<R>,
   table: object,
   provider: CloudProvider,
@@ -123,8 +141,16 @@ function spelled<R>(
   return records.get(spelling);
 }
 
-/** Keeps a found record under its spelling (at most {@link MAX_SPELLINGS} per table and provider) and returns it. */
-function remember<R>(
+/**
+ * Keeps a found value under its spelling (at most {@link MAX_SPELLINGS} per table and provider) and returns it;
+ * undefined is not kept.
+ *
+ * @example
+ * ```ts
+ * remember(slots, datasets.cloudInstances, 'aws', 't3.micro', { record });
+ * ```
+ */
+export function remember<R>(
   cache: SpellingCache<R>,
   table: object,
   provider: CloudProvider,

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { calculateInstance, calculateInstanceBatch } from '../../src/index';
+import { createTableDatasets } from '../../src/datasets/create';
+import { AWS_COEFFICIENTS } from '../fixtures/coefficients';
+
+/**
+ * An instance request finds its type's record and figures, and its region's grids, in slots kept by the spellings
+ * (src/cloud/instance.ts): a slot must never serve figures derived under other coefficients or at another PUE.
+ * Golden values by hand: 1 GiB = 1.073741824 GB, × the memory kWh per GB-hour, × the PUE, × 1 hour.
+ */
+const info = (id: string) => ({
+  id,
+  version: 'slots-1',
+  source: 'test',
+  source_dataset: 'test',
+  licence: 'CC0-1.0',
+  attribution: 'test',
+});
+const tables = (memoryKwhPerGbHour: number) =>
+  createTableDatasets({
+    cloudCoefficients: {
+      dataset: info('coefficients'),
+      providers: {
+        aws: {
+          ...AWS_COEFFICIENTS,
+          memory_kwh_per_gb_hour: memoryKwhPerGbHour,
+          pue: 1.2,
+          pue_by_region: { 'xx-north-1': 1.5 },
+        },
+      },
+    },
+    cloudRegions: {
+      dataset: info('regions'),
+      default_year: 2021,
+      unit: 'kg/kWh',
+      gwp: 'ar4',
+      regions: ['xx-north-1', 'xx-south-1'].map((region) => ({
+        provider: 'aws' as const,
+        region,
+        location: 'XX',
+        grid_zone: 'test',
+        grid_factors: { '2021': 0.5, '2022': 0.25 },
+        grid_sources: { '2021': 'test', '2022': 'test' },
+      })),
+    },
+    cloudInstances: {
+      dataset: info('instances'),
+      default_year: 2021,
+      gwp: 'ar4',
+      years: [2021, 2022],
+      instances: [
+        {
+          provider: 'aws',
+          instance: 'x1.test',
+          vcpu: 2,
+          memory_gib: 1,
+          platform_vcpu: 4,
+          platform_embodied_kgco2e: 1000,
+        },
+      ],
+    },
+  });
+
+describe('instance slots', () => {
+  const first = tables(0.000392);
+  // The same instance and region tables under other coefficients (twice the memory kWh): other figures.
+  const second = { ...first, cloudCoefficients: tables(0.000784).cloudCoefficients };
+  const memoryKwh = (datasets: typeof first, region: string, year?: number) =>
+    calculateInstance('aws', { instance: 'x1.test', region, duration: 1, year }, datasets).calculation_details
+      .energy_used_memory;
+
+  it('follows the PUE of the region, whichever the type was last used with', () => {
+    // 1.073741824 × 0.000392 = 0.000420906795008; × 1.5 and × 1.2.
+    for (let round = 0; round < 2; round++) {
+      expect(memoryKwh(first, 'xx-north-1')).toBe(0.000631360192512);
+      expect(memoryKwh(first, 'xx-south-1')).toBe(0.0005050881540096);
+    }
+  });
+
+  it('follows the coefficients table, with the same instance and region tables', () => {
+    expect(memoryKwh(first, 'xx-north-1')).toBe(0.000631360192512);
+    expect(memoryKwh(second, 'xx-north-1')).toBe(0.001262720385024);
+    expect(memoryKwh(first, 'xx-north-1')).toBe(0.000631360192512);
+  });
+
+  it('keeps a grid per year for a region spelling, in a batch as in single calls', () => {
+    const request = (year: number) => ({ instance: 'x1.test', region: 'xx-south-1', duration: 1, year });
+    const results = calculateInstanceBatch('aws', [request(2021), request(2022), request(2021)], first);
+    const factors = results.map((result) =>
+      'cpu_estimate' in result ? result.cpu_estimate.emission_factor?.factor : undefined,
+    );
+    expect(factors).toEqual([0.5, 0.25, 0.5]);
+  });
+});
