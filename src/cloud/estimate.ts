@@ -9,6 +9,7 @@ import {
   estimateFromCo2e,
   cachedTemplate,
   estimateOfTemplate,
+  type EstimateTemplate,
   type EstimateTemplates,
   templateOf,
 } from '../core/estimate';
@@ -147,10 +148,21 @@ export const embodiedEstimateOfHours = (
   method: CalculationMethod,
   auditTrail: AuditTrail,
   details?: Estimate['calculation_details'],
-): Estimate =>
-  estimateOfTemplate(
-    instanceHours,
-    cachedTemplate(embodied, auditTrail, method) ??
-      templateOf(embodied, embodiedParts(embodied, method, auditTrail)),
-    details,
-  );
+): Estimate => estimateOfTemplate(instanceHours, embodiedTemplate(embodied, method, auditTrail), details);
+
+/**
+ * The template of an embodied factor's estimates in a GWP method and audit trail ({@link embodiedEstimateOfHours}
+ * without the estimate), kept on the factor.
+ *
+ * @example
+ * ```ts
+ * estimateOfTemplate(24, embodiedTemplate(embodied, datasets.cloudInstances.gwp, 'enabled')).co2e;
+ * ```
+ */
+export const embodiedTemplate = (
+  embodied: EmbodiedFactor,
+  method: CalculationMethod,
+  auditTrail: AuditTrail,
+): EstimateTemplate =>
+  cachedTemplate(embodied, auditTrail, method) ??
+  templateOf(embodied, embodiedParts(embodied, method, auditTrail));

@@ -7,6 +7,7 @@ import {
   cachedTemplate,
   type EmbodiedMethod,
   type Estimate,
+  type EstimateTemplate,
   type EstimateTemplates,
   type FactorMetadata,
   estimateFromCo2e,
@@ -50,7 +51,7 @@ import {
 import { embodiedCo2e, type EmbodiedFactor, embodiedFactor, embodiedMethod } from './factors/embodied';
 import { type CloudNotice, type GpuPower, gpuPower } from './gpu';
 import { InstanceRequest, readInstanceRequest } from './instance.schema';
-import { embodiedEstimate, embodiedEstimateOfHours } from './estimate';
+import { embodiedEstimate, embodiedTemplate } from './estimate';
 import { pueAt } from './pue';
 import { exactQuantity, type Quantity, type ResolvedRequest } from './use-phase-calculator';
 
@@ -92,6 +93,13 @@ interface InstanceFigures {
   utilizations: Map<number, VcpuPower>;
   /** The type's embodied factor by year, as `embodiedFactor` gives it (this entry's datasets are its datasets). */
   embodiedByYear: Map<number, EmbodiedFactor>;
+  /**
+   * The fast path's embodied parts, fetched without the factor of the year: its template by year (the audit trail
+   * on under `year`, off under `-year`), and the numbers, which are the same every year (only a factor's metadata has
+   * a year), from the first factor fetched.
+   */
+  embodiedTemplates: Map<number, EstimateTemplate>;
+  embodiedNumbers: EmbodiedFactor | undefined;
 }
 /** kWh per vCPU-hour, exact and as a double-double. */
 interface VcpuPower {
@@ -364,6 +372,8 @@ const newFigures = (
       vcpu: decimal(instance.vcpu),
       utilizations: utilizationsOf(instance, coefficients, pue),
       embodiedByYear: new Map<number, EmbodiedFactor>(),
+      embodiedTemplates: new Map<number, EstimateTemplate>(),
+      embodiedNumbers: undefined,
       memoryKwhPerHour,
       memoryGigabytes,
       chargedMemoryGigabytes,
@@ -433,8 +443,29 @@ function embodiedOf(
   if (embodied === undefined) {
     embodied = embodiedFactor(id, instance, coefficients, year, datasets);
     figures.embodiedByYear.set(year, embodied);
+    figures.embodiedNumbers ??= embodied;
   }
   return embodied;
+}
+
+/** The template of the type's embodied estimates for a year and audit trail, from the figures' map or made into it. */
+function embodiedTemplateOf(
+  figures: InstanceFigures,
+  id: CloudProvider,
+  instance: CloudInstance,
+  coefficients: CloudCoefficients,
+  year: number,
+  auditTrail: AuditTrail,
+  datasets: CloudInstanceDatasets,
+): EstimateTemplate {
+  const key = auditTrail === 'enabled' ? year : -year;
+  let template = figures.embodiedTemplates.get(key);
+  if (template === undefined) {
+    const embodied = embodiedOf(figures, id, instance, coefficients, year, datasets);
+    template = embodiedTemplate(embodied, datasets.cloudInstances.gwp, auditTrail);
+    figures.embodiedTemplates.set(key, template);
+  }
+  return template;
 }
 
 function instanceEstimate(
@@ -454,12 +485,14 @@ function instanceEstimate(
   const pue = pueAt(coefficients, region.region);
   const figures = figuresAt(instance, coefficients, pue, datasets, type);
   const perVcpu = vcpuPower(figures, instance, coefficients, input.average_vcpu_utilization, pue);
-  const embodied = embodiedOf(
+  const year = embodiedYear(input.year, datasets);
+  const embodiedFast = embodiedTemplateOf(
     figures,
     id,
     instance,
     coefficients,
-    embodiedYear(input.year, datasets),
+    year,
+    input.audit_trail,
     datasets,
   );
   const method = gridMethod(datasets);
@@ -471,7 +504,15 @@ function instanceEstimate(
   if (
     options?.significantDigits === undefined &&
     typeof input.duration === 'number' &&
-    fastNumbers(input.duration, input.duration_unit, gridRecord, instance.vcpu, perVcpu, figures, embodied)
+    fastNumbers(
+      input.duration,
+      input.duration_unit,
+      gridRecord,
+      instance.vcpu,
+      perVcpu,
+      figures,
+      figures.embodiedNumbers!,
+    )
   ) {
     // Every number decided in double-double arithmetic: the doubles the exact decimals below give.
     const electricity =
@@ -479,15 +520,11 @@ function instanceEstimate(
       templateOf(gridRecord, electricityParts(gridRecord, method, input.audit_trail));
     cpuEstimate = estimateOfTemplate(fast.cpu, electricity);
     memoryEstimate = estimateOfTemplate(fast.memory, electricity);
-    embodiedPart = embodiedEstimateOfHours(
-      fast.hours,
-      embodied,
-      datasets.cloudInstances.gwp,
-      input.audit_trail,
-    );
+    embodiedPart = estimateOfTemplate(fast.hours, embodiedFast);
     if (figures.gpu !== undefined) gpuEstimate = estimateOfTemplate(fast.gpu, electricity);
     totalNumber = fast.total;
   } else {
+    const embodied = embodiedOf(figures, id, instance, coefficients, year, datasets);
     const hours = toHours(exactQuantity(input.duration), input.duration_unit);
     // Exact products, so vCPU × (kWh per vCPU-hour × PUE) has the digits of (vCPU × kWh per vCPU-hour) × PUE.
     const energyCpu = mul(hours, mul(figures.vcpu, perVcpu.exact));

@@ -91,4 +91,40 @@ describe('instance slots', () => {
     );
     expect(factors).toEqual([0.5, 0.25, 0.5]);
   });
+
+  it("keeps the embodied estimate's template per year and audit trail, with the same numbers every year", () => {
+    const request = (year: number, audit_trail: 'enabled' | 'disabled') => ({
+      instance: 'x1.test',
+      region: 'xx-south-1',
+      duration: 1,
+      year,
+      audit_trail,
+    });
+    const results = calculateInstanceBatch(
+      'aws',
+      [
+        request(2021, 'enabled'),
+        request(2022, 'enabled'),
+        request(2021, 'disabled'),
+        request(2022, 'enabled'),
+      ],
+      first,
+    );
+    const embodied = results.map((result) =>
+      'embodied_cpu_estimate' in result
+        ? [result.embodied_cpu_estimate.emission_factor?.year, result.embodied_cpu_estimate.audit_trail]
+        : undefined,
+    );
+    expect(embodied).toEqual([
+      [2021, 'enabled'],
+      [2022, 'enabled'],
+      [undefined, 'disabled'],
+      [2022, 'enabled'],
+    ]);
+    // 1000 kg × 2 vCPU / (4 platform vCPU × the lifetime hours), one hour: the same in both years.
+    const co2e = results.map((result) =>
+      'embodied_cpu_estimate' in result ? result.embodied_cpu_estimate.co2e : 0,
+    );
+    expect(new Set(co2e).size).toBe(1);
+  });
 });
