@@ -20,7 +20,14 @@ import {
   type UsePhaseKind,
 } from './factors/use-phase';
 import { echoReplication } from './replication';
-import { resolveProvider, resolveRegion, type USE_PHASE_PARTS } from './resolve';
+import {
+  newSpellingCache,
+  remember,
+  resolveProvider,
+  resolveRegion,
+  spelled,
+  type USE_PHASE_PARTS,
+} from './resolve';
 import { parseRequest } from '../core/validate';
 import { type CloudBatch, cloudBatch, cloudCalculator } from './batch';
 
@@ -117,6 +124,17 @@ const newVariantMap = (): Map<MemoPart, UsePhaseFactor> => new Map();
 const MAX_VARIANTS = 4_096;
 
 /**
+ * A region as requests spell it, in one provider's regions table, for one use-phase calculator: its record and its
+ * factors by year and variant, under the coefficients table they were derived from. A request finds them through
+ * its spelling, where the record's cache takes a WeakMap and a Map more.
+ */
+interface RegionSlot {
+  readonly region: CloudRegion;
+  coefficients: object | undefined;
+  byYear: Map<number, Map<MemoPart, UsePhaseFactor>>;
+}
+
+/**
  * Builds a use-phase calculator in the three forms its file exports from its {@link UsePhaseSpec}: the public function,
  * its batch form (parts and provider checked once, a bad request its error body) and its `resolved` entry.
  *
@@ -141,6 +159,28 @@ export function usePhaseForms<I extends UsePhaseInput, S extends z.ZodMiniType<I
   // This kind's factors per region record and year (under the coefficients and regions they come from), then per
   // variant: two lookups where a memo walked a key of five parts.
   const factors = createRecordCache<CloudRegion, Map<MemoPart, UsePhaseFactor>>();
+  const regionSlots = newSpellingCache<RegionSlot>();
+  // The factors of a region and year: from the request's region slot where it has one, else the record cache.
+  const variantsOf = (
+    region: CloudRegion,
+    year: number,
+    datasets: CloudDatasets,
+    slot: RegionSlot | undefined,
+  ): Map<MemoPart, UsePhaseFactor> => {
+    if (slot === undefined) {
+      return factors.get(region, datasets.cloudCoefficients, datasets.cloudRegions, year, newVariantMap);
+    }
+    if (slot.coefficients !== datasets.cloudCoefficients) {
+      slot.coefficients = datasets.cloudCoefficients;
+      slot.byYear = new Map();
+    }
+    let byVariant = slot.byYear.get(year);
+    if (byVariant === undefined) {
+      byVariant = factors.get(region, datasets.cloudCoefficients, datasets.cloudRegions, year, newVariantMap);
+      slot.byYear.set(year, byVariant);
+    }
+    return byVariant;
+  };
   // Made only when a factor is not cached yet: a function of its own, so a request that finds its factor allocates
   // no closure for it.
   const computeFactor = (
@@ -176,15 +216,10 @@ export function usePhaseForms<I extends UsePhaseInput, S extends z.ZodMiniType<I
     region: CloudRegion,
     datasets: CloudDatasets,
     options: CalculationOptions | undefined,
+    slot?: RegionSlot,
   ): Estimate => {
     const year = input.year ?? datasets.cloudRegions.defaultYear;
-    const byVariant = factors.get(
-      region,
-      datasets.cloudCoefficients,
-      datasets.cloudRegions,
-      year,
-      newVariantMap,
-    );
+    const byVariant = variantsOf(region, year, datasets, slot);
     const variantKey = variant?.(input);
     let factor = byVariant.get(variantKey);
     if (factor === undefined) {
@@ -210,7 +245,14 @@ export function usePhaseForms<I extends UsePhaseInput, S extends z.ZodMiniType<I
     options: CalculationOptions | undefined,
   ): Estimate => {
     const input: I = parseRequest(schema, request, read);
-    return estimate(id, coefficients, input, resolveRegion(id, input.region, datasets), datasets, options);
+    const slot =
+      spelled(regionSlots, datasets.cloudRegions, id, input.region) ??
+      remember(regionSlots, datasets.cloudRegions, id, input.region, {
+        region: resolveRegion(id, input.region, datasets),
+        coefficients: datasets.cloudCoefficients,
+        byYear: new Map(),
+      })!;
+    return estimate(id, coefficients, input, slot.region, datasets, options, slot);
   };
   return {
     calculate: cloudCalculator(readAndEstimate, spec.datasets),

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { calculateInstance, calculateInstanceBatch } from '../../src/index';
+import { calculateInstance, calculateInstanceBatch, calculateMemory } from '../../src/index';
 import { createTableDatasets } from '../../src/datasets/create';
 import { AWS_COEFFICIENTS } from '../fixtures/coefficients';
 
 /**
- * An instance request finds its type's record and figures, and its region's grids, in slots kept by the spellings
- * (src/cloud/instance.ts): a slot must never serve figures derived under other coefficients or at another PUE.
+ * Requests find their records and derived figures in slots kept by the spellings they give (src/cloud/instance.ts:
+ * an instance type's figures and a region's grids; src/cloud/use-phase-calculator.ts: a region's factors): a slot
+ * must never serve figures derived under other coefficients, at another PUE or for another year.
  * Golden values by hand: 1 GiB = 1.073741824 GB, × the memory kWh per GB-hour, × the PUE, × 1 hour.
  */
 const info = (id: string) => ({
@@ -126,5 +127,22 @@ describe('instance slots', () => {
       'embodied_cpu_estimate' in result ? result.embodied_cpu_estimate.co2e : 0,
     );
     expect(new Set(co2e).size).toBe(1);
+  });
+});
+
+describe('use-phase region slots', () => {
+  const first = tables(0.000392);
+  const second = { ...first, cloudCoefficients: tables(0.000784).cloudCoefficients };
+  const factor = (datasets: typeof first, region: string, year?: number) =>
+    calculateMemory('aws', { region, data: 1, data_unit: 'GB', duration: 1, year }, datasets).emission_factor
+      ?.factor;
+
+  it('follows the coefficients table and the year under one region spelling', () => {
+    // kWh per GB-hour × PUE × grid: 0.000392 × 1.5 × 0.5, then 0.000784 × 1.5 × 0.5, and 0.000392 × 1.2 × 0.25.
+    expect(factor(first, 'xx-north-1')).toBe(0.000294);
+    expect(factor(second, 'xx-north-1')).toBe(0.000588);
+    expect(factor(first, 'xx-north-1')).toBe(0.000294);
+    expect(factor(first, 'xx-south-1', 2022)).toBe(0.0001176);
+    expect(factor(first, 'xx-south-1', 2021)).toBe(0.0002352);
   });
 });
