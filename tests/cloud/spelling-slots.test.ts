@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { calculateInstance, calculateInstanceBatch, calculateMemory } from '../../src/index';
+import {
+  calculateCpuBatch,
+  calculateInstance,
+  calculateInstanceBatch,
+  calculateMemory,
+} from '../../src/index';
 import { createTableDatasets } from '../../src/datasets/create';
 import { AWS_COEFFICIENTS } from '../fixtures/coefficients';
 
@@ -144,5 +149,20 @@ describe('use-phase region slots', () => {
     expect(factor(first, 'xx-north-1')).toBe(0.000294);
     expect(factor(first, 'xx-south-1', 2022)).toBe(0.0001176);
     expect(factor(first, 'xx-south-1', 2021)).toBe(0.0002352);
+  });
+
+  it('gives the last factor again only for the same year and variant (CPU utilisation)', () => {
+    // (0.74 + u · 2.76) W / 1000 × PUE 1.2 × grid 0.5: u = 0.2 gives 0.0007752, u = 0.8 gives 0.0017688.
+    const request = (average_vcpu_utilization: number) => ({
+      cpu_count: 1,
+      region: 'xx-south-1',
+      duration: 1,
+      average_vcpu_utilization,
+    });
+    const results = calculateCpuBatch('aws', [request(0.2), request(0.2), request(0.8), request(0.2)], first);
+    const factors = results.map((result) =>
+      'emission_factor' in result ? result.emission_factor?.factor : 0,
+    );
+    expect(factors).toEqual([0.0007752, 0.0007752, 0.0017688, 0.0007752]);
   });
 });
