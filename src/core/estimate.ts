@@ -287,6 +287,24 @@ export function cachedTemplate(
 }
 
 /**
+ * The co2e {@link estimateOfTemplate} gives for an activity, without the estimate around it: for a caller that writes
+ * the number itself (the CLI's CSV rows) and so needs no object per row.
+ *
+ * @example
+ * ```ts
+ * templateCo2e(0.0024062, template) === estimateOfTemplate(0.0024062, template).co2e; // true
+ * ```
+ */
+export function templateCo2e(activityValue: number, template: EstimateTemplate): number {
+  const high = template.factorHigh;
+  return (
+    (high === high && activityValue > 0
+      ? approximateProductWith(activityValue, high, template.factorLow)
+      : undefined) ?? publishedProduct(activityValue, template.factor)
+  );
+}
+
+/**
  * {@link estimateFromCo2e} without display rounding, for an activity whose number (the exact activity rounded once)
  * the caller has already: co2e is {@link publishedProduct} of it and the template's factor. `details`, where given,
  * is its `calculation_details`, made part of the object as it is built rather than added to it after.

@@ -271,14 +271,15 @@ function marginCell(value: number): string {
 }
 
 function selectionCellsOf(row: FastSpendRow, activity: Record<string, unknown>): SelectionCells {
-  const { template, estimate } = row;
+  const { template } = row;
   let cells = selectionCells.get(template);
+  const factor = template.emissionFactor;
   if (cells === undefined) {
-    const factor = estimate.emission_factor;
     cells = {
-      unit: `,${resultTextCell(estimate.co2e_unit)},`,
+      // The template's estimates are in kg (estimateOfTemplate's co2e_unit).
+      unit: `,${resultTextCell('kg')},`,
       factor: `,${[
-        resultTextCell(estimate.activity_data.activity_unit),
+        resultTextCell(template.activityUnit),
         resultTextCell(factor?.id ?? null),
         resultTextCell(factor?.name ?? null),
         resultTextCell(factor?.source ?? null),
@@ -295,7 +296,7 @@ function selectionCellsOf(row: FastSpendRow, activity: Record<string, unknown>):
   // The group is the request's spelling of its classification (normalised): one selection may be spelt several ways.
   const { classification_type: type, classification_code: code } = activity;
   if (typeof type !== 'string' || typeof code !== 'string' || type !== cells.type || code !== cells.code) {
-    cells.category = categoryOf(activity, estimate.emission_factor?.name ?? null);
+    cells.category = categoryOf(activity, factor?.name ?? null);
     // Remembered for a classified activity only (an activity id's group is made each time).
     const classified = typeof type === 'string' && typeof code === 'string';
     cells.type = classified ? type : '';
@@ -339,13 +340,44 @@ interface KeyedSelection {
   readonly auditTrail: AuditTrail;
   readonly selection: Selection;
   /** Its price change per spend year cell ({@link yearKey}). */
-  readonly prices: Map<YearKey, PriceEntry>;
+  readonly prices: YearTable<KeyedPrice>;
+  /**
+   * What its rows write, made on the first one the fast path answers: kept here, where a row's lookup has just
+   * been, rather than found again per row under the template (one object less to reach for each row).
+   */
+  cells: SelectionCells | undefined;
+  /** Its rows' summary group (the cells' type and code are this entry's, so the group is the same for all). */
+  category: string;
+  /**
+   * The notices cell of its rows whose only notices beside the selection's are its default margins' (a ledger's
+   * commonest notices), and those margins' notices.
+   */
+  marginNotices: readonly Notice[] | undefined;
+  marginNoticesCell: string;
+  /** The estimate template its first row answered on the fast path got (the same for all: see fastSpendRowOf). */
+  template: EstimateTemplate | undefined;
 }
 
 /** An exchange rate found for a CSV row's currency and year cells, with the year they spell. */
 interface KeyedRate {
   readonly year: number;
   readonly rate: RateEntry;
+  /** The rate's cells ({@link rateText}), made on its first row answered on the fast path. */
+  text: string | undefined;
+}
+
+/** A selection's price change for a spend year cell, with what its rows write. */
+interface KeyedPrice {
+  readonly price: PriceEntry;
+  /** The inflation cell ({@link priceText}), made on its first row answered on the fast path. */
+  text: string | undefined;
+  /**
+   * The notices cell of the last row with notices of its rate or margins, and the rate and margins' notices it was
+   * made for: the rows of one selection and year mostly share them, so the cell is not joined again per row.
+   */
+  noticesRate: RateEntry | undefined;
+  noticesMargins: readonly Notice[] | undefined;
+  notices: string;
 }
 
 /** Entries a {@link RowKeys} holds before it is cleared: far more than a ledger's selections, rates or prices. */
@@ -362,7 +394,7 @@ class RowKeys {
   /** Selections by code, then region. */
   private readonly selections = new Map<string, Map<string, KeyedSelection>>();
   /** Rates by currency, then year. */
-  private readonly rates = new Map<string, Map<YearKey, KeyedRate>>();
+  private readonly rates = new Map<string, YearTable<KeyedRate>>();
   private entries = 0;
   /** The money and margins of the row being answered (reused: one per run). */
   readonly input: { -readonly [K in keyof SpendRowInput]: SpendRowInput[K] } = {
@@ -408,27 +440,35 @@ class RowKeys {
         audit: cells.audit,
         auditTrail: input.audit_trail,
         selection,
-        prices: new Map(),
+        prices: new YearTable<KeyedPrice>(),
+        cells: undefined,
+        category: '',
+        marginNotices: undefined,
+        marginNoticesCell: '',
+        template: undefined,
       };
       byRegion.set(cells.region, keyed);
       this.entries += 1;
     }
     this.keepPrice(keyed, cells.yearKey, price);
     let byYear = this.rates.get(cells.currency);
-    if (byYear === undefined) this.rates.set(cells.currency, (byYear = new Map<YearKey, KeyedRate>()));
-    if (!byYear.has(cells.yearKey)) {
-      byYear.set(cells.yearKey, { year: input.spend_year, rate });
+    if (byYear === undefined) this.rates.set(cells.currency, (byYear = new YearTable<KeyedRate>()));
+    if (byYear.get(cells.yearKey) === undefined) {
+      byYear.set(cells.yearKey, { year: input.spend_year, rate, text: undefined });
       this.entries += 1;
     }
   }
 
-  /** Keeps a selection's price change for a year cell. */
-  keepPrice(keyed: KeyedSelection, year: YearKey, price: PriceEntry): void {
+  /** Keeps a selection's price change for a year cell; gives the entry kept. */
+  keepPrice(keyed: KeyedSelection, year: YearKey, price: PriceEntry): KeyedPrice {
     this.bound();
-    if (!keyed.prices.has(year)) {
-      keyed.prices.set(year, price);
+    let kept = keyed.prices.get(year);
+    if (kept === undefined) {
+      kept = { price, text: undefined, noticesRate: undefined, noticesMargins: undefined, notices: '' };
+      keyed.prices.set(year, kept);
       this.entries += 1;
     }
+    return kept;
   }
 }
 
@@ -445,6 +485,47 @@ interface RowCells {
 
 /** A spend year cell as a map key: see {@link yearKey}. */
 type YearKey = string | number;
+
+/** The first year a {@link YearTable} holds in its array, and how many years from it. */
+const FIRST_TABLE_YEAR = 2000;
+const TABLE_YEARS = 48;
+
+/**
+ * Entries by spend year cell ({@link yearKey}): the years 2000–2047 in an array, any other cell in a map. A row's
+ * lookup then reads one slot of an array its entry points to, where a map would reach its table and then the entry
+ * (each a likely cache miss over a ledger's thousands of selections).
+ *
+ * @example
+ * ```ts
+ * const table = new YearTable<string>();
+ * table.set(2019, 'a');
+ * table.set('2019.0', 'b');
+ * table.get(2019); // 'a'
+ * ```
+ */
+export class YearTable<T> {
+  private readonly years: Array<T | undefined> = new Array<T | undefined>(TABLE_YEARS).fill(undefined);
+  private others: Map<YearKey, T> | undefined;
+
+  get(key: YearKey): T | undefined {
+    if (typeof key === 'number') {
+      const slot = key - FIRST_TABLE_YEAR;
+      if (slot >= 0 && slot < TABLE_YEARS) return this.years[slot];
+    }
+    return this.others?.get(key);
+  }
+
+  set(key: YearKey, value: T): void {
+    if (typeof key === 'number') {
+      const slot = key - FIRST_TABLE_YEAR;
+      if (slot >= 0 && slot < TABLE_YEARS) {
+        this.years[slot] = value;
+        return;
+      }
+    }
+    (this.others ??= new Map()).set(key, value);
+  }
+}
 
 /**
  * A spend year cell as a map key: four ASCII digits as their number, any other cell as written. A map finds a small
@@ -473,6 +554,15 @@ export function yearKey(cell: string): YearKey {
 let rowActivity: Record<string, unknown> = {};
 /** The activity of a row answered from its key cells (reused). */
 const keyedActivity = { classification_type: '', classification_code: '' };
+/**
+ * The kept parts the row last given by {@link fastRowOf} was answered from; all undefined where it was resolved
+ * from its request.
+ */
+const rowKept: {
+  selection: KeyedSelection | undefined;
+  rate: KeyedRate | undefined;
+  price: KeyedPrice | undefined;
+} = { selection: undefined, rate: undefined, price: undefined };
 
 /** The reused cells of the row being keyed. */
 const rowCells: RowCells = { type: '', code: '', region: '', audit: '', currency: '', yearKey: '' };
@@ -561,14 +651,20 @@ function fastRowOf(
       keyedActivity.classification_type = cells.type;
       keyedActivity.classification_code = cells.code;
       rowActivity = keyedActivity;
-      let price = keyed.prices.get(cells.yearKey);
-      if (price === undefined) {
-        price = priceEntry(keyed.selection, rate.year, datasets);
-        keys.keepPrice(keyed, cells.yearKey, price);
-      }
-      return fastSpendRowOf(input, keyed.selection, rate.rate, price, datasets);
+      let kept = keyed.prices.get(cells.yearKey);
+      if (kept === undefined)
+        kept = keys.keepPrice(keyed, cells.yearKey, priceEntry(keyed.selection, rate.year, datasets));
+      rowKept.selection = keyed;
+      rowKept.rate = rate;
+      rowKept.price = kept;
+      const row = fastSpendRowOf(input, keyed.selection, rate.rate, kept.price, datasets, keyed.template);
+      if (row !== undefined) keyed.template = row.template;
+      return row;
     }
   }
+  rowKept.selection = undefined;
+  rowKept.rate = undefined;
+  rowKept.price = undefined;
   const request = spendRequest(values, source, decimalComma);
   if (typeof request.money === 'number' && request.money < 0) return undefined;
   const resolved = resolveSpend(request, datasets);
@@ -576,6 +672,35 @@ function fastRowOf(
   if (cells !== undefined) keys.keep(cells, resolved);
   return fastSpendRowOf(resolved.input, resolved.selection, resolved.rate, resolved.price, datasets);
 }
+
+/** The exchange rate's cells (`rate,year`), per rate. */
+function rateText(rate: RateEntry): string {
+  let text = rateCells.get(rate);
+  if (text === undefined) {
+    text = `${numberCell(rate.number)},${numberCell(rate.exchange.rateYear)}`;
+    rateCells.set(rate, text);
+  }
+  return text;
+}
+
+/** The inflation cell and the empty energy cell (`,0.1,,`), per price change. */
+function priceText(price: PriceEntry): string {
+  let text = priceCells.get(price);
+  if (text === undefined) {
+    text = `,${numberCell(price.applied)},,`;
+    priceCells.set(price, text);
+  }
+  return text;
+}
+
+/** The notices cell of a row whose rate, margins or price change add notices to its selection's. */
+const rowNoticesCell = (row: FastSpendRow, marginNotices: readonly Notice[]): string =>
+  noticesCell([
+    ...row.selectionNotices,
+    ...row.rate.exchange.notices,
+    ...marginNotices,
+    ...row.price.prices.notices,
+  ]);
 
 /**
  * A spend row's result cells as the CSV writer writes {@link spendOutcome}'s columns, from the calculator's fast row
@@ -597,44 +722,71 @@ function spendCsvResult(
     return undefined;
   }
   if (row === undefined) return undefined;
-  const { estimate, rate, price } = row;
-  const selection = selectionCellsOf(row, rowActivity);
-  let rateText = rateCells.get(rate);
-  if (rateText === undefined) {
-    rateText = `${numberCell(rate.number)},${numberCell(rate.exchange.rateYear)}`;
-    rateCells.set(rate, rateText);
-  }
-  let priceText = priceCells.get(price);
-  if (priceText === undefined) {
-    priceText = `,${numberCell(price.applied)},,`;
-    priceCells.set(price, priceText);
+  const { rate, price } = row;
+  const keyed = rowKept.selection;
+  let selection: SelectionCells;
+  let category: string;
+  let rateCell: string;
+  let priceCell: string;
+  if (keyed === undefined) {
+    selection = selectionCellsOf(row, rowActivity);
+    category = selection.category;
+    rateCell = rateText(rate);
+    priceCell = priceText(price);
+  } else {
+    // Answered from kept parts: their cells are on them (made on the first such row).
+    let cells = keyed.cells;
+    if (cells === undefined) {
+      cells = keyed.cells = selectionCellsOf(row, rowActivity);
+      keyed.category = cells.category;
+    }
+    selection = cells;
+    category = keyed.category;
+    const keptRate = rowKept.rate as KeyedRate;
+    rateCell = keptRate.text ??= rateText(rate);
+    const keptPrice = rowKept.price as KeyedPrice;
+    priceCell = keptPrice.text ??= priceText(price);
   }
   const marginNotices = row.unsupplied === undefined ? NO_NOTICES : row.unsupplied.applied.notices;
-  const notices =
-    rate.exchange.notices.length === 0 && marginNotices.length === 0 && price.prices.notices.length === 0
-      ? selection.notices
-      : noticesCell([
-          ...row.selectionNotices,
-          ...rate.exchange.notices,
-          ...marginNotices,
-          ...price.prices.notices,
-        ]);
-  const co2e = estimate.co2e;
+  let notices = selection.notices;
+  const partsAdd = rate.exchange.notices.length !== 0 || price.prices.notices.length !== 0;
+  if (!partsAdd && marginNotices.length !== 0) {
+    if (keyed === undefined) notices = rowNoticesCell(row, marginNotices);
+    else {
+      if (keyed.marginNotices !== marginNotices) {
+        keyed.marginNoticesCell = rowNoticesCell(row, marginNotices);
+        keyed.marginNotices = marginNotices;
+      }
+      notices = keyed.marginNoticesCell;
+    }
+  } else if (partsAdd) {
+    const kept = rowKept.price;
+    if (kept === undefined) notices = rowNoticesCell(row, marginNotices);
+    else {
+      if (kept.noticesRate !== rate || kept.noticesMargins !== marginNotices) {
+        kept.notices = rowNoticesCell(row, marginNotices);
+        kept.noticesRate = rate;
+        kept.noticesMargins = marginNotices;
+      }
+      notices = kept.notices;
+    }
+  }
+  const { co2e } = row;
   const co2eText = numberText(co2e);
   const written = result;
   // The row's cells in pieces (see CsvResult.cells): only co2e, activity and uncached notices are made per row.
   const parts = written.cells;
   parts[0] = plainDecimalText(co2eText);
   parts[1] = selection.unit;
-  parts[2] = numberCell(estimate.activity_data.activity_value);
+  parts[2] = numberCell(row.activityValue);
   parts[3] = selection.factor;
-  parts[4] = rateText;
+  parts[4] = rateCell;
   marginsCells(row, parts);
-  parts[8] = priceText;
+  parts[8] = priceCell;
   parts[9] = notices;
   written.co2e = co2e;
   written.co2eText = co2eText;
-  written.groups.category = selection.category;
+  written.groups.category = category;
   return written;
 }
 
