@@ -296,11 +296,28 @@ export function cachedTemplate(
  * ```
  */
 export function templateCo2e(activityValue: number, template: EstimateTemplate): number {
-  const high = template.factorHigh;
+  return factorCo2e(activityValue, template.factor, template.factorHigh, template.factorLow);
+}
+
+/**
+ * {@link templateCo2e} of a template's three factor numbers (`factor`, `factorHigh`, `factorLow`), for a caller that
+ * keeps them beside the other numbers a row reads.
+ *
+ * @example
+ * ```ts
+ * factorCo2e(0.0024062, template.factor, template.factorHigh, template.factorLow) === templateCo2e(0.0024062, template);
+ * ```
+ */
+export function factorCo2e(
+  activityValue: number,
+  factor: number,
+  factorHigh: number,
+  factorLow: number,
+): number {
   return (
-    (high === high && activityValue > 0
-      ? approximateProductWith(activityValue, high, template.factorLow)
-      : undefined) ?? publishedProduct(activityValue, template.factor)
+    (factorHigh === factorHigh && activityValue > 0
+      ? approximateProductWith(activityValue, factorHigh, factorLow)
+      : undefined) ?? publishedProduct(activityValue, factor)
   );
 }
 

@@ -2,7 +2,15 @@ import { EmissionsError } from '../../core/errors';
 import { withDatasetPreset } from '../../embedded/presets';
 import type { SpendDatasets } from '../../datasets/types';
 import { normaliseCode } from '../../spend/classification';
-import { type AuditTrail, type EstimateTemplate, outputNumber, sharedNumber } from '../../core/estimate';
+import {
+  type AuditTrail,
+  type EstimateTemplate,
+  factorCo2e,
+  outputNumber,
+  sharedNumber,
+} from '../../core/estimate';
+import { dd } from '../../core/double-double';
+import { decidedActivityOf, decidedShare, type DoubleDouble } from '../../spend/fast-spend';
 import {
   type FastSpendRow,
   fastSpendRowOf,
@@ -125,6 +133,8 @@ function categoryOf(activity: Record<string, unknown>, factorName: string | null
  */
 export function spendRows(datasets: SpendDatasets): RowAdapter {
   const keys = new RowKeys();
+  // Supplied margins are taken on the fast path for factors at basic prices only (see fastSpendRowOf).
+  const basic = datasets.spendFactors.priceBasis === 'basic';
   return {
     name: 'spend',
     groupings: { category: 'by classification' },
@@ -158,7 +168,10 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
       };
     },
     csvResult(values, source, reading = {}) {
-      return spendCsvResult(values, source, reading.decimalComma, datasets, keys);
+      return (
+        (source === 'csv' ? keptCsvResult(values, reading.decimalComma, basic, keys) : undefined) ??
+        spendCsvResult(values, source, reading.decimalComma, datasets, keys)
+      );
     },
     failureHint: (values, source, error, reading = {}) =>
       cedaHint(datasets, () => spendRequest(values, source, reading.decimalComma), error),
@@ -314,6 +327,13 @@ function marginsCells(row: FastSpendRow, parts: string[]): void {
     parts[7] = marginCell(row.transport);
     return;
   }
+  parts[5] = unsuppliedText(unsupplied);
+  parts[6] = '';
+  parts[7] = '';
+}
+
+/** The three default margins' cells with the comma before them, per selection's default margins. */
+function unsuppliedText(unsupplied: UnsuppliedMargins): string {
   let cells = unsuppliedCells.get(unsupplied);
   if (cells === undefined) {
     const { origins } = unsupplied.applied;
@@ -327,9 +347,7 @@ function marginsCells(row: FastSpendRow, parts: string[]): void {
     ].join(',')}`;
     unsuppliedCells.set(unsupplied, cells);
   }
-  parts[5] = cells;
-  parts[6] = '';
-  parts[7] = '';
+  return cells;
 }
 
 /** A factor selection found for a CSV row's cells, as they were written (so `UK` and `GB` are two entries). */
@@ -356,21 +374,56 @@ interface KeyedSelection {
   marginNoticesCell: string;
   /** The estimate template its first row answered on the fast path got (the same for all: see fastSpendRowOf). */
   template: EstimateTemplate | undefined;
+  /** That template's factor numbers ({@link factorCo2e}), set with {@link KeyedSelection.cells}. */
+  factor: number;
+  factorHigh: number;
+  factorLow: number;
+  /**
+   * The selection's default margins, their basic share as a double-double and their cells, from its first row
+   * without margins answered on the fast path (undefined and NaN until then).
+   */
+  unsupplied: UnsuppliedMargins | undefined;
+  shareHi: number;
+  shareLo: number;
+  unsuppliedCell: string;
 }
 
 /** An exchange rate found for a CSV row's currency and year cells, with the year they spell. */
 interface KeyedRate {
   readonly year: number;
   readonly rate: RateEntry;
-  /** The rate's cells ({@link rateText}), made on its first row answered on the fast path. */
-  text: string | undefined;
+  /** The rate's cells ({@link rateText}). */
+  readonly text: string;
+  /** Its double-double (NaN where it has none, or no number: the fast path declines such rows). */
+  readonly hi: number;
+  readonly lo: number;
+  /** Whether it adds no notices. */
+  readonly quiet: boolean;
+}
+
+/** A {@link KeyedRate}: its numbers copied out of the rate, so a row reads them where it found the entry. */
+function keyedRate(year: number, rate: RateEntry): KeyedRate {
+  const usable = rate.number !== undefined && rate.pair !== undefined;
+  return {
+    year,
+    rate,
+    text: rateText(rate),
+    hi: usable ? (rate.pair as DoubleDouble)[0] : Number.NaN,
+    lo: usable ? (rate.pair as DoubleDouble)[1] : Number.NaN,
+    quiet: rate.exchange.notices.length === 0,
+  };
 }
 
 /** A selection's price change for a spend year cell, with what its rows write. */
 interface KeyedPrice {
   readonly price: PriceEntry;
-  /** The inflation cell ({@link priceText}), made on its first row answered on the fast path. */
-  text: string | undefined;
+  /** The inflation cell ({@link priceText}). */
+  readonly text: string;
+  /** The deflator's double-double (NaN where it has none, or no number: the fast path declines such rows). */
+  readonly hi: number;
+  readonly lo: number;
+  /** Whether it adds no notices. */
+  readonly quiet: boolean;
   /**
    * The notices cell of the last row with notices of its rate or margins, and the rate and margins' notices it was
    * made for: the rows of one selection and year mostly share them, so the cell is not joined again per row.
@@ -446,6 +499,13 @@ class RowKeys {
         marginNotices: undefined,
         marginNoticesCell: '',
         template: undefined,
+        factor: Number.NaN,
+        factorHigh: Number.NaN,
+        factorLow: Number.NaN,
+        unsupplied: undefined,
+        shareHi: Number.NaN,
+        shareLo: Number.NaN,
+        unsuppliedCell: '',
       };
       byRegion.set(cells.region, keyed);
       this.entries += 1;
@@ -454,7 +514,7 @@ class RowKeys {
     let byYear = this.rates.get(cells.currency);
     if (byYear === undefined) this.rates.set(cells.currency, (byYear = new YearTable<KeyedRate>()));
     if (byYear.get(cells.yearKey) === undefined) {
-      byYear.set(cells.yearKey, { year: input.spend_year, rate, text: undefined });
+      byYear.set(cells.yearKey, keyedRate(input.spend_year, rate));
       this.entries += 1;
     }
   }
@@ -464,7 +524,17 @@ class RowKeys {
     this.bound();
     let kept = keyed.prices.get(year);
     if (kept === undefined) {
-      kept = { price, text: undefined, noticesRate: undefined, noticesMargins: undefined, notices: '' };
+      const usable = price.applied !== undefined && price.deflator !== undefined;
+      kept = {
+        price,
+        text: priceText(price),
+        hi: usable ? (price.deflator as DoubleDouble)[0] : Number.NaN,
+        lo: usable ? (price.deflator as DoubleDouble)[1] : Number.NaN,
+        quiet: price.prices.notices.length === 0,
+        noticesRate: undefined,
+        noticesMargins: undefined,
+        notices: '',
+      };
       keyed.prices.set(year, kept);
       this.entries += 1;
     }
@@ -693,14 +763,17 @@ function priceText(price: PriceEntry): string {
   return text;
 }
 
+/** The notices cell of a row: its selection's notices, then its rate's, margins' and price change's. */
+const noticesOf = (
+  selection: readonly Notice[],
+  rate: readonly Notice[],
+  margins: readonly Notice[],
+  price: readonly Notice[],
+): string => noticesCell([...selection, ...rate, ...margins, ...price]);
+
 /** The notices cell of a row whose rate, margins or price change add notices to its selection's. */
 const rowNoticesCell = (row: FastSpendRow, marginNotices: readonly Notice[]): string =>
-  noticesCell([
-    ...row.selectionNotices,
-    ...row.rate.exchange.notices,
-    ...marginNotices,
-    ...row.price.prices.notices,
-  ]);
+  noticesOf(row.selectionNotices, row.rate.exchange.notices, marginNotices, row.price.prices.notices);
 
 /**
  * A spend row's result cells as the CSV writer writes {@link spendOutcome}'s columns, from the calculator's fast row
@@ -739,13 +812,29 @@ function spendCsvResult(
     if (cells === undefined) {
       cells = keyed.cells = selectionCellsOf(row, rowActivity);
       keyed.category = cells.category;
+      keyed.factor = row.template.factor;
+      keyed.factorHigh = row.template.factorHigh;
+      keyed.factorLow = row.template.factorLow;
+    }
+    const { unsupplied } = row;
+    if (keyed.unsupplied === undefined && unsupplied?.share !== undefined) {
+      // Kept for keptCsvResult, which answers the selection's later rows without margins from these.
+      keyed.unsupplied = unsupplied;
+      keyed.shareHi = unsupplied.share[0];
+      keyed.shareLo = unsupplied.share[1];
+      keyed.unsuppliedCell = unsuppliedText(unsupplied);
+      keyed.marginNotices = unsupplied.applied.notices;
+      keyed.marginNoticesCell = noticesOf(
+        row.selectionNotices,
+        NO_NOTICES,
+        unsupplied.applied.notices,
+        NO_NOTICES,
+      );
     }
     selection = cells;
     category = keyed.category;
-    const keptRate = rowKept.rate as KeyedRate;
-    rateCell = keptRate.text ??= rateText(rate);
-    const keptPrice = rowKept.price as KeyedPrice;
-    priceCell = keptPrice.text ??= priceText(price);
+    rateCell = (rowKept.rate as KeyedRate).text;
+    priceCell = (rowKept.price as KeyedPrice).text;
   }
   const marginNotices = row.unsupplied === undefined ? NO_NOTICES : row.unsupplied.applied.notices;
   let notices = selection.notices;
@@ -787,6 +876,85 @@ function spendCsvResult(
   written.co2e = co2e;
   written.co2eText = co2eText;
   written.groups.category = category;
+  return written;
+}
+
+/**
+ * {@link spendCsvResult} for a CSV row whose selection, rate and price change are kept with their numbers and cells
+ * (made by an earlier row of the same selection answered on the fast path): the activity and co2e from the numbers
+ * on the kept entries, so a row reaches three of them and no calculator object. The same arithmetic as
+ * {@link fastSpendRowOf}'s on the same numbers; undefined wherever this or that path would decline, and then
+ * {@link spendCsvResult} answers the row (or declines it) as before.
+ */
+function keptCsvResult(
+  values: Record<string, unknown>,
+  decimalComma: boolean | undefined,
+  basic: boolean,
+  keys: RowKeys,
+): CsvResult | undefined {
+  const cells = keyCells(values);
+  if (cells === undefined) return undefined;
+  const keyed = keys.selection(cells);
+  const selection = keyed?.cells;
+  if (selection === undefined) return undefined;
+  const rate = keys.rate(cells);
+  if (rate === undefined || Number.isNaN(rate.hi)) return undefined;
+  const price = (keyed as KeyedSelection).prices.get(cells.yearKey);
+  if (price === undefined || Number.isNaN(price.hi)) return undefined;
+  const { input } = keys;
+  if (!readAmounts(values, decimalComma, input)) return undefined;
+  const { tax_margin: tax, trade_margin: trade, transport_margin: transport } = input;
+  const kept = keyed as KeyedSelection;
+  // readAmounts gives all three margins or none.
+  const supplied = tax !== undefined;
+  let shareHi = kept.shareHi;
+  let shareLo = kept.shareLo;
+  if (supplied) {
+    if (!basic || !decidedShare(tax, trade as number, transport as number)) return undefined;
+    shareHi = dd.hi;
+    shareLo = dd.lo;
+  } else if (kept.unsupplied === undefined) return undefined;
+  const activity = decidedActivityOf(input.money, shareHi, shareLo, rate.hi, rate.lo, price.hi, price.lo);
+  if (activity === undefined) return undefined;
+  const co2e = factorCo2e(activity, kept.factor, kept.factorHigh, kept.factorLow);
+  let notices = supplied ? selection.notices : kept.marginNoticesCell;
+  if (!rate.quiet || !price.quiet) {
+    const marginNotices = supplied ? NO_NOTICES : (kept.unsupplied as UnsuppliedMargins).applied.notices;
+    if (price.noticesRate !== rate.rate || price.noticesMargins !== marginNotices) {
+      price.notices = noticesOf(
+        kept.selection.selected.notices,
+        rate.rate.exchange.notices,
+        marginNotices,
+        price.price.prices.notices,
+      );
+      price.noticesRate = rate.rate;
+      price.noticesMargins = marginNotices;
+    }
+    notices = price.notices;
+  }
+  const co2eText = numberText(co2e);
+  const written = result;
+  const parts = written.cells;
+  parts[0] = plainDecimalText(co2eText);
+  parts[1] = selection.unit;
+  parts[2] = numberCell(activity);
+  parts[3] = selection.factor;
+  parts[4] = rate.text;
+  if (supplied) {
+    // A supplied margin is shown as its number (`+ 0`: -0 is shown as 0), as fastSpendRowOf gives it.
+    parts[5] = marginCell(tax + 0);
+    parts[6] = marginCell((trade as number) + 0);
+    parts[7] = marginCell((transport as number) + 0);
+  } else {
+    parts[5] = kept.unsuppliedCell;
+    parts[6] = '';
+    parts[7] = '';
+  }
+  parts[8] = price.text;
+  parts[9] = notices;
+  written.co2e = co2e;
+  written.co2eText = co2eText;
+  written.groups.category = kept.category;
   return written;
 }
 
