@@ -10,7 +10,7 @@ import {
   sharedNumber,
 } from '../../core/estimate';
 import { dd } from '../../core/double-double';
-import { decidedActivityOf, decidedShare, type DoubleDouble } from '../../spend/fast-spend';
+import { decidedActivityOf, decidedShare } from '../../spend/fast-spend';
 import {
   type FastSpendRow,
   fastSpendRowOf,
@@ -408,8 +408,8 @@ function keyedRate(year: number, rate: RateEntry): KeyedRate {
     year,
     rate,
     text: rateText(rate),
-    hi: usable ? (rate.pair as DoubleDouble)[0] : Number.NaN,
-    lo: usable ? (rate.pair as DoubleDouble)[1] : Number.NaN,
+    hi: usable ? rate.pair[0] : Number.NaN,
+    lo: usable ? rate.pair[1] : Number.NaN,
     quiet: rate.exchange.notices.length === 0,
   };
 }
@@ -528,8 +528,8 @@ class RowKeys {
       kept = {
         price,
         text: priceText(price),
-        hi: usable ? (price.deflator as DoubleDouble)[0] : Number.NaN,
-        lo: usable ? (price.deflator as DoubleDouble)[1] : Number.NaN,
+        hi: usable ? price.deflator[0] : Number.NaN,
+        lo: usable ? price.deflator[1] : Number.NaN,
         quiet: price.prices.notices.length === 0,
         noticesRate: undefined,
         noticesMargins: undefined,
