@@ -287,6 +287,41 @@ export function cachedTemplate(
 }
 
 /**
+ * The co2e {@link estimateOfTemplate} gives for an activity, without the estimate around it: for a caller that writes
+ * the number itself (the CLI's CSV rows) and so needs no object per row.
+ *
+ * @example
+ * ```ts
+ * templateCo2e(0.0024062, template) === estimateOfTemplate(0.0024062, template).co2e; // true
+ * ```
+ */
+export function templateCo2e(activityValue: number, template: EstimateTemplate): number {
+  return factorCo2e(activityValue, template.factor, template.factorHigh, template.factorLow);
+}
+
+/**
+ * {@link templateCo2e} of a template's three factor numbers (`factor`, `factorHigh`, `factorLow`), for a caller that
+ * keeps them beside the other numbers a row reads.
+ *
+ * @example
+ * ```ts
+ * factorCo2e(0.0024062, template.factor, template.factorHigh, template.factorLow) === templateCo2e(0.0024062, template);
+ * ```
+ */
+export function factorCo2e(
+  activityValue: number,
+  factor: number,
+  factorHigh: number,
+  factorLow: number,
+): number {
+  return (
+    (factorHigh === factorHigh && activityValue > 0
+      ? approximateProductWith(activityValue, factorHigh, factorLow)
+      : undefined) ?? publishedProduct(activityValue, factor)
+  );
+}
+
+/**
  * {@link estimateFromCo2e} without display rounding, for an activity whose number (the exact activity rounded once)
  * the caller has already: co2e is {@link publishedProduct} of it and the template's factor. `details`, where given,
  * is its `calculation_details`, made part of the object as it is built rather than added to it after.

@@ -92,12 +92,33 @@ export function decidedActivity(
   rate: DoubleDouble,
   deflator: DoubleDouble,
 ): number | undefined {
+  return decidedActivityOf(money, shareHi, shareLo, rate[0], rate[1], deflator[0], deflator[1]);
+}
+
+/**
+ * {@link decidedActivity} with the rate and deflator as the two numbers of each double-double: for a caller that
+ * keeps them beside the other numbers a row reads (the CLI's kept parts), so no array is reached per row.
+ *
+ * @example
+ * ```ts
+ * decidedActivityOf(1000, 0.65, 0, 1.25, 0, 0.5, 0); // 406.25
+ * ```
+ */
+export function decidedActivityOf(
+  money: number,
+  shareHi: number,
+  shareLo: number,
+  rateHi: number,
+  rateLo: number,
+  deflatorHi: number,
+  deflatorLo: number,
+): number | undefined {
   if (!shortestDecimal(money)) return undefined;
   moneyPair.hi = dd.hi;
   moneyPair.lo = dd.lo;
   ddMul(dd.hi, dd.lo, shareHi, shareLo);
-  ddMul(dd.hi, dd.lo, rate[0], rate[1]);
-  ddMul(dd.hi, dd.lo, deflator[0], deflator[1]);
+  ddMul(dd.hi, dd.lo, rateHi, rateLo);
+  ddMul(dd.hi, dd.lo, deflatorHi, deflatorLo);
   return decidedDouble(dd.hi, dd.lo);
 }
 

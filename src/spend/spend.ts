@@ -26,6 +26,7 @@ import {
   type FactorMetadata,
   outputNumber,
   sharedNumber,
+  templateCo2e,
 } from '../core/estimate';
 import { dd } from '../core/double-double';
 import { factorId } from '../core/factor-id';
@@ -563,12 +564,16 @@ function fastSpend(resolved: ResolvedSpend, datasets: SpendDatasets): SpendEstim
 }
 
 /**
- * What {@link fastSpendRow} gives: a row's estimate and the cached parts its other result columns are made of, each
- * the same object for every row that shares it (a key a caller may cache what it derives from them under). Read it,
- * never change it; the object itself is reused by the next call.
+ * What {@link fastSpendRow} gives: a row's co2e and activity (the estimate's numbers; its other fields are the
+ * template's) and the cached parts its other result columns are made of, each the same object for every row that
+ * shares it (a key a caller may cache what it derives from them under). Read it, never change it; the object itself
+ * is reused by the next call, so no object is made per row.
  */
 export interface FastSpendRow {
-  estimate: Estimate;
+  /** The estimate's `co2e`: {@link templateCo2e} of the activity. */
+  co2e: number;
+  /** The estimate's `activity_data.activity_value`. */
+  activityValue: number;
   /** The factor selection's template for the row's audit trail: one per selection and audit trail. */
   template: EstimateTemplate;
   /** The factor selection's notices (first of the row's notices). */
@@ -586,7 +591,8 @@ export interface FastSpendRow {
 }
 
 const fastRow: FastSpendRow = {
-  estimate: undefined as unknown as Estimate,
+  co2e: 0,
+  activityValue: 0,
   template: undefined as unknown as EstimateTemplate,
   selectionNotices: NO_NOTICES,
   rate: undefined as unknown as FastSpendRow['rate'],
@@ -608,7 +614,7 @@ const fastRow: FastSpendRow = {
  * @example
  * ```ts
  * const row = fastSpendRow(request, defaultDatasets);
- * row?.estimate.co2e; // spendParts(request, defaultDatasets).estimate.co2e
+ * row?.co2e; // spendParts(request, defaultDatasets).estimate.co2e
  * ```
  * @throws {@link EmissionsError} as {@link calculateSpend}, for a request it cannot answer.
  */
@@ -627,13 +633,14 @@ export type SpendRowInput = Pick<
  * {@link fastSpendRow} from parts a caller has resolved and kept ({@link resolveSpend}: the selection, rate and
  * price of an earlier request with the same activity, region, audit trail, currency and year, which
  * {@link priceEntry} gives for another year) and the request's own money and margins, valid as the request schema
- * checks them. Undefined where the double-double path declines.
+ * checks them. Undefined where the double-double path declines. `template`, where given, is the one an earlier row
+ * of the same selection and audit trail got (`row.template`), which the caller kept: not looked up again.
  *
  * @internal
  * @example
  * ```ts
  * const { input, selection, rate, price } = resolveSpend(request, defaultDatasets);
- * fastSpendRowOf({ ...input, money: 250 }, selection, rate, price, defaultDatasets)?.estimate.co2e;
+ * fastSpendRowOf({ ...input, money: 250 }, selection, rate, price, defaultDatasets)?.co2e;
  * ```
  */
 export function fastSpendRowOf(
@@ -642,14 +649,16 @@ export function fastSpendRowOf(
   rate: RateEntry,
   price: PriceEntry,
   datasets: SpendDatasets,
+  kept?: EstimateTemplate,
 ): FastSpendRow | undefined {
   if (rate.number === undefined || price.applied === undefined) return undefined;
   const activity = fastActivity({ input, selection, rate, price }, datasets);
   if (activity === undefined) return undefined;
-  const template = templateOf(selection, input.audit_trail);
+  const template = kept ?? templateOf(selection, input.audit_trail);
   if (template === undefined) return undefined;
   const row = fastRow;
-  row.estimate = estimateOfTemplate(activity, template);
+  row.co2e = templateCo2e(activity, template);
+  row.activityValue = activity;
   row.template = template;
   row.selectionNotices = selection.selected.notices;
   row.rate = rate as FastSpendRow['rate'];

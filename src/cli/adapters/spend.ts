@@ -2,7 +2,15 @@ import { EmissionsError } from '../../core/errors';
 import { withDatasetPreset } from '../../embedded/presets';
 import type { SpendDatasets } from '../../datasets/types';
 import { normaliseCode } from '../../spend/classification';
-import { type AuditTrail, type EstimateTemplate, outputNumber, sharedNumber } from '../../core/estimate';
+import {
+  type AuditTrail,
+  type EstimateTemplate,
+  factorCo2e,
+  outputNumber,
+  sharedNumber,
+} from '../../core/estimate';
+import { dd } from '../../core/double-double';
+import { decidedActivityOf, decidedShare } from '../../spend/fast-spend';
 import {
   type FastSpendRow,
   fastSpendRowOf,
@@ -125,6 +133,8 @@ function categoryOf(activity: Record<string, unknown>, factorName: string | null
  */
 export function spendRows(datasets: SpendDatasets): RowAdapter {
   const keys = new RowKeys();
+  // Supplied margins are taken on the fast path for factors at basic prices only (see fastSpendRowOf).
+  const basic = datasets.spendFactors.priceBasis === 'basic';
   return {
     name: 'spend',
     groupings: { category: 'by classification' },
@@ -158,7 +168,10 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
       };
     },
     csvResult(values, source, reading = {}) {
-      return spendCsvResult(values, source, reading.decimalComma, datasets, keys);
+      return (
+        (source === 'csv' ? keptCsvResult(values, reading.decimalComma, basic, keys) : undefined) ??
+        spendCsvResult(values, source, reading.decimalComma, datasets, keys)
+      );
     },
     failureHint: (values, source, error, reading = {}) =>
       cedaHint(datasets, () => spendRequest(values, source, reading.decimalComma), error),
@@ -271,14 +284,15 @@ function marginCell(value: number): string {
 }
 
 function selectionCellsOf(row: FastSpendRow, activity: Record<string, unknown>): SelectionCells {
-  const { template, estimate } = row;
+  const { template } = row;
   let cells = selectionCells.get(template);
+  const factor = template.emissionFactor;
   if (cells === undefined) {
-    const factor = estimate.emission_factor;
     cells = {
-      unit: `,${resultTextCell(estimate.co2e_unit)},`,
+      // The template's estimates are in kg (estimateOfTemplate's co2e_unit).
+      unit: `,${resultTextCell('kg')},`,
       factor: `,${[
-        resultTextCell(estimate.activity_data.activity_unit),
+        resultTextCell(template.activityUnit),
         resultTextCell(factor?.id ?? null),
         resultTextCell(factor?.name ?? null),
         resultTextCell(factor?.source ?? null),
@@ -295,7 +309,7 @@ function selectionCellsOf(row: FastSpendRow, activity: Record<string, unknown>):
   // The group is the request's spelling of its classification (normalised): one selection may be spelt several ways.
   const { classification_type: type, classification_code: code } = activity;
   if (typeof type !== 'string' || typeof code !== 'string' || type !== cells.type || code !== cells.code) {
-    cells.category = categoryOf(activity, estimate.emission_factor?.name ?? null);
+    cells.category = categoryOf(activity, factor?.name ?? null);
     // Remembered for a classified activity only (an activity id's group is made each time).
     const classified = typeof type === 'string' && typeof code === 'string';
     cells.type = classified ? type : '';
@@ -313,6 +327,13 @@ function marginsCells(row: FastSpendRow, parts: string[]): void {
     parts[7] = marginCell(row.transport);
     return;
   }
+  parts[5] = unsuppliedText(unsupplied);
+  parts[6] = '';
+  parts[7] = '';
+}
+
+/** The three default margins' cells with the comma before them, per selection's default margins. */
+function unsuppliedText(unsupplied: UnsuppliedMargins): string {
   let cells = unsuppliedCells.get(unsupplied);
   if (cells === undefined) {
     const { origins } = unsupplied.applied;
@@ -326,9 +347,7 @@ function marginsCells(row: FastSpendRow, parts: string[]): void {
     ].join(',')}`;
     unsuppliedCells.set(unsupplied, cells);
   }
-  parts[5] = cells;
-  parts[6] = '';
-  parts[7] = '';
+  return cells;
 }
 
 /** A factor selection found for a CSV row's cells, as they were written (so `UK` and `GB` are two entries). */
@@ -339,13 +358,79 @@ interface KeyedSelection {
   readonly auditTrail: AuditTrail;
   readonly selection: Selection;
   /** Its price change per spend year cell ({@link yearKey}). */
-  readonly prices: Map<YearKey, PriceEntry>;
+  readonly prices: YearTable<KeyedPrice>;
+  /**
+   * What its rows write, made on the first one the fast path answers: kept here, where a row's lookup has just
+   * been, rather than found again per row under the template (one object less to reach for each row).
+   */
+  cells: SelectionCells | undefined;
+  /** Its rows' summary group (the cells' type and code are this entry's, so the group is the same for all). */
+  category: string;
+  /**
+   * The notices cell of its rows whose only notices beside the selection's are its default margins' (a ledger's
+   * commonest notices), and those margins' notices.
+   */
+  marginNotices: readonly Notice[] | undefined;
+  marginNoticesCell: string;
+  /** The estimate template its first row answered on the fast path got (the same for all: see fastSpendRowOf). */
+  template: EstimateTemplate | undefined;
+  /** That template's factor numbers ({@link factorCo2e}), set with {@link KeyedSelection.cells}. */
+  factor: number;
+  factorHigh: number;
+  factorLow: number;
+  /**
+   * The selection's default margins, their basic share as a double-double and their cells, from its first row
+   * without margins answered on the fast path (undefined and NaN until then).
+   */
+  unsupplied: UnsuppliedMargins | undefined;
+  shareHi: number;
+  shareLo: number;
+  unsuppliedCell: string;
 }
 
 /** An exchange rate found for a CSV row's currency and year cells, with the year they spell. */
 interface KeyedRate {
   readonly year: number;
   readonly rate: RateEntry;
+  /** The rate's cells ({@link rateText}). */
+  readonly text: string;
+  /** Its double-double (NaN where it has none, or no number: the fast path declines such rows). */
+  readonly hi: number;
+  readonly lo: number;
+  /** Whether it adds no notices. */
+  readonly quiet: boolean;
+}
+
+/** A {@link KeyedRate}: its numbers copied out of the rate, so a row reads them where it found the entry. */
+function keyedRate(year: number, rate: RateEntry): KeyedRate {
+  const usable = rate.number !== undefined && rate.pair !== undefined;
+  return {
+    year,
+    rate,
+    text: rateText(rate),
+    hi: usable ? rate.pair[0] : Number.NaN,
+    lo: usable ? rate.pair[1] : Number.NaN,
+    quiet: rate.exchange.notices.length === 0,
+  };
+}
+
+/** A selection's price change for a spend year cell, with what its rows write. */
+interface KeyedPrice {
+  readonly price: PriceEntry;
+  /** The inflation cell ({@link priceText}). */
+  readonly text: string;
+  /** The deflator's double-double (NaN where it has none, or no number: the fast path declines such rows). */
+  readonly hi: number;
+  readonly lo: number;
+  /** Whether it adds no notices. */
+  readonly quiet: boolean;
+  /**
+   * The notices cell of the last row with notices of its rate or margins, and the rate and margins' notices it was
+   * made for: the rows of one selection and year mostly share them, so the cell is not joined again per row.
+   */
+  noticesRate: RateEntry | undefined;
+  noticesMargins: readonly Notice[] | undefined;
+  notices: string;
 }
 
 /** Entries a {@link RowKeys} holds before it is cleared: far more than a ledger's selections, rates or prices. */
@@ -362,7 +447,7 @@ class RowKeys {
   /** Selections by code, then region. */
   private readonly selections = new Map<string, Map<string, KeyedSelection>>();
   /** Rates by currency, then year. */
-  private readonly rates = new Map<string, Map<YearKey, KeyedRate>>();
+  private readonly rates = new Map<string, YearTable<KeyedRate>>();
   private entries = 0;
   /** The money and margins of the row being answered (reused: one per run). */
   readonly input: { -readonly [K in keyof SpendRowInput]: SpendRowInput[K] } = {
@@ -408,27 +493,52 @@ class RowKeys {
         audit: cells.audit,
         auditTrail: input.audit_trail,
         selection,
-        prices: new Map(),
+        prices: new YearTable<KeyedPrice>(),
+        cells: undefined,
+        category: '',
+        marginNotices: undefined,
+        marginNoticesCell: '',
+        template: undefined,
+        factor: Number.NaN,
+        factorHigh: Number.NaN,
+        factorLow: Number.NaN,
+        unsupplied: undefined,
+        shareHi: Number.NaN,
+        shareLo: Number.NaN,
+        unsuppliedCell: '',
       };
       byRegion.set(cells.region, keyed);
       this.entries += 1;
     }
     this.keepPrice(keyed, cells.yearKey, price);
     let byYear = this.rates.get(cells.currency);
-    if (byYear === undefined) this.rates.set(cells.currency, (byYear = new Map<YearKey, KeyedRate>()));
-    if (!byYear.has(cells.yearKey)) {
-      byYear.set(cells.yearKey, { year: input.spend_year, rate });
+    if (byYear === undefined) this.rates.set(cells.currency, (byYear = new YearTable<KeyedRate>()));
+    if (byYear.get(cells.yearKey) === undefined) {
+      byYear.set(cells.yearKey, keyedRate(input.spend_year, rate));
       this.entries += 1;
     }
   }
 
-  /** Keeps a selection's price change for a year cell. */
-  keepPrice(keyed: KeyedSelection, year: YearKey, price: PriceEntry): void {
+  /** Keeps a selection's price change for a year cell; gives the entry kept. */
+  keepPrice(keyed: KeyedSelection, year: YearKey, price: PriceEntry): KeyedPrice {
     this.bound();
-    if (!keyed.prices.has(year)) {
-      keyed.prices.set(year, price);
+    let kept = keyed.prices.get(year);
+    if (kept === undefined) {
+      const usable = price.applied !== undefined && price.deflator !== undefined;
+      kept = {
+        price,
+        text: priceText(price),
+        hi: usable ? price.deflator[0] : Number.NaN,
+        lo: usable ? price.deflator[1] : Number.NaN,
+        quiet: price.prices.notices.length === 0,
+        noticesRate: undefined,
+        noticesMargins: undefined,
+        notices: '',
+      };
+      keyed.prices.set(year, kept);
       this.entries += 1;
     }
+    return kept;
   }
 }
 
@@ -445,6 +555,47 @@ interface RowCells {
 
 /** A spend year cell as a map key: see {@link yearKey}. */
 type YearKey = string | number;
+
+/** The first year a {@link YearTable} holds in its array, and how many years from it. */
+const FIRST_TABLE_YEAR = 2000;
+const TABLE_YEARS = 48;
+
+/**
+ * Entries by spend year cell ({@link yearKey}): the years 2000–2047 in an array, any other cell in a map. A row's
+ * lookup then reads one slot of an array its entry points to, where a map would reach its table and then the entry
+ * (each a likely cache miss over a ledger's thousands of selections).
+ *
+ * @example
+ * ```ts
+ * const table = new YearTable<string>();
+ * table.set(2019, 'a');
+ * table.set('2019.0', 'b');
+ * table.get(2019); // 'a'
+ * ```
+ */
+export class YearTable<T> {
+  private readonly years: Array<T | undefined> = new Array<T | undefined>(TABLE_YEARS).fill(undefined);
+  private others: Map<YearKey, T> | undefined;
+
+  get(key: YearKey): T | undefined {
+    if (typeof key === 'number') {
+      const slot = key - FIRST_TABLE_YEAR;
+      if (slot >= 0 && slot < TABLE_YEARS) return this.years[slot];
+    }
+    return this.others?.get(key);
+  }
+
+  set(key: YearKey, value: T): void {
+    if (typeof key === 'number') {
+      const slot = key - FIRST_TABLE_YEAR;
+      if (slot >= 0 && slot < TABLE_YEARS) {
+        this.years[slot] = value;
+        return;
+      }
+    }
+    (this.others ??= new Map()).set(key, value);
+  }
+}
 
 /**
  * A spend year cell as a map key: four ASCII digits as their number, any other cell as written. A map finds a small
@@ -473,6 +624,15 @@ export function yearKey(cell: string): YearKey {
 let rowActivity: Record<string, unknown> = {};
 /** The activity of a row answered from its key cells (reused). */
 const keyedActivity = { classification_type: '', classification_code: '' };
+/**
+ * The kept parts the row last given by {@link fastRowOf} was answered from; all undefined where it was resolved
+ * from its request.
+ */
+const rowKept: {
+  selection: KeyedSelection | undefined;
+  rate: KeyedRate | undefined;
+  price: KeyedPrice | undefined;
+} = { selection: undefined, rate: undefined, price: undefined };
 
 /** The reused cells of the row being keyed. */
 const rowCells: RowCells = { type: '', code: '', region: '', audit: '', currency: '', yearKey: '' };
@@ -561,14 +721,20 @@ function fastRowOf(
       keyedActivity.classification_type = cells.type;
       keyedActivity.classification_code = cells.code;
       rowActivity = keyedActivity;
-      let price = keyed.prices.get(cells.yearKey);
-      if (price === undefined) {
-        price = priceEntry(keyed.selection, rate.year, datasets);
-        keys.keepPrice(keyed, cells.yearKey, price);
-      }
-      return fastSpendRowOf(input, keyed.selection, rate.rate, price, datasets);
+      let kept = keyed.prices.get(cells.yearKey);
+      if (kept === undefined)
+        kept = keys.keepPrice(keyed, cells.yearKey, priceEntry(keyed.selection, rate.year, datasets));
+      rowKept.selection = keyed;
+      rowKept.rate = rate;
+      rowKept.price = kept;
+      const row = fastSpendRowOf(input, keyed.selection, rate.rate, kept.price, datasets, keyed.template);
+      if (row !== undefined) keyed.template = row.template;
+      return row;
     }
   }
+  rowKept.selection = undefined;
+  rowKept.rate = undefined;
+  rowKept.price = undefined;
   const request = spendRequest(values, source, decimalComma);
   if (typeof request.money === 'number' && request.money < 0) return undefined;
   const resolved = resolveSpend(request, datasets);
@@ -576,6 +742,38 @@ function fastRowOf(
   if (cells !== undefined) keys.keep(cells, resolved);
   return fastSpendRowOf(resolved.input, resolved.selection, resolved.rate, resolved.price, datasets);
 }
+
+/** The exchange rate's cells (`rate,year`), per rate. */
+function rateText(rate: RateEntry): string {
+  let text = rateCells.get(rate);
+  if (text === undefined) {
+    text = `${numberCell(rate.number)},${numberCell(rate.exchange.rateYear)}`;
+    rateCells.set(rate, text);
+  }
+  return text;
+}
+
+/** The inflation cell and the empty energy cell (`,0.1,,`), per price change. */
+function priceText(price: PriceEntry): string {
+  let text = priceCells.get(price);
+  if (text === undefined) {
+    text = `,${numberCell(price.applied)},,`;
+    priceCells.set(price, text);
+  }
+  return text;
+}
+
+/** The notices cell of a row: its selection's notices, then its rate's, margins' and price change's. */
+const noticesOf = (
+  selection: readonly Notice[],
+  rate: readonly Notice[],
+  margins: readonly Notice[],
+  price: readonly Notice[],
+): string => noticesCell([...selection, ...rate, ...margins, ...price]);
+
+/** The notices cell of a row whose rate, margins or price change add notices to its selection's. */
+const rowNoticesCell = (row: FastSpendRow, marginNotices: readonly Notice[]): string =>
+  noticesOf(row.selectionNotices, row.rate.exchange.notices, marginNotices, row.price.prices.notices);
 
 /**
  * A spend row's result cells as the CSV writer writes {@link spendOutcome}'s columns, from the calculator's fast row
@@ -597,44 +795,166 @@ function spendCsvResult(
     return undefined;
   }
   if (row === undefined) return undefined;
-  const { estimate, rate, price } = row;
-  const selection = selectionCellsOf(row, rowActivity);
-  let rateText = rateCells.get(rate);
-  if (rateText === undefined) {
-    rateText = `${numberCell(rate.number)},${numberCell(rate.exchange.rateYear)}`;
-    rateCells.set(rate, rateText);
-  }
-  let priceText = priceCells.get(price);
-  if (priceText === undefined) {
-    priceText = `,${numberCell(price.applied)},,`;
-    priceCells.set(price, priceText);
+  const { rate, price } = row;
+  const keyed = rowKept.selection;
+  let selection: SelectionCells;
+  let category: string;
+  let rateCell: string;
+  let priceCell: string;
+  if (keyed === undefined) {
+    selection = selectionCellsOf(row, rowActivity);
+    category = selection.category;
+    rateCell = rateText(rate);
+    priceCell = priceText(price);
+  } else {
+    // Answered from kept parts: their cells are on them (made on the first such row).
+    let cells = keyed.cells;
+    if (cells === undefined) {
+      cells = keyed.cells = selectionCellsOf(row, rowActivity);
+      keyed.category = cells.category;
+      keyed.factor = row.template.factor;
+      keyed.factorHigh = row.template.factorHigh;
+      keyed.factorLow = row.template.factorLow;
+    }
+    const { unsupplied } = row;
+    if (keyed.unsupplied === undefined && unsupplied?.share !== undefined) {
+      // Kept for keptCsvResult, which answers the selection's later rows without margins from these.
+      keyed.unsupplied = unsupplied;
+      keyed.shareHi = unsupplied.share[0];
+      keyed.shareLo = unsupplied.share[1];
+      keyed.unsuppliedCell = unsuppliedText(unsupplied);
+      keyed.marginNotices = unsupplied.applied.notices;
+      keyed.marginNoticesCell = noticesOf(
+        row.selectionNotices,
+        NO_NOTICES,
+        unsupplied.applied.notices,
+        NO_NOTICES,
+      );
+    }
+    selection = cells;
+    category = keyed.category;
+    rateCell = (rowKept.rate as KeyedRate).text;
+    priceCell = (rowKept.price as KeyedPrice).text;
   }
   const marginNotices = row.unsupplied === undefined ? NO_NOTICES : row.unsupplied.applied.notices;
-  const notices =
-    rate.exchange.notices.length === 0 && marginNotices.length === 0 && price.prices.notices.length === 0
-      ? selection.notices
-      : noticesCell([
-          ...row.selectionNotices,
-          ...rate.exchange.notices,
-          ...marginNotices,
-          ...price.prices.notices,
-        ]);
-  const co2e = estimate.co2e;
+  let notices = selection.notices;
+  const partsAdd = rate.exchange.notices.length !== 0 || price.prices.notices.length !== 0;
+  if (!partsAdd && marginNotices.length !== 0) {
+    if (keyed === undefined) notices = rowNoticesCell(row, marginNotices);
+    else {
+      if (keyed.marginNotices !== marginNotices) {
+        keyed.marginNoticesCell = rowNoticesCell(row, marginNotices);
+        keyed.marginNotices = marginNotices;
+      }
+      notices = keyed.marginNoticesCell;
+    }
+  } else if (partsAdd) {
+    const kept = rowKept.price;
+    if (kept === undefined) notices = rowNoticesCell(row, marginNotices);
+    else {
+      if (kept.noticesRate !== rate || kept.noticesMargins !== marginNotices) {
+        kept.notices = rowNoticesCell(row, marginNotices);
+        kept.noticesRate = rate;
+        kept.noticesMargins = marginNotices;
+      }
+      notices = kept.notices;
+    }
+  }
+  const { co2e } = row;
   const co2eText = numberText(co2e);
   const written = result;
   // The row's cells in pieces (see CsvResult.cells): only co2e, activity and uncached notices are made per row.
   const parts = written.cells;
   parts[0] = plainDecimalText(co2eText);
   parts[1] = selection.unit;
-  parts[2] = numberCell(estimate.activity_data.activity_value);
+  parts[2] = numberCell(row.activityValue);
   parts[3] = selection.factor;
-  parts[4] = rateText;
+  parts[4] = rateCell;
   marginsCells(row, parts);
-  parts[8] = priceText;
+  parts[8] = priceCell;
   parts[9] = notices;
   written.co2e = co2e;
   written.co2eText = co2eText;
-  written.groups.category = selection.category;
+  written.groups.category = category;
+  return written;
+}
+
+/**
+ * {@link spendCsvResult} for a CSV row whose selection, rate and price change are kept with their numbers and cells
+ * (made by an earlier row of the same selection answered on the fast path): the activity and co2e from the numbers
+ * on the kept entries, so a row reaches three of them and no calculator object. The same arithmetic as
+ * {@link fastSpendRowOf}'s on the same numbers; undefined wherever this or that path would decline, and then
+ * {@link spendCsvResult} answers the row (or declines it) as before.
+ */
+function keptCsvResult(
+  values: Record<string, unknown>,
+  decimalComma: boolean | undefined,
+  basic: boolean,
+  keys: RowKeys,
+): CsvResult | undefined {
+  const cells = keyCells(values);
+  if (cells === undefined) return undefined;
+  const keyed = keys.selection(cells);
+  const selection = keyed?.cells;
+  if (selection === undefined) return undefined;
+  const rate = keys.rate(cells);
+  if (rate === undefined || Number.isNaN(rate.hi)) return undefined;
+  const price = (keyed as KeyedSelection).prices.get(cells.yearKey);
+  if (price === undefined || Number.isNaN(price.hi)) return undefined;
+  const { input } = keys;
+  if (!readAmounts(values, decimalComma, input)) return undefined;
+  const { tax_margin: tax, trade_margin: trade, transport_margin: transport } = input;
+  const kept = keyed as KeyedSelection;
+  // readAmounts gives all three margins or none.
+  const supplied = tax !== undefined;
+  let shareHi = kept.shareHi;
+  let shareLo = kept.shareLo;
+  if (supplied) {
+    if (!basic || !decidedShare(tax, trade as number, transport as number)) return undefined;
+    shareHi = dd.hi;
+    shareLo = dd.lo;
+  } else if (kept.unsupplied === undefined) return undefined;
+  const activity = decidedActivityOf(input.money, shareHi, shareLo, rate.hi, rate.lo, price.hi, price.lo);
+  if (activity === undefined) return undefined;
+  const co2e = factorCo2e(activity, kept.factor, kept.factorHigh, kept.factorLow);
+  let notices = supplied ? selection.notices : kept.marginNoticesCell;
+  if (!rate.quiet || !price.quiet) {
+    const marginNotices = supplied ? NO_NOTICES : (kept.unsupplied as UnsuppliedMargins).applied.notices;
+    if (price.noticesRate !== rate.rate || price.noticesMargins !== marginNotices) {
+      price.notices = noticesOf(
+        kept.selection.selected.notices,
+        rate.rate.exchange.notices,
+        marginNotices,
+        price.price.prices.notices,
+      );
+      price.noticesRate = rate.rate;
+      price.noticesMargins = marginNotices;
+    }
+    notices = price.notices;
+  }
+  const co2eText = numberText(co2e);
+  const written = result;
+  const parts = written.cells;
+  parts[0] = plainDecimalText(co2eText);
+  parts[1] = selection.unit;
+  parts[2] = numberCell(activity);
+  parts[3] = selection.factor;
+  parts[4] = rate.text;
+  if (supplied) {
+    // A supplied margin is shown as its number (`+ 0`: -0 is shown as 0), as fastSpendRowOf gives it.
+    parts[5] = marginCell(tax + 0);
+    parts[6] = marginCell((trade as number) + 0);
+    parts[7] = marginCell((transport as number) + 0);
+  } else {
+    parts[5] = kept.unsuppliedCell;
+    parts[6] = '';
+    parts[7] = '';
+  }
+  parts[8] = price.text;
+  parts[9] = notices;
+  written.co2e = co2e;
+  written.co2eText = co2eText;
+  written.groups.category = kept.category;
   return written;
 }
 
