@@ -15,16 +15,17 @@ import { writeSection } from './http-common';
  * each measurement, and bench/.out/record.json.
  *
  * Default: 3 rounds and a 200k-row ledger (about 4 minutes on a shared 2-core machine). BENCH_FULL=1: 7 rounds and
- * the 1M-row ledger. Without ../shared/bench the yardstick rows say so (`npm run bench:engine` keeps the in-repo
- * equal-work reference, bench/run.ts); without CCF's core (`npm i --no-save @cloud-carbon-footprint/core@1.0.0`, or
- * BENCH_CCF_CORE=path) the CCF rows say so.
+ * the 1M-row ledger. BENCH_ROUNDS=N sets the rounds (a 30k batch takes tens of milliseconds, so its per-round ratios
+ * spread widely; more rounds steady the median). Without ../shared/bench the yardstick rows say so (`npm run
+ * bench:engine` keeps the in-repo equal-work reference, bench/run.ts); without CCF's core (`npm i --no-save
+ * @cloud-carbon-footprint/core@1.0.0`, or BENCH_CCF_CORE=path) the CCF rows say so.
  */
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OUT = join(ROOT, 'bench', '.out');
 const SHARED = join(ROOT, '..', 'shared', 'bench');
 const FULL = process.env.BENCH_FULL === '1';
-const ROUNDS = FULL ? 7 : 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS) || (FULL ? 7 : 3);
 const SIZES = [30_000, 100_000];
 const LEDGER_ROWS = FULL ? 1_000_000 : 200_000;
 /** Issue 40's targets: engine ÷ yardstick, and cpu and instance ÷ CCF's estimators. */
