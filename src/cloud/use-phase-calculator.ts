@@ -132,13 +132,6 @@ interface RegionSlot {
   readonly region: CloudRegion;
   coefficients: object | undefined;
   byYear: Map<number, Map<MemoPart, UsePhaseFactor>>;
-  /**
-   * The factor the slot gave last, with its year and variant: requests of one region mostly repeat them (a batch of a
-   * server's client, a bill's rows), and then find it without the two maps.
-   */
-  lastYear: number;
-  lastVariant: MemoPart;
-  lastFactor: UsePhaseFactor | undefined;
 }
 
 /**
@@ -226,26 +219,13 @@ export function usePhaseForms<I extends UsePhaseInput, S extends z.ZodMiniType<I
     slot?: RegionSlot,
   ): Estimate => {
     const year = input.year ?? datasets.cloudRegions.defaultYear;
+    const byVariant = variantsOf(region, year, datasets, slot);
     const variantKey = variant?.(input);
-    let factor =
-      slot?.lastYear === year &&
-      slot.lastVariant === variantKey &&
-      slot.coefficients === datasets.cloudCoefficients
-        ? slot.lastFactor
-        : undefined;
+    let factor = byVariant.get(variantKey);
     if (factor === undefined) {
-      const byVariant = variantsOf(region, year, datasets, slot);
-      factor = byVariant.get(variantKey);
-      if (factor === undefined) {
-        factor = computeFactor(provider, coefficients, input, region, year, datasets);
-        if (byVariant.size >= MAX_VARIANTS) byVariant.clear();
-        byVariant.set(variantKey, factor);
-      }
-      if (slot !== undefined) {
-        slot.lastYear = year;
-        slot.lastVariant = variantKey;
-        slot.lastFactor = factor;
-      }
+      factor = computeFactor(provider, coefficients, input, region, year, datasets);
+      if (byVariant.size >= MAX_VARIANTS) byVariant.clear();
+      byVariant.set(variantKey, factor);
     }
     const activityNumber =
       fastActivity !== undefined && options?.significantDigits === undefined
@@ -271,9 +251,6 @@ export function usePhaseForms<I extends UsePhaseInput, S extends z.ZodMiniType<I
         region: resolveRegion(id, input.region, datasets),
         coefficients: datasets.cloudCoefficients,
         byYear: new Map(),
-        lastYear: Number.NaN,
-        lastVariant: undefined,
-        lastFactor: undefined,
       })!;
     return estimate(id, coefficients, input, slot.region, datasets, options, slot);
   };
