@@ -91,12 +91,10 @@ interface InstanceFigures {
    * with every type of the same owner, held here so a request finds its entry in one lookup.
    */
   utilizations: Map<number, VcpuPower>;
-  /** The type's embodied factor by year, as `embodiedFactor` gives it (this entry's datasets are its datasets). */
-  embodiedByYear: Map<number, EmbodiedFactor>;
   /**
-   * The fast path's embodied parts, fetched without the factor of the year: its template by year (the audit trail
-   * on under `year`, off under `-year`), and the numbers, which are the same every year (only a factor's metadata has
-   * a year), from the first factor fetched.
+   * The fast path's embodied parts, fetched without the factor of the year (`embodiedFactor`, whose own cache the
+   * exact path reads): its template by year (the audit trail on under `year`, off under `-year`), and the numbers,
+   * which are the same every year (only a factor's metadata has a year), from the first factor fetched.
    */
   embodiedTemplates: Map<number, EstimateTemplate>;
   embodiedNumbers: EmbodiedFactor | undefined;
@@ -371,7 +369,6 @@ const newFigures = (
     return {
       vcpu: decimal(instance.vcpu),
       utilizations: utilizationsOf(instance, coefficients, pue),
-      embodiedByYear: new Map<number, EmbodiedFactor>(),
       embodiedTemplates: new Map<number, EstimateTemplate>(),
       embodiedNumbers: undefined,
       memoryKwhPerHour,
@@ -430,24 +427,6 @@ function vcpuPower(
   return power;
 }
 
-/** The type's embodied factor for a year, from the figures' map or `embodiedFactor` into it. */
-function embodiedOf(
-  figures: InstanceFigures,
-  id: CloudProvider,
-  instance: CloudInstance,
-  coefficients: CloudCoefficients,
-  year: number,
-  datasets: CloudInstanceDatasets,
-): EmbodiedFactor {
-  let embodied = figures.embodiedByYear.get(year);
-  if (embodied === undefined) {
-    embodied = embodiedFactor(id, instance, coefficients, year, datasets);
-    figures.embodiedByYear.set(year, embodied);
-    figures.embodiedNumbers ??= embodied;
-  }
-  return embodied;
-}
-
 /** The template of the type's embodied estimates for a year and audit trail, from the figures' map or made into it. */
 function embodiedTemplateOf(
   figures: InstanceFigures,
@@ -461,9 +440,10 @@ function embodiedTemplateOf(
   const key = auditTrail === 'enabled' ? year : -year;
   let template = figures.embodiedTemplates.get(key);
   if (template === undefined) {
-    const embodied = embodiedOf(figures, id, instance, coefficients, year, datasets);
+    const embodied = embodiedFactor(id, instance, coefficients, year, datasets);
     template = embodiedTemplate(embodied, datasets.cloudInstances.gwp, auditTrail);
     figures.embodiedTemplates.set(key, template);
+    figures.embodiedNumbers ??= embodied;
   }
   return template;
 }
@@ -524,7 +504,7 @@ function instanceEstimate(
     if (figures.gpu !== undefined) gpuEstimate = estimateOfTemplate(fast.gpu, electricity);
     totalNumber = fast.total;
   } else {
-    const embodied = embodiedOf(figures, id, instance, coefficients, year, datasets);
+    const embodied = embodiedFactor(id, instance, coefficients, year, datasets);
     const hours = toHours(exactQuantity(input.duration), input.duration_unit);
     // Exact products, so vCPU × (kWh per vCPU-hour × PUE) has the digits of (vCPU × kWh per vCPU-hour) × PUE.
     const energyCpu = mul(hours, mul(figures.vcpu, perVcpu.exact));
