@@ -318,16 +318,18 @@ function selectionCellsOf(row: FastSpendRow, activity: Record<string, unknown>):
   return cells;
 }
 
-/** The margins' cells (with the comma before them) into `parts` 5–7 of a row's {@link result}. */
-function marginsCells(row: FastSpendRow, parts: string[]): void {
-  const { unsupplied } = row;
-  if (unsupplied === undefined) {
-    parts[5] = marginCell(row.tax);
-    parts[6] = marginCell(row.trade);
-    parts[7] = marginCell(row.transport);
-    return;
-  }
-  parts[5] = unsuppliedText(unsupplied);
+/** Supplied margins' cells (each with the comma before it) into parts 5–7 of the row's {@link result}. */
+function marginsCells(tax: number, trade: number, transport: number): void {
+  const parts = result.cells;
+  parts[5] = marginCell(tax);
+  parts[6] = marginCell(trade);
+  parts[7] = marginCell(transport);
+}
+
+/** The default margins' three cells, as one piece ({@link unsuppliedText}), into parts 5–7 of the row's result. */
+function unsuppliedMarginsCells(cells: string): void {
+  const parts = result.cells;
+  parts[5] = cells;
   parts[6] = '';
   parts[7] = '';
 }
@@ -860,23 +862,38 @@ function spendCsvResult(
       notices = kept.notices;
     }
   }
-  const { co2e } = row;
+  const { unsupplied } = row;
+  if (unsupplied === undefined) marginsCells(row.tax, row.trade, row.transport);
+  else unsuppliedMarginsCells(unsuppliedText(unsupplied));
+  return rowResult(row.co2e, row.activityValue, selection, rateCell, priceCell, notices, category);
+}
+
+/**
+ * The reused {@link result} with a row's cells, all but the margins' (parts 5–7, which the caller has written): only
+ * co2e, activity and uncached notices are made per row (see CsvResult.cells).
+ */
+function rowResult(
+  co2e: number,
+  activity: number,
+  selection: SelectionCells,
+  rateCell: string,
+  priceCell: string,
+  notices: string,
+  category: string,
+): CsvResult {
   const co2eText = numberText(co2e);
-  const written = result;
-  // The row's cells in pieces (see CsvResult.cells): only co2e, activity and uncached notices are made per row.
-  const parts = written.cells;
+  const parts = result.cells;
   parts[0] = plainDecimalText(co2eText);
   parts[1] = selection.unit;
-  parts[2] = numberCell(row.activityValue);
+  parts[2] = numberCell(activity);
   parts[3] = selection.factor;
   parts[4] = rateCell;
-  marginsCells(row, parts);
   parts[8] = priceCell;
   parts[9] = notices;
-  written.co2e = co2e;
-  written.co2eText = co2eText;
-  written.groups.category = category;
-  return written;
+  result.co2e = co2e;
+  result.co2eText = co2eText;
+  result.groups.category = category;
+  return result;
 }
 
 /**
@@ -932,30 +949,10 @@ function keptCsvResult(
     }
     notices = price.notices;
   }
-  const co2eText = numberText(co2e);
-  const written = result;
-  const parts = written.cells;
-  parts[0] = plainDecimalText(co2eText);
-  parts[1] = selection.unit;
-  parts[2] = numberCell(activity);
-  parts[3] = selection.factor;
-  parts[4] = rate.text;
-  if (supplied) {
-    // A supplied margin is shown as its number (`+ 0`: -0 is shown as 0), as fastSpendRowOf gives it.
-    parts[5] = marginCell(tax + 0);
-    parts[6] = marginCell((trade as number) + 0);
-    parts[7] = marginCell((transport as number) + 0);
-  } else {
-    parts[5] = kept.unsuppliedCell;
-    parts[6] = '';
-    parts[7] = '';
-  }
-  parts[8] = price.text;
-  parts[9] = notices;
-  written.co2e = co2e;
-  written.co2eText = co2eText;
-  written.groups.category = kept.category;
-  return written;
+  // A supplied margin is shown as its number (`+ 0`: -0 is shown as 0), as fastSpendRowOf gives it.
+  if (supplied) marginsCells(tax + 0, (trade as number) + 0, (transport as number) + 0);
+  else unsuppliedMarginsCells(kept.unsuppliedCell);
+  return rowResult(co2e, activity, selection, rate.text, price.text, notices, kept.category);
 }
 
 /** The result {@link spendCsvResult} gives, reused: the pipeline reads it before asking for the next row's. */
