@@ -151,7 +151,7 @@ describe('use-phase region slots', () => {
     expect(factor(first, 'xx-south-1', 2021)).toBe(0.0002352);
   });
 
-  it('gives the last factor again only for the same year and variant (CPU utilisation)', () => {
+  it('keeps a factor per CPU utilisation under one region spelling', () => {
     // (0.74 + u · 2.76) W / 1000 × PUE 1.2 × grid 0.5: u = 0.2 gives 0.0007752, u = 0.8 gives 0.0017688.
     const request = (average_vcpu_utilization: number) => ({
       cpu_count: 1,
