@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { add, decimal, toPlainString, ZERO } from '../../src/core/decimal';
-import { DecimalSum } from '../../src/core/decimal-sum';
+import { DecimalReading, DecimalSum } from '../../src/core/decimal-sum';
 
 describe('DecimalSum', () => {
   it('sums decimal strings exactly, in every notation', () => {
@@ -72,5 +72,97 @@ describe('DecimalSum', () => {
     const copy = new DecimalSum();
     copy.addParts(sum.parts().scaled, sum.parts().rest);
     expect(copy.text()).toBe('0.5000000000000000000000000000001');
+  });
+
+  // The limbs hold 15 digits each: values at their edges make every carry and borrow happen.
+  const edgy = fc.oneof(
+    fc.constantFrom(
+      '999999999999999.999999999999999',
+      '-999999999999999.999999999999999',
+      '0.000000000000001',
+      '-0.000000000000001',
+      '0.000000000000000000000000000001',
+      '-0.000000000000000000000000000001',
+      '99999999999999999999999999999',
+      '-99999999999999999999999999999',
+      '1e29',
+      '-1e-30',
+      '0',
+      '-0',
+      '5.',
+      '.5',
+      '3',
+    ),
+    fc
+      .tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: -32, max: 32 }))
+      .map(([mantissa, exponent]) => `${mantissa}e${exponent}`),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+  );
+
+  it('property: readings added to several sums, and sums added to sums, equal decimal addition', () => {
+    fc.assert(
+      fc.property(fc.array(edgy, { maxLength: 40 }), fc.nat({ max: 40 }), (texts, cut) => {
+        const reading = new DecimalReading();
+        const whole = new DecimalSum();
+        const [first, second] = [new DecimalSum(), new DecimalSum()];
+        let expected = ZERO;
+        texts.forEach((text, index) => {
+          reading.read(text);
+          whole.addReading(reading);
+          (index < cut ? first : second).addReading(reading);
+          expected = add(expected, decimal(text));
+        });
+        expect(whole.text()).toBe(toPlainString(expected));
+        // Summed in two halves, then one into the other: directly, and through the limbs another thread gets.
+        const direct = new DecimalSum();
+        direct.addSum(first);
+        direct.addSum(second);
+        expect(direct.text()).toBe(toPlainString(expected));
+        const viaLimbs = new DecimalSum();
+        for (const part of [first, second]) {
+          const limbs: number[] = [];
+          const big = part.pushLimbs(limbs);
+          const { big: cloned, limbs: clonedLimbs } = structuredClone({ big, limbs });
+          viaLimbs.addLimbParts(clonedLimbs, 0, cloned);
+          const rest = part.restText();
+          if (rest !== undefined) viaLimbs.addParts(0n, rest);
+        }
+        expect(viaLimbs.text()).toBe(toPlainString(expected));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads into limbs what fits, and leaves the rest to the exact ways, adding the same', () => {
+    const reading = new DecimalReading();
+    expect(reading.read('99999999999999999999999999999.999999999999999999999999999999')).toBe(true);
+    expect(reading.read('1e30')).toBe(false); // past the limbs: BigInt
+    expect(reading.read('1e-31')).toBe(false); // below 10^-30: decimal
+    expect(reading.read('1e99999999999')).toBe(false);
+    for (const text of ['', '-', '.', 'e5', '1e', '1e+', '1.2.3', '1,5', ' 1', '1 ', '0x10', 'NaN'])
+      expect(reading.read(text)).toBe(false);
+    const sum = new DecimalSum();
+    for (const text of ['1e30', '1e-31', '-2e45', '7e40', '0.5']) {
+      reading.read(text);
+      sum.addReading(reading);
+    }
+    expect(sum.text()).toBe(
+      '-1999929999999998999999999999999999999999999999.4999999999999999999999999999999',
+    );
+    // A reading of what is no decimal adds nothing, as add() refuses it.
+    reading.read('1,5');
+    sum.addReading(reading);
+    expect(sum.text()).toBe(
+      '-1999929999999998999999999999999999999999999999.4999999999999999999999999999999',
+    );
+  });
+
+  it('keeps limbs exact over many additions near their edges (carries into the BigInt part)', () => {
+    const sum = new DecimalSum();
+    const reading = new DecimalReading();
+    reading.read('99999999999999999999999999999.999999999999999999999999999999');
+    for (let count = 0; count < 20_000; count++) sum.addReading(reading);
+    expect(sum.text()).toBe('1999999999999999999999999999999999.99999999999999999999999998');
+    expect(sum.parts().scaled).toBe(20_000n * (10n ** 59n - 1n));
   });
 });

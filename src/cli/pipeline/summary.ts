@@ -1,5 +1,5 @@
 import { compare } from '../../core/decimal';
-import { DecimalSum } from '../../core/decimal-sum';
+import { DecimalReading, DecimalSum } from '../../core/decimal-sum';
 import { numberText } from '../../core/number-text';
 import { inTonnes, massText } from './mass-text';
 import type { RowTally } from './row-adapter';
@@ -29,12 +29,16 @@ export interface SummaryParts {
   rows: number;
   failures: number;
   total: { scaled: bigint; rest: string | undefined };
-  /** Per grouping: each key, and its rows and sum at the same index (`rests` only for sums that have a rest). */
+  /**
+   * Per grouping: each key, and its rows and sum at the same index: the sum's four limbs at 4 × index
+   * ({@link DecimalSum.pushLimbs}), its BigInt part and rest only for the sums that have one.
+   */
   groups: Array<{
     name: string;
     keys: string[];
     rows: number[];
-    scaled: bigint[];
+    limbs: number[];
+    bigs: Array<[index: number, big: bigint]>;
     rests: Array<[index: number, rest: string]>;
   }>;
   errorCodes: Array<[code: string, count: number]>;
@@ -144,6 +148,8 @@ export class RunSummary {
   private readonly groups = new Map<string, Map<string, Group>>();
   private readonly errorCodes = new Map<string, number>();
   private readonly firstFailures: string[] = [];
+  /** The row's kilograms as read for the sums (one per summary, reused). */
+  private readonly reading = new DecimalReading();
 
   /**
    * `tally`: the adapter's own tally of the same rows ({@link RowAdapter.newTally}), kept, saved and merged with
@@ -166,10 +172,10 @@ export class RunSummary {
       if (tallied === undefined) this.tally.miss();
       else this.tally.add(tallied);
     }
-    // The number's shortest decimal text: the value decimal(co2e) would hold.
-    const amount = co2eText ?? numberText(co2e);
-    const scaled = DecimalSum.scale(amount);
-    this.total.addScaled(scaled, amount);
+    // The number's shortest decimal text: the value decimal(co2e) would hold, read once for both sums.
+    const reading = this.reading;
+    reading.read(co2eText ?? numberText(co2e));
+    this.total.addReading(reading);
     for (const name in groups) {
       const grouping = this.groups.get(name);
       if (grouping === undefined) continue;
@@ -179,7 +185,7 @@ export class RunSummary {
         group = { co2e: new DecimalSum(), rows: 0 };
         grouping.set(key, group);
       }
-      group.co2e.addScaled(scaled, amount);
+      group.co2e.addReading(reading);
       group.rows += 1;
     }
   }
@@ -228,16 +234,18 @@ export class RunSummary {
     for (const [name, grouping] of this.groups) {
       const keys: string[] = [];
       const rows: number[] = [];
-      const scaled: bigint[] = [];
+      const limbs: number[] = [];
+      const bigs: Array<[number, bigint]> = [];
       const rests: Array<[number, string]> = [];
       for (const [key, group] of grouping) {
-        const parts = group.co2e.parts();
-        if (parts.rest !== undefined) rests.push([keys.length, parts.rest]);
+        const big = group.co2e.pushLimbs(limbs);
+        if (big !== 0n) bigs.push([keys.length, big]);
+        const rest = group.co2e.restText();
+        if (rest !== undefined) rests.push([keys.length, rest]);
         keys.push(key);
         rows.push(group.rows);
-        scaled.push(parts.scaled);
       }
-      groups.push({ name, keys, rows, scaled, rests });
+      groups.push({ name, keys, rows, limbs, bigs, rests });
     }
     return {
       rows: this.rows,
@@ -308,13 +316,16 @@ export class RunSummary {
     this.rows += parts.rows;
     this.failures += parts.failures;
     this.total.addParts(parts.total.scaled, parts.total.rest);
-    for (const { name, keys, rows, scaled, rests } of parts.groups) {
+    for (const { name, keys, rows, limbs, bigs, rests } of parts.groups) {
       const grouping = this.groups.get(name);
       if (grouping === undefined) continue;
+      const bigAt = new Map(bigs);
       const restAt = new Map(rests);
       keys.forEach((key, index) => {
         const group = this.groupOf(grouping, key);
-        group.co2e.addParts(scaled[index] as bigint, restAt.get(index));
+        group.co2e.addLimbParts(limbs, 4 * index, bigAt.get(index) ?? 0n);
+        const rest = restAt.get(index);
+        if (rest !== undefined) group.co2e.addParts(0n, rest);
         group.rows += rows[index] as number;
       });
     }
