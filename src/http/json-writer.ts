@@ -828,6 +828,134 @@ function wireFactorMember(factor: object): Piece | undefined {
   return member;
 }
 
+/**
+ * An estimate's text cut at its two numbers, `{"co2e":` N `,"co2e_unit":…"activity_value":` N `,…}`, with the
+ * member values it was written from: a batch's estimates of one factor differ only in those two numbers (the
+ * engine's estimate literal), so each is written as three copies and two numbers once its members are seen to hold
+ * these values, in these names, and nothing else.
+ */
+interface EstimateText {
+  readonly unit: unknown;
+  readonly method: unknown;
+  readonly origin: unknown;
+  readonly emissionFactor: object;
+  readonly constituentGases: unknown;
+  readonly activityUnit: unknown;
+  readonly auditTrail: unknown;
+  readonly middle: Piece;
+  readonly tail: Piece;
+}
+
+/** An estimate's member names in the engine's order, and its activity's. */
+const ESTIMATE_NAMES = [
+  'co2e',
+  'co2e_unit',
+  'co2e_calculation_method',
+  'co2e_calculation_origin',
+  'emission_factor',
+  'constituent_gases',
+  'activity_data',
+  'audit_trail',
+] as const;
+const ACTIVITY_NAMES = ['activity_value', 'activity_unit'] as const;
+const ESTIMATE_HEAD = pieceOf('{"co2e":');
+const ACTIVITY_KEY = '"activity_data":{"activity_value":';
+
+/** Texts of estimates in the wire form, per deeply frozen factor (the first estimate of each sets it). */
+const estimateTexts = new WeakMap<object, EstimateText | null>();
+
+/** Whether an object's own enumerable names are exactly `names`, in order (`for … in`: no array made). */
+function hasNames(value: object, names: readonly string[]): boolean {
+  let index = 0;
+  for (const name in value) {
+    if (name !== names[index]) return false;
+    index++;
+  }
+  return index === names.length;
+}
+
+const numberOrNull = (value: number): string => (Number.isFinite(value) ? numberText(value) : 'null');
+
+/**
+ * The {@link EstimateText} of `estimate`'s factor, made from `estimate` itself when it has none: its wire text
+ * ({@link jsonText}) cut where its two numbers are. Null when it cannot serve (a factor or gases object that is not
+ * deeply frozen, whose text could change; a text that does not cut as expected).
+ */
+function estimateTextOf(estimate: Record<string, unknown>, factor: object): EstimateText | null {
+  const gases = estimate.constituent_gases;
+  const activity = estimate.activity_data as Record<string, unknown>;
+  if (!isDeepFrozen(factor) || (typeof gases === 'object' && gases !== null && !isDeepFrozen(gases)))
+    return null;
+  const text = jsonText(estimate, { wire: true });
+  const co2e = numberOrNull(estimate.co2e as number);
+  const value = numberOrNull(activity.activity_value as number);
+  const start = `{"co2e":${co2e}`.length;
+  const at = text.lastIndexOf(`${ACTIVITY_KEY}${value},`);
+  if (!text.startsWith(`{"co2e":${co2e},`) || at < start) return null;
+  const middle = text.slice(start, at + ACTIVITY_KEY.length);
+  const tail = text.slice(at + ACTIVITY_KEY.length + value.length);
+  return {
+    unit: estimate.co2e_unit,
+    method: estimate.co2e_calculation_method,
+    origin: estimate.co2e_calculation_origin,
+    emissionFactor: factor,
+    constituentGases: gases,
+    activityUnit: activity.activity_unit,
+    auditTrail: estimate.audit_trail,
+    middle: pieceOf(middle),
+    tail: pieceOf(tail),
+  };
+}
+
+/**
+ * Writes `value` from its factor's {@link EstimateText} when it is an estimate of the engine's layout whose members
+ * hold that text's values; false (nothing written) for anything else, which is then written member by member.
+ * `for … in` also meets names every object inherits, so those decline it too. The
+ * writer is fed only the calculators' results, plain objects with plain members, so reading a member here and again
+ * there cannot tell.
+ */
+function writeEstimate(out: ByteText, value: object): boolean {
+  if (!hasNames(value, ESTIMATE_NAMES)) return false;
+  const estimate = value as Record<string, unknown>;
+  const co2e = estimate.co2e;
+  const factor = estimate.emission_factor;
+  const activity = estimate.activity_data;
+  if (
+    typeof co2e !== 'number' ||
+    typeof factor !== 'object' ||
+    factor === null ||
+    typeof activity !== 'object' ||
+    activity === null ||
+    // Its own or one every object inherits (which would change every member): either declines.
+    typeof (activity as { toJSON?: unknown }).toJSON === 'function' ||
+    !hasNames(activity, ACTIVITY_NAMES)
+  )
+    return false;
+  const { activity_value: activityValue, activity_unit: activityUnit } = activity as Record<string, unknown>;
+  if (typeof activityValue !== 'number') return false;
+  let text = estimateTexts.get(factor);
+  if (text === undefined) {
+    text = estimateTextOf(estimate, factor);
+    estimateTexts.set(factor, text);
+  }
+  if (
+    text === null ||
+    estimate.co2e_unit !== text.unit ||
+    estimate.co2e_calculation_method !== text.method ||
+    estimate.co2e_calculation_origin !== text.origin ||
+    estimate.constituent_gases !== text.constituentGases ||
+    activityUnit !== text.activityUnit ||
+    estimate.audit_trail !== text.auditTrail
+  )
+    return false;
+  out.piece(ESTIMATE_HEAD);
+  out.ascii(numberOrNull(co2e));
+  out.piece(text.middle);
+  out.ascii(numberOrNull(activityValue));
+  out.piece(text.tail);
+  return true;
+}
+
 /** The layouts of the last estimate and the last other element written, in any batch: the next one's hints. */
 let lastEstimate: Layout | undefined;
 let lastOther: Layout | undefined;
@@ -857,7 +985,9 @@ class ByteBatch implements BatchWriter {
       if (this.written > 0) out.piece(COMMA);
       const result = jsonValue(element, this.written++);
       if (typeof result === 'object' && result !== null && !Array.isArray(result) && isPlain(result)) {
-        if (isErrorBody(result)) lastOther = writeObject(out, result, lastOther);
+        if (writeEstimate(out, result)) {
+          // Written from its factor's text.
+        } else if (isErrorBody(result)) lastOther = writeObject(out, result, lastOther);
         else lastEstimate = writePlain(out, result, true, lastEstimate);
       } else if (leftOut(result)) out.ascii('null');
       else lastOther = writeValue(out, result, lastOther);

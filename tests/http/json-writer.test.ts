@@ -5,7 +5,13 @@ import { defaultDatasets } from '../../src/embedded/index';
 import { type BatchOptions, batchWriter, jsonText } from '../../src/http/json-writer';
 import { isErrorBody } from '../../src/core/batch';
 import { toWireEstimate } from '../../src/http/wire';
-import { calculateCpuBatch, calculateEmbodiedBatch, calculateStorageBatch } from '../../src/index';
+import {
+  calculateCpuBatch,
+  calculateEmbodiedBatch,
+  calculateMemoryBatch,
+  calculateNetworkingBatch,
+  calculateStorageBatch,
+} from '../../src/index';
 
 /**
  * Issue 40 item 4: the one JSON writer of the HTTP answers writes exactly JSON.stringify's text (and, for the
@@ -387,5 +393,169 @@ describe('the JSON writer (issue 40 item 4)', () => {
       delete (Object.prototype as { b?: unknown }).b;
     }
     expect(before).toBe(JSON.stringify(results));
+  });
+
+  describe("estimates written from their factor's text (three copies and two numbers)", () => {
+    const wireOf = (results: readonly unknown[]) => JSON.stringify(toWireBatch(results));
+    const REGIONS = ['us_east_1', 'eu_west_1', 'nowhere'];
+    const request = fc.record({
+      count: fc.oneof(fc.integer({ min: 0, max: 64 }), fc.double({ min: 0, max: 1e6, noNaN: true })),
+      region: fc.constantFrom(...REGIONS),
+      duration: fc.oneof(fc.integer({ min: 1, max: 1000 }), fc.double({ min: 1e-6, max: 1e4, noNaN: true })),
+      audit: fc.constantFrom('enabled', 'disabled'),
+      replication: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+      year: fc.option(fc.integer({ min: 2019, max: 2026 }), { nil: undefined }),
+    });
+
+    it('property: varied batches of every use-phase calculator, errors and details among them, as JSON.stringify', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(request, { maxLength: 24 }), async (requests) => {
+          const common = (each: (typeof requests)[number]) => ({
+            region: each.region,
+            duration: each.duration,
+            audit_trail: each.audit,
+            ...(each.year !== undefined && { year: each.year }),
+          });
+          const batches = [
+            calculateCpuBatch(
+              'aws',
+              requests.map((each) => ({ ...common(each), cpu_count: each.count })),
+              defaultDatasets,
+            ),
+            calculateMemoryBatch(
+              'aws',
+              requests.map((each) => ({
+                ...common(each),
+                data: each.count,
+                ...(each.replication !== undefined && { replication_factor: each.replication }),
+              })),
+              defaultDatasets,
+            ),
+            calculateStorageBatch(
+              'aws',
+              requests.map((each) => ({
+                ...common(each),
+                data: each.count,
+                storage_type: 'ssd',
+                ...(each.replication !== undefined && { replication_factor: each.replication }),
+              })),
+              defaultDatasets,
+            ),
+            calculateNetworkingBatch(
+              'aws',
+              requests.map((each) => ({ ...common(each), data: each.count })),
+              defaultDatasets,
+            ),
+          ];
+          // Twice: the second time every factor's text is known.
+          for (let pass = 0; pass < 2; pass++)
+            for (const results of batches) expect(await whole(results, true)).toBe(wireOf(results));
+        }),
+        { numRuns: 60 },
+      );
+    });
+
+    it('an estimate changed after it was made, member by member, is written as it now is', async () => {
+      const make = () =>
+        calculateCpuBatch(
+          'aws',
+          [1, 2, 3].map((cpu_count) => ({ cpu_count, region: 'us_east_1', duration: 1 })),
+          defaultDatasets,
+        ) as unknown as Array<Record<string, unknown>>;
+      // Every change the text's checks look for, each on the middle estimate of a batch whose factor text is known.
+      const changes: Array<(estimate: Record<string, unknown>) => void> = [
+        (estimate) => (estimate.notices = []),
+        (estimate) => delete estimate.audit_trail,
+        (estimate) => (estimate.co2e_unit = 'g'),
+        (estimate) => (estimate.co2e_calculation_method = 'ar6'),
+        (estimate) => (estimate.co2e_calculation_origin = 'calculated'),
+        (estimate) => (estimate.constituent_gases = { ...(estimate.constituent_gases as object) }),
+        (estimate) => (estimate.constituent_gases = { ...(estimate.constituent_gases as object), co2: 1 }),
+        (estimate) => (estimate.audit_trail = 'disabled'),
+        (estimate) => (estimate.co2e = '1'),
+        (estimate) => (estimate.co2e = Number.NaN),
+        (estimate) => (estimate.co2e = -0),
+        (estimate) => (estimate.activity_data = { activity_unit: 'CPU-hour', activity_value: 2 }),
+        (estimate) => (estimate.activity_data = { activity_value: 2, activity_unit: 'vCPU-hour' }),
+        (estimate) =>
+          (estimate.activity_data = { activity_value: Number.POSITIVE_INFINITY, activity_unit: 'CPU-hour' }),
+        (estimate) => (estimate.activity_data = { activity_value: 2, activity_unit: 'CPU-hour', extra: 1 }),
+        (estimate) =>
+          (estimate.activity_data = {
+            activity_value: 2,
+            activity_unit: 'CPU-hour',
+            toJSON: () => 'replaced',
+          }),
+        (estimate) =>
+          Object.defineProperty(estimate.activity_data, 'toJSON', { value: () => 'replaced, not listed' }),
+        (estimate) => (estimate.activity_data = { activity_value: '2', activity_unit: 'CPU-hour' }),
+        (estimate) => {
+          const activity = Object.create({ inherited: true }) as Record<string, unknown>;
+          activity.activity_value = 2;
+          activity.activity_unit = 'CPU-hour';
+          estimate.activity_data = activity;
+        },
+        (estimate) => {
+          // The same names in another order.
+          const { co2e, ...rest } = estimate;
+          for (const name of Object.keys(estimate)) delete estimate[name];
+          Object.assign(estimate, rest, { co2e });
+        },
+        (estimate) => Object.defineProperty(estimate, 'toJSON', { value: () => ({ replaced: true }) }),
+      ];
+      expect(await whole(make(), true)).toBe(wireOf(make()));
+      for (const change of changes) {
+        const results = make();
+        change(results[1] as Record<string, unknown>);
+        // What JSON.stringify makes of each (toJSON applied), in the wire form where it is still an estimate.
+        const expected = results.map((each) => {
+          const plain = JSON.parse(JSON.stringify(each)) as Record<string, unknown>;
+          return typeof plain.emission_factor === 'object' ? toWireEstimate(plain as never) : plain;
+        });
+        expect(await whole(results, true)).toBe(JSON.stringify(expected));
+      }
+    });
+
+    it('an estimate whose factor is not deeply frozen is written as its factor now is', async () => {
+      const factor: Record<string, unknown> = { name: 'Thawed', id: 'a', factor: 1, data_quality_flags: [] };
+      const estimate = (co2e: number) => ({
+        co2e,
+        co2e_unit: 'kg',
+        co2e_calculation_method: 'ar5',
+        co2e_calculation_origin: 'source',
+        emission_factor: factor,
+        constituent_gases: null,
+        activity_data: { activity_value: co2e, activity_unit: 'CPU-hour' },
+        audit_trail: 'enabled',
+      });
+      const first = [estimate(1), estimate(2)];
+      expect(await whole(first, true)).toBe(wireOf(first));
+      factor.name = 'Changed';
+      const second = [estimate(3)];
+      expect(await whole(second, true)).toContain('"name":"Changed"');
+      expect(await whole(second, true)).toBe(wireOf(second));
+    });
+
+    it('a toJSON on Object.prototype is applied to every member, as JSON.stringify applies it', async () => {
+      const results = calculateCpuBatch(
+        'aws',
+        [1, 2].map((cpu_count) => ({ cpu_count, region: 'us_east_1', duration: 1 })),
+        defaultDatasets,
+      );
+      expect(await whole(results, true)).toBe(wireOf(results));
+      Object.defineProperty(Object.prototype, 'toJSON', {
+        value(this: object) {
+          return 'activity_value' in this ? 'an activity' : this;
+        },
+        configurable: true,
+        writable: true,
+      });
+      try {
+        expect(await whole(results, true)).toContain('"activity_data":"an activity"');
+        expect(await whole(results, true)).toBe(wireOf(results));
+      } finally {
+        delete (Object.prototype as { toJSON?: unknown }).toJSON;
+      }
+    });
   });
 });
