@@ -190,6 +190,32 @@ function exportTables(pairs: ReadonlyArray<readonly [string, string]>): string[]
   ];
 }
 
+/** The ledger's columns and their types when parsed (the narrow query's reading). */
+const LEDGER_TYPES = {
+  id: 'BIGINT',
+  supplier: 'VARCHAR',
+  classification_type: 'VARCHAR',
+  classification_code: 'VARCHAR',
+  spend_year: 'INTEGER',
+  spend_region: 'VARCHAR',
+  money: 'DOUBLE',
+  money_unit: 'VARCHAR',
+  tax_margin: 'DOUBLE',
+  trade_margin: 'DOUBLE',
+  transport_margin: 'DOUBLE',
+} as const;
+
+/**
+ * The ledger CTE: its cells parsed, or as written (text, to pass through as the CLI does; `id` still a number, to
+ * order by, which prints as it reads).
+ */
+const LEDGER = (ledger: string, cells: 'parsed' | 'as written') => {
+  const columns = Object.entries(LEDGER_TYPES).map(
+    ([name, type]) => `'${name}': '${cells === 'parsed' || name === 'id' ? type : 'VARCHAR'}'`,
+  );
+  return `ledger AS (SELECT * FROM read_csv('${ledger}', header = true, columns = {${columns.join(', ')}}))`;
+};
+
 /** The lookup tables as the queries read them: every column typed, so no sniffing decides a text or number. */
 const TABLES = `
   selections AS (SELECT * FROM read_csv('${join(OUT, 'selections.csv')}', header = true, columns = {
@@ -209,12 +235,7 @@ const TABLES = `
 /** The narrow query, as issue 40 filed it: the 8 identifying input columns (parsed), co2e, activity and rate. */
 const QUERY = (ledger: string, out: string) => `
 COPY (
-  WITH ledger AS (
-    SELECT * FROM read_csv('${ledger}', header = true, columns = {
-      'id': 'BIGINT', 'supplier': 'VARCHAR', 'classification_type': 'VARCHAR', 'classification_code': 'VARCHAR',
-      'spend_year': 'INTEGER', 'spend_region': 'VARCHAR', 'money': 'DOUBLE', 'money_unit': 'VARCHAR',
-      'tax_margin': 'DOUBLE', 'trade_margin': 'DOUBLE', 'transport_margin': 'DOUBLE'})
-  ),${TABLES},
+  WITH ${LEDGER(ledger, 'parsed')},${TABLES},
   computed AS (
     SELECT l.*, s.factor, r.rate,
       l.money * r.rate * (1 - coalesce(l.tax_margin, s.default_tax) - coalesce(l.trade_margin, s.default_trade)
@@ -232,22 +253,16 @@ COPY (
 
 /**
  * The equal-shape query: the CLI's 34 output columns in its order. The input columns pass through as the ledger
- * spells them (read as text; `id` as a number to order by, which prints as it reads); the per-key cells are the
- * engine's text from the tables; co2e, activity_value, the rate, the margins applied and the inflation are DuckDB's
- * doubles printed its way (a margin applied is the ledger's, parsed, or the selection's default: the CLI prints 0.14
- * for a ledger's 0.140, DuckDB too, but 0.0 for 0, so the compare reads these numbers as numbers). A margin given in
- * the row is `supplied`, else the selection's default with its source; the notices cell is the parts' codes in the
- * CLI's order (selection, rate, margins, price: noticesOf in src/cli/adapters/spend.ts). No row fails, so the energy
- * and error cells are empty.
+ * spells them (LEDGER 'as written'); the per-key cells are the engine's text from the tables; co2e, activity_value,
+ * the rate, the margins applied and the inflation are DuckDB's doubles printed its way. A margin applied is the
+ * ledger's, parsed, or the selection's default: both print 0.14 for a ledger's 0.140, but DuckDB prints 0.0 where
+ * the CLI prints 0, so the compare reads these numbers as numbers. A margin given in the row is `supplied`, else the
+ * selection's default with its source; the notices cell is the parts' codes in the CLI's order (selection, rate,
+ * margins, price: noticesOf in src/cli/adapters/spend.ts). No row fails, so the energy and error cells are empty.
  */
 const EQUAL_SHAPE_QUERY = (ledger: string, out: string) => `
 COPY (
-  WITH ledger AS (
-    SELECT * FROM read_csv('${ledger}', header = true, columns = {
-      'id': 'BIGINT', 'supplier': 'VARCHAR', 'classification_type': 'VARCHAR', 'classification_code': 'VARCHAR',
-      'spend_year': 'VARCHAR', 'spend_region': 'VARCHAR', 'money': 'VARCHAR', 'money_unit': 'VARCHAR',
-      'tax_margin': 'VARCHAR', 'trade_margin': 'VARCHAR', 'transport_margin': 'VARCHAR'})
-  ),${TABLES},
+  WITH ${LEDGER(ledger, 'as written')},${TABLES},
   computed AS (
     SELECT l.*, s.*, r.rate, r.rate_year, r.rate_notices, p.inflation, p.price_notices,
       coalesce(l.tax_margin::DOUBLE, s.default_tax) AS tax,
