@@ -278,7 +278,9 @@ class TextBatch implements BatchWriter {
  * layouts (the same member names in the same order), and most members hold the same value from one result to the
  * next (units, the shared factor and gases objects): per layout, each member keeps the bytes of the last value
  * written there that cannot change, and a stretch of such members is copied as one piece, so writing a result is
- * mostly comparing references and copying bytes; only numbers and fresh objects are written anew.
+ * mostly comparing references and copying bytes; only numbers and fresh objects are written anew. An estimate of the
+ * engine's own layout skips even that: it is written from its factor's text, cut at its two numbers
+ * ({@link EstimateText}), once its members are seen to hold what that text was written from.
  */
 
 /** A text's UTF-8 bytes and its length in characters (the answer's cap counts characters). */
