@@ -18,6 +18,9 @@ const LIMB_3 = 10n ** 45n;
 
 const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 
+/** What a limb just added to carries into the next: one either way at most (see DecimalSum's limbs). */
+const carryOf = (limb: number): number => (limb >= LIMB ? 1 : limb < 0 ? -1 : 0);
+
 /**
  * A decimal text read once as a count of 10^-30 in four limbs of 15 digits, for the sums it goes into
  * ({@link DecimalSum.addReading}): no regular expression, string or BigInt per value, which is most of the cost of
@@ -257,27 +260,15 @@ export class DecimalSum {
     let l1 = this.l1 + a1;
     let l2 = this.l2 + a2;
     let l3 = this.l3 + a3;
-    if (l0 >= LIMB) {
-      l0 -= LIMB;
-      l1 += 1;
-    } else if (l0 < 0) {
-      l0 += LIMB;
-      l1 -= 1;
-    }
-    if (l1 >= LIMB) {
-      l1 -= LIMB;
-      l2 += 1;
-    } else if (l1 < 0) {
-      l1 += LIMB;
-      l2 -= 1;
-    }
-    if (l2 >= LIMB) {
-      l2 -= LIMB;
-      l3 += 1;
-    } else if (l2 < 0) {
-      l2 += LIMB;
-      l3 -= 1;
-    }
+    let carry = carryOf(l0);
+    l0 -= carry * LIMB;
+    l1 += carry;
+    carry = carryOf(l1);
+    l1 -= carry * LIMB;
+    l2 += carry;
+    carry = carryOf(l2);
+    l2 -= carry * LIMB;
+    l3 += carry;
     if (l3 >= LIMB || l3 <= -LIMB) {
       this.big += BigInt(l3) * LIMB_3;
       l3 = 0;

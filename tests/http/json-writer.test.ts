@@ -416,29 +416,22 @@ describe('the JSON writer (issue 40 item 4)', () => {
             audit_trail: each.audit,
             ...(each.year !== undefined && { year: each.year }),
           });
+          // Memory and storage: an amount of data, perhaps replicated (then echoed in calculation_details).
+          const stored = (each: (typeof requests)[number]) => ({
+            ...common(each),
+            data: each.count,
+            ...(each.replication !== undefined && { replication_factor: each.replication }),
+          });
           const batches = [
             calculateCpuBatch(
               'aws',
               requests.map((each) => ({ ...common(each), cpu_count: each.count })),
               defaultDatasets,
             ),
-            calculateMemoryBatch(
-              'aws',
-              requests.map((each) => ({
-                ...common(each),
-                data: each.count,
-                ...(each.replication !== undefined && { replication_factor: each.replication }),
-              })),
-              defaultDatasets,
-            ),
+            calculateMemoryBatch('aws', requests.map(stored), defaultDatasets),
             calculateStorageBatch(
               'aws',
-              requests.map((each) => ({
-                ...common(each),
-                data: each.count,
-                storage_type: 'ssd',
-                ...(each.replication !== undefined && { replication_factor: each.replication }),
-              })),
+              requests.map((each) => ({ ...stored(each), storage_type: 'ssd' })),
               defaultDatasets,
             ),
             calculateNetworkingBatch(
