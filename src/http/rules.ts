@@ -387,8 +387,15 @@ function pacer(): Pause {
   };
 }
 
-/** Runs a callback after the event loop has handled what is waiting (other requests' I/O). */
-const afterIo: (callback: () => void) => void =
+/**
+ * Runs a callback after the event loop has handled what is waiting (other requests' I/O).
+ *
+ * @example
+ * ```ts
+ * afterIo(() => writeAnswersReady());
+ * ```
+ */
+export const afterIo: (callback: () => void) => void =
   typeof setImmediate === 'function'
     ? (callback) => setImmediate(callback)
     : (callback) => setTimeout(callback, 0);
