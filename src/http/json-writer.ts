@@ -840,7 +840,6 @@ interface EstimateText {
   readonly unit: unknown;
   readonly method: unknown;
   readonly origin: unknown;
-  readonly emissionFactor: object;
   readonly constituentGases: unknown;
   readonly activityUnit: unknown;
   readonly auditTrail: unknown;
@@ -900,7 +899,6 @@ function estimateTextOf(estimate: Record<string, unknown>, factor: object): Esti
     unit: estimate.co2e_unit,
     method: estimate.co2e_calculation_method,
     origin: estimate.co2e_calculation_origin,
-    emissionFactor: factor,
     constituentGases: gases,
     activityUnit: activity.activity_unit,
     auditTrail: estimate.audit_trail,
@@ -912,9 +910,8 @@ function estimateTextOf(estimate: Record<string, unknown>, factor: object): Esti
 /**
  * Writes `value` from its factor's {@link EstimateText} when it is an estimate of the engine's layout whose members
  * hold that text's values; false (nothing written) for anything else, which is then written member by member.
- * `for … in` also meets names every object inherits, so those decline it too. The
- * writer is fed only the calculators' results, plain objects with plain members, so reading a member here and again
- * there cannot tell.
+ * `for … in` also meets names every object inherits, so those decline it too. The writer is fed only the
+ * calculators' results, plain objects with plain members, so reading a member here and again there cannot tell.
  */
 function writeEstimate(out: ByteText, value: object): boolean {
   if (!hasNames(value, ESTIMATE_NAMES)) return false;
