@@ -185,7 +185,10 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
     onError: (error) =>
       io.stderr.write(`co2e-engine serve: internal error: ${String((error as Error)?.stack ?? error)}\n`),
   });
-  const inFlight = new Set<ServerResponse>();
+  // Requests answered or being answered, for the drain's report. The responses themselves are found through their
+  // connections (sockets.responses): a Set of them churned its hash table, and the tables it left in the old
+  // generation kept every answer's objects alive through a young collection (bench/http.md).
+  let running = 0;
   let stopping = false;
   const server = createServer(
     {
@@ -204,11 +207,11 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
         return;
       }
       const socket = request.socket;
-      inFlight.add(response);
+      running++;
       busy.set(socket, (busy.get(socket) ?? 0) + 1);
-      sockets.receiving(socket, request);
+      sockets.receiving(socket, request, response);
       response.on('close', () => {
-        inFlight.delete(response);
+        running--;
         const left = (busy.get(socket) ?? 1) - 1;
         if (left > 0) busy.set(socket, left);
         else {
@@ -273,16 +276,17 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
   // cut whatever is still open when the grace period ends.
   stopping = true;
   sockets.stop();
-  for (const response of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
+  for (const response of sockets.responses())
+    if (!response.headersSent) response.setHeader('connection', 'close');
   // Connections the kernel completed before the signal wait in its accept queue, their requests sent: closing the
   // listener now would reset them. Two turns of the event loop accept them and read what they sent.
   for (let turn = 0; turn < ACCEPT_TURNS; turn++) await new Promise((resolve) => setTimeout(resolve, 1));
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const cut = setTimeout(() => {
-    if (inFlight.size > 0)
+    if (running > 0)
       io.stderr.write(
-        `co2e-engine serve: ${inFlight.size} request(s) still running after the grace period; closing them\n`,
+        `co2e-engine serve: ${running} request(s) still running after the grace period; closing them\n`,
       );
     server.closeAllConnections();
   }, timeouts.shutdownGrace);
@@ -302,9 +306,13 @@ const SWEEP_MS = 50;
 const PROGRESS_GRACE_MS = 2_000;
 const PROGRESS_CHECK_MS = 250;
 
-/** Where a counted connection stands: the request being received, and the rate's starting point. */
+/**
+ * Where a counted connection stands: the request being received, its last request's response until answered, and
+ * the rate's starting point.
+ */
 interface Progress {
   request: IncomingMessage | undefined;
+  response: ServerResponse | undefined;
   since: number;
   bytes: number;
   /** bytesRead when its last answer was written (−1: none yet). */
@@ -335,7 +343,13 @@ function connectionCap(
     silent.delete(socket);
     counted.add(socket);
     byAddress.set(address, held + 1);
-    progress.set(socket, { request: undefined, since: performance.now(), bytes: 0, idleAt: -1 });
+    progress.set(socket, {
+      request: undefined,
+      response: undefined,
+      since: performance.now(),
+      bytes: 0,
+      idleAt: -1,
+    });
     socket.once('close', () => {
       counted.delete(socket);
       progress.delete(socket);
@@ -412,6 +426,13 @@ function connectionCap(
     },
     /** Every open connection, silent or counted. */
     open: () => open,
+    /**
+     * The response of each connection's last request not yet answered (of pipelined requests, the last: the one
+     * after which the connection closes when it says so).
+     */
+    *responses(): Generator<ServerResponse> {
+      for (const state of progress.values()) if (state.response !== undefined) yield state.response;
+    },
     /** Nothing to finish on the connection: it never sent a byte, or its last answer was written and it is silent since. */
     idle: (socket: Socket): boolean => {
       const state = progress.get(socket);
@@ -419,10 +440,11 @@ function connectionCap(
       return state.request === undefined && state.idleAt >= 0 && socket.bytesRead === state.idleAt;
     },
     /** A request arrived on the connection: its body, until complete, must keep up the minimum rate. */
-    receiving: (socket: Socket, request: IncomingMessage) => {
+    receiving: (socket: Socket, request: IncomingMessage, response: ServerResponse) => {
       const state = progress.get(socket);
       if (state === undefined) return;
       state.request = request;
+      state.response = response;
       state.since = performance.now();
       state.bytes = socket.bytesRead;
     },
@@ -431,6 +453,7 @@ function connectionCap(
       const state = progress.get(socket);
       if (state === undefined) return;
       state.request = undefined;
+      state.response = undefined;
       state.idleAt = socket.bytesRead;
       state.since = performance.now();
       state.bytes = socket.bytesRead;
