@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,6 +29,7 @@ interface Report {
 async function report(name: string, command: string, input: string): Promise<Report> {
   // A folder of its own, so the page names its output as a reader's would (`ledger-co2e.csv`).
   const folder = mkdtempSync(join(tmpdir(), 'co2e-report-'));
+  folders.push(folder);
   const summaryFile = join(folder, `${name}-summary.json`);
   const html = join(folder, `${name}-report.html`);
   const out = join(folder, `${name}-co2e.csv`);
@@ -38,6 +39,8 @@ async function report(name: string, command: string, input: string): Promise<Rep
 
 let browser: Browser;
 const reports: Report[] = [];
+/** The reports' folders, removed after the tests. */
+const folders: string[] = [];
 
 beforeAll(async () => {
   reports.push(await report('ledger', 'spend', EXAMPLE_LEDGER));
@@ -50,6 +53,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
 /** Opens a report, recording console errors, page errors and every request other than the page itself. */
