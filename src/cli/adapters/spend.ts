@@ -435,6 +435,21 @@ interface KeyedPrice {
   notices: string;
 }
 
+/** A {@link KeyedPrice}: its numbers copied out of the price change, as {@link keyedRate} does a rate's. */
+function keyedPrice(price: PriceEntry): KeyedPrice {
+  const usable = price.applied !== undefined && price.deflator !== undefined;
+  return {
+    price,
+    text: priceText(price),
+    hi: usable ? price.deflator[0] : Number.NaN,
+    lo: usable ? price.deflator[1] : Number.NaN,
+    quiet: price.prices.notices.length === 0,
+    noticesRate: undefined,
+    noticesMargins: undefined,
+    notices: '',
+  };
+}
+
 /** Entries a {@link RowKeys} holds before it is cleared: far more than a ledger's selections, rates or prices. */
 const MAX_ROW_KEYS = 262_144;
 
@@ -526,17 +541,7 @@ class RowKeys {
     this.bound();
     let kept = keyed.prices.get(year);
     if (kept === undefined) {
-      const usable = price.applied !== undefined && price.deflator !== undefined;
-      kept = {
-        price,
-        text: priceText(price),
-        hi: usable ? price.deflator[0] : Number.NaN,
-        lo: usable ? price.deflator[1] : Number.NaN,
-        quiet: price.prices.notices.length === 0,
-        noticesRate: undefined,
-        noticesMargins: undefined,
-        notices: '',
-      };
+      kept = keyedPrice(price);
       keyed.prices.set(year, kept);
       this.entries += 1;
     }
@@ -773,6 +778,25 @@ const noticesOf = (
   price: readonly Notice[],
 ): string => noticesCell([...selection, ...rate, ...margins, ...price]);
 
+/**
+ * The notices cell of a kept price change's rows with this selection's notices, rate and margins' notices: the one
+ * kept on it when made for the same rate and margins (the rows of one selection and year mostly share them), else
+ * made and kept.
+ */
+function keptNoticesCell(
+  kept: KeyedPrice,
+  selection: readonly Notice[],
+  rate: RateEntry,
+  margins: readonly Notice[],
+): string {
+  if (kept.noticesRate !== rate || kept.noticesMargins !== margins) {
+    kept.notices = noticesOf(selection, rate.exchange.notices, margins, kept.price.prices.notices);
+    kept.noticesRate = rate;
+    kept.noticesMargins = margins;
+  }
+  return kept.notices;
+}
+
 /** The notices cell of a row whose rate, margins or price change add notices to its selection's. */
 const rowNoticesCell = (row: FastSpendRow, marginNotices: readonly Notice[]): string =>
   noticesOf(row.selectionNotices, row.rate.exchange.notices, marginNotices, row.price.prices.notices);
@@ -852,15 +876,10 @@ function spendCsvResult(
     }
   } else if (partsAdd) {
     const kept = rowKept.price;
-    if (kept === undefined) notices = rowNoticesCell(row, marginNotices);
-    else {
-      if (kept.noticesRate !== rate || kept.noticesMargins !== marginNotices) {
-        kept.notices = rowNoticesCell(row, marginNotices);
-        kept.noticesRate = rate;
-        kept.noticesMargins = marginNotices;
-      }
-      notices = kept.notices;
-    }
+    notices =
+      kept === undefined
+        ? rowNoticesCell(row, marginNotices)
+        : keptNoticesCell(kept, row.selectionNotices, rate, marginNotices);
   }
   const { unsupplied } = row;
   if (unsupplied === undefined) marginsCells(row.tax, row.trade, row.transport);
@@ -937,17 +956,7 @@ function keptCsvResult(
   let notices = supplied ? selection.notices : kept.marginNoticesCell;
   if (!rate.quiet || !price.quiet) {
     const marginNotices = supplied ? NO_NOTICES : (kept.unsupplied as UnsuppliedMargins).applied.notices;
-    if (price.noticesRate !== rate.rate || price.noticesMargins !== marginNotices) {
-      price.notices = noticesOf(
-        kept.selection.selected.notices,
-        rate.rate.exchange.notices,
-        marginNotices,
-        price.price.prices.notices,
-      );
-      price.noticesRate = rate.rate;
-      price.noticesMargins = marginNotices;
-    }
-    notices = price.notices;
+    notices = keptNoticesCell(price, kept.selection.selected.notices, rate.rate, marginNotices);
   }
   // A supplied margin is shown as its number (`+ 0`: -0 is shown as 0), as fastSpendRowOf gives it.
   if (supplied) marginsCells(tax + 0, (trade as number) + 0, (transport as number) + 0);
