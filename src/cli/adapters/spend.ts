@@ -169,7 +169,7 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
     },
     csvResult(values, source, reading = {}) {
       return (
-        (source === 'csv' ? keptCsvResult(values, reading.decimalComma, basic, keys) : undefined) ??
+        (source === 'csv' ? keptCsvResult(values, reading.decimalComma, basic, keys, datasets) : undefined) ??
         spendCsvResult(values, source, reading.decimalComma, datasets, keys)
       );
     },
@@ -927,6 +927,7 @@ function keptCsvResult(
   decimalComma: boolean | undefined,
   basic: boolean,
   keys: RowKeys,
+  datasets: SpendDatasets,
 ): CsvResult | undefined {
   const cells = keyCells(values);
   if (cells === undefined) return undefined;
@@ -935,7 +936,7 @@ function keptCsvResult(
   if (selection === undefined) return undefined;
   const rate = keys.rate(cells);
   if (rate === undefined || Number.isNaN(rate.hi)) return undefined;
-  const price = (keyed as KeyedSelection).prices.get(cells.yearKey);
+  const price = keptPrice(keys, keyed as KeyedSelection, cells.yearKey, rate.year, datasets);
   if (price === undefined || Number.isNaN(price.hi)) return undefined;
   const { input } = keys;
   if (!readAmounts(values, decimalComma, input)) return undefined;
@@ -962,6 +963,29 @@ function keptCsvResult(
   if (supplied) marginsCells(tax + 0, (trade as number) + 0, (transport as number) + 0);
   else unsuppliedMarginsCells(kept.unsuppliedCell);
   return rowResult(co2e, activity, selection, rate.text, price.text, notices, kept.category);
+}
+
+/**
+ * A kept selection's price change for a spend year cell: kept already, else found (the engine keeps price changes per
+ * region, product and year, so a selection's first row of a year costs a lookup, not a row on the slow path) and
+ * kept. Undefined where the price change cannot be made; {@link spendCsvResult} then answers or reports the row.
+ */
+function keptPrice(
+  keys: RowKeys,
+  keyed: KeyedSelection,
+  year: YearKey,
+  spendYear: number,
+  datasets: SpendDatasets,
+): KeyedPrice | undefined {
+  const kept = keyed.prices.get(year);
+  if (kept !== undefined) return kept;
+  let price: PriceEntry;
+  try {
+    price = priceEntry(keyed.selection, spendYear, datasets);
+  } catch {
+    return undefined;
+  }
+  return keys.keepPrice(keyed, year, price);
 }
 
 /** The result {@link spendCsvResult} gives, reused: the pipeline reads it before asking for the next row's. */
