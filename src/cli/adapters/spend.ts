@@ -242,13 +242,18 @@ export function cedaHint(
 interface SelectionCells {
   /** The co2e unit's cell between the commas around it (`,kg,`). */
   readonly unit: string;
-  /** The activity unit's and factor's cells, with the commas around them. */
-  readonly factor: string;
+  /**
+   * The activity unit's and factor's cells, with the commas around them, as UTF-8: the row's longest cell, encoded
+   * once per selection rather than per row.
+   */
+  readonly factor: Uint8Array;
   readonly notices: string;
   type: string;
   code: string;
   category: string;
 }
+
+const UTF8 = new TextEncoder();
 
 /** The cells each cached part of a row makes, per part (the parts are the calculator's, shared between rows). */
 const selectionCells = new WeakMap<EstimateTemplate, SelectionCells>();
@@ -291,14 +296,16 @@ function selectionCellsOf(row: FastSpendRow, activity: Record<string, unknown>):
     cells = {
       // The template's estimates are in kg (estimateOfTemplate's co2e_unit).
       unit: `,${resultTextCell('kg')},`,
-      factor: `,${[
-        resultTextCell(template.activityUnit),
-        resultTextCell(factor?.id ?? null),
-        resultTextCell(factor?.name ?? null),
-        resultTextCell(factor?.source ?? null),
-        resultTextCell(factor?.region ?? null),
-        numberCell(factor?.year),
-      ].join(',')},`,
+      factor: UTF8.encode(
+        `,${[
+          resultTextCell(template.activityUnit),
+          resultTextCell(factor?.id ?? null),
+          resultTextCell(factor?.name ?? null),
+          resultTextCell(factor?.source ?? null),
+          resultTextCell(factor?.region ?? null),
+          numberCell(factor?.year),
+        ].join(',')},`,
+      ),
       notices: noticesCell(row.selectionNotices),
       type: '',
       code: '',
@@ -991,7 +998,7 @@ function keptPrice(
 /** The result {@link spendCsvResult} gives, reused: the pipeline reads it before asking for the next row's. */
 const result = {
   // co2e, unit, activity, factor, rate, three margins, inflation, notices, and the empty error cells' commas.
-  cells: ['', '', '', '', '', '', '', '', '', '', ',,,'],
+  cells: ['', '', '', '', '', '', '', '', '', '', ',,,'] as Array<string | Uint8Array>,
   co2e: 0,
   co2eText: '',
   groups: { category: '' },

@@ -96,6 +96,13 @@ class ByteSink {
     this.length += this.buffer.write(text, this.length, 'utf8');
   }
 
+  /** Bytes encoded once (a cell kept for many rows): copied as they are. */
+  writeBytes(bytes: Uint8Array): void {
+    if (this.length + bytes.length > this.buffer.length) this.grow(bytes.length);
+    this.buffer.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
   private grow(most: number): void {
     const grown = Buffer.allocUnsafeSlow(Math.max(this.buffer.length * 2, this.length + most));
     this.buffer.copy(grown, 0, 0, this.length);
@@ -339,7 +346,11 @@ export function chunkProcessor(
             );
             if (hasInput) sink.write(',');
             const { cells } = written;
-            for (let index = 0; index < cells.length; index++) sink.write(cells[index] as string);
+            for (let index = 0; index < cells.length; index++) {
+              const cell = cells[index] as string | Uint8Array;
+              if (typeof cell === 'string') sink.write(cell);
+              else sink.writeBytes(cell);
+            }
             sink.write('\n');
             return;
           }
