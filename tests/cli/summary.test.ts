@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSummaryState, RunSummary, type SummaryState } from '../../src/cli/pipeline/summary';
+import { add, compare, decimal, type Decimal } from '../../src/core/decimal';
+import { numberText } from '../../src/core/number-text';
 
 /**
  * A run's summary is the merge of its chunks' summaries: from a worker as its parts (`toParts`, structured-cloned),
@@ -56,6 +58,71 @@ describe('RunSummary.merge', () => {
         expect(viaState.format('spend', 1)).toBe(whole.format('spend', 1));
         expect(viaParts.format('spend', 1)).toBe(whole.format('spend', 1));
         expect(viaObject.format('spend', 1)).toBe(whole.format('spend', 1));
+      }),
+    );
+  });
+});
+
+describe('RunSummary groups', () => {
+  // Two groupings, and rows that name only one of them: each grouping keeps its own rows.
+  const TWO = { region: 'by region', kind: 'by kind' };
+  const grouped = fc.record({
+    co2e: fc.oneof(
+      fc.double({ min: 0, max: 1e6, noNaN: true }),
+      // Digits below 10^-30, and past the limbs' 10^30: summed another way than the rest.
+      fc.double({ min: 1e-40, max: 1e-20, noNaN: true }),
+      fc.double({ min: 1e30, max: 1e40, noNaN: true }),
+    ),
+    region: fc.constantFrom('DE', 'FR', 'US', '__proto__', 'a|b'),
+    kind: fc.option(fc.constantFrom('goods', 'services'), { nil: undefined }),
+  });
+
+  /** Each grouping's sums by key, in the order the keys first came, added up as decimals one by one. */
+  function expected(rows: ReadonlyArray<{ co2e: number; region: string; kind?: string }>) {
+    const sums = { region: new Map<string, [Decimal, number]>(), kind: new Map<string, [Decimal, number]>() };
+    for (const { co2e, region, kind } of rows)
+      for (const [name, key] of [
+        ['region', region],
+        ['kind', kind],
+      ] as const) {
+        if (key === undefined) continue;
+        const [sum, count] = sums[name].get(key) ?? [decimal(0), 0];
+        sums[name].set(key, [add(sum, decimal(numberText(co2e))), count + 1]);
+      }
+    return sums;
+  }
+
+  it('property: a chunk, and a run merged from chunks each way, hold each key first come first with its exact sum', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(grouped, { maxLength: 30 }), { maxLength: 5 }), (chunks) => {
+        const summaries = () =>
+          chunks.map((rows) => {
+            const summary = new RunSummary(TWO);
+            for (const { co2e, region, kind } of rows)
+              summary.success(co2e, kind === undefined ? { region } : { region, kind });
+            return summary;
+          });
+        const viaObject = new RunSummary(TWO);
+        const viaParts = new RunSummary(TWO);
+        for (const summary of summaries()) viaObject.merge(summary);
+        for (const summary of summaries()) viaParts.merge(structuredClone(summary.toParts()));
+        const oneChunk = summaries()[0] ?? new RunSummary(TWO);
+        const cases: Array<[RunSummary, ReadonlyArray<{ co2e: number; region: string; kind?: string }>]> = [
+          [viaObject, chunks.flat()],
+          [viaParts, chunks.flat()],
+          [oneChunk, chunks[0] ?? []],
+        ];
+        for (const [summary, rows] of cases) {
+          const state = summary.toState();
+          for (const [name, sums] of Object.entries(expected(rows))) {
+            const groups = state.groups[name] ?? {};
+            expect(Object.keys(groups)).toEqual([...sums.keys()]);
+            for (const [key, [sum, count]] of sums) {
+              expect(compare(decimal(groups[key]?.co2e ?? 'NaN'), sum)).toBe(0);
+              expect(groups[key]?.rows).toBe(count);
+            }
+          }
+        }
       }),
     );
   });

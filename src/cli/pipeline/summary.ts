@@ -94,6 +94,18 @@ interface Group {
   rows: number;
 }
 
+/**
+ * One grouping's groups by key, and the rows not yet in them: each row's key and the four limbs of its kg
+ * ({@link DecimalReading}), in row order. A chunk of a varied ledger has nearly as many groups as rows, so grouping
+ * its rows in the chunk (a map entry and a sum made per row) and again when the chunk is merged did the work twice;
+ * rows are grouped once, where they are merged (or when the chunk's groups are read).
+ */
+interface Grouping {
+  readonly groups: Map<string, Group>;
+  readonly keys: string[];
+  readonly limbs: number[];
+}
+
 const MAX_GROUPS_SHOWN = 15;
 /** Error codes kept with an example (one each): a run has a handful of codes, not dozens. */
 const MAX_FAILURES_SHOWN = 20;
@@ -130,6 +142,25 @@ export const hintCounts = (state: Pick<SummaryState, 'errorCodes'>): Record<stri
 /** The error code a kept example is for (`code: line N: message`). */
 const codeOf = (failure: string): string => failure.slice(0, failure.indexOf(':'));
 
+/** The group of `key`, made where there is none. */
+function groupOf(groups: Map<string, Group>, key: string): Group {
+  let group = groups.get(key);
+  if (group === undefined) {
+    group = { co2e: new DecimalSum(), rows: 0 };
+    groups.set(key, group);
+  }
+  return group;
+}
+
+/** A grouping's rows not yet grouped ({@link Grouping}), added to `groups`, one row each. */
+function addRows(groups: Map<string, Group>, { keys, limbs }: Grouping): void {
+  for (let index = 0; index < keys.length; index++) {
+    const group = groupOf(groups, keys[index] as string);
+    group.co2e.addLimbParts(limbs, 4 * index, 0n);
+    group.rows += 1;
+  }
+}
+
 /**
  * Totals of a run, summed exactly, for the summary printed at the end: rows, failures by error code, and kg per
  * group of each of the adapter's groupings.
@@ -145,7 +176,7 @@ export class RunSummary {
   rows = 0;
   failures = 0;
   private readonly total = new DecimalSum();
-  private readonly groups = new Map<string, Map<string, Group>>();
+  private readonly groups = new Map<string, Grouping>();
   private readonly errorCodes = new Map<string, number>();
   private readonly firstFailures: string[] = [];
   /** The row's kilograms as read for the sums (one per summary, reused). */
@@ -159,7 +190,8 @@ export class RunSummary {
     private readonly groupings: Readonly<Record<string, string>>,
     readonly tally?: RowTally,
   ) {
-    for (const name of Object.keys(groupings)) this.groups.set(name, new Map());
+    for (const name of Object.keys(groupings))
+      this.groups.set(name, { groups: new Map(), keys: [], limbs: [] });
   }
 
   /**
@@ -176,17 +208,33 @@ export class RunSummary {
     const reading = this.reading;
     reading.read(co2eText ?? numberText(co2e));
     this.total.addReading(reading);
+    if (!reading.inLimbs) {
+      // Rare (digits below 10^-30): added to its groups at once, after the rows before it, so groups keep the order
+      // in which their keys first came.
+      this.settle();
+      for (const name in groups) {
+        const grouping = this.groups.get(name);
+        if (grouping === undefined) continue;
+        const group = groupOf(grouping.groups, groups[name] as string);
+        group.co2e.addReading(reading);
+        group.rows += 1;
+      }
+      return;
+    }
     for (const name in groups) {
       const grouping = this.groups.get(name);
       if (grouping === undefined) continue;
-      const key = groups[name] as string;
-      let group = grouping.get(key);
-      if (group === undefined) {
-        group = { co2e: new DecimalSum(), rows: 0 };
-        grouping.set(key, group);
-      }
-      group.co2e.addReading(reading);
-      group.rows += 1;
+      grouping.keys.push(groups[name] as string);
+      grouping.limbs.push(reading.l0, reading.l1, reading.l2, reading.l3);
+    }
+  }
+
+  /** Puts the rows not yet grouped into their groups. */
+  private settle(): void {
+    for (const grouping of this.groups.values()) {
+      addRows(grouping.groups, grouping);
+      grouping.keys.length = 0;
+      grouping.limbs.length = 0;
     }
   }
 
@@ -207,13 +255,14 @@ export class RunSummary {
 
   /** This summary as plain data. */
   toState(): SummaryState {
+    this.settle();
     // Object.fromEntries defines each key as the object's own, where `groups[key] = …` with a key such as a
     // region named `__proto__` would set the object's prototype, and the group would vanish from the saved state.
     const groups: SummaryState['groups'] = Object.fromEntries(
       [...this.groups].map(([name, grouping]) => [
         name,
         Object.fromEntries(
-          [...grouping].map(([key, group]) => [key, { co2e: group.co2e.text(), rows: group.rows }]),
+          [...grouping.groups].map(([key, group]) => [key, { co2e: group.co2e.text(), rows: group.rows }]),
         ),
       ]),
     );
@@ -230,8 +279,9 @@ export class RunSummary {
 
   /** This summary as a worker posts it: see {@link SummaryParts}. */
   toParts(): SummaryParts {
+    this.settle();
     const groups: SummaryParts['groups'] = [];
-    for (const [name, grouping] of this.groups) {
+    for (const [name, { groups: grouping }] of this.groups) {
       const keys: string[] = [];
       const rows: number[] = [];
       const limbs: number[] = [];
@@ -264,6 +314,7 @@ export class RunSummary {
    * decimals).
    */
   merge(part: SummaryState | SummaryParts | RunSummary): void {
+    this.settle();
     this.mergeTally(part);
     if (part instanceof RunSummary) {
       this.mergeSummary(part);
@@ -278,10 +329,10 @@ export class RunSummary {
     this.failures += state.failures;
     this.total.add(state.total);
     for (const [name, keys] of Object.entries(state.groups)) {
-      const grouping = this.groups.get(name);
+      const grouping = this.groups.get(name)?.groups;
       if (grouping === undefined) continue;
       for (const [key, entry] of Object.entries(keys)) {
-        const group = this.groupOf(grouping, key);
+        const group = groupOf(grouping, key);
         group.co2e.add(entry.co2e);
         group.rows += entry.rows;
       }
@@ -301,13 +352,15 @@ export class RunSummary {
     this.failures += other.failures;
     this.total.addSum(other.total);
     for (const [name, keys] of other.groups) {
-      const grouping = this.groups.get(name);
+      const grouping = this.groups.get(name)?.groups;
       if (grouping === undefined) continue;
-      for (const [key, part] of keys) {
-        const group = this.groupOf(grouping, key);
+      // Its groups, then its rows not yet grouped (which came after them): keys keep the order they first came in.
+      for (const [key, part] of keys.groups) {
+        const group = groupOf(grouping, key);
         group.co2e.addSum(part.co2e);
         group.rows += part.rows;
       }
+      addRows(grouping, keys);
     }
     this.mergeFailures(other.errorCodes, other.firstFailures);
   }
@@ -317,12 +370,12 @@ export class RunSummary {
     this.failures += parts.failures;
     this.total.addParts(parts.total.scaled, parts.total.rest);
     for (const { name, keys, rows, limbs, bigs, rests } of parts.groups) {
-      const grouping = this.groups.get(name);
+      const grouping = this.groups.get(name)?.groups;
       if (grouping === undefined) continue;
       const bigAt = new Map(bigs);
       const restAt = new Map(rests);
       keys.forEach((key, index) => {
-        const group = this.groupOf(grouping, key);
+        const group = groupOf(grouping, key);
         group.co2e.addLimbParts(limbs, 4 * index, bigAt.get(index) ?? 0n);
         const rest = restAt.get(index);
         if (rest !== undefined) group.co2e.addParts(0n, rest);
@@ -330,15 +383,6 @@ export class RunSummary {
       });
     }
     this.mergeFailures(parts.errorCodes, parts.firstFailures);
-  }
-
-  private groupOf(grouping: Map<string, Group>, key: string): Group {
-    let group = grouping.get(key);
-    if (group === undefined) {
-      group = { co2e: new DecimalSum(), rows: 0 };
-      grouping.set(key, group);
-    }
-    return group;
   }
 
   private mergeFailures(codes: Iterable<[string, number]>, firstFailures: readonly string[]): void {
@@ -370,8 +414,9 @@ export class RunSummary {
       `co2e-engine ${command}: ${this.rows} rows, ${this.failures} failed, ${seconds.toFixed(1)} s (${rate} rows/s)${interrupted ? ', interrupted' : ''}`,
       `total co2e: ${massText(total, true)} (${massText(total, false)}; rows that succeeded)`,
     ];
+    this.settle();
     for (const [name, title] of Object.entries(this.groupings)) {
-      const grouping = [...(this.groups.get(name) ?? new Map<string, Group>()).entries()].map(
+      const grouping = [...(this.groups.get(name)?.groups ?? new Map<string, Group>()).entries()].map(
         ([key, group]) => [key, { co2e: group.co2e.total(), rows: group.rows }] as const,
       );
       if (grouping.length === 0) continue;
