@@ -11,6 +11,7 @@ import { type ChunkContext, chunkProcessor } from '../../src/cli/pipeline/chunk'
 import type { RowAdapter } from '../../src/cli/pipeline/row-adapter';
 import { defaultDatasets } from '../../src/embedded/index';
 import { withDatasetPreset } from '../../src/embedded/presets';
+import { createTableDatasets, mergeDatasets } from '../../src/index';
 import { estimateOfTemplate } from '../../src/core/estimate';
 import { fastSpendRow, spendParts } from '../../src/spend/spend';
 
@@ -200,6 +201,35 @@ describe('spend CSV rows written from the cached parts (csvResult)', () => {
       ...[...lines].reverse(),
       ...supplied.reverse(),
     ]);
+    expect(taken.written).toBeGreaterThan(taken.asked * 0.9);
+  });
+
+  it('the same where sector inflation applies to some selections of a region and not to others', () => {
+    // Retail trade (4711) is one product, p52, whose sector rates apply in DE; computer services (62) and
+    // construction (F) take DE's country rates. Kept price changes are shared by the selections of one region and
+    // product, so rows of all three in the same years must still each get their own.
+    const inflation = createTableDatasets({
+      inflation: {
+        dataset: {
+          id: 'sector-test',
+          version: '1',
+          source: 'Stats office',
+          source_dataset: 'Stats office dataset',
+          licence: 'internal',
+          attribution: 'Stats office',
+        },
+        country: { DE: { '2020': 10, '2021': 3 } },
+        sector: { DE: { p52: { '2020': 1, '2021': 40, '2022': 2 } } },
+      },
+    }).inflation;
+    const datasets = mergeDatasets(defaultDatasets, { inflation });
+    const lines: string[] = [];
+    for (const year of ['2020', '2021', '2022', '2023'])
+      for (const code of ['4711', '62', 'F', '4711'])
+        for (const margins of [',,', '0.1,0.05,0.01'])
+          lines.push(`Plain,isic4,${code},${year},DE,1000,eur,${margins},,`);
+    taken.written = taken.asked = 0;
+    bothWays(spendRows(datasets), [...lines, ...lines.reverse()]);
     expect(taken.written).toBeGreaterThan(taken.asked * 0.9);
   });
 

@@ -437,6 +437,7 @@ interface KeyedPrice {
    * The notices cell of the last row with notices of its rate or margins, and the rate and margins' notices it was
    * made for: the rows of one selection and year mostly share them, so the cell is not joined again per row.
    */
+  noticesSelection: readonly Notice[] | undefined;
   noticesRate: RateEntry | undefined;
   noticesMargins: readonly Notice[] | undefined;
   notices: string;
@@ -451,6 +452,7 @@ function keyedPrice(price: PriceEntry): KeyedPrice {
     hi: usable ? price.deflator[0] : Number.NaN,
     lo: usable ? price.deflator[1] : Number.NaN,
     quiet: price.prices.notices.length === 0,
+    noticesSelection: undefined,
     noticesRate: undefined,
     noticesMargins: undefined,
     notices: '',
@@ -472,6 +474,15 @@ class RowKeys {
   private readonly selections = new Map<string, Map<string, KeyedSelection>>();
   /** Rates by currency, then year. */
   private readonly rates = new Map<string, YearTable<KeyedRate>>();
+  /**
+   * Price changes by the region and product they are looked up with ({@link priceEntry}: a selection's price region,
+   * and its one product, whose sector rates apply in the years that have them), then spend year cell: one table for
+   * all the selections of a region (or product), so a row's price change is found among a few hundred entries
+   * rather than one per selection and year.
+   */
+  private readonly priceTables = new Map<string, YearTable<KeyedPrice>>();
+  /** The entry of each price change, shared by the selections and years that have it. */
+  private readonly prices = new Map<PriceEntry, KeyedPrice>();
   private entries = 0;
   /** The money and margins of the row being answered (reused: one per run). */
   readonly input: { -readonly [K in keyof SpendRowInput]: SpendRowInput[K] } = {
@@ -487,6 +498,8 @@ class RowKeys {
     if (this.entries < MAX_ROW_KEYS) return;
     this.selections.clear();
     this.rates.clear();
+    this.priceTables.clear();
+    this.prices.clear();
     this.entries = 0;
   }
 
@@ -517,7 +530,7 @@ class RowKeys {
         audit: cells.audit,
         auditTrail: input.audit_trail,
         selection,
-        prices: new YearTable<KeyedPrice>(),
+        prices: this.priceTable(selection),
         cells: undefined,
         category: '',
         marginNotices: undefined,
@@ -543,12 +556,24 @@ class RowKeys {
     }
   }
 
+  /** The price changes of a selection's region and product, by spend year cell. */
+  private priceTable(selection: Selection): YearTable<KeyedPrice> {
+    const key = `${selection.priceRegion}\u0000${selection.product ?? ''}`;
+    let table = this.priceTables.get(key);
+    if (table === undefined) this.priceTables.set(key, (table = new YearTable<KeyedPrice>()));
+    return table;
+  }
+
   /** Keeps a selection's price change for a year cell; gives the entry kept. */
   keepPrice(keyed: KeyedSelection, year: YearKey, price: PriceEntry): KeyedPrice {
     this.bound();
     let kept = keyed.prices.get(year);
     if (kept === undefined) {
-      kept = keyedPrice(price);
+      kept = this.prices.get(price);
+      if (kept === undefined) {
+        kept = keyedPrice(price);
+        this.prices.set(price, kept);
+      }
       keyed.prices.set(year, kept);
       this.entries += 1;
     }
@@ -796,8 +821,9 @@ function keptNoticesCell(
   rate: RateEntry,
   margins: readonly Notice[],
 ): string {
-  if (kept.noticesRate !== rate || kept.noticesMargins !== margins) {
+  if (kept.noticesRate !== rate || kept.noticesMargins !== margins || kept.noticesSelection !== selection) {
     kept.notices = noticesOf(selection, rate.exchange.notices, margins, kept.price.prices.notices);
+    kept.noticesSelection = selection;
     kept.noticesRate = rate;
     kept.noticesMargins = margins;
   }
