@@ -246,7 +246,7 @@ interface SelectionCells {
    * The activity unit's and factor's cells, with the commas around them, as UTF-8: the row's longest cell, encoded
    * once per selection rather than per row.
    */
-  readonly factor: Uint8Array;
+  readonly factorCells: Uint8Array;
   readonly notices: string;
   type: string;
   code: string;
@@ -254,6 +254,9 @@ interface SelectionCells {
 }
 
 const UTF8 = new TextEncoder();
+
+/** The co2e unit's cell: a template's estimates are in kg (estimateOfTemplate's co2e_unit). */
+const UNIT_CELL = `,${resultTextCell('kg')},`;
 
 /** The cells each cached part of a row makes, per part (the parts are the calculator's, shared between rows). */
 const selectionCells = new WeakMap<EstimateTemplate, SelectionCells>();
@@ -294,9 +297,8 @@ function selectionCellsOf(row: FastSpendRow, activity: Record<string, unknown>):
   const factor = template.emissionFactor;
   if (cells === undefined) {
     cells = {
-      // The template's estimates are in kg (estimateOfTemplate's co2e_unit).
-      unit: `,${resultTextCell('kg')},`,
-      factor: UTF8.encode(
+      unit: UNIT_CELL,
+      factorCells: UTF8.encode(
         `,${[
           resultTextCell(template.activityUnit),
           resultTextCell(factor?.id ?? null),
@@ -373,6 +375,12 @@ interface KeyedSelection {
    * been, rather than found again per row under the template (one object less to reach for each row).
    */
   cells: SelectionCells | undefined;
+  /** The cells' unit, factor and notices cells, copied here: a row reads them from the entry it has just found. */
+  unit: string;
+  factorCells: Uint8Array;
+  notices: string;
+  /** Its selection's own notices (`selection.selected.notices`). */
+  readonly selectionNotices: readonly Notice[];
   /** Its rows' summary group (the cells' type and code are this entry's, so the group is the same for all). */
   category: string;
   /**
@@ -493,11 +501,24 @@ class RowKeys {
     audit_trail: 'enabled',
   };
 
+  /**
+   * One string object per type, audit trail and region cell, which the entries and the region maps hold: a row's
+   * cells are compared with a few strings in one place rather than each entry's own (a likely cache miss per row).
+   */
+  private readonly texts = new Map<string, string>();
+
+  private canonical(text: string): string {
+    let kept = this.texts.get(text);
+    if (kept === undefined) this.texts.set(text, (kept = text));
+    return kept;
+  }
+
   /** Starts afresh once full (a ledger of more distinct cells than {@link MAX_ROW_KEYS}: rare, and still right). */
   private bound(): void {
     if (this.entries < MAX_ROW_KEYS) return;
     this.selections.clear();
     this.rates.clear();
+    this.texts.clear();
     this.priceTables.clear();
     this.prices.clear();
     this.entries = 0;
@@ -526,12 +547,16 @@ class RowKeys {
       if (byRegion === undefined)
         this.selections.set(cells.code, (byRegion = new Map<string, KeyedSelection>()));
       keyed = {
-        type: cells.type,
-        audit: cells.audit,
+        type: this.canonical(cells.type),
+        audit: this.canonical(cells.audit),
         auditTrail: input.audit_trail,
         selection,
         prices: this.priceTable(selection),
         cells: undefined,
+        unit: '',
+        factorCells: NO_BYTES,
+        notices: '',
+        selectionNotices: selection.selected.notices,
         category: '',
         marginNotices: undefined,
         marginNoticesCell: '',
@@ -544,7 +569,7 @@ class RowKeys {
         shareLo: Number.NaN,
         unsuppliedCell: '',
       };
-      byRegion.set(cells.region, keyed);
+      byRegion.set(this.canonical(cells.region), keyed);
       this.entries += 1;
     }
     this.keepPrice(keyed, cells.yearKey, price);
@@ -870,6 +895,9 @@ function spendCsvResult(
     let cells = keyed.cells;
     if (cells === undefined) {
       cells = keyed.cells = selectionCellsOf(row, rowActivity);
+      keyed.unit = cells.unit;
+      keyed.factorCells = cells.factorCells;
+      keyed.notices = cells.notices;
       keyed.category = cells.category;
       keyed.factor = row.template.factor;
       keyed.factorHigh = row.template.factorHigh;
@@ -927,7 +955,7 @@ function spendCsvResult(
 function rowResult(
   co2e: number,
   activity: number,
-  selection: SelectionCells,
+  selection: Pick<SelectionCells, 'unit' | 'factorCells'>,
   rateCell: string,
   priceCell: string,
   notices: string,
@@ -938,7 +966,7 @@ function rowResult(
   parts[0] = plainDecimalText(co2eText);
   parts[1] = selection.unit;
   parts[2] = numberCell(activity);
-  parts[3] = selection.factor;
+  parts[3] = selection.factorCells;
   parts[4] = rateCell;
   parts[8] = priceCell;
   parts[9] = notices;
@@ -965,8 +993,7 @@ function keptCsvResult(
   const cells = keyCells(values);
   if (cells === undefined) return undefined;
   const keyed = keys.selection(cells);
-  const selection = keyed?.cells;
-  if (selection === undefined) return undefined;
+  if (keyed?.cells === undefined) return undefined;
   const rate = keys.rate(cells);
   if (rate === undefined || Number.isNaN(rate.hi)) return undefined;
   const price = keptPrice(keys, keyed as KeyedSelection, cells.yearKey, rate.year, datasets);
@@ -987,15 +1014,15 @@ function keptCsvResult(
   const activity = decidedActivityOf(input.money, shareHi, shareLo, rate.hi, rate.lo, price.hi, price.lo);
   if (activity === undefined) return undefined;
   const co2e = factorCo2e(activity, kept.factor, kept.factorHigh, kept.factorLow);
-  let notices = supplied ? selection.notices : kept.marginNoticesCell;
+  let notices = supplied ? kept.notices : kept.marginNoticesCell;
   if (!rate.quiet || !price.quiet) {
     const marginNotices = supplied ? NO_NOTICES : (kept.unsupplied as UnsuppliedMargins).applied.notices;
-    notices = keptNoticesCell(price, kept.selection.selected.notices, rate.rate, marginNotices);
+    notices = keptNoticesCell(price, kept.selectionNotices, rate.rate, marginNotices);
   }
   // A supplied margin is shown as its number (`+ 0`: -0 is shown as 0), as fastSpendRowOf gives it.
   if (supplied) marginsCells(tax + 0, (trade as number) + 0, (transport as number) + 0);
   else unsuppliedMarginsCells(kept.unsuppliedCell);
-  return rowResult(co2e, activity, selection, rate.text, price.text, notices, kept.category);
+  return rowResult(co2e, activity, kept, rate.text, price.text, notices, kept.category);
 }
 
 /**
@@ -1031,3 +1058,4 @@ const result = {
 } satisfies CsvResult;
 
 const NO_NOTICES: readonly Notice[] = [];
+const NO_BYTES = new Uint8Array(0);
