@@ -992,16 +992,15 @@ function keptCsvResult(
 ): CsvResult | undefined {
   const cells = keyCells(values);
   if (cells === undefined) return undefined;
-  const keyed = keys.selection(cells);
-  if (keyed?.cells === undefined) return undefined;
+  const kept = keys.selection(cells);
+  if (kept?.cells === undefined) return undefined;
   const rate = keys.rate(cells);
   if (rate === undefined || Number.isNaN(rate.hi)) return undefined;
-  const price = keptPrice(keys, keyed as KeyedSelection, cells.yearKey, rate.year, datasets);
+  const price = keptPrice(keys, kept, cells.yearKey, rate.year, datasets);
   if (price === undefined || Number.isNaN(price.hi)) return undefined;
   const { input } = keys;
   if (!readAmounts(values, decimalComma, input)) return undefined;
   const { tax_margin: tax, trade_margin: trade, transport_margin: transport } = input;
-  const kept = keyed as KeyedSelection;
   // readAmounts gives all three margins or none.
   const supplied = tax !== undefined;
   let shareHi = kept.shareHi;
