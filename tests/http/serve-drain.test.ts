@@ -143,3 +143,86 @@ describe('serve: SIGTERM drains every received request (issue 39 item 2)', () =>
     expect(await served.exited).toBe(0);
   }, 30_000);
 });
+
+/** Pipelined requests' text: each head and body, one after another. */
+const pipelined = (bodies: readonly string[]) =>
+  bodies
+    .map(
+      (body) =>
+        `POST /compute/aws/cpu/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    )
+    .join('');
+
+/** The responses of one connection, one after another: each head, then its chunked body. */
+function answersOf(bytes: Buffer) {
+  let raw = bytes;
+  const answers: Array<{ status?: string; close: boolean; complete: boolean; elements: number }> = [];
+  while (raw.byteLength > 0) {
+    const split = raw.indexOf('\r\n\r\n');
+    const head = raw.subarray(0, split).toString();
+    const body = raw.subarray(split + 4);
+    const { payload, complete } = dechunk(body);
+    const end = body.indexOf('\r\n0\r\n\r\n');
+    answers.push({
+      status: /^HTTP\/1\.1 (\d{3})/.exec(head)?.[1],
+      close: /\r\nconnection: close/i.test(head),
+      complete,
+      elements: complete ? (JSON.parse(payload) as unknown[]).length : -1,
+    });
+    raw = end < 0 ? Buffer.alloc(0) : body.subarray(end + 7);
+  }
+  return answers;
+}
+
+describe('serve: SIGTERM with pipelined requests on one connection', () => {
+  it('answers each in order, and only the last says the connection closes', async () => {
+    const served = await startServe(['--max-batch-size', '10000', '--max-body-bytes', '10000000']);
+    const bodies = [batch(10_000), batch(10_000), batch(3)];
+    const socket = connect(served.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    // All three sent at once, before the first is answered: HTTP/1.1 pipelining.
+    socket.write(pipelined(bodies));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    served.child.kill('SIGTERM');
+    await closed;
+    const answers = answersOf(Buffer.concat(chunks));
+    // Every request is answered, in order. None before the last says `connection: close`: a client would take the
+    // connection to end there and drop the answers after it (as Node's server itself does with the requests after
+    // such a response). The last one says it where its head was not yet written at the signal; the server ends the
+    // connection after it either way.
+    expect(answers.map(({ status, complete, elements }) => ({ status, complete, elements }))).toEqual([
+      { status: '200', complete: true, elements: 10_000 },
+      { status: '200', complete: true, elements: 10_000 },
+      { status: '200', complete: true, elements: 3 },
+    ]);
+    expect(answers.slice(0, -1).map(({ close }) => close)).toEqual([false, false]);
+    expect(await served.exited).toBe(0);
+  }, 60_000);
+
+  it('answers the requests that arrive after the signal behind one in flight, and closes after the last', async () => {
+    const served = await startServe([]);
+    const first = batch(50);
+    const text = pipelined([first, batch(3), batch(2)]);
+    const socket = connect(served.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    // The first request's head and part of its body before the signal; the rest of it, and two more requests
+    // behind it, after: the first is still unanswered when the others come, its answer not begun.
+    const cut = text.indexOf('\r\n\r\n') + 4 + 100;
+    socket.write(text.slice(0, cut));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    served.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.write(text.slice(cut));
+    await closed;
+    expect(answersOf(Buffer.concat(chunks))).toEqual([
+      { status: '200', close: false, complete: true, elements: 50 },
+      { status: '200', close: false, complete: true, elements: 3 },
+      { status: '200', close: true, complete: true, elements: 2 },
+    ]);
+    expect(await served.exited).toBe(0);
+  }, 30_000);
+});

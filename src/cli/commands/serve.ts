@@ -190,6 +190,13 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
   // generation kept every answer's objects alive through a young collection (bench/http.md).
   let running = 0;
   let stopping = false;
+  /** Responses the drain marked as their connection's last (only once stopping: no churn under load). */
+  const closing = new WeakSet<ServerResponse>();
+  const closeAfter = (response: ServerResponse) => {
+    if (response.headersSent) return;
+    response.setHeader('connection', 'close');
+    closing.add(response);
+  };
   const server = createServer(
     {
       headersTimeout: timeouts.headersTimeout,
@@ -209,7 +216,7 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
       const socket = request.socket;
       running++;
       busy.set(socket, (busy.get(socket) ?? 0) + 1);
-      sockets.receiving(socket, request, response);
+      const earlier = sockets.receiving(socket, request, response);
       response.on('close', () => {
         running--;
         const left = (busy.get(socket) ?? 1) - 1;
@@ -222,7 +229,13 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
         // 'finish', when the last byte is with the kernel), so the server can close.
         if (stopping && left === 0 && !socket.destroyed) socket.end();
       });
-      if (stopping) response.setHeader('connection', 'close');
+      if (stopping) {
+        // The connection closes after its last request only: Node's server drops the pipelined requests that follow
+        // a response saying it closes, so an earlier one not yet begun no longer says so.
+        if (earlier !== undefined && closing.has(earlier) && !earlier.headersSent)
+          earlier.removeHeader('connection');
+        closeAfter(response);
+      }
       listener(request, response);
     },
   );
@@ -276,8 +289,7 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
   // cut whatever is still open when the grace period ends.
   stopping = true;
   sockets.stop();
-  for (const response of sockets.responses())
-    if (!response.headersSent) response.setHeader('connection', 'close');
+  for (const response of sockets.responses()) closeAfter(response);
   // Connections the kernel completed before the signal wait in its accept queue, their requests sent: closing the
   // listener now would reset them. Two turns of the event loop accept them and read what they sent.
   for (let turn = 0; turn < ACCEPT_TURNS; turn++) await new Promise((resolve) => setTimeout(resolve, 1));
@@ -439,14 +451,23 @@ function connectionCap(
       if (state === undefined) return socket.bytesRead === 0;
       return state.request === undefined && state.idleAt >= 0 && socket.bytesRead === state.idleAt;
     },
-    /** A request arrived on the connection: its body, until complete, must keep up the minimum rate. */
-    receiving: (socket: Socket, request: IncomingMessage, response: ServerResponse) => {
+    /**
+     * A request arrived on the connection: its body, until complete, must keep up the minimum rate. Gives the
+     * response of the connection's request before it, when that is not answered yet (HTTP/1.1 pipelining).
+     */
+    receiving: (
+      socket: Socket,
+      request: IncomingMessage,
+      response: ServerResponse,
+    ): ServerResponse | undefined => {
       const state = progress.get(socket);
-      if (state === undefined) return;
+      if (state === undefined) return undefined;
+      const earlier = state.response;
       state.request = request;
       state.response = response;
       state.since = performance.now();
       state.bytes = socket.bytesRead;
+      return earlier;
     },
     /** The connection's answer is written: it is idle until it sends more. */
     answered: (socket: Socket) => {
