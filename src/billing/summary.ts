@@ -1,5 +1,5 @@
 import { compare, div, isZero, toNumber } from '../core/decimal';
-import { DecimalSum } from '../core/decimal-sum';
+import { DecimalReading, DecimalSum } from '../core/decimal-sum';
 import type { LineFacts } from './classify';
 import type { BillingColumns } from './estimate';
 import type { MissingColumn } from './formats';
@@ -59,18 +59,16 @@ interface Group {
   rows: number;
 }
 
-/** A number or decimal text read once for the exact sums it goes into (see {@link DecimalSum.scale}). */
-interface Addend {
-  scaled: bigint | undefined;
-  text: string;
-}
+/** A number or decimal text read once for the exact sums it goes into. */
+type Addend = DecimalReading;
 const addend = (value: number | string): Addend => {
-  const text = String(value);
-  return { scaled: DecimalSum.scale(text), text };
+  const reading = new DecimalReading();
+  reading.read(String(value));
+  return reading;
 };
 const sumOf = (...addends: Addend[]): DecimalSum => {
   const sum = new DecimalSum();
-  for (const { scaled, text } of addends) sum.addScaled(scaled, text);
+  for (const reading of addends) sum.addReading(reading);
   return sum;
 };
 const sumOfText = (text: string): DecimalSum => {
@@ -191,7 +189,7 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
     const group = map.get(key);
     if (group === undefined) map.set(key, { kg: sumOf(kg), rows: 1 });
     else {
-      group.kg.addScaled(kg.scaled, kg.text);
+      group.kg.addReading(kg);
       group.rows += 1;
     }
   };
@@ -218,16 +216,16 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
       rows += 1;
       providers.add(facts.provider);
       const cost = addend(facts.cost ?? 0);
-      costTotal.addScaled(cost.scaled, cost.text);
+      costTotal.addReading(cost);
       if (row.co2e_status === 'estimated' && row.co2e_kg !== null) {
         estimated += 1;
         const kg = addend(row.co2e_kg);
-        totalKg.addScaled(kg.scaled, kg.text);
+        totalKg.addReading(kg);
         if (row.co2e_kwh !== null) totalKwh.add(String(row.co2e_kwh));
-        costEstimated.addScaled(cost.scaled, cost.text);
+        costEstimated.addReading(cost);
         if (row.co2e_calculator === 'cost-ratio') {
           ratioRows += 1;
-          ratioKg.addScaled(kg.scaled, kg.text);
+          ratioKg.addReading(kg);
         }
         bump(groups.provider, facts.provider, kg);
         bump(groups.service, facts.service || '(none)', kg);
@@ -240,7 +238,7 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
         if (entry === undefined) reasons.set(row.co2e_reason, { rows: 1, cost: sumOf(cost) });
         else {
           entry.rows += 1;
-          entry.cost.addScaled(cost.scaled, cost.text);
+          entry.cost.addReading(cost);
         }
         if (row.co2e_reason === 'unknown_usage_type' || row.co2e_reason === 'unknown_unit') {
           const pair = `${facts.service}\u0000${facts.unit}`;
@@ -249,7 +247,7 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
             unclassified.set(pair, { service: facts.service, unit: facts.unit, rows: 1, cost: sumOf(cost) });
           else {
             known.rows += 1;
-            known.cost.addScaled(cost.scaled, cost.text);
+            known.cost.addReading(cost);
           }
         }
       }

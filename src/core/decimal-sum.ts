@@ -182,15 +182,6 @@ export class DecimalSum {
     return match !== null && `${match[2] ?? ''}${match[3] ?? ''}` !== '';
   }
 
-  /**
-   * Adds a value {@link DecimalSum.scale} has read (so that one reading serves several sums), or `text` when it
-   * could not.
-   */
-  addScaled(scaled: bigint | undefined, text: string): void {
-    if (scaled !== undefined) this.big += scaled;
-    else this.add(text);
-  }
-
   /** Adds another sum, exactly (no text in between). */
   addSum(other: DecimalSum): void {
     this.big += other.big;

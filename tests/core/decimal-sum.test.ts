@@ -35,11 +35,16 @@ describe('DecimalSum', () => {
           expected = add(expected, decimal(each));
         }
         expect(toPlainString(sum.total())).toBe(toPlainString(expected));
-        // text() writes the same digits without a decimal, and scale() + addScaled() sum as add() does.
+        // text() writes the same digits without a decimal, and a reading per value (as the billing summary keeps one
+        // for several sums) sums as add() does, in the limbs or not.
         expect(sum.text()).toBe(toPlainString(expected));
-        const viaScale = new DecimalSum();
-        for (const each of texts) viaScale.addScaled(DecimalSum.scale(each), each);
-        expect(viaScale.text()).toBe(toPlainString(expected));
+        const viaReadings = new DecimalSum();
+        for (const each of texts) {
+          const reading = new DecimalReading();
+          reading.read(each);
+          viaReadings.addReading(reading);
+        }
+        expect(viaReadings.text()).toBe(toPlainString(expected));
         // parts() cloned into another thread's sum, twice over a sum that already holds a rest, adds up the same.
         const { scaled, rest } = structuredClone(sum.parts());
         const viaParts = new DecimalSum();
@@ -57,8 +62,8 @@ describe('DecimalSum', () => {
     expect(DecimalSum.scale('1e-31')).toBeUndefined(); // digits below 10^-30
     expect(DecimalSum.scale('1,5')).toBeUndefined();
     const sum = new DecimalSum();
-    sum.addScaled(undefined, '1e-31');
-    sum.addScaled(DecimalSum.scale('-0.5'), '-0.5');
+    sum.add('1e-31');
+    sum.add('-0.5');
     expect(sum.text()).toBe('-0.4999999999999999999999999999999');
     expect(new DecimalSum().text()).toBe('0');
   });
