@@ -72,6 +72,44 @@ describe('quoteOpenAfter', () => {
   ])('%j starting %s → %s', (text, open, expected) => {
     expect(quoteOpenAfter(text, open)).toBe(expected);
   });
+
+  /** The rule read one character at a time (RFC 4180 quotes at a field's start, after optional spaces or tabs). */
+  function openByCharacter(text: string, openAtStart: boolean, delimiter: string): boolean {
+    let open = openAtStart;
+    let atFieldStart = !openAtStart;
+    for (let index = 0; index < text.length; index++) {
+      const character = text.charAt(index);
+      if (open) {
+        if (character === '"' && text.charAt(index + 1) === '"') index++;
+        else if (character === '"') open = false;
+      } else if (character === delimiter) atFieldStart = true;
+      else if (character === '"' && atFieldStart) {
+        open = true;
+        atFieldStart = false;
+      } else if (character !== ' ' && character !== '\t') atFieldStart = false;
+    }
+    return open;
+  }
+
+  it('property: agrees with the rule read character by character, for every delimiter', () => {
+    const text = fc.string({
+      unit: fc.constantFrom('a', ' ', '\t', ',', ';', '|', '"', '""'),
+      maxLength: 14,
+    });
+    fc.assert(
+      fc.property(text, fc.boolean(), fc.constantFrom(',', ';', '\t', '|', '::'), (line, open, delimiter) => {
+        expect(quoteOpenAfter(line, open, delimiter)).toBe(openByCharacter(line, open, delimiter));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('reads a tab delimiter before the spaces and tabs a field may start with', () => {
+    expect(quoteOpenAfter('a\t"b', false, '\t')).toBe(true);
+    expect(quoteOpenAfter('a \t "b', false, ',')).toBe(false);
+    expect(quoteOpenAfter('"a" \t"b', false, '\t')).toBe(true);
+    expect(quoteOpenAfter('"a" "b', false, '\t')).toBe(false);
+  });
 });
 
 describe('readCsvRecords', () => {
@@ -270,6 +308,27 @@ describe('splitQuotedRecord (records with quoted fields, without csv-parse)', ()
       }),
       { numRuns: 3_000 },
     );
+  });
+
+  it('property: any record it reads, it reads as csv-parse does', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', ' ', ',', '"', '""', '\n', '1'), maxLength: 16 });
+    fc.assert(
+      fc.property(text, (line) => {
+        fc.pre(line.trim() !== '');
+        const fields = splitQuotedRecord(line);
+        if (fields === undefined) return;
+        const parsed = parseRecord(line, 2);
+        expect('fields' in parsed ? parsed.fields : 'csv-parse failed').toEqual(fields);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('looks for quotes and line ends in every unquoted field, also after a quoted one', () => {
+    expect(splitQuotedRecord('"a",b,c"d')).toBeUndefined();
+    expect(splitQuotedRecord('"a",b,"c",d"e')).toBeUndefined();
+    expect(splitQuotedRecord('"a\nb",c,d\ne')).toBeUndefined();
+    expect(splitQuotedRecord('"a",b,"c\nd",e')).toEqual(['a', 'b', 'c\nd', 'e']);
   });
 
   it('leaves to csv-parse what is not a plain quoted field', () => {

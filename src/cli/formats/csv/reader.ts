@@ -32,6 +32,49 @@ export type CsvRecordText =
  * field (`27" monitor`) is a literal and opens nothing, so it cannot glue the following lines into one record.
  */
 export function quoteOpenAfter(text: string, openAtStart: boolean, delimiter = ','): boolean {
+  // One-character delimiters (all but a caller's odd choice): from quote to quote, as indexOf finds them natively.
+  if (delimiter.length !== 1) return quoteOpenAfterByCharacter(text, openAtStart, delimiter);
+  const separator = delimiter.charCodeAt(0);
+  let open = openAtStart;
+  // Where the text outside quotes began (the start, or after a closing quote), and whether a field starts there.
+  let outsideFrom = 0;
+  let fieldStartsThere = !openAtStart;
+  let index = 0;
+  for (;;) {
+    const quote = text.indexOf('"', index);
+    if (quote === -1) return open;
+    index = quote + 1;
+    if (open) {
+      if (text.charCodeAt(index) === 34 /* " */)
+        index++; // an escaped quote
+      else {
+        open = false;
+        outsideFrom = index;
+        fieldStartsThere = false;
+      }
+      continue;
+    }
+    // Outside quotes a quote opens a field only at its start: after the delimiter (or where the text outside quotes
+    // began at a field start) and spaces or tabs. Any other character before it, a literal quote too, ends the start.
+    let before = quote - 1;
+    let fieldStart = fieldStartsThere;
+    for (; before >= outsideFrom; before--) {
+      const code = text.charCodeAt(before);
+      if (code === separator) {
+        fieldStart = true;
+        break;
+      }
+      if (code !== 32 && code !== 9) {
+        fieldStart = false;
+        break;
+      }
+    }
+    if (fieldStart) open = true;
+  }
+}
+
+/** {@link quoteOpenAfter} character by character, for a delimiter of more than one character. */
+function quoteOpenAfterByCharacter(text: string, openAtStart: boolean, delimiter: string): boolean {
   let open = openAtStart;
   let fieldStart = !openAtStart;
   for (let index = 0; index < text.length; index++) {
