@@ -537,8 +537,11 @@ class RowKeys {
     return this.rates.get(cells.currency)?.get(cells.yearKey);
   }
 
-  /** Keeps the parts of a row that resolved, under its cells. */
-  keep(cells: RowCells, resolved: ReturnType<typeof resolveSpend>): void {
+  /**
+   * Keeps the parts of a row that resolved, under its cells, into {@link rowKept}: the row's cells are then made on
+   * the entries kept, as for the rows after it.
+   */
+  keep(cells: RowCells, resolved: ReturnType<typeof resolveSpend>): KeyedSelection {
     const { input, selection, rate, price } = resolved;
     this.bound();
     let keyed = this.selection(cells);
@@ -572,13 +575,19 @@ class RowKeys {
       byRegion.set(this.canonical(cells.region), keyed);
       this.entries += 1;
     }
-    this.keepPrice(keyed, cells.yearKey, price);
+    const keptPrice = this.keepPrice(keyed, cells.yearKey, price);
     let byYear = this.rates.get(cells.currency);
     if (byYear === undefined) this.rates.set(cells.currency, (byYear = new YearTable<KeyedRate>()));
-    if (byYear.get(cells.yearKey) === undefined) {
-      byYear.set(cells.yearKey, keyedRate(input.spend_year, rate));
+    let keptRate = byYear.get(cells.yearKey);
+    if (keptRate === undefined) {
+      byYear.set(cells.yearKey, (keptRate = keyedRate(input.spend_year, rate)));
       this.entries += 1;
     }
+    // A rate kept for the same cells is this one: a currency and year cell spell one rate.
+    rowKept.selection = keyed;
+    rowKept.rate = keptRate;
+    rowKept.price = keptPrice;
+    return keyed;
   }
 
   /** The price changes of a selection's region and product, by spend year cell. */
@@ -746,11 +755,20 @@ function readAmounts(
 ): boolean {
   const moneyCell = values.money;
   if (typeof moneyCell !== 'string' || moneyCell === '') return false;
-  const money = strictNumber(moneyCell, 'money', decimalComma);
+  let money: number;
+  let tax: number | undefined;
+  let trade: number | undefined;
+  let transport: number | undefined;
+  try {
+    money = strictNumber(moneyCell, 'money', decimalComma);
+    tax = marginOf(values.tax_margin, 'tax_margin', decimalComma);
+    trade = marginOf(values.trade_margin, 'trade_margin', decimalComma);
+    transport = marginOf(values.transport_margin, 'transport_margin', decimalComma);
+  } catch {
+    // Left to the request, which says which cell is wrong as the generic path does.
+    return false;
+  }
   if (!(money >= 0 && money <= MAX_QUANTITY) || Object.is(money, -0)) return false;
-  const tax = marginOf(values.tax_margin, 'tax_margin', decimalComma);
-  const trade = marginOf(values.trade_margin, 'trade_margin', decimalComma);
-  const transport = marginOf(values.transport_margin, 'transport_margin', decimalComma);
   const none = tax === undefined && trade === undefined && transport === undefined;
   // NaN fails both comparisons: a margin outside 0..1.
   const all = (tax as number) >= 0 && (trade as number) >= 0 && (transport as number) >= 0;
@@ -803,8 +821,12 @@ function fastRowOf(
   if (typeof request.money === 'number' && request.money < 0) return undefined;
   const resolved = resolveSpend(request, datasets);
   rowActivity = request.activity;
-  if (cells !== undefined) keys.keep(cells, resolved);
-  return fastSpendRowOf(resolved.input, resolved.selection, resolved.rate, resolved.price, datasets);
+  if (cells === undefined)
+    return fastSpendRowOf(resolved.input, resolved.selection, resolved.rate, resolved.price, datasets);
+  const keyed = keys.keep(cells, resolved);
+  const row = fastSpendRowOf(resolved.input, resolved.selection, resolved.rate, resolved.price, datasets);
+  if (row !== undefined) keyed.template = row.template;
+  return row;
 }
 
 /** The exchange rate's cells (`rate,year`), per rate. */
