@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { copiesAsRead, csvEncoder } from '../../src/cli/formats/csv/writer';
-import { parseRecord } from '../../src/cli/formats/csv/reader';
+import { copiesAsRead, csvEncoder, recordFields } from '../../src/cli/formats/csv/writer';
+import { parseRecord, parseRecords } from '../../src/cli/formats/csv/reader';
 
 /**
  * Issue 40 item 3: a CSV output copies a record's text for its input columns when that text is what the writer
@@ -47,6 +47,46 @@ describe('copying a CSV record for its input cells', () => {
     );
   });
 
+  /** A cell's text between its bounds as the reader reads it: a quoted one without its quotes, `""` as `"`. */
+  const cellText = (text: string, start: number, end: number): string =>
+    text.charCodeAt(start) === 34
+      ? text.slice(start + 1, end - 1).replaceAll('""', '"')
+      : text.slice(start, end);
+
+  it('property: the cells recordFields bounds are the cells the reader reads; it takes what copiesAsRead takes', () => {
+    fc.assert(
+      fc.property(fc.array(cell, { minLength: 1, maxLength: 6 }), fc.boolean(), (cells, neutralise) => {
+        const text = cells.join(',');
+        const spans = new Int32Array(2 * cells.length);
+        const count = recordFields(text, neutralise, spans);
+        expect(count >= 0).toBe(copiesAsRead(text, neutralise));
+        if (count < 0) return;
+        // As the chunk processor reads a record (parseRecords: split or splitQuotedRecord, else csv-parse).
+        const [parsed] = parseRecords([{ line: 2, text }]);
+        expect(parsed !== undefined && 'fields' in parsed).toBe(true);
+        const fields = (parsed as { fields: string[] }).fields;
+        expect(count).toBe(fields.length);
+        fields.forEach((field, index) =>
+          expect(cellText(text, spans[2 * index] as number, spans[2 * index + 1] as number)).toBe(field),
+        );
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('counts every cell of a record, and bounds as many as it has room for', () => {
+    const text = '1,"Supplier 1, Ltd",62,,"say ""hi"""';
+    const spans = new Int32Array(6);
+    expect(recordFields(text, true, spans)).toBe(5);
+    expect([...spans]).toEqual([0, 1, 2, 19, 20, 22]);
+    const all = new Int32Array(10);
+    expect(recordFields(text, true, all)).toBe(5);
+    expect([...all].slice(6)).toEqual([23, 23, 24, 36]);
+    expect(recordFields('1,"plain",62', true, all)).toBe(-1);
+    expect(recordFields('a,=SUM(A1)', true, all)).toBe(-1);
+    expect(recordFields('a,=SUM(A1)', false, all)).toBe(2);
+  });
+
   it('copies the records of real ledgers and bills, and only what it writes the same', () => {
     expect(copiesAsRead('1,"Supplier 1, Ltd",isic4,62,2020,GB,1.5,gbp,0.19,0.1,0.02', true)).toBe(true);
     expect(copiesAsRead('A1,isic4,62,2023,GB,-1000.5,gbp,,', true)).toBe(true); // a plain negative number
@@ -63,7 +103,7 @@ describe('copying a CSV record for its input cells', () => {
     expect(copiesAsRead('a,"never closed', true)).toBe(false);
     expect(copiesAsRead('a,"line\nend",c', true)).toBe(false);
     expect(copiesAsRead('a,b\r', true)).toBe(false);
-    expect(copiesAsRead('', true)).toBe(true); // one empty cell, written empty
+    expect(copiesAsRead('', true)).toBe(false); // no record to the reader (the line splitter skips it)
     expect(copiesAsRead('a,', true)).toBe(true);
   });
 });

@@ -98,8 +98,11 @@ const row = fc
     [quoted(supplier), type, code, year, region, money, currency, ...margins, audit, activityId].join(','),
   );
 
-/** Rows the fast path wrote, of those it was asked for, per test: each property must see it write most rows. */
-const taken = { written: 0, asked: 0 };
+/**
+ * Rows the fast paths wrote, of those they were asked for, per test: each property must see them write most rows.
+ * `fromText`: those answered from their record's text (csvRecordResult); a row it declines is asked of csvResult.
+ */
+const taken = { written: 0, asked: 0, fromText: 0 };
 const counted = (rows: RowAdapter): RowAdapter => ({
   ...rows,
   csvResult(values, source, reading) {
@@ -107,6 +110,19 @@ const counted = (rows: RowAdapter): RowAdapter => ({
     taken.asked += 1;
     if (written !== undefined) taken.written += 1;
     return written;
+  },
+  csvRecordResult(header) {
+    const answer = rows.csvRecordResult?.(header);
+    if (answer === undefined) return undefined;
+    return (text, spans, reading) => {
+      const written = answer(text, spans, reading);
+      if (written !== undefined) {
+        taken.asked += 1;
+        taken.written += 1;
+        taken.fromText += 1;
+      }
+      return written;
+    };
   },
 });
 
@@ -151,12 +167,14 @@ describe('spend CSV rows written from the cached parts (csvResult)', () => {
   });
 
   it('writes the same bytes and summary as compute and the writer, on varied ledgers', () => {
-    taken.written = taken.asked = 0;
+    taken.written = taken.asked = taken.fromText = 0;
     fc.assert(
       fc.property(fc.array(row, { minLength: 1, maxLength: 60 }), (lines) => bothWays(rows, lines)),
       { numRuns: 150 },
     );
     expect(taken.written).toBeGreaterThan(taken.asked * 0.3);
+    // Most of them from the record's text (csvRecordResult), the rest from the row's values (csvResult).
+    expect(taken.fromText).toBeGreaterThan(taken.written * 0.3);
   });
 
   it('the same for rows answered from kept parts (a fresh adapter; each key seen first, then again)', () => {
@@ -168,7 +186,7 @@ describe('spend CSV rows written from the cached parts (csvResult)', () => {
       fc.array(fc.nat(), { minLength: 1, maxLength: 60 }),
       fc.array(fc.constantFrom('1000', '0.01', '12.345678901234567', '99999.99', '0'), { minLength: 1 }),
     );
-    taken.written = taken.asked = 0;
+    taken.written = taken.asked = taken.fromText = 0;
     fc.assert(
       fc.property(again, ([lines, picks, moneys]) => {
         const later = picks.map((pick, index) => {
@@ -182,6 +200,7 @@ describe('spend CSV rows written from the cached parts (csvResult)', () => {
       { numRuns: 80 },
     );
     expect(taken.written).toBeGreaterThan(taken.asked * 0.3);
+    expect(taken.fromText).toBeGreaterThan(taken.written * 0.3);
   });
 
   it('the same for every key of the good cells, each kept and then met again with other currencies', () => {
@@ -194,7 +213,7 @@ describe('spend CSV rows written from the cached parts (csvResult)', () => {
           for (const currency of ['eur', 'clf', 'gbp', 'usd', 'ars', 'brl', 'afn', 'jpy'])
             lines.push(`Plain,isic4,${code},${year},${region},1234.5,${currency},,,,,`);
     const supplied = lines.map((line) => line.replace(',,,,,', ',0.1,0.05,0.01,,'));
-    taken.written = taken.asked = 0;
+    taken.written = taken.asked = taken.fromText = 0;
     bothWays(spendRows(defaultDatasets), [
       ...lines,
       ...supplied,
@@ -228,9 +247,106 @@ describe('spend CSV rows written from the cached parts (csvResult)', () => {
       for (const code of ['4711', '62', 'F', '4711'])
         for (const margins of [',,', '0.1,0.05,0.01'])
           lines.push(`Plain,isic4,${code},${year},DE,1000,eur,${margins},,`);
-    taken.written = taken.asked = 0;
+    taken.written = taken.asked = taken.fromText = 0;
     bothWays(spendRows(datasets), [...lines, ...lines.reverse()]);
     expect(taken.written).toBeGreaterThan(taken.asked * 0.9);
+  });
+
+  it('answers records from their text under other headers, or leaves them to csvResult, with the same bytes', () => {
+    // A header whose columns the adapter reads under other names (aliases), in another order, without margins; one
+    // with a column twice (no text path: which cell a name holds is then the values object's business); quoted key
+    // cells and activity ids (declined from the text, answered by csvResult or compute).
+    const ledger = (order: readonly string[], cells: Record<string, string>) =>
+      order.map((name) => cells[name] ?? '').join(',');
+    const keysOf = ['4711', '62', 'F'].flatMap((code) =>
+      ['DE', 'GB'].flatMap((region) =>
+        ['2016', '2021'].map((year) => ({ code, region, year, money: '1234.5', currency: 'eur' })),
+      ),
+    );
+    const run = (header: string[], rename: Record<string, string> | undefined, texts: string[]) => {
+      const context: ChunkContext = { ...contextOf(header), ...(rename !== undefined && { rename }) };
+      const records = texts.map((text, index) => ({ line: index + 2, text }));
+      taken.written = taken.asked = taken.fromText = 0;
+      const fast = chunkProcessor(counted(spendRows(defaultDatasets)), context)(records);
+      const slow = chunkProcessor(generic(spendRows(defaultDatasets)), context)(records);
+      expect(Buffer.from(fast.bytes).toString('utf8')).toBe(Buffer.from(slow.bytes).toString('utf8'));
+      expect(fast.summary.toParts()).toEqual(slow.summary.toParts());
+      return { ...taken };
+    };
+
+    const aliased = ['Amount', 'Region', 'ref', 'Code', 'Type', 'Currency', 'Year'];
+    const rename = {
+      Amount: 'money',
+      Region: 'spend_region',
+      Code: 'classification_code',
+      Type: 'classification_type',
+      Currency: 'money_unit',
+      Year: 'spend_year',
+    };
+    const aliasedTexts = [...keysOf, ...keysOf, ...keysOf].map((key, index) =>
+      ledger(aliased, {
+        ...key,
+        Amount: key.money,
+        Region: key.region,
+        ref: `INV-${index}`,
+        Code: key.code,
+        Type: 'isic4',
+        Currency: key.currency,
+        Year: key.year,
+      }),
+    );
+    const renamed = run(aliased, rename, aliasedTexts);
+    expect(renamed.fromText).toBeGreaterThan(renamed.written * 0.5);
+
+    const twice = [...HEADER, 'money'];
+    const twiceTexts = [...keysOf, ...keysOf].map((key, index) =>
+      [
+        `${index}`,
+        'Plain',
+        'isic4',
+        key.code,
+        key.year,
+        key.region,
+        '1',
+        key.currency,
+        '',
+        '',
+        '',
+        '',
+        '',
+        key.money,
+      ].join(','),
+    );
+    const doubled = run(twice, undefined, twiceTexts);
+    expect(doubled.fromText).toBe(0);
+    expect(doubled.written).toBeGreaterThan(0);
+
+    const line = (key: (typeof keysOf)[number], index: number, code: string, activityId: string) =>
+      [
+        `${index}`,
+        'Plain',
+        'isic4',
+        code,
+        key.year,
+        key.region,
+        key.money,
+        key.currency,
+        '',
+        '',
+        '',
+        '',
+        activityId,
+      ].join(',');
+    const mixed = [...keysOf, ...keysOf, ...keysOf].map((key, index) =>
+      index % 3 === 1
+        ? line(key, index, `"${key.code}"`, '')
+        : index % 3 === 2
+          ? line(key, index, key.code, COMPUTING_ID)
+          : line(key, index, key.code, ''),
+    );
+    const some = run(HEADER, undefined, mixed);
+    expect(some.fromText).toBeGreaterThan(0);
+    expect(some.fromText).toBeLessThan(some.written);
   });
 
   it('the same under --credits net and with decimal commas', () => {
@@ -278,7 +394,7 @@ describe('spend CSV rows written from the cached parts (csvResult)', () => {
       columns: ['id'],
       neutraliseFormulas: true,
     };
-    taken.written = taken.asked = 0;
+    taken.written = taken.asked = taken.fromText = 0;
     fc.assert(
       fc.property(fc.array(row, { minLength: 1, maxLength: 40 }), (lines) => {
         const records = jsonLines(lines);
@@ -293,7 +409,7 @@ describe('spend CSV rows written from the cached parts (csvResult)', () => {
   });
 
   it('the same with factors at purchaser price and a basis region (the CEDA preset)', () => {
-    taken.written = taken.asked = 0;
+    taken.written = taken.asked = taken.fromText = 0;
     const ceda = spendRows(withDatasetPreset(defaultDatasets, 'ceda'));
     fc.assert(
       fc.property(fc.array(row, { minLength: 1, maxLength: 40 }), (lines) => bothWays(ceda, lines)),

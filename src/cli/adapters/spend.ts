@@ -173,6 +173,12 @@ export function spendRows(datasets: SpendDatasets): RowAdapter {
         spendCsvResult(values, source, reading.decimalComma, datasets, keys)
       );
     },
+    csvRecordResult(header) {
+      const layout = recordLayout(header);
+      if (layout === undefined) return undefined;
+      return (text, spans, reading) =>
+        keptRecordResult(layout, text, spans, reading.decimalComma, basic, keys, datasets);
+    },
     failureHint: (values, source, error, reading = {}) =>
       cedaHint(datasets, () => spendRequest(values, source, reading.decimalComma), error),
   };
@@ -727,13 +733,115 @@ function keyCells(values: Record<string, unknown>): RowCells | undefined {
     (activityId !== undefined && activityId !== '')
   )
     return undefined;
+  return rowCellsOf(type, code, region, currency, year, audit ?? '');
+}
+
+/** {@link rowCells} with a row's key cells. */
+function rowCellsOf(
+  type: string,
+  code: string,
+  region: string,
+  currency: string,
+  year: string,
+  audit: string,
+): RowCells {
   rowCells.type = type;
   rowCells.code = code;
   rowCells.region = region;
-  rowCells.audit = audit ?? '';
+  rowCells.audit = audit;
   rowCells.currency = currency;
   rowCells.yearKey = yearKey(year);
   return rowCells;
+}
+
+/** The column of each cell a row answered from its record's text reads (-1: not in the header). */
+interface RecordLayout {
+  readonly type: number;
+  readonly code: number;
+  readonly region: number;
+  readonly currency: number;
+  readonly year: number;
+  readonly audit: number;
+  readonly activityId: number;
+  readonly money: number;
+  readonly tax: number;
+  readonly trade: number;
+  readonly transport: number;
+}
+
+/** The columns of a header (the names the adapter reads) a record's row reads; undefined where a key cell's is missing. */
+function recordLayout(header: readonly string[]): RecordLayout | undefined {
+  const at = (name: string) => header.indexOf(name);
+  const layout: RecordLayout = {
+    type: at('classification_type'),
+    code: at('classification_code'),
+    region: at('spend_region'),
+    currency: at('money_unit'),
+    year: at('spend_year'),
+    audit: at('audit_trail'),
+    activityId: at('activity_id'),
+    money: at('money'),
+    tax: at('tax_margin'),
+    trade: at('trade_margin'),
+    transport: at('transport_margin'),
+  };
+  const { type, code, region, currency, year, money } = layout;
+  return type < 0 || code < 0 || region < 0 || currency < 0 || year < 0 || money < 0 ? undefined : layout;
+}
+
+/**
+ * The text of a record's cell in `column` (see recordFields), where it is not quoted; else undefined (a quoted key
+ * or amount is read from the row's values). A column not in the header (-1) reads as `absent`.
+ */
+function plainCell(text: string, spans: Int32Array, column: number, absent?: string): string | undefined {
+  if (column < 0) return absent;
+  const start = spans[2 * column] as number;
+  const end = spans[2 * column + 1] as number;
+  if (end > start && text.charCodeAt(start) === 34 /* " */) return undefined;
+  return text.slice(start, end);
+}
+
+/**
+ * {@link keptCsvResult} for a record the output copies whole, from its text and its cells' bounds: the same cells
+ * read where they lie in the text, without the row's values object. Undefined where a cell it reads is quoted, and
+ * wherever keptCsvResult declines.
+ */
+function keptRecordResult(
+  layout: RecordLayout,
+  text: string,
+  spans: Int32Array,
+  decimalComma: boolean | undefined,
+  basic: boolean,
+  keys: RowKeys,
+  datasets: SpendDatasets,
+): CsvResult | undefined {
+  const { activityId } = layout;
+  if (activityId >= 0 && spans[2 * activityId] !== spans[2 * activityId + 1]) return undefined;
+  const type = plainCell(text, spans, layout.type);
+  const code = plainCell(text, spans, layout.code);
+  const region = plainCell(text, spans, layout.region);
+  const currency = plainCell(text, spans, layout.currency);
+  const year = plainCell(text, spans, layout.year);
+  const audit = plainCell(text, spans, layout.audit, '');
+  const money = plainCell(text, spans, layout.money);
+  const tax = plainCell(text, spans, layout.tax);
+  const trade = plainCell(text, spans, layout.trade);
+  const transport = plainCell(text, spans, layout.transport);
+  if (
+    type === undefined ||
+    code === undefined ||
+    region === undefined ||
+    currency === undefined ||
+    year === undefined ||
+    audit === undefined ||
+    money === undefined ||
+    (tax === undefined && layout.tax >= 0) ||
+    (trade === undefined && layout.trade >= 0) ||
+    (transport === undefined && layout.transport >= 0)
+  )
+    return undefined;
+  const cells = rowCellsOf(type, code, region, currency, year, audit);
+  return keptRowResult(cells, money, tax, trade, transport, decimalComma, basic, keys, datasets);
 }
 
 /** A margin cell's number, as the request reads it; undefined when empty; NaN when not one the fast path takes. */
@@ -749,11 +857,13 @@ function marginOf(cell: unknown, field: string, decimalComma: boolean | undefine
  * be read as a request (a credit note, a margin outside 0..1, margins given in part, a cell that is no number).
  */
 function readAmounts(
-  values: Record<string, unknown>,
+  moneyCell: unknown,
+  taxCell: unknown,
+  tradeCell: unknown,
+  transportCell: unknown,
   decimalComma: boolean | undefined,
   input: RowKeys['input'],
 ): boolean {
-  const moneyCell = values.money;
   if (typeof moneyCell !== 'string' || moneyCell === '') return false;
   let money: number;
   let tax: number | undefined;
@@ -761,9 +871,9 @@ function readAmounts(
   let transport: number | undefined;
   try {
     money = strictNumber(moneyCell, 'money', decimalComma);
-    tax = marginOf(values.tax_margin, 'tax_margin', decimalComma);
-    trade = marginOf(values.trade_margin, 'trade_margin', decimalComma);
-    transport = marginOf(values.transport_margin, 'transport_margin', decimalComma);
+    tax = marginOf(taxCell, 'tax_margin', decimalComma);
+    trade = marginOf(tradeCell, 'trade_margin', decimalComma);
+    transport = marginOf(transportCell, 'transport_margin', decimalComma);
   } catch {
     // Left to the request, which says which cell is wrong as the generic path does.
     return false;
@@ -798,7 +908,8 @@ function fastRowOf(
     const rate = keyed === undefined ? undefined : keys.rate(cells);
     if (keyed !== undefined && rate !== undefined) {
       const { input } = keys;
-      if (!readAmounts(values, decimalComma, input)) return undefined;
+      const { money, tax_margin: tax, trade_margin: trade, transport_margin: transport } = values;
+      if (!readAmounts(money, tax, trade, transport, decimalComma, input)) return undefined;
       input.audit_trail = keyed.auditTrail;
       keyedActivity.classification_type = cells.type;
       keyedActivity.classification_code = cells.code;
@@ -1014,6 +1125,22 @@ function keptCsvResult(
 ): CsvResult | undefined {
   const cells = keyCells(values);
   if (cells === undefined) return undefined;
+  const { money, tax_margin: tax, trade_margin: trade, transport_margin: transport } = values;
+  return keptRowResult(cells, money, tax, trade, transport, decimalComma, basic, keys, datasets);
+}
+
+/** {@link keptCsvResult} of a row's key cells and its money and margin cells. */
+function keptRowResult(
+  cells: RowCells,
+  moneyCell: unknown,
+  taxCell: unknown,
+  tradeCell: unknown,
+  transportCell: unknown,
+  decimalComma: boolean | undefined,
+  basic: boolean,
+  keys: RowKeys,
+  datasets: SpendDatasets,
+): CsvResult | undefined {
   const kept = keys.selection(cells);
   if (kept?.cells === undefined) return undefined;
   const rate = keys.rate(cells);
@@ -1021,7 +1148,7 @@ function keptCsvResult(
   const price = keptPrice(keys, kept, cells.yearKey, rate.year, datasets);
   if (price === undefined || Number.isNaN(price.hi)) return undefined;
   const { input } = keys;
-  if (!readAmounts(values, decimalComma, input)) return undefined;
+  if (!readAmounts(moneyCell, taxCell, tradeCell, transportCell, decimalComma, input)) return undefined;
   const { tax_margin: tax, trade_margin: trade, transport_margin: transport } = input;
   // readAmounts gives all three margins or none.
   const supplied = tax !== undefined;

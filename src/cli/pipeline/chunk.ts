@@ -1,7 +1,8 @@
 import { EmissionsError } from '../../core/errors';
 import { type CsvRecord, delimiterName, parseRecords, salvageFields } from '../formats/csv/reader';
 import { parseJsonLine } from '../formats/jsonl/reader';
-import type { CellReading, RowAdapter } from './row-adapter';
+import type { CellReading, CsvResult, RowAdapter } from './row-adapter';
+import { recordFields } from '../formats/csv/writer';
 import {
   ENCODERS,
   type ErrorDetail,
@@ -245,6 +246,31 @@ export function renamed(
   return copy;
 }
 
+/** A row's result cells ({@link CsvResult.cells}) and its line end. */
+function writeCells(sink: ByteSink, cells: CsvResult['cells']): void {
+  for (let index = 0; index < cells.length; index++) {
+    const cell = cells[index] as string | Uint8Array;
+    if (typeof cell === 'string') sink.write(cell);
+    else sink.writeBytes(cell);
+  }
+  sink.write('\n');
+}
+
+/**
+ * The names under which the adapter reads a header's columns ({@link ChunkContext.rename}), or undefined where two
+ * columns come to one name: which cell a row's values then hold under it is the values object's business, so such a
+ * header is left to it.
+ */
+function readNames(
+  header: readonly string[],
+  rename: Readonly<Record<string, string>> | undefined,
+): readonly string[] | undefined {
+  const names = header.map((name) =>
+    rename !== undefined && Object.hasOwn(rename, name) ? (rename[name] as string) : name,
+  );
+  return new Set(names).size === names.length ? names : undefined;
+}
+
 /** Records parsed together (one csv-parse call for those with quotes); see {@link chunkProcessor}. */
 const PARSE_SLICE = 100;
 
@@ -305,6 +331,11 @@ export function chunkProcessor(
   const resultInput = newTally === undefined ? encoder?.resultInput : undefined;
   const csvResult = resultInput === undefined ? undefined : kind.csvResult;
   const hasInput = context.columns.length > 0;
+  // A record the output copies whole may be answered from its text (RowAdapter.csvRecordResult), unparsed.
+  const readAs = csvResult === undefined || !copiesRecords ? undefined : readNames(context.header, rename);
+  const recordResult = readAs === undefined ? undefined : kind.csvRecordResult?.(readAs);
+  const spans = new Int32Array(2 * context.header.length);
+  const { neutraliseFormulas } = context;
   return (records) => {
     const summary = new RunSummary(kind.groupings, newTally?.call(kind));
     const sink = new ByteSink(encoder === undefined ? 0 : capacity);
@@ -317,9 +348,25 @@ export function chunkProcessor(
     // live at once, so few survive a young-generation collection and old-space garbage stays small (peak RSS).
     for (let from = 0; from < records.length; from += PARSE_SLICE) {
       const slice = records.slice(from, from + PARSE_SLICE);
-      const parsed = context.inputFormat === 'csv' ? parseSlice(slice, context.delimiter) : [];
+      // Parsed when a record of the slice is not answered from its text (then all of it, in one go).
+      let parsed: Array<CsvRecord | undefined> | undefined;
       // Each row is computed and encoded before the next is decoded: nothing of a row but its bytes outlives it.
       slice.forEach((record, index) => {
+        const { text } = record;
+        if (recordResult !== undefined && text !== undefined) {
+          const written =
+            recordFields(text, neutraliseFormulas, spans) === context.header.length
+              ? recordResult(text, spans, reading)
+              : undefined;
+          if (written !== undefined) {
+            summary.success(written.co2e, written.groups, undefined, written.co2eText);
+            sink.write(text);
+            sink.write(',');
+            writeCells(sink, written.cells);
+            return;
+          }
+        }
+        parsed ??= context.inputFormat === 'csv' ? parseSlice(slice, context.delimiter) : [];
         const { values, error, detail } = decode(record, context, parsed[index], newRow);
         const keys = error === undefined ? readKeys?.(values) : undefined;
         const problem = keys !== undefined && 'error' in keys ? `line ${record.line}: ${keys.error}.` : error;
@@ -345,13 +392,7 @@ export function chunkProcessor(
               ),
             );
             if (hasInput) sink.write(',');
-            const { cells } = written;
-            for (let index = 0; index < cells.length; index++) {
-              const cell = cells[index] as string | Uint8Array;
-              if (typeof cell === 'string') sink.write(cell);
-              else sink.writeBytes(cell);
-            }
-            sink.write('\n');
+            writeCells(sink, written.cells);
             return;
           }
           const { outcome, groups, fields, tallied } = kind.compute(input, source, reading);

@@ -28,6 +28,16 @@ export interface CsvResult {
 }
 
 /**
+ * A row's result cells from a CSV record's text and its cells' bounds (`spans`, see formats/csv/writer.ts,
+ * recordFields): see {@link RowAdapter.csvRecordResult}.
+ */
+export type CsvRecordResult = (
+  text: string,
+  spans: Int32Array,
+  reading: CellReading,
+) => CsvResult | undefined;
+
+/**
  * The columns an adapter reads, for the header check before the first row (pipeline/header.ts): what it needs,
  * what else it knows, and other names people give them.
  */
@@ -94,6 +104,14 @@ export interface RowAdapter {
     source: FileFormat,
     reading?: CellReading,
   ): CsvResult | undefined;
+  /**
+   * The shortest way to a CSV row, for a comma-separated input whose records the output copies whole: made once per
+   * run for its header (the names the adapter reads, each once), it answers a record the output copies as it is from
+   * the record's text and its cells' bounds, without a values object or any cell it does not read. The same bytes
+   * as {@link RowAdapter.csvResult}, or undefined where it declines (then csvResult, then compute, which reports every
+   * error); it must not throw. Undefined where the header does not suit it.
+   */
+  csvRecordResult?(header: readonly string[]): CsvRecordResult | undefined;
   /**
    * Result columns of this adapter's own, written instead of the generic ones (billing's `co2e_*`): `compute`
    * then returns `fields` for them (`outcome` still feeds the summary), and {@link RowAdapter.errorFields} fills

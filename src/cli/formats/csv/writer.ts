@@ -180,8 +180,30 @@ const startsFormula = (code: number): boolean =>
  * copiesAsRead('1,=SUM(A1),62', true); // false: the writer writes '=SUM(A1)
  * ```
  */
-export function copiesAsRead(text: string, neutralise: boolean): boolean {
-  if (text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) return false;
+export const copiesAsRead = (text: string, neutralise: boolean): boolean =>
+  recordFields(text, neutralise, NO_SPANS) >= 0;
+
+const NO_SPANS = new Int32Array(0);
+
+/**
+ * {@link copiesAsRead}, with where each cell is: the number of cells of a record the output copies as it is (-1 for
+ * any other), the first ones' bounds in `spans` (cell i from `spans[2i]` to `spans[2i + 1]`, a quoted cell's with its
+ * quotes), as many as it holds. Such a record is read (reader.ts) to cells that are these texts, a quoted one's
+ * without its quotes and with its doubled quotes made single: nothing in it is trimmed, and a quote in it is one of a
+ * plain quoted cell's.
+ *
+ * @example
+ * ```ts
+ * const spans = new Int32Array(6);
+ * recordFields('1,"Supplier 1, Ltd",62', true, spans); // 3; spans: 0 1 2 19 20 22
+ * recordFields('1,"plain",62', true, spans); // -1
+ * ```
+ */
+export function recordFields(text: string, neutralise: boolean, spans: Int32Array): number {
+  // An empty record is no record to the reader (csv-parse reads none), not one empty cell.
+  if (text === '' || text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) return -1;
+  const room = spans.length;
+  let cells = 0;
   let at = 0;
   let quote = text.indexOf('"');
   for (;;) {
@@ -195,26 +217,36 @@ export function copiesAsRead(text: string, neutralise: boolean): boolean {
         needsQuotes = true;
         close = text.indexOf('"', close + 2);
       }
-      if (close < 0) return false;
+      if (close < 0) return -1;
       if (!needsQuotes) {
         const comma = text.indexOf(',', at + 1);
         needsQuotes = comma >= 0 && comma < close;
       }
-      if (!needsQuotes || (neutralise && formulaCell(text.slice(at + 1, close)))) return false;
+      if (!needsQuotes || (neutralise && formulaCell(text.slice(at + 1, close)))) return -1;
+      if (2 * cells < room) {
+        spans[2 * cells] = at;
+        spans[2 * cells + 1] = close + 1;
+      }
+      cells += 1;
       at = close + 1;
       quote = text.indexOf('"', at);
-      if (at === text.length) return true;
-      if (text.charCodeAt(at) !== 44 /* , */) return false;
+      if (at === text.length) return cells;
+      if (text.charCodeAt(at) !== 44 /* , */) return -1;
       at += 1;
       continue;
     }
     const comma = text.indexOf(',', at);
     const end = comma < 0 ? text.length : comma;
-    if (quote >= 0 && quote < end) return false;
+    if (quote >= 0 && quote < end) return -1;
     // The reader trims an unquoted cell's spaces, tabs and form feeds, which the writer then does not write.
-    if (end > at && (trimmed(first) || trimmed(text.charCodeAt(end - 1)))) return false;
-    if (neutralise && startsFormula(first) && formulaCell(text.slice(at, end))) return false;
-    if (comma < 0) return true;
+    if (end > at && (trimmed(first) || trimmed(text.charCodeAt(end - 1)))) return -1;
+    if (neutralise && startsFormula(first) && formulaCell(text.slice(at, end))) return -1;
+    if (2 * cells < room) {
+      spans[2 * cells] = at;
+      spans[2 * cells + 1] = end;
+    }
+    cells += 1;
+    if (comma < 0) return cells;
     at = comma + 1;
   }
 }
