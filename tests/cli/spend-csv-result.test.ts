@@ -349,6 +349,69 @@ describe('spend CSV rows written from the cached parts (csvResult)', () => {
     expect(some.fromText).toBeLessThan(some.written);
   });
 
+  it('reads money and margins where they lie in the text as strictly as the generic path reads them', () => {
+    // Amounts of up to 18 digits with a point anywhere (the text path reads up to 15 digits itself, the rest as
+    // text), and now and then a sign, an exponent or a second point.
+    const digits = (most: number) =>
+      fc
+        .integer({ min: 0, max: most })
+        .chain((length) =>
+          fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: length, maxLength: length }),
+        );
+    const amount = fc.oneof(
+      {
+        arbitrary: fc
+          .tuple(digits(9), digits(9), fc.boolean())
+          .map(([whole, fraction, point]) => (point ? `${whole}.${fraction}` : `${whole}${fraction}`)),
+        weight: 8,
+      },
+      {
+        arbitrary: fc.constantFrom(
+          '-1.5',
+          '+2',
+          '1e3',
+          '1.2.3',
+          '.',
+          '5.',
+          '.5',
+          '0.140',
+          '00.50',
+          '9007199254740993',
+        ),
+        weight: 2,
+      },
+    );
+    // Margins of up to 18 places below 1 (the text path reads up to 15 digits itself).
+    const fractions = digits(18).map((fraction) => `0.${fraction}`);
+    const margin = fc.oneof(fc.constantFrom('0.19', '0', '0.050', '.1'), fractions, amount);
+    taken.written = taken.asked = taken.fromText = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(amount, margin, margin, margin, fc.boolean()), { minLength: 1, maxLength: 30 }),
+        (cells) => {
+          const lines = cells.map(([money, tax, trade, transport, supplied]) =>
+            [
+              'Plain',
+              'isic4',
+              '4711',
+              '2019',
+              'DE',
+              money,
+              'eur',
+              ...(supplied ? [tax, trade, transport] : ['', '', '']),
+              '',
+              '',
+            ].join(','),
+          );
+          // The key is kept by a first row, so every row after it is asked of the text path.
+          bothWays(spendRows(defaultDatasets), ['Plain,isic4,4711,2019,DE,1000,eur,,,,,', ...lines]);
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(taken.fromText).toBeGreaterThan(taken.written * 0.3);
+  });
+
   it('the same under --credits net and with decimal commas', () => {
     fc.assert(
       fc.property(fc.array(row, { minLength: 1, maxLength: 40 }), (lines) => {

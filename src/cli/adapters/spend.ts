@@ -733,7 +733,7 @@ function keyCells(values: Record<string, unknown>): RowCells | undefined {
     (activityId !== undefined && activityId !== '')
   )
     return undefined;
-  return rowCellsOf(type, code, region, currency, year, audit ?? '');
+  return rowCellsOf(type, code, region, currency, yearKey(year), audit ?? '');
 }
 
 /** {@link rowCells} with a row's key cells. */
@@ -742,7 +742,7 @@ function rowCellsOf(
   code: string,
   region: string,
   currency: string,
-  year: string,
+  year: YearKey,
   audit: string,
 ): RowCells {
   rowCells.type = type;
@@ -750,7 +750,7 @@ function rowCellsOf(
   rowCells.region = region;
   rowCells.audit = audit;
   rowCells.currency = currency;
-  rowCells.yearKey = yearKey(year);
+  rowCells.yearKey = year;
   return rowCells;
 }
 
@@ -801,6 +801,57 @@ function plainCell(text: string, spans: Int32Array, column: number, absent?: str
   return text.slice(start, end);
 }
 
+/** A record's year cell as a key ({@link yearKey}): four digits read where they lie, any other cell as written. */
+function yearKeyAt(text: string, spans: Int32Array, column: number): YearKey | undefined {
+  const start = spans[2 * column] as number;
+  if ((spans[2 * column + 1] as number) - start !== 4) return plainCell(text, spans, column);
+  let year = 0;
+  for (let index = start; index < start + 4; index++) {
+    const digit = text.charCodeAt(index) - 48;
+    if (digit >>> 0 > 9) return plainCell(text, spans, column);
+    year = year * 10 + digit;
+  }
+  return year;
+}
+
+/** 10^k for the places of an amount {@link amountAt} reads: exact doubles. */
+const TENS = Array.from({ length: 16 }, (_, places) => 10 ** places);
+
+/**
+ * A record's money or margin cell: its number where it is digits with a point among them (`51929.99`, `0.140`, `5.`,
+ * `.5`) and at most 15 digits, read where it lies (m / 10^k of two exact doubles is the one rounding `Number` makes of
+ * the decimal, as strictNumber reads it); else its text (empty, a sign, an exponent, no number), which readAmounts
+ * reads strictly; undefined for a quoted cell. With decimal commas always its text (a point is then refused).
+ */
+function amountAt(
+  text: string,
+  spans: Int32Array,
+  column: number,
+  decimalComma: boolean | undefined,
+): number | string | undefined {
+  if (column < 0) return undefined;
+  const start = spans[2 * column] as number;
+  const end = spans[2 * column + 1] as number;
+  if (decimalComma === true || end === start) return plainCell(text, spans, column);
+  let coefficient = 0;
+  let digits = 0;
+  let point = -1;
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 46 /* . */ && point < 0) {
+      point = index;
+      continue;
+    }
+    const digit = code - 48;
+    if (digit >>> 0 > 9 || digits === 15) return plainCell(text, spans, column);
+    coefficient = coefficient * 10 + digit;
+    digits += 1;
+  }
+  if (digits === 0) return plainCell(text, spans, column);
+  const places = point < 0 ? 0 : end - point - 1;
+  return places === 0 ? coefficient : coefficient / (TENS[places] as number);
+}
+
 /**
  * {@link keptCsvResult} for a record the output copies whole, from its text and its cells' bounds: the same cells
  * read where they lie in the text, without the row's values object. Undefined where a cell it reads is quoted, and
@@ -821,12 +872,12 @@ function keptRecordResult(
   const code = plainCell(text, spans, layout.code);
   const region = plainCell(text, spans, layout.region);
   const currency = plainCell(text, spans, layout.currency);
-  const year = plainCell(text, spans, layout.year);
+  const year = yearKeyAt(text, spans, layout.year);
   const audit = plainCell(text, spans, layout.audit, '');
-  const money = plainCell(text, spans, layout.money);
-  const tax = plainCell(text, spans, layout.tax);
-  const trade = plainCell(text, spans, layout.trade);
-  const transport = plainCell(text, spans, layout.transport);
+  const money = amountAt(text, spans, layout.money, decimalComma);
+  const tax = amountAt(text, spans, layout.tax, decimalComma);
+  const trade = amountAt(text, spans, layout.trade, decimalComma);
+  const transport = amountAt(text, spans, layout.transport, decimalComma);
   if (
     type === undefined ||
     code === undefined ||
@@ -844,17 +895,21 @@ function keptRecordResult(
   return keptRowResult(cells, money, tax, trade, transport, decimalComma, basic, keys, datasets);
 }
 
-/** A margin cell's number, as the request reads it; undefined when empty; NaN when not one the fast path takes. */
+/**
+ * A margin cell's number, as the request reads it (a number read from a record's text already: see amountAt);
+ * undefined when empty; NaN when not one the fast path takes.
+ */
 function marginOf(cell: unknown, field: string, decimalComma: boolean | undefined): number | undefined {
   if (cell === undefined || cell === '') return undefined;
-  const value = strictNumber(cell as string, field, decimalComma);
+  const value = typeof cell === 'number' ? cell : strictNumber(cell as string, field, decimalComma);
   // Within 0..1 the request schema accepts every margin (a negative tax margin, a subsidy, takes the request path).
   return value >= 0 && value <= 1 ? value : Number.NaN;
 }
 
 /**
  * The money and margins of a CSV row whose key cells found their parts, into `keys.input`; false where the row is to
- * be read as a request (a credit note, a margin outside 0..1, margins given in part, a cell that is no number).
+ * be read as a request (a credit note, a margin outside 0..1, margins given in part, a cell that is no number). A
+ * cell is its text, or its number where it was read from a record's text already (amountAt).
  */
 function readAmounts(
   moneyCell: unknown,
@@ -864,13 +919,13 @@ function readAmounts(
   decimalComma: boolean | undefined,
   input: RowKeys['input'],
 ): boolean {
-  if (typeof moneyCell !== 'string' || moneyCell === '') return false;
+  if (typeof moneyCell !== 'number' && (typeof moneyCell !== 'string' || moneyCell === '')) return false;
   let money: number;
   let tax: number | undefined;
   let trade: number | undefined;
   let transport: number | undefined;
   try {
-    money = strictNumber(moneyCell, 'money', decimalComma);
+    money = typeof moneyCell === 'number' ? moneyCell : strictNumber(moneyCell, 'money', decimalComma);
     tax = marginOf(taxCell, 'tax_margin', decimalComma);
     trade = marginOf(tradeCell, 'trade_margin', decimalComma);
     transport = marginOf(transportCell, 'transport_margin', decimalComma);
