@@ -508,12 +508,14 @@ class RowKeys {
   };
 
   /**
-   * One string object per type, audit trail and region cell, which the entries and the region maps hold: a row's
-   * cells are compared with a few strings in one place rather than each entry's own (a likely cache miss per row).
+   * One string object per type, audit trail and region cell, which the entries and the region maps hold, and per
+   * summary group: a row's cells are compared with a few strings in one place rather than each entry's own (a likely
+   * cache miss per row), and the run summary finds a row's group by the very string it holds (the selections of one
+   * code in many regions share it), without comparing the text.
    */
   private readonly texts = new Map<string, string>();
 
-  private canonical(text: string): string {
+  canonical(text: string): string {
     let kept = this.texts.get(text);
     if (kept === undefined) this.texts.set(text, (kept = text));
     return kept;
@@ -1086,7 +1088,7 @@ function spendCsvResult(
       keyed.unit = cells.unit;
       keyed.factorCells = cells.factorCells;
       keyed.notices = cells.notices;
-      keyed.category = cells.category;
+      keyed.category = keys.canonical(cells.category);
       keyed.factor = row.template.factor;
       keyed.factorHigh = row.template.factorHigh;
       keyed.factorLow = row.template.factorLow;
