@@ -412,6 +412,24 @@ describe('spend CSV rows written from the cached parts (csvResult)', () => {
     expect(taken.fromText).toBeGreaterThan(taken.written * 0.3);
   });
 
+  it('leaves a record to the usual path where its text path throws (which it must not)', () => {
+    const rows = spendRows(defaultDatasets);
+    const throwing: RowAdapter = {
+      ...rows,
+      csvRecordResult: () => () => {
+        throw new Error('a bug in the text path');
+      },
+    };
+    const context = contextOf(HEADER);
+    const records = ['Plain,isic4,4711,2019,DE,1000,eur,,,,,', 'Plain,isic4,4711,2019,DE,250.5,eur,,,,,'].map(
+      (text, index) => ({ line: index + 2, text: `${index + 1},${text}` }),
+    );
+    const answered = chunkProcessor(throwing, context)(records);
+    const usual = chunkProcessor(generic(spendRows(defaultDatasets)), context)(records);
+    expect(Buffer.from(answered.bytes).toString('utf8')).toBe(Buffer.from(usual.bytes).toString('utf8'));
+    expect(answered.summary.failures).toBe(0);
+  });
+
   it('the same under --credits net and with decimal commas', () => {
     fc.assert(
       fc.property(fc.array(row, { minLength: 1, maxLength: 40 }), (lines) => {

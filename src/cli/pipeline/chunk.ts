@@ -1,7 +1,7 @@
 import { EmissionsError } from '../../core/errors';
 import { type CsvRecord, delimiterName, parseRecords, salvageFields } from '../formats/csv/reader';
 import { parseJsonLine } from '../formats/jsonl/reader';
-import type { CellReading, CsvResult, RowAdapter } from './row-adapter';
+import type { CellReading, CsvRecordResult, CsvResult, RowAdapter } from './row-adapter';
 import { recordFields } from '../formats/csv/writer';
 import {
   ENCODERS,
@@ -246,6 +246,23 @@ export function renamed(
   return copy;
 }
 
+/**
+ * A record's row from its text ({@link RowAdapter.csvRecordResult}), or undefined where the adapter declines; one
+ * that throws, which it must not, is declined too, so that the row's usual path reports what is wrong with it.
+ */
+function answeredFromText(
+  answer: CsvRecordResult,
+  text: string,
+  spans: Int32Array,
+  reading: CellReading,
+): CsvResult | undefined {
+  try {
+    return answer(text, spans, reading);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A row's result cells ({@link CsvResult.cells}) and its line end. */
 function writeCells(sink: ByteSink, cells: CsvResult['cells']): void {
   for (let index = 0; index < cells.length; index++) {
@@ -356,7 +373,7 @@ export function chunkProcessor(
         if (recordResult !== undefined && text !== undefined) {
           const written =
             recordFields(text, neutraliseFormulas, spans) === context.header.length
-              ? recordResult(text, spans, reading)
+              ? answeredFromText(recordResult, text, spans, reading)
               : undefined;
           if (written !== undefined) {
             summary.success(written.co2e, written.groups, undefined, written.co2eText);
