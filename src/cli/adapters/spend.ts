@@ -820,10 +820,11 @@ function yearKeyAt(text: string, spans: Int32Array, column: number): YearKey | u
 const TENS = Array.from({ length: 16 }, (_, places) => 10 ** places);
 
 /**
- * A record's money or margin cell: its number where it is digits with a point among them (`51929.99`, `0.140`, `5.`,
- * `.5`) and at most 15 digits, read where it lies (m / 10^k of two exact doubles is the one rounding `Number` makes of
- * the decimal, as strictNumber reads it); else its text (empty, a sign, an exponent, no number), which readAmounts
- * reads strictly; undefined for a quoted cell. With decimal commas always its text (a point is then refused).
+ * A record's money or margin cell: its number where it is at most 15 digits with at most one point among or around
+ * them (`1000`, `51929.99`, `0.140`, `5.`, `.5`), read where it lies (m / 10^k of two exact doubles is the one rounding
+ * `Number` makes of the decimal, as strictNumber reads it); else its text (empty, a sign, an exponent, more digits, no
+ * number), which readAmounts reads strictly; undefined for a quoted cell. With decimal commas always its text (a point
+ * is then refused).
  */
 function amountAt(
   text: string,
