@@ -972,9 +972,8 @@ function fastRowOf(
       keyedActivity.classification_type = cells.type;
       keyedActivity.classification_code = cells.code;
       rowActivity = keyedActivity;
-      let kept = keyed.prices.get(cells.yearKey);
-      if (kept === undefined)
-        kept = keys.keepPrice(keyed, cells.yearKey, priceEntry(keyed.selection, rate.year, datasets));
+      const kept = keptPrice(keys, keyed, cells.yearKey, rate.year, datasets);
+      if (kept === undefined) return undefined;
       rowKept.selection = keyed;
       rowKept.rate = rate;
       rowKept.price = kept;

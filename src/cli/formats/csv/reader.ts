@@ -32,8 +32,7 @@ export type CsvRecordText =
  * field (`27" monitor`) is a literal and opens nothing, so it cannot glue the following lines into one record.
  */
 export function quoteOpenAfter(text: string, openAtStart: boolean, delimiter = ','): boolean {
-  // One-character delimiters (all but a caller's odd choice): from quote to quote, as indexOf finds them natively.
-  if (delimiter.length !== 1) return quoteOpenAfterByCharacter(text, openAtStart, delimiter);
+  // From quote to quote, as indexOf finds them natively (a delimiter is one character: see DELIMITERS).
   const separator = delimiter.charCodeAt(0);
   let open = openAtStart;
   // Where the text outside quotes began (the start, or after a closing quote), and whether a field starts there.
@@ -71,29 +70,6 @@ export function quoteOpenAfter(text: string, openAtStart: boolean, delimiter = '
     }
     if (fieldStart) open = true;
   }
-}
-
-/** {@link quoteOpenAfter} character by character, for a delimiter of more than one character. */
-function quoteOpenAfterByCharacter(text: string, openAtStart: boolean, delimiter: string): boolean {
-  let open = openAtStart;
-  let fieldStart = !openAtStart;
-  for (let index = 0; index < text.length; index++) {
-    const character = text[index];
-    if (open) {
-      if (character !== '"') continue;
-      if (text[index + 1] === '"')
-        index++; // an escaped quote
-      else open = false;
-    } else if (character === delimiter) {
-      fieldStart = true;
-    } else if (character === '"' && fieldStart) {
-      open = true;
-      fieldStart = false;
-    } else if (character !== ' ' && character !== '\t') {
-      fieldStart = false;
-    }
-  }
-  return open;
 }
 
 /**
