@@ -200,7 +200,9 @@ describe('spend CSV rows written from the cached parts (csvResult)', () => {
       { numRuns: 80 },
     );
     expect(taken.written).toBeGreaterThan(taken.asked * 0.3);
-    expect(taken.fromText).toBeGreaterThan(taken.written * 0.3);
+    // From the text 30–45 % of the time over 40 seeds: the bound is half the lowest seen, so no seed fails it by
+    // chance and a text path never taken does.
+    expect(taken.fromText).toBeGreaterThan(taken.written * 0.15);
   });
 
   it('the same for every key of the good cells, each kept and then met again with other currencies', () => {
