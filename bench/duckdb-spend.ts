@@ -39,12 +39,18 @@ import { spendLedger } from './cli-ledger';
  * /usr/bin/time, DuckDB's by process.cpuUsage around the query) are reported beside wall time: on a shared machine
  * their ratio is the steadier figure. Prints one JSON line (with `bytes`: the three outputs' sizes, all cores). Run
  * after `npm run build`:
- *   tsx bench/duckdb-spend.ts [rows]     (default 200,000; `npm run bench` passes 1,000,000 with BENCH_FULL=1)
+ *   tsx bench/duckdb-spend.ts [rows] [rounds]     (default 200,000 and 1; `npm run bench` passes 3 rounds, and
+ *   1,000,000 rows and 5 rounds with BENCH_FULL=1)
+ *
+ * With several rounds, each query and core count reports its median round by ratio, and every round's ratio in
+ * `ratios`: on this shared machine either side's seconds can double from one minute to the next, so one round
+ * settles nothing.
  */
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OUT = join(ROOT, 'bench', '.out', 'duckdb');
 const ROWS = Number(process.argv[2] ?? 200_000);
+const ROUNDS = Number(process.argv[3] ?? 1);
 const MARGINS = ['tax_margin', 'trade_margin', 'transport_margin'] as const;
 
 if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('Run `npm run build` first.');
@@ -419,11 +425,9 @@ async function main() {
     await connection.run('RESET disabled_optimizers');
     return { seconds, cpuSeconds: (used.user + used.system) / 1e6 };
   };
-  const runs: Record<string, unknown> = {};
-  const narrowOrdered: Record<string, unknown> = {};
-  const equalShape: Record<string, unknown> = {};
   const outputs: Record<string, { cli: string; narrow: string; equalShape: string }> = {};
-  for (const cores of ['all', 'one'] as const) {
+  /** One round on all cores or one: the three queries, then the CLI, and each query's run beside the CLI's. */
+  const round = async (cores: 'all' | 'one') => {
     const load = loadavg()[0];
     const duckOut = join(OUT, `duckdb-${ROWS}-${cores}.csv`);
     const orderedOut = join(OUT, `duckdb-ordered-${ROWS}-${cores}.csv`);
@@ -476,11 +480,29 @@ async function main() {
         relativeDifference: Math.abs(engine.total - total.total) / Math.abs(engine.total),
       };
     };
-    runs[cores] = await against(narrow, duckOut);
-    narrowOrdered[cores] = await against(ordered, orderedOut);
-    equalShape[cores] = await against(equal, equalOut);
     outputs[cores] = { cli: cliOut, narrow: duckOut, equalShape: equalOut };
-  }
+    return {
+      runs: await against(narrow, duckOut),
+      narrowOrdered: await against(ordered, orderedOut),
+      equalShape: await against(equal, equalOut),
+    };
+  };
+  type Round = Awaited<ReturnType<typeof round>>;
+  const done: Record<'all' | 'one', Round[]> = { all: [], one: [] };
+  for (let index = 0; index < ROUNDS; index++)
+    for (const cores of ['all', 'one'] as const) done[cores].push(await round(cores));
+  /** Per core count, the query's median round by ratio, with every round's ratio in the order run. */
+  const medianOf = (query: keyof Round) =>
+    Object.fromEntries(
+      (['all', 'one'] as const).map((cores) => {
+        const ofQuery = done[cores].map((each) => each[query]);
+        const median = [...ofQuery].sort((a, b) => a.ratio - b.ratio)[(ofQuery.length - 1) >> 1]!;
+        return [cores, { ...median, ratios: ofQuery.map((run) => run.ratio) }];
+      }),
+    );
+  const runs = medianOf('runs');
+  const narrowOrdered = medianOf('narrowOrdered');
+  const equalShape = medianOf('equalShape');
   // The equality check, untimed, on all threads: each run's equal-shape output against that run's CLI output.
   await connection.run(`SET threads = ${availableParallelism()}`);
   const equality: Record<string, Awaited<ReturnType<typeof compareOutputs>>> = {};
