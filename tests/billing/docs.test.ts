@@ -3,6 +3,9 @@ import { parse } from 'csv-parse/sync';
 import { expect, it } from 'vitest';
 import { estimateBilling } from '../../src/billing/index';
 import { cloudDatasets } from '../../src/embedded/cloud';
+// Imported with the file, not in the test: its temp folder is removed by an afterAll hook, which vitest runs only
+// when it was registered while collecting the file's tests.
+import { cli, tempFile, tempPath } from '../cli/harness';
 
 /** docs/billing.md's example runs: its input is read from the page, and its rows and summary must match. */
 const page = readFileSync('docs/billing.md', 'utf8');
@@ -24,7 +27,6 @@ it('docs/billing.md: the FOCUS example gives the rows and the summary shown', ()
 });
 
 it('docs/billing.md: the command line gives the same summary file', async () => {
-  const { cli, tempFile, tempPath } = await import('../cli/harness');
   const input = tempFile('focus.csv', `${block('csv')}\n`);
   const summary = tempPath('summary.json');
   const { code } = await cli(['billing', input, '--out', tempPath('focus-co2e.csv'), '--summary', summary]);

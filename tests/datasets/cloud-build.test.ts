@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCcfApp } from '../../scripts/datasets/build-ccf-app';
 import { buildCloud } from '../../scripts/datasets/build-cloud';
 import { writeHostedApi2021 } from '../../scripts/datasets/build-hosted-api-2021';
@@ -9,11 +9,16 @@ import { buildHostedApi2021Instances } from '../../scripts/datasets/build-hosted
 import { skipWithoutSharedData } from '../shared-data';
 
 const committed = resolve(__dirname, '../../datasets/cloud');
-const outDir = mkdtempSync(join(tmpdir(), 'co2e-cloud-build-'));
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 // The builders read ../shared/data (or CO2E_SHARED_DATA), as tests/shared-data.ts does.
 describe.skipIf(skipWithoutSharedData)('the cloud table builders', () => {
+  // Made and removed by the suite's own hooks: a skipped suite (no ../shared/data) runs neither, so leaves nothing.
+  let outDir = '';
+  beforeAll(() => {
+    outDir = mkdtempSync(join(tmpdir(), 'co2e-cloud-build-'));
+  });
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
   it('regenerate every table of build-cloud.ts byte for byte', async () => {
     const built = (await buildCloud({ outDir })).map((path) => basename(path)).sort();
     expect(built).toEqual([

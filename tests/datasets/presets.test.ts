@@ -1,6 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   DATASET_PRESET_NAMES,
@@ -19,6 +16,7 @@ import {
   DatasetError,
 } from '../../src/index';
 import { loadDatasets } from '../../src/node/index';
+import { tempFile } from '../cli/harness';
 
 /**
  * Factor sets by name: `loadDatasets` (the library side of `--datasets`) takes preset names and files, in order. A
@@ -36,11 +34,8 @@ const NAICS = {
 } as const;
 const EAST_ASIA = { region: 'east_asia', data: 1000, data_unit: 'GB' } as const;
 
-const file = (name: string, content: unknown) => {
-  const path = join(tmpdir(), `co2e-presets-${process.pid}-${name}`);
-  writeFileSync(path, JSON.stringify(content));
-  return path;
-};
+/** A temp file of `content` as JSON (the harness removes its folder after the file's tests). */
+const file = (name: string, content: unknown) => tempFile(name, JSON.stringify(content));
 /** The hosted 2021 table (AR4) wrapped in a dataset file, as the issue's user did. */
 const hostedFile = () =>
   file('hosted.json', {

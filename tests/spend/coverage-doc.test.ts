@@ -6,6 +6,9 @@ import regionsFactorsJson from '../../datasets/spend/exiobase-factors.oefdb-regi
 import { createTableDatasets, listCapabilities, mergeDatasets } from '../../src/index';
 import { spendCoverage } from '../../src/embedded/spend';
 import { defaultDatasets } from '../../src/embedded/index';
+// Imported with the file, not in the test: the harness's temp folder is removed by an afterAll hook, which vitest
+// runs only when it was registered while collecting the file's tests.
+import { cli } from '../cli/harness';
 
 describe('docs/spend.md coverage table', () => {
   it('is the table the data gives (regenerate: npx tsx scripts/spend-coverage.ts --write)', () => {
@@ -80,7 +83,6 @@ describe('spendCoverage (list coverage, procurement metadata)', () => {
 
 describe('co2e-engine list coverage', () => {
   it('prints one row per spend region; a region filter keeps its row; --json gives objects', async () => {
-    const { cli } = await import('../cli/harness');
     const table = await cli(['list', 'coverage']);
     expect(table.code).toBe(0);
     const lines = table.stdout.trimEnd().split('\n');
