@@ -30,16 +30,26 @@ export interface SourceTrailEntry {
 /** A v1 per-resource estimate: the wire estimate (kWh activity for use-phase routes) and its source trail. */
 export type V1Estimate = WireEstimate & { source_trail: SourceTrailEntry[] };
 
-const regionNames: Intl.DisplayNames | undefined = (() => {
-  try {
-    return new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-  } catch {
-    return undefined; // a runtime without Intl.DisplayNames: the code stands for the name
+/**
+ * The English region names, made on the first region named: the first instance loads ICU's region names (about
+ * 20 ms), which every CLI command would otherwise pay at start-up, the HTTP server being in its bundle. Null in a
+ * runtime without Intl.DisplayNames: the code then stands for the name.
+ */
+let regionNames: Intl.DisplayNames | null | undefined;
+
+function englishRegionNames(): Intl.DisplayNames | null {
+  if (regionNames === undefined) {
+    try {
+      regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+    } catch {
+      regionNames = null;
+    }
   }
-})();
+  return regionNames;
+}
 
 /**
- * `DE` → `Germany`; `HK-HKG` → `Hong Kong` (its country part); a code no country has → itself.
+ * `DE` → `Germany`; `HK-HKG` → `Hong Kong SAR China` (its country part); a code no country has → itself.
  *
  * @example
  * ```ts
@@ -49,9 +59,10 @@ const regionNames: Intl.DisplayNames | undefined = (() => {
  */
 export function regionName(code: string): string {
   const country = /^([A-Z]{2})(?:-|$)/.exec(code)?.[1];
-  if (country === undefined || regionNames === undefined) return code;
+  const names = country === undefined ? null : englishRegionNames();
+  if (names === null) return code;
   try {
-    return regionNames.of(country) ?? code;
+    return names.of(country as string) ?? code;
   } catch {
     return code;
   }
