@@ -49,8 +49,10 @@ function exchange(port: number, body: string, firstBytes: number) {
   socket.write(
     `POST /compute/aws/cpu/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${bytes.byteLength}\r\n\r\n`,
   );
-  socket.write(bytes.subarray(0, firstBytes));
+  // Written once connected; the callback says the bytes are with the kernel, on their way to the server.
+  const sent = new Promise<void>((resolve) => socket.write(bytes.subarray(0, firstBytes), () => resolve()));
   return {
+    sent,
     finish: () => socket.write(bytes.subarray(firstBytes)),
     /** The status and the parsed body, or what went wrong. */
     result: closed.then(() => {
@@ -130,6 +132,9 @@ describe('serve: SIGTERM drains every received request (issue 39 item 2)', () =>
     served.child.kill('SIGSTOP');
     const whole = exchange(served.port, batch(3), Buffer.byteLength(batch(3)));
     const slow = exchange(served.port, batch(50), 100);
+    // Both requests are with the kernel before the signal, so that the test does not race its own writes: a
+    // connection that has sent nothing when the drain begins is silent, and the drain closes it.
+    await Promise.all([whole.sent, slow.sent]);
     await new Promise((resolve) => setTimeout(resolve, 100));
     served.child.kill('SIGTERM');
     served.child.kill('SIGCONT');
