@@ -291,8 +291,16 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
   sockets.stop();
   for (const response of sockets.responses()) closeAfter(response);
   // Connections the kernel completed before the signal wait in its accept queue, their requests sent: closing the
-  // listener now would reset them. Two turns of the event loop accept them and read what they sent.
-  for (let turn = 0; turn < ACCEPT_TURNS; turn++) await new Promise((resolve) => setTimeout(resolve, 1));
+  // listener now would reset them. Turns of the event loop accept them and read what they sent: until ACCEPT_TURNS
+  // turns in a row accept nothing and every connection accepted has been heard from (on a loaded machine, two turns
+  // alone left a sent request unread, and it was reset), for at most DRAIN_ACCEPT_MS.
+  const draining = performance.now();
+  for (let quiet = 0, seen = sockets.accepted(); quiet < ACCEPT_TURNS || sockets.unheard();) {
+    if (performance.now() - draining >= DRAIN_ACCEPT_MS) break;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    quiet = sockets.accepted() === seen ? quiet + 1 : 0;
+    seen = sockets.accepted();
+  }
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const cut = setTimeout(() => {
@@ -308,8 +316,10 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
   return EXIT.ok;
 }
 
-/** Event-loop turns the drain waits before closing the listener (see the drain). */
+/** Event-loop turns in a row without a new connection that the drain waits before closing the listener. */
 const ACCEPT_TURNS = 2;
+/** The most the drain waits for connections to be accepted and heard from (a silent one holds it this long). */
+const DRAIN_ACCEPT_MS = 250;
 /** How long a new connection may stay silent before it is closed (or the headers timeout, if shorter). */
 const FIRST_BYTE_TIMEOUT_MS = 2_000;
 /** How often silent connections are looked at. */
@@ -347,6 +357,7 @@ function connectionCap(
   const byAddress = new Map<string, number>();
   const silent = new Map<Socket, number>();
   const progress = new Map<Socket, Progress>();
+  let accepted = 0;
   const count = (socket: Socket): boolean => {
     if (counted.has(socket)) return true;
     const address = socket.remoteAddress ?? '';
@@ -422,6 +433,7 @@ function connectionCap(
     }
     silent.set(socket, performance.now());
     open.add(socket);
+    accepted += 1;
     socket.once('close', () => {
       silent.delete(socket);
       open.delete(socket);
@@ -438,6 +450,13 @@ function connectionCap(
     },
     /** Every open connection, silent or counted. */
     open: () => open,
+    /** How many connections were accepted so far. */
+    accepted: () => accepted,
+    /** Whether an open connection has not sent a byte yet (or not one that was read). */
+    unheard: (): boolean => {
+      for (const socket of silent.keys()) if (socket.bytesRead === 0) return true;
+      return false;
+    },
     /**
      * The response of each connection's last request not yet answered (of pipelined requests, the last: the one
      * after which the connection closes when it says so).
