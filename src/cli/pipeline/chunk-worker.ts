@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import type { RecordText } from '../formats/records';
 import { type ChunkResult, chunkProcessor } from './chunk';
+import { type PackedRecords, unpackRecords } from './packed-records';
 import type { WorkerReady, WorkerSetup } from './pool';
 import type { RowAdapter } from './row-adapter';
 
@@ -17,9 +17,9 @@ import type { RowAdapter } from './row-adapter';
 export function runChunkWorker(setup: WorkerSetup, adapterFor: (setup: WorkerSetup) => RowAdapter): void {
   const process = chunkProcessor(adapterFor(setup), setup.context);
   parentPort?.postMessage({ co2eWorkerReady: true } satisfies WorkerReady);
-  parentPort?.on('message', (records: RecordText[]) => {
+  parentPort?.on('message', (records: PackedRecords) => {
     try {
-      const { bytes, summary } = process(records);
+      const { bytes, summary } = process(unpackRecords(records));
       // The bytes move to the main thread rather than being copied (the chunk's buffer is its own); the summary
       // goes as its parts (a RunSummary does not survive structured cloning).
       const message: ChunkResult = { bytes, summary: summary.toParts() };

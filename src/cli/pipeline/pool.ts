@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { RecordText } from '../formats/records';
 import type { ChunkContext, ChunkResult } from './chunk';
+import { packRecords } from './packed-records';
 
 /**
  * Worker threads that run {@link chunkProcessor} on chunks of a file run, beside the main thread (which computes
@@ -160,7 +161,8 @@ export function workerPool(
       const { worker, pending } = least;
       return new Promise<ChunkResult>((resolve, reject) => {
         pending.push({ resolve, reject });
-        worker.postMessage(records);
+        const packed = packRecords(records);
+        worker.postMessage(packed, [packed.spans.buffer as ArrayBuffer]);
       });
     },
     get starting() {

@@ -1,0 +1,88 @@
+import { spendRows } from '../src/cli/adapters/spend';
+import { passThroughColumns } from '../src/cli/formats/index';
+import type { RecordText } from '../src/cli/formats/records';
+import { type ChunkContext, chunkProcessor } from '../src/cli/pipeline/chunk';
+import { CHUNK_ROWS } from '../src/cli/pipeline/chunker';
+import { packRecords, unpackRecords } from '../src/cli/pipeline/packed-records';
+import { defaultDatasets } from '../src/embedded/index';
+import { spendLedger } from './cli-ledger';
+
+/**
+ * What a chunk costs on its way to a worker (`--jobs 2` and more): the varied ledger's records (bench/cli-ledger.ts)
+ * in chunks of CHUNK_ROWS, structured-cloned as `postMessage` does: as `{ line, text }` objects (before), packed
+ * (pipeline/packed-records.ts: one string and one transferred buffer a chunk, unpacked into slices of that string),
+ * and as an array of the texts beside a buffer of lines (the alternative, whose strings arrive as strings of their
+ * own). A chunk at a time, as a worker takes them, the spend adapter (its kept parts warm) then computes the chunk as
+ * it arrived, to show whether rows read from slices of one string cost more. Interleaved rounds; medians.
+ *   tsx bench/worker-transfer.ts [rows] [rounds]     (default 200,000 and 7)
+ */
+
+const ROWS = Number(process.argv[2] ?? 200_000);
+const ROUNDS = Number(process.argv[3] ?? 7);
+
+const { header, line } = spendLedger();
+const columns = header.split(',');
+const records: RecordText[] = Array.from({ length: ROWS }, (_, index) => ({
+  line: index + 2,
+  text: line(index + 1),
+}));
+const chunks: RecordText[][] = [];
+for (let from = 0; from < records.length; from += CHUNK_ROWS)
+  chunks.push(records.slice(from, from + CHUNK_ROWS));
+
+const context: ChunkContext = {
+  inputFormat: 'csv',
+  format: 'csv',
+  header: columns,
+  columns: passThroughColumns(columns, undefined),
+  neutraliseFormulas: true,
+};
+const compute = chunkProcessor(spendRows(defaultDatasets), context);
+for (const chunk of chunks) compute(chunk); // the kept parts and the compiled code warm
+
+const ways = {
+  objects: (chunk: RecordText[]) => structuredClone(chunk),
+  packed: (chunk: RecordText[]) => {
+    const packed = packRecords(chunk);
+    return unpackRecords(structuredClone(packed, { transfer: [packed.spans.buffer as ArrayBuffer] }));
+  },
+  texts: (chunk: RecordText[]) => {
+    const lines = new Int32Array(chunk.map((record) => record.line));
+    const sent = structuredClone(
+      { texts: chunk.map((record) => record.text), lines },
+      { transfer: [lines.buffer] },
+    );
+    return sent.texts.map((text, index) => ({ line: sent.lines[index] as number, text }));
+  },
+};
+const times = Object.fromEntries(
+  Object.keys(ways).map((name) => [name, { crossing: [] as number[], rows: [] as number[] }]),
+) as Record<keyof typeof ways, { crossing: number[]; rows: number[] }>;
+let bytes = 0;
+for (let round = 0; round < ROUNDS; round++)
+  for (const [name, cross] of Object.entries(ways) as Array<
+    [keyof typeof ways, (chunk: RecordText[]) => RecordText[]]
+  >) {
+    // A chunk at a time, as a worker takes them: its crossing, then its rows.
+    let crossing = 0;
+    let rows = 0;
+    for (const chunk of chunks) {
+      const start = performance.now();
+      const arrived = cross(chunk);
+      const computing = performance.now();
+      bytes += compute(arrived).bytes.length;
+      crossing += computing - start;
+      rows += performance.now() - computing;
+    }
+    times[name].crossing.push(crossing);
+    times[name].rows.push(rows);
+  }
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] as number;
+for (const [name, { crossing, rows }] of Object.entries(times))
+  console.log(
+    `${name}: crossing ${median(crossing).toFixed(0)} ms, computing ${median(rows).toFixed(0)} ms (medians of ${ROUNDS}, ${ROWS} rows)`,
+  );
+console.log(
+  `packed ÷ objects: crossing ${(median(times.packed.crossing) / median(times.objects.crossing)).toFixed(2)}×, computing ${(median(times.packed.rows) / median(times.objects.rows)).toFixed(2)}× (${bytes} bytes written)`,
+);
