@@ -781,18 +781,20 @@ function spendMetadata(
   const infos = distinctDatasets(selected.rows.map((row) => row.dataset ?? datasets.spendFactors.info));
   const identity = infos.flatMap((info) => [info.id, info.version]);
   const region = selected.region;
-  const base = {
-    access_type: 'public',
-    source: [...new Set(infos.map((info) => info.source))].join('; '),
-    source_dataset: [...new Set(infos.map((info) => info.source_dataset))].join('; '),
-    year: datasets.spendFactors.factorYear,
-    region,
-    source_lca_activity: 'unknown',
-  } as const;
+  const source = [...new Set(infos.map((info) => info.source))].join('; ');
+  const sourceDataset = [...new Set(infos.map((info) => info.source_dataset))].join('; ');
+  const year = datasets.spendFactors.factorYear;
+  // Written out for each case, not spread from a shared part: V8 makes a literal that adds keys after a spread on
+  // its slow path, about 1 µs a key (bench/cli.md, "the first rows of each key").
   const single = selected.rows.length === 1 ? selected.rows[0] : undefined;
   if (single !== undefined) {
     return {
-      ...base,
+      access_type: 'public',
+      source,
+      source_dataset: sourceDataset,
+      year,
+      region,
+      source_lca_activity: 'unknown',
       name: single.name,
       id: factorId([...identity, single.activity_id, single.product, region]),
       activity_id: single.activity_id,
@@ -807,7 +809,12 @@ function spendMetadata(
   const mapping =
     datasets.classifications.mappingDataset?.(type, selected.code) ?? datasets.classifications.info;
   return {
-    ...base,
+    access_type: 'public',
+    source,
+    source_dataset: sourceDataset,
+    year,
+    region,
+    source_lca_activity: 'unknown',
     name: `${type} ${selected.code}: ${weighted ? 'output-weighted' : 'unweighted'} mean of ${products.length} ${datasets.classifications.productClassification} products (${products.join(', ')})`,
     id: factorId([...identity, mapping.id, mapping.version, type, selected.code, region]),
     activity_id: `${type}-${selected.code.toLowerCase().replaceAll('.', '_')}-mean`,
