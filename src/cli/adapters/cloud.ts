@@ -55,7 +55,7 @@ function requiredText(
 }
 
 /** A whole VM: co2e is total_co2e; the activity is instance-hours; both factors (grid and embodied) are named. */
-function instanceOutcome(result: InstanceEstimate): Omit<RowOutcome, 'notices'> {
+function instanceOutcome(result: InstanceEstimate): RowOutcome {
   const factors = [result.cpu_estimate.emission_factor, result.embodied_cpu_estimate.emission_factor];
   const join = (pick: (factor: NonNullable<Estimate['emission_factor']>) => string) =>
     factors.every((factor) => factor !== null)
@@ -81,6 +81,8 @@ function instanceOutcome(result: InstanceEstimate): Omit<RowOutcome, 'notices'> 
         decimal(result.calculation_details.energy_used_gpu ?? 0),
       ),
     ),
+    // What the estimate leaves out (GPUs without figures) goes to the row's notices column.
+    notices: result.notices ?? [],
   };
 }
 
@@ -129,14 +131,13 @@ export function cloudRows(datasets: CloudDatasets): RowAdapter {
       const outcome =
         calculator === 'instance'
           ? instanceOutcome(result as InstanceEstimate)
-          : {
-              ...estimateOutcome(result as Estimate),
-              energy_kwh: useEnergy(calculator, provider, request, result as Estimate, datasets),
-            };
-      // An instance estimate says what it leaves out (GPUs without figures); the notices go to the row's column.
-      const notices = calculator === 'instance' ? ((result as InstanceEstimate).notices ?? []) : [];
+          : estimateOutcome(
+              result as Estimate,
+              useEnergy(calculator, provider, request, result as Estimate, datasets),
+              [],
+            );
       return {
-        outcome: { ...outcome, notices },
+        outcome,
         groups: { provider: provider.toLowerCase(), calculator },
       };
     },

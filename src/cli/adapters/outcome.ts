@@ -1,16 +1,19 @@
 import type { Estimate } from '../../core/estimate';
+import type { Notice } from '../../spend/notices';
 import type { RowOutcome } from '../pipeline/row-adapter';
 
 /**
- * The result columns of one estimate (all but `notices`, which the adapter adds): its co2e, the activity it
- * multiplied and the factor's id, name and source (null when the row asked for `audit_trail: disabled`).
+ * The result columns of one estimate: its co2e, the activity it multiplied and the factor's id, name and source
+ * (null when the row asked for `audit_trail: disabled`), then the electricity behind it and the row's notices. One
+ * literal, not spread into another: V8 makes a literal that adds keys after a spread on its slow path, about 1 µs a
+ * key, on every row (bench/cli.md, "the first rows of each key").
  *
  * @example
  * ```ts
- * const outcome = { ...estimateOutcome(calculateCpu('aws', request, datasets)), notices: [] };
+ * const outcome = estimateOutcome(calculateCpu('aws', request, datasets), 0.0035, []);
  * ```
  */
-export function estimateOutcome(estimate: Estimate): Omit<RowOutcome, 'notices'> {
+export function estimateOutcome(estimate: Estimate, energyKwh: number | null, notices: Notice[]): RowOutcome {
   return {
     co2e: estimate.co2e,
     co2e_unit: estimate.co2e_unit,
@@ -21,5 +24,7 @@ export function estimateOutcome(estimate: Estimate): Omit<RowOutcome, 'notices'>
     factor_source: estimate.emission_factor?.source ?? null,
     factor_region: estimate.emission_factor?.region ?? null,
     factor_year: estimate.emission_factor?.year ?? null,
+    energy_kwh: energyKwh,
+    notices,
   };
 }

@@ -67,7 +67,7 @@ export interface ColumnSpec {
  *   groupings: { category: 'by classification' },
  *   compute(values, source) {
  *     const result = calculateSpend(pickFields(values, SPEND_REQUEST_COLUMNS, source) as SpendRequest, datasets);
- *     const outcome = { ...estimateOutcome(result.estimate), notices: result.notices };
+ *     const outcome = estimateOutcome(result.estimate, null, result.notices);
  *     return { outcome, groups: { category: String(values.classification_code) } };
  *   },
  * };
