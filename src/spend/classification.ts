@@ -113,7 +113,12 @@ export function selectFactor(request: ParsedSpendRequest, datasets: SpendDataset
   const factors = datasets.spendFactors;
   // The country's own factors, else its EXIOBASE region's (VN → WA), else an error naming what would answer.
   const { region, notices: regionNotices } = resolveSpendRegion(request.spend_region, factors);
-  const rows = products.flatMap((product) => factors.get(product, region) ?? []);
+  // A loop rather than flatMap, which V8 makes an array per product for (bench/cli.md, "the first rows of each key").
+  const rows: SpendFactor[] = [];
+  for (const product of products) {
+    const row = factors.get(product, region);
+    if (row !== undefined) rows.push(row);
+  }
   if (rows.length === 0) throw noFactorInRegion(code, products, region, datasets);
 
   const weightOf = productWeights(type, code, region, datasets);
@@ -217,7 +222,7 @@ function coveredShare(
   const total = sum(weights as Decimal[]);
   if (!isPositive(total)) return undefined;
   const covered = sum(
-    products.flatMap((product, index) => (missing.includes(product) ? [] : [weights[index] as Decimal])),
+    weights.filter((_, index) => !missing.includes(products[index] as string)) as Decimal[],
   );
   return toFixed(div(mul(covered, decimal(100)), total), 1);
 }
