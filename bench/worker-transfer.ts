@@ -10,10 +10,11 @@ import { spendLedger } from './cli-ledger';
 /**
  * What a chunk costs on its way to a worker (`--jobs 2` and more): the varied ledger's records (bench/cli-ledger.ts)
  * in chunks of CHUNK_ROWS, structured-cloned as `postMessage` does: as `{ line, text }` objects (before), packed
- * (pipeline/packed-records.ts: one string and one transferred buffer a chunk, unpacked into slices of that string),
- * and as an array of the texts beside a buffer of lines (the alternative, whose strings arrive as strings of their
- * own). A chunk at a time, as a worker takes them, the spend adapter (its kept parts warm) then computes the chunk as
- * it arrived, to show whether rows read from slices of one string cost more. Interleaved rounds; medians.
+ * (pipeline/packed-records.ts: the texts as an array beside a transferred buffer of lines), and joined (the first
+ * packing: one string and a buffer of ends, the records slices of that string). A chunk at a time, as a worker takes
+ * them, the spend adapter (its kept parts warm) then computes the chunk as it arrived. Interleaved rounds; medians.
+ * The crossing is one thread's share of the work; a whole `--jobs 2` run also shows what each way leaves the garbage
+ * collectors (bench/cli.md).
  *   tsx bench/worker-transfer.ts [rows] [rounds]     (default 200,000 and 7)
  */
 
@@ -44,15 +45,21 @@ const ways = {
   objects: (chunk: RecordText[]) => structuredClone(chunk),
   packed: (chunk: RecordText[]) => {
     const packed = packRecords(chunk);
-    return unpackRecords(structuredClone(packed, { transfer: [packed.spans.buffer as ArrayBuffer] }));
+    return unpackRecords(structuredClone(packed, { transfer: [packed.lines.buffer as ArrayBuffer] }));
   },
-  texts: (chunk: RecordText[]) => {
-    const lines = new Int32Array(chunk.map((record) => record.line));
+  /** The first packing, measured and dropped: the texts end to end in one string, the records slices of it. */
+  joined: (chunk: RecordText[]) => {
+    const ends = new Int32Array(chunk.length);
+    let end = 0;
+    chunk.forEach((record, index) => (ends[index] = end += (record.text as string).length));
     const sent = structuredClone(
-      { texts: chunk.map((record) => record.text), lines },
-      { transfer: [lines.buffer] },
+      { text: chunk.map((record) => record.text).join(''), ends },
+      { transfer: [ends.buffer] },
     );
-    return sent.texts.map((text, index) => ({ line: sent.lines[index] as number, text }));
+    return chunk.map((record, index) => ({
+      line: record.line,
+      text: sent.text.slice(index === 0 ? 0 : sent.ends[index - 1], sent.ends[index]),
+    }));
   },
 };
 const times = Object.fromEntries(

@@ -22,12 +22,12 @@ describe('packRecords', () => {
     fc.assert(
       fc.property(fc.array(recordArbitrary, { maxLength: 60 }), (records) => {
         const packed = packRecords(records);
-        expect(unpackRecords(structuredClone(packed, { transfer: [packed.spans.buffer] }))).toEqual(records);
+        expect(unpackRecords(structuredClone(packed, { transfer: [packed.lines.buffer] }))).toEqual(records);
       }),
     );
   });
 
-  it('packs plain records as one text and one buffer, and keeps only the others as objects', () => {
+  it('packs plain records as their texts and one buffer of lines, and keeps only the others as objects', () => {
     const records: RecordText[] = [
       { line: 2, text: 'a,1' },
       { line: 3, text: '' },
@@ -36,15 +36,15 @@ describe('packRecords', () => {
       { line: 7, text: 'ü,3' },
     ];
     const packed = packRecords(records);
-    expect(packed.text).toBe('a,1"multi\nline",2ü,3');
-    expect([...packed.spans]).toEqual([2, 3, 3, 3, 4, 3, 5, 17, 7, 20]);
+    expect(packed.texts).toEqual(['a,1', '', '"multi\nline",2', 'ü,3']);
+    expect([...packed.lines]).toEqual([2, 3, 4, 5, 7]);
     expect(packed.others).toEqual([[2, records[2]]]);
     expect(unpackRecords(packed)).toEqual(records);
   });
 
   it('packs an empty chunk', () => {
     const packed = packRecords([]);
-    expect(packed.spans.length).toBe(0);
+    expect(packed.lines.length).toBe(0);
     expect(unpackRecords(packed)).toEqual([]);
   });
 });

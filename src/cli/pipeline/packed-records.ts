@@ -1,16 +1,16 @@
 import type { RecordText } from '../formats/records';
 
 /**
- * A chunk of records as it crosses to a worker thread: the texts end to end in one string, and each record's line
- * and end in one typed array that is transferred rather than copied. Structured cloning an array of `{ line, text }`
- * objects writes both keys and a string per record and makes them again on the other side; this is one string and
- * one buffer a chunk, and the worker's records are slices of that string.
+ * A chunk of records as it crosses to a worker thread: the plain records' texts as an array of strings, and every
+ * record's line in one typed array. Structured cloning an array of `{ line, text }` objects writes both keys and a
+ * string per record and makes an object again for each on the other side; this writes only the strings, and the
+ * worker's texts arrive as strings of their own (bench/worker-transfer.ts).
  */
 export interface PackedRecords {
-  /** The plain records' texts, end to end. */
-  text: string;
-  /** Per record: its line, then where its text ends in `text` (a record that is not plain takes no text). */
-  spans: Int32Array;
+  /** The plain records' texts, in order. */
+  texts: string[];
+  /** Every record's line. */
+  lines: Int32Array;
   /** The records that are not a line and its text (an error, a salvaged or Parquet record), by index. */
   others: Array<[index: number, record: RecordText]>;
 }
@@ -28,25 +28,20 @@ const isPlain = (record: RecordText): boolean =>
  * @example
  * ```ts
  * const packed = packRecords([{ line: 2, text: 'a,1' }, { line: 3, error: 'line 3: …' }]);
- * worker.postMessage(packed, [packed.spans.buffer]);
+ * worker.postMessage(packed, [packed.lines.buffer]);
  * ```
  */
 export function packRecords(records: readonly RecordText[]): PackedRecords {
-  const spans = new Int32Array(records.length * 2);
+  const lines = new Int32Array(records.length);
   const texts: string[] = [];
   const others: PackedRecords['others'] = [];
-  let end = 0;
   for (let index = 0; index < records.length; index++) {
     const record = records[index] as RecordText;
-    spans[2 * index] = record.line;
-    if (isPlain(record)) {
-      const text = record.text as string;
-      texts.push(text);
-      end += text.length;
-    } else others.push([index, record]);
-    spans[2 * index + 1] = end;
+    lines[index] = record.line;
+    if (isPlain(record)) texts.push(record.text as string);
+    else others.push([index, record]);
   }
-  return { text: texts.join(''), spans, others };
+  return { texts, lines, others };
 }
 
 /**
@@ -57,14 +52,17 @@ export function packRecords(records: readonly RecordText[]): PackedRecords {
  * unpackRecords(packRecords([{ line: 2, text: 'a,1' }])); // [{ line: 2, text: 'a,1' }]
  * ```
  */
-export function unpackRecords({ text, spans, others }: PackedRecords): RecordText[] {
-  const records = new Array<RecordText>(spans.length >> 1);
-  let start = 0;
+export function unpackRecords({ texts, lines, others }: PackedRecords): RecordText[] {
+  const records = new Array<RecordText>(lines.length);
+  let next = 0;
+  let other = 0;
+  let otherAt = others[0]?.[0] ?? -1;
   for (let index = 0; index < records.length; index++) {
-    const end = spans[2 * index + 1] as number;
-    records[index] = { line: spans[2 * index] as number, text: text.slice(start, end) };
-    start = end;
+    if (index === otherAt) {
+      records[index] = (others[other] as [number, RecordText])[1];
+      other++;
+      otherAt = others[other]?.[0] ?? -1;
+    } else records[index] = { line: lines[index] as number, text: texts[next++] };
   }
-  for (const [index, record] of others) records[index] = record;
   return records;
 }

@@ -162,7 +162,7 @@ export function workerPool(
       return new Promise<ChunkResult>((resolve, reject) => {
         pending.push({ resolve, reject });
         const packed = packRecords(records);
-        worker.postMessage(packed, [packed.spans.buffer as ArrayBuffer]);
+        worker.postMessage(packed, [packed.lines.buffer as ArrayBuffer]);
       });
     },
     get starting() {
