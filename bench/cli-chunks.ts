@@ -1,10 +1,9 @@
 import { spendRows } from '../src/cli/adapters/spend';
-import { passThroughColumns } from '../src/cli/formats/index';
-import { type ChunkContext, chunkProcessor } from '../src/cli/pipeline/chunk';
+import { chunkProcessor } from '../src/cli/pipeline/chunk';
 import { CHUNK_ROWS } from '../src/cli/pipeline/chunker';
 import { RunSummary } from '../src/cli/pipeline/summary';
 import { defaultDatasets } from '../src/embedded/index';
-import { spendLedger } from './cli-ledger';
+import { ledgerChunkContext, spendLedger } from './cli-ledger';
 
 /**
  * The `spend` CLI's row work without its files: the varied ledger's lines (bench/cli-ledger.ts, as
@@ -26,7 +25,6 @@ const ROWS = Number(process.argv[2] ?? 1_000_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
 
 const { header, line } = spendLedger();
-const columns = header.split(',');
 const lines = Array.from({ length: ROWS }, (_, index) => line(index + 1));
 /** The key cells of a ledger line: code, region, year and currency (the quoted supplier comes first). */
 const keyOf = (text: string): string => {
@@ -39,13 +37,7 @@ const sorted = lines
   .sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : keys[a] === keys[b] ? a - b : 1))
   .map((index) => lines[index] as string);
 
-const context: ChunkContext = {
-  inputFormat: 'csv',
-  format: 'csv',
-  header: columns,
-  columns: passThroughColumns(columns, undefined),
-  neutraliseFormulas: true,
-};
+const context = ledgerChunkContext(header);
 
 /** µs per row of each round, and the output's bytes (the same for both orders). */
 function rounds(texts: readonly string[]): { times: number[]; bytes: number } {

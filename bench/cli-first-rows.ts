@@ -1,9 +1,7 @@
 import { spendRows } from '../src/cli/adapters/spend';
-import { passThroughColumns } from '../src/cli/formats/index';
-import { type ChunkContext, chunkProcessor } from '../src/cli/pipeline/chunk';
-import { CHUNK_ROWS } from '../src/cli/pipeline/chunker';
+import { chunkProcessor } from '../src/cli/pipeline/chunk';
 import { defaultDatasets } from '../src/embedded/index';
-import { spendLedger } from './cli-ledger';
+import { ledgerChunks } from './cli-ledger';
 
 /**
  * What the first rows of each key cost the `spend` CLI: the varied ledger's first lines (bench/cli-ledger.ts; its
@@ -17,19 +15,7 @@ import { spendLedger } from './cli-ledger';
 const ROWS = Number(process.argv[2] ?? 40_000);
 const ROUNDS = Number(process.argv[3] ?? 5);
 
-const { header, line } = spendLedger();
-const columns = header.split(',');
-const records = Array.from({ length: ROWS }, (_, index) => ({ line: index + 2, text: line(index + 1) }));
-const chunks: Array<typeof records> = [];
-for (let from = 0; from < records.length; from += CHUNK_ROWS)
-  chunks.push(records.slice(from, from + CHUNK_ROWS));
-const context: ChunkContext = {
-  inputFormat: 'csv',
-  format: 'csv',
-  header: columns,
-  columns: passThroughColumns(columns, undefined),
-  neutraliseFormulas: true,
-};
+const { chunks, context } = ledgerChunks(ROWS);
 
 /** The datasets with each table a new object: the engine's caches, keyed by table, start empty. */
 const freshTables = (): typeof defaultDatasets =>

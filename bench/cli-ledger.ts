@@ -2,6 +2,10 @@
  * The spend ledger of `npm run bench:cli`: row `index` of a deterministic, varied ledger (codes at several levels,
  * regions, currencies, years, margins), as CSV text and as the request the CLI builds from it.
  */
+import { passThroughColumns } from '../src/cli/formats/index';
+import type { RecordText } from '../src/cli/formats/records';
+import type { ChunkContext } from '../src/cli/pipeline/chunk';
+import { CHUNK_ROWS } from '../src/cli/pipeline/chunker';
 import { defaultDatasets, defaultTables } from '../src/embedded/index';
 import { calculateSpend } from '../src/index';
 import { seededRandom } from '../tests/fixtures/seeded-random';
@@ -116,4 +120,29 @@ export function spendLedger(): VariedLedger & { pairs: ReadonlyArray<readonly [s
     }
   ledger = { ...variedLedger({ pairs, currencies: defaultDatasets.fx.currencies }), pairs };
   return ledger;
+}
+
+/** The chunk context of a `spend` run on a ledger with this header line, CSV in and out. */
+export function ledgerChunkContext(header: string): ChunkContext {
+  const columns = header.split(',');
+  return {
+    inputFormat: 'csv',
+    format: 'csv',
+    header: columns,
+    columns: passThroughColumns(columns, undefined),
+    neutraliseFormulas: true,
+  };
+}
+
+/** The varied ledger's first `rows` lines as a file run reads them: records in chunks of CHUNK_ROWS. */
+export function ledgerChunks(rows: number): { chunks: RecordText[][]; context: ChunkContext } {
+  const { header, line } = spendLedger();
+  const records: RecordText[] = Array.from({ length: rows }, (_, index) => ({
+    line: index + 2,
+    text: line(index + 1),
+  }));
+  const chunks: RecordText[][] = [];
+  for (let from = 0; from < records.length; from += CHUNK_ROWS)
+    chunks.push(records.slice(from, from + CHUNK_ROWS));
+  return { chunks, context: ledgerChunkContext(header) };
 }

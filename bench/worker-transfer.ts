@@ -1,11 +1,9 @@
 import { spendRows } from '../src/cli/adapters/spend';
-import { passThroughColumns } from '../src/cli/formats/index';
 import type { RecordText } from '../src/cli/formats/records';
-import { type ChunkContext, chunkProcessor } from '../src/cli/pipeline/chunk';
-import { CHUNK_ROWS } from '../src/cli/pipeline/chunker';
+import { chunkProcessor } from '../src/cli/pipeline/chunk';
 import { packRecords, unpackRecords } from '../src/cli/pipeline/packed-records';
 import { defaultDatasets } from '../src/embedded/index';
-import { spendLedger } from './cli-ledger';
+import { ledgerChunks } from './cli-ledger';
 
 /**
  * What a chunk costs on its way to a worker (`--jobs 2` and more): the varied ledger's records (bench/cli-ledger.ts)
@@ -21,23 +19,7 @@ import { spendLedger } from './cli-ledger';
 const ROWS = Number(process.argv[2] ?? 200_000);
 const ROUNDS = Number(process.argv[3] ?? 7);
 
-const { header, line } = spendLedger();
-const columns = header.split(',');
-const records: RecordText[] = Array.from({ length: ROWS }, (_, index) => ({
-  line: index + 2,
-  text: line(index + 1),
-}));
-const chunks: RecordText[][] = [];
-for (let from = 0; from < records.length; from += CHUNK_ROWS)
-  chunks.push(records.slice(from, from + CHUNK_ROWS));
-
-const context: ChunkContext = {
-  inputFormat: 'csv',
-  format: 'csv',
-  header: columns,
-  columns: passThroughColumns(columns, undefined),
-  neutraliseFormulas: true,
-};
+const { chunks, context } = ledgerChunks(ROWS);
 const compute = chunkProcessor(spendRows(defaultDatasets), context);
 for (const chunk of chunks) compute(chunk); // the kept parts and the compiled code warm
 

@@ -782,27 +782,21 @@ function spendMetadata(
   // Loops rather than flatMap, which V8 makes an array per element for (bench/cli.md, "the first rows of each key").
   const identity: string[] = [];
   for (const info of infos) identity.push(info.id, info.version);
-  const region = selected.region;
-  const source = [...new Set(infos.map((info) => info.source))].join('; ');
-  const sourceDataset = [...new Set(infos.map((info) => info.source_dataset))].join('; ');
-  const year = datasets.spendFactors.factorYear;
-  // Written out for each case, not spread from a shared part: V8 makes a literal that adds keys after a spread on
-  // its slow path, about 1 µs a key (bench/cli.md, "the first rows of each key").
+  const shared: SharedMetadata = {
+    source: [...new Set(infos.map((info) => info.source))].join('; '),
+    sourceDataset: [...new Set(infos.map((info) => info.source_dataset))].join('; '),
+    year: datasets.spendFactors.factorYear,
+    region: selected.region,
+  };
   const single = selected.rows.length === 1 ? selected.rows[0] : undefined;
   if (single !== undefined) {
-    return {
-      access_type: 'public',
-      source,
-      source_dataset: sourceDataset,
-      year,
-      region,
-      source_lca_activity: 'unknown',
-      name: single.name,
-      id: factorId([...identity, single.activity_id, single.product, region]),
-      activity_id: single.activity_id,
-      category: 'Procurement',
-      data_quality_flags: [...single.data_quality_flags],
-    };
+    return metadataOf(
+      shared,
+      single.name,
+      factorId([...identity, single.activity_id, single.product, shared.region]),
+      single.activity_id,
+      [...single.data_quality_flags],
+    );
   }
   const products = selected.rows.map((row) => row.product);
   const type =
@@ -810,18 +804,47 @@ function spendMetadata(
   const weighted = selected.shares.every((share) => share.weight !== null);
   const mapping =
     datasets.classifications.mappingDataset?.(type, selected.code) ?? datasets.classifications.info;
+  return metadataOf(
+    shared,
+    `${type} ${selected.code}: ${weighted ? 'output-weighted' : 'unweighted'} mean of ${products.length} ${datasets.classifications.productClassification} products (${products.join(', ')})`,
+    factorId([...identity, mapping.id, mapping.version, type, selected.code, shared.region]),
+    `${type}-${selected.code.toLowerCase().replaceAll('.', '_')}-mean`,
+    [...distinctFlags(selected.rows)].sort(),
+  );
+}
+
+/** What a selection's metadata takes from its datasets and region, whichever its factor. */
+interface SharedMetadata {
+  source: string;
+  sourceDataset: string;
+  year: number;
+  region: string;
+}
+
+/**
+ * A spend factor's metadata, its keys in the order the API sends them. One literal, not the shared part spread into
+ * another: V8 makes a literal that adds keys after a spread on its slow path, about 1 µs a key (bench/cli.md, "the
+ * first rows of each key").
+ */
+function metadataOf(
+  shared: SharedMetadata,
+  name: string,
+  id: string,
+  activityId: string,
+  flags: string[],
+): FactorMetadata {
   return {
     access_type: 'public',
-    source,
-    source_dataset: sourceDataset,
-    year,
-    region,
+    source: shared.source,
+    source_dataset: shared.sourceDataset,
+    year: shared.year,
+    region: shared.region,
     source_lca_activity: 'unknown',
-    name: `${type} ${selected.code}: ${weighted ? 'output-weighted' : 'unweighted'} mean of ${products.length} ${datasets.classifications.productClassification} products (${products.join(', ')})`,
-    id: factorId([...identity, mapping.id, mapping.version, type, selected.code, region]),
-    activity_id: `${type}-${selected.code.toLowerCase().replaceAll('.', '_')}-mean`,
+    name,
+    id,
+    activity_id: activityId,
     category: 'Procurement',
-    data_quality_flags: [...distinctFlags(selected.rows)].sort(),
+    data_quality_flags: flags,
   };
 }
 
