@@ -18,6 +18,7 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isShareAlikeOrDatabaseLicence } from '../../scripts/data-files';
+import { packRecords } from '../../src/cli/pipeline/packed-records';
 import { startConnectProxy, startFakeServer } from '../fetch/server';
 import { releaseTexts, releaseZip } from '../loaders/exiobase-fixture';
 
@@ -576,7 +577,7 @@ async function typecheck(
 describe("the installed command's worker threads", () => {
   it('start from the installed dist/cli-worker.js and compute a chunk of rows (what --jobs 2 runs)', async () => {
     const { Worker } = await import('node:worker_threads');
-    // A ledger's header line and one row, as the main thread hands them over.
+    // A ledger's header line and one row, packed as the main thread hands them over (pipeline/pool.ts).
     const headerLine = 'classification_type,classification_code,spend_year,spend_region,money,money_unit';
     const header = headerLine.split(',');
     const workerData = {
@@ -594,7 +595,7 @@ describe("the installed command's worker threads", () => {
             messages.push(message);
             // Ready first (its adapter built), then the chunk's result.
             if ('co2eWorkerReady' in message)
-              worker.postMessage([{ line: 2, text: 'isic4,4711,2019,DE,1000,eur' }]);
+              worker.postMessage(packRecords([{ line: 2, text: 'isic4,4711,2019,DE,1000,eur' }]));
             else resolve(message as never);
           });
         },
