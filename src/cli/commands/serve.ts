@@ -298,8 +298,9 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
   for (let quiet = 0, seen = sockets.accepted(); quiet < ACCEPT_TURNS || sockets.unheard();) {
     if (performance.now() - draining >= DRAIN_ACCEPT_MS) break;
     await new Promise((resolve) => setTimeout(resolve, 1));
-    quiet = sockets.accepted() === seen ? quiet + 1 : 0;
-    seen = sockets.accepted();
+    const accepted = sockets.accepted();
+    quiet = accepted === seen ? quiet + 1 : 0;
+    seen = accepted;
   }
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
