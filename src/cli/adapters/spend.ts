@@ -249,17 +249,15 @@ interface SelectionCells {
   /** The co2e unit's cell between the commas around it (`,kg,`). */
   readonly unit: string;
   /**
-   * The activity unit's and factor's cells, with the commas around them, as UTF-8: the row's longest cell, encoded
-   * once per selection rather than per row.
+   * The activity unit's and factor's cells, with the commas around them: the row's longest cell, one flat string
+   * made once per selection.
    */
-  readonly factorCells: Uint8Array;
+  readonly factorCells: string;
   readonly notices: string;
   type: string;
   code: string;
   category: string;
 }
-
-const UTF8 = new TextEncoder();
 
 /** The co2e unit's cell: a template's estimates are in kg (estimateOfTemplate's co2e_unit). */
 const UNIT_CELL = `,${resultTextCell('kg')},`;
@@ -304,16 +302,17 @@ function selectionCellsOf(row: FastSpendRow, activity: Record<string, unknown>):
   if (cells === undefined) {
     cells = {
       unit: UNIT_CELL,
-      factorCells: UTF8.encode(
-        `,${[
-          resultTextCell(template.activityUnit),
-          resultTextCell(factor?.id ?? null),
-          resultTextCell(factor?.name ?? null),
-          resultTextCell(factor?.source ?? null),
-          resultTextCell(factor?.region ?? null),
-          numberCell(factor?.year),
-        ].join(',')},`,
-      ),
+      // Joined, not a template literal: a flat string, which each row's line copies without flattening it again.
+      factorCells: [
+        '',
+        resultTextCell(template.activityUnit),
+        resultTextCell(factor?.id ?? null),
+        resultTextCell(factor?.name ?? null),
+        resultTextCell(factor?.source ?? null),
+        resultTextCell(factor?.region ?? null),
+        numberCell(factor?.year),
+        '',
+      ].join(','),
       notices: noticesCell(row.selectionNotices),
       type: '',
       code: '',
@@ -383,7 +382,7 @@ interface KeyedSelection {
   cells: SelectionCells | undefined;
   /** The cells' unit, factor and notices cells, copied here: a row reads them from the entry it has just found. */
   unit: string;
-  factorCells: Uint8Array;
+  factorCells: string;
   notices: string;
   /** Its selection's own notices (`selection.selected.notices`). */
   readonly selectionNotices: readonly Notice[];
@@ -565,7 +564,7 @@ class RowKeys {
         prices: this.priceTable(selection),
         cells: undefined,
         unit: '',
-        factorCells: NO_BYTES,
+        factorCells: '',
         notices: '',
         selectionNotices: selection.selected.notices,
         category: '',
@@ -1256,11 +1255,10 @@ function keptPrice(
 /** The result {@link spendCsvResult} gives, reused: the pipeline reads it before asking for the next row's. */
 const result = {
   // co2e, unit, activity, factor, rate, three margins, inflation, notices, and the empty error cells' commas.
-  cells: ['', '', '', '', '', '', '', '', '', '', ',,,'] as Array<string | Uint8Array>,
+  cells: ['', '', '', '', '', '', '', '', '', '', ',,,'],
   co2e: 0,
   co2eText: '',
   groups: { category: '' },
 } satisfies CsvResult;
 
 const NO_NOTICES: readonly Notice[] = [];
-const NO_BYTES = new Uint8Array(0);

@@ -97,13 +97,6 @@ class ByteSink {
     this.length += this.buffer.write(text, this.length, 'utf8');
   }
 
-  /** Bytes encoded once (a cell kept for many rows): copied as they are. */
-  writeBytes(bytes: Uint8Array): void {
-    if (this.length + bytes.length > this.buffer.length) this.grow(bytes.length);
-    this.buffer.set(bytes, this.length);
-    this.length += bytes.length;
-  }
-
   private grow(most: number): void {
     const grown = Buffer.allocUnsafeSlow(Math.max(this.buffer.length * 2, this.length + most));
     this.buffer.copy(grown, 0, 0, this.length);
@@ -263,14 +256,15 @@ function answeredFromText(
   }
 }
 
-/** A row's result cells ({@link CsvResult.cells}) and its line end. */
-function writeCells(sink: ByteSink, cells: CsvResult['cells']): void {
-  for (let index = 0; index < cells.length; index++) {
-    const cell = cells[index] as string | Uint8Array;
-    if (typeof cell === 'string') sink.write(cell);
-    else sink.writeBytes(cell);
-  }
-  sink.write('\n');
+/**
+ * A row's line: its input cells (`input`, the record's text or the encoder's cells, with the comma after them), its
+ * result cells ({@link CsvResult.cells}) and its line end, joined into one string and encoded with one call. A call
+ * per cell cost more than the copy the join makes (see bench/cli.md).
+ */
+function writeRow(sink: ByteSink, input: string, cells: CsvResult['cells']): void {
+  let line = input;
+  for (let index = 0; index < cells.length; index++) line += cells[index] as string;
+  sink.write(`${line}\n`);
 }
 
 /**
@@ -377,9 +371,7 @@ export function chunkProcessor(
               : undefined;
           if (written !== undefined) {
             summary.success(written.co2e, written.groups, undefined, written.co2eText);
-            sink.write(text);
-            sink.write(',');
-            writeCells(sink, written.cells);
+            writeRow(sink, `${text},`, written.cells);
             return;
           }
         }
@@ -401,15 +393,11 @@ export function chunkProcessor(
           const written = csvResult?.call(kind, input, source, reading);
           if (written !== undefined) {
             summary.success(written.co2e, written.groups, undefined, written.co2eText);
-            // The line is written piece by piece: the input cells (often the record's text itself), then the cells.
-            sink.write(
-              (resultInput as NonNullable<typeof resultInput>)(
-                values,
-                copiesRecords ? record.text : undefined,
-              ),
+            const cells = (resultInput as NonNullable<typeof resultInput>)(
+              values,
+              copiesRecords ? record.text : undefined,
             );
-            if (hasInput) sink.write(',');
-            writeCells(sink, written.cells);
+            writeRow(sink, hasInput ? `${cells},` : cells, written.cells);
             return;
           }
           const { outcome, groups, fields, tallied } = kind.compute(input, source, reading);

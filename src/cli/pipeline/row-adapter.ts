@@ -15,11 +15,10 @@ export interface CellReading {
 export interface CsvResult {
   /**
    * The result cells of RESULT_COLUMNS (formats/output-row.ts) as CSV, comma-separated, without a line end, in pieces
-   * written one after another (joined, they are the cells): no string of the whole is built per row. A cell the
-   * adapter keeps for many rows may be given as its UTF-8 bytes, encoded once. The adapter may reuse the array for its
-   * next row.
+   * (joined, they are the cells): the adapter keeps the pieces shared by many rows and makes only the rest per row.
+   * The adapter may reuse the array for its next row.
    */
-  cells: ReadonlyArray<string | Uint8Array>;
+  cells: readonly string[];
   /** The row's kg, and its `numberText` (what the run summary sums). */
   co2e: number;
   co2eText: string;
