@@ -204,7 +204,7 @@ describe('spend CSV rows written from the cached parts (csvResult)', () => {
 
   it('the same for every key of the good cells, each kept and then met again with other currencies', () => {
     // Every code, region and year with every currency, without margins and then with them, in two orders: a kept
-    // price change meets rates with and without notices of their own (the notices cell kept per price change).
+    // price change meets rates with and without notices of their own (each row's notices cell joined from its parts).
     const lines: string[] = [];
     for (const code of ['4711', '62', 'F', '0130', '01'])
       for (const region of ['DE', 'GB', 'US', 'BR'])

@@ -472,14 +472,6 @@ interface KeyedPrice {
   readonly quiet: boolean;
   /** Its notices' {@link plainCodes}. */
   readonly codes: string | undefined;
-  /**
-   * The notices cell of the last row with notices of its rate or margins, and the rate and margins' notices it was
-   * made for: the rows of one selection and year mostly share them, so the cell is not joined again per row.
-   */
-  noticesSelection: readonly Notice[] | undefined;
-  noticesRate: RateEntry | undefined;
-  noticesMargins: readonly Notice[] | undefined;
-  notices: string;
 }
 
 /** A {@link KeyedPrice}: its numbers copied out of the price change, as {@link keyedRate} does a rate's. */
@@ -492,10 +484,6 @@ function keyedPrice(price: PriceEntry): KeyedPrice {
     lo: usable ? price.deflator[1] : Number.NaN,
     quiet: price.prices.notices.length === 0,
     codes: plainCodes(price.prices.notices),
-    noticesSelection: undefined,
-    noticesRate: undefined,
-    noticesMargins: undefined,
-    notices: '',
   };
 }
 
@@ -1053,26 +1041,6 @@ const noticesOf = (
   price: readonly Notice[],
 ): string => noticesCell([...selection, ...rate, ...margins, ...price]);
 
-/**
- * The notices cell of a kept price change's rows with this selection's notices, rate and margins' notices: the one
- * kept on it when made for the same rate and margins (the rows of one selection and year mostly share them), else
- * made and kept.
- */
-function keptNoticesCell(
-  kept: KeyedPrice,
-  selection: readonly Notice[],
-  rate: RateEntry,
-  margins: readonly Notice[],
-): string {
-  if (kept.noticesRate !== rate || kept.noticesMargins !== margins || kept.noticesSelection !== selection) {
-    kept.notices = noticesOf(selection, rate.exchange.notices, margins, kept.price.prices.notices);
-    kept.noticesSelection = selection;
-    kept.noticesRate = rate;
-    kept.noticesMargins = margins;
-  }
-  return kept.notices;
-}
-
 /** The notices cell of a row whose rate, margins or price change add notices to its selection's. */
 const rowNoticesCell = (row: FastSpendRow, marginNotices: readonly Notice[]): string =>
   noticesOf(row.selectionNotices, row.rate.exchange.notices, marginNotices, row.price.prices.notices);
@@ -1154,13 +1122,7 @@ function spendCsvResult(
       }
       notices = keyed.marginNoticesCell;
     }
-  } else if (partsAdd) {
-    const kept = rowKept.price;
-    notices =
-      kept === undefined
-        ? rowNoticesCell(row, marginNotices)
-        : keptNoticesCell(kept, row.selectionNotices, rate, marginNotices);
-  }
+  } else if (partsAdd) notices = rowNoticesCell(row, marginNotices);
   const { unsupplied } = row;
   if (unsupplied === undefined) marginsCells(row.tax, row.trade, row.transport);
   else unsuppliedMarginsCells(unsuppliedText(unsupplied));
@@ -1261,7 +1223,12 @@ function keptRowResult(
       notices = joinedCodes(joinedCodes(joinedCodes(codes, rate.codes), marginCodes), price.codes);
     else {
       const marginNotices = supplied ? NO_NOTICES : (kept.unsupplied as UnsuppliedMargins).applied.notices;
-      notices = keptNoticesCell(price, kept.selectionNotices, rate.rate, marginNotices);
+      notices = noticesOf(
+        kept.selectionNotices,
+        rate.rate.exchange.notices,
+        marginNotices,
+        price.price.prices.notices,
+      );
     }
   }
   // A supplied margin is shown as its number (`+ 0`: -0 is shown as 0), as fastSpendRowOf gives it.
