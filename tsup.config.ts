@@ -59,7 +59,7 @@ export function embeddedDatasets() {
 
 /**
  * The CLI imports undici (proxy-agent.ts) only for a download through a proxy: in the bundle that import stays an
- * import of dist/cli-proxy-agent.js, built as an entry of its own, so cli.js does not carry undici's 0.8 MB, which
+ * import of dist/cli-proxy-agent.js, built as an entry of its own, so cli-main.js does not carry undici's 0.8 MB, which
  * Node would compile at every start of every command.
  */
 const proxyAgentApart: Plugin = {
@@ -75,7 +75,7 @@ const proxyAgentApart: Plugin = {
 
 /**
  * The report renderer carries the chart library (ECharts, SVG only): imported by the CLI only when a report is
- * written, it stays dist/cli-report.js, an entry of its own, so cli.js does not parse it at every start.
+ * written, it stays dist/cli-report.js, an entry of its own, so cli-main.js does not parse it at every start.
  */
 const reportApart: Plugin = {
   name: 'report-apart',
@@ -84,6 +84,19 @@ const reportApart: Plugin = {
       /[\\/]src[\\/]cli[\\/]commands[\\/]file\.ts$/.test(importer)
         ? { path: './cli-report.js', external: true }
         : undefined,
+    );
+  },
+};
+
+/**
+ * The executable (launch.ts) starts a worker before it loads the CLI: its import of index.ts stays an import of
+ * dist/cli-main.js, the CLI built as an entry of its own, so cli.js is only the few lines that start the worker.
+ */
+const cliMainApart: Plugin = {
+  name: 'cli-main-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/index$/ }, ({ importer }) =>
+      /[\\/]src[\\/]cli[\\/]launch\.ts$/.test(importer) ? { path: './cli-main.js', external: true } : undefined,
     );
   },
 };
@@ -131,6 +144,8 @@ export default defineConfig([
     clean: [
       '!cli.js',
       '!cli.js.map',
+      '!cli-main.js',
+      '!cli-main.js.map',
       '!cli-worker.js',
       '!cli-worker.js.map',
       '!cli-proxy-agent.js',
@@ -144,12 +159,13 @@ export default defineConfig([
     splitting: true,
   },
   {
-    // The `co2e-engine` executable: one ESM file with its CLI-only dependencies bundled in, so the package's
-    // runtime dependencies stay zod and big.js.
+    // The `co2e-engine` executable: cli.js starts a file run's first worker, then imports cli-main.js, one ESM file
+    // with the CLI's own dependencies bundled in, so the package's runtime dependencies stay zod and big.js.
     // The CLI's worker threads start cli-worker.js: the row pipeline without the command line, so they are ready
     // sooner (src/cli/worker.ts).
     entry: {
-      cli: 'src/cli/index.ts',
+      cli: 'src/cli/launch.ts',
+      'cli-main': 'src/cli/index.ts',
       'cli-worker': 'src/cli/worker.ts',
       'cli-proxy-agent': 'src/cli/commands/proxy-agent.ts',
       'cli-report': 'src/cli/report/render.ts',
@@ -174,7 +190,7 @@ export default defineConfig([
       'zrender',
     ],
     // The tables stay in dist/data/ (imported by reference, each with its licence), as for the library entries.
-    esbuildPlugins: [externalDataModules, jsonAsParse, proxyAgentApart, reportApart],
+    esbuildPlugins: [externalDataModules, jsonAsParse, proxyAgentApart, reportApart, cliMainApart],
     banner: {
       // Bundled CommonJS (commander, cli-progress) calls require() for Node built-ins; give it a real one.
       js: "#!/usr/bin/env node\nimport { createRequire as __cliCreateRequire } from 'node:module';\nconst require = __cliCreateRequire(import.meta.url);",

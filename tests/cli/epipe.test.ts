@@ -11,7 +11,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs the CLI with its stdout into a pipe that is closed after the first line arrives. */
 function firstLineThenClose(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/launch.ts', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,6 +5,8 @@ import { Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { afterAll } from 'vitest';
 import { type CliIo, runCli } from '../../src/cli/run-cli';
+import { passThroughColumns } from '../../src/cli/formats/index';
+import type { ChunkContext } from '../../src/cli/pipeline/chunk';
 
 /** Runs the CLI in-process with captured output, and temp files to run it on. */
 
@@ -139,3 +141,23 @@ export const RESULT_COLUMNS = [
   'error_message',
   'error_detail',
 ];
+
+/** A spend ledger's columns, as the chunk tests' records give them. */
+export const SPEND_HEADER = [
+  'id',
+  'classification_type',
+  'classification_code',
+  'spend_year',
+  'spend_region',
+  'money',
+  'money_unit',
+];
+
+/** The chunk context of a CSV file with `header`, written as CSV with every column kept (the run's defaults). */
+export const csvChunkContext = (header: readonly string[]): ChunkContext => ({
+  inputFormat: 'csv',
+  format: 'csv',
+  header,
+  columns: passThroughColumns(header, undefined),
+  neutraliseFormulas: true,
+});

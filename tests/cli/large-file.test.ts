@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { tempPath } from './harness';
 
 /**
- * The CLI as a real process (`node --import tsx src/cli/index.ts`) on a generated ledger of 100,000 rows with one
+ * The CLI as a real process (`node --import tsx src/cli/launch.ts`) on a generated ledger of 100,000 rows with one
  * bad row: every row is written, in order, and memory stays flat. Peak RSS is measured in the child and printed;
  * a run over 3,000 rows (three chunks, so its worker threads start too) is the baseline (runtime, code, datasets,
  * one copy per thread), and 33× the rows may add little to it.
@@ -50,7 +50,7 @@ function runChild(args: string[]): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--import', './tests/cli/report-rss.mjs', 'src/cli/index.ts', ...args],
+      ['--import', 'tsx', '--import', './tests/cli/report-rss.mjs', 'src/cli/launch.ts', ...args],
       {
         cwd: ROOT,
         stdio: ['ignore', 'ignore', 'pipe'],

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { defaultDatasets } from '../../src/embedded/index';
 import { spendRows } from '../../src/cli/adapters/spend';
 import type { RecordText } from '../../src/cli/formats/records';
-import { passThroughColumns } from '../../src/cli/formats/index';
-import { type ChunkContext, chunkProcessor } from '../../src/cli/pipeline/chunk';
+import { chunkProcessor } from '../../src/cli/pipeline/chunk';
 import fc from 'fast-check';
+import { csvChunkContext, SPEND_HEADER } from './harness';
 import { expectsLongRun, LONG_RUN_ROWS, WORKER_QUEUE, workerPool } from '../../src/cli/pipeline/pool';
 
 /**
@@ -14,22 +14,7 @@ import { expectsLongRun, LONG_RUN_ROWS, WORKER_QUEUE, workerPool } from '../../s
  * so the CLI's own `--jobs 2` tests need not reach a worker: this one does.)
  */
 
-const HEADER = [
-  'id',
-  'classification_type',
-  'classification_code',
-  'spend_year',
-  'spend_region',
-  'money',
-  'money_unit',
-];
-const context: ChunkContext = {
-  inputFormat: 'csv',
-  format: 'csv',
-  header: HEADER,
-  columns: passThroughColumns(HEADER, undefined),
-  neutraliseFormulas: true,
-};
+const context = csvChunkContext(SPEND_HEADER);
 const records: RecordText[] = Array.from({ length: 300 }, (_, index) =>
   index % 61 === 7
     ? // a record the reader could not take whole: it crosses to a worker as it is

@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** The CLI as a real process (`node --import tsx src/cli/index.ts …`), for signals, links and redirected stdio. */
+/**
+ * The CLI as a real process (`node --import tsx src/cli/launch.ts …`: the executable, which may start a worker with
+ * the process), for signals, links and redirected stdio.
+ */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -21,7 +24,7 @@ export function startCli(
   child: ChildProcess;
   done: Promise<ProcessRun>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/launch.ts', ...args], {
     cwd: ROOT,
     stdio: [stdin, output, 'pipe'] as Array<'ignore' | 'pipe' | number>,
   });

@@ -314,8 +314,15 @@ describe('licences that survive bundling: each share-alike or database-licensed 
   );
 
   it('the datasets entries and the CLI import the data modules by reference', () => {
-    expect(installed('dist/cli.js')).toMatch(/from ['"]\.\/data\/cloud\/regions-electricitymaps\.js['"]/);
-    expect(installed('dist/cli.js')).toMatch(/from ['"]\.\/data\/spend\/exiobase-factors\.oefdb\.js['"]/);
+    // The CLI is dist/cli-main.js; dist/cli.js, the executable, only starts a worker and imports it (launch.ts).
+    expect(installed('dist/cli-main.js')).toMatch(
+      /from ['"]\.\/data\/cloud\/regions-electricitymaps\.js['"]/,
+    );
+    expect(installed('dist/cli-main.js')).toMatch(
+      /from ['"]\.\/data\/spend\/exiobase-factors\.oefdb\.js['"]/,
+    );
+    expect(installed('dist/cli.js')).toMatch(/await import\(['"]\.\/cli-main\.js['"]\)/);
+    expect(installed('dist/cli.js')).not.toMatch(/\.\/data\//);
     const cjs = distFiles()
       .filter((file) => file.endsWith('.cjs') && !file.startsWith('dist/data/'))
       .map(installed)
@@ -611,10 +618,10 @@ describe("the installed command's worker threads", () => {
 
 describe("the installed command's downloads through a proxy", () => {
   it('load undici from dist/cli-proxy-agent.js and tunnel through HTTP_PROXY', async () => {
-    // cli.js leaves undici in a file of its own, imported only for a proxied download: this proves the file is
-    // packed and found beside cli.js.
+    // The CLI leaves undici in a file of its own, imported only for a proxied download: this proves the file is
+    // packed and found beside cli-main.js.
     expect(packedFiles).toContain('dist/cli-proxy-agent.js');
-    expect(readFileSync(join(ROOT, 'dist', 'cli.js'), 'utf8')).not.toContain('node_modules/undici/');
+    expect(readFileSync(join(ROOT, 'dist', 'cli-main.js'), 'utf8')).not.toContain('node_modules/undici/');
     const server = await startFakeServer();
     const proxy = await startConnectProxy();
     try {
@@ -637,9 +644,9 @@ describe("the installed command's downloads through a proxy", () => {
 });
 
 describe("the installed command's report", () => {
-  it('loads the charts from dist/cli-report.js, which cli.js leaves apart, and writes a page with no script', async () => {
+  it('loads the charts from dist/cli-report.js, which cli-main.js leaves apart, and writes a page with no script', async () => {
     expect(packedFiles).toContain('dist/cli-report.js');
-    expect(readFileSync(join(ROOT, 'dist', 'cli.js'), 'utf8')).not.toContain('node_modules/echarts/');
+    expect(readFileSync(join(ROOT, 'dist', 'cli-main.js'), 'utf8')).not.toContain('node_modules/echarts/');
     writeFileSync(join(project, 'report-ledger.csv'), readFileSync(join(ROOT, 'examples', 'ledger.csv')));
     const args = ['spend', 'report-ledger.csv', '--out', 'report-out.csv', '--report', 'report.html'];
     await run(join(project, 'node_modules', '.bin', 'co2e-engine'), args, { cwd: project }).catch(

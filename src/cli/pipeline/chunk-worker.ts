@@ -1,13 +1,14 @@
 import { parentPort } from 'node:worker_threads';
-import { type ChunkResult, chunkProcessor } from './chunk';
+import { type ChunkContext, type ChunkResult, chunkProcessor } from './chunk';
 import { type PackedRecords, unpackRecords } from './packed-records';
-import type { WorkerReady, WorkerSetup } from './pool';
+import type { PrestartContext, WorkerReady, WorkerSetup } from './pool';
 import type { RowAdapter } from './row-adapter';
 
 /**
  * A worker thread of {@link workerPool}: builds its row adapter with `adapterFor` (the CLI's entry passes the
  * registry lookup, so the pipeline imports no adapter), says it is ready (the pool sends it chunks only then), then
- * computes each chunk it is sent and posts back its result.
+ * computes each chunk it is sent and posts back its result. A worker started with the process (prestart.ts) has no
+ * context in its setup: it builds its adapter, then waits for the run to send the context.
  *
  * @example
  * ```ts
@@ -15,7 +16,18 @@ import type { RowAdapter } from './row-adapter';
  * ```
  */
 export function runChunkWorker(setup: WorkerSetup, adapterFor: (setup: WorkerSetup) => RowAdapter): void {
-  const process = chunkProcessor(adapterFor(setup), setup.context);
+  const adapter = adapterFor(setup);
+  if (setup.context !== undefined) {
+    serveChunks(adapter, setup.context);
+    return;
+  }
+  // Started with the process (prestart.ts): the run's context comes first, once the run takes this worker.
+  parentPort?.once('message', ({ co2eContext }: PrestartContext) => serveChunks(adapter, co2eContext));
+}
+
+/** Says the worker is ready, then computes each chunk it is sent and posts back its result. */
+function serveChunks(adapter: RowAdapter, context: ChunkContext): void {
+  const process = chunkProcessor(adapter, context);
   parentPort?.postMessage({ co2eWorkerReady: true } satisfies WorkerReady);
   parentPort?.on('message', (records: PackedRecords) => {
     try {

@@ -1,6 +1,7 @@
 import type { RecordText } from '../formats/records';
 import { type ChunkContext, type ChunkResult, chunkProcessor } from './chunk';
 import { InFlightChunks } from './in-flight';
+import { discardPrestarted } from './prestart';
 import { type ChunkPool, defaultJobs, expectsLongRun, WORKER_QUEUE, workerPool } from './pool';
 import type { RowAdapter } from './row-adapter';
 import type { ReadSoFar } from './chunker';
@@ -54,6 +55,8 @@ export interface ExecutorOptions {
  */
 export function createExecutor(kind: RowAdapter, context: ChunkContext, options: ExecutorOptions): Executor {
   const jobs = options.workers ? (options.jobs ?? defaultJobs()) : 1;
+  // A worker started with the process (prestart.ts) that this run will not use is let go at once.
+  if (jobs < 2 || kind.worker === undefined) discardPrestarted();
   const compute = chunkProcessor(kind, context);
   const inFlight = new InFlightChunks();
   const maxInFlight = jobs > 1 ? WORKER_QUEUE * (jobs - 1) + MAIN_AHEAD : 2;
@@ -74,7 +77,14 @@ export function createExecutor(kind: RowAdapter, context: ChunkContext, options:
       // chunk from data already read, would notice a ready worker only some chunks later.
       if (!last && pool?.starting === true) await new Promise((resolve) => setImmediate(resolve));
       // The last chunk never starts workers: a file of one chunk is computed here.
-      if (!last && wantsWorkers()) pool = workerPool(jobs - 1, kind.worker!, context, kind.workerDatasets);
+      if (!last && wantsWorkers()) {
+        pool = workerPool(jobs - 1, kind.worker!, context, kind.workerDatasets);
+        await pool.firstReady;
+      }
+      // A file too short for workers at its first chunk stays so (fewer rows are still to come at each chunk): a
+      // worker started with the process for it is let go now rather than held to the end. (An input of unknown size,
+      // gzip, may still grow long enough: its worker waits.)
+      if (pool === undefined && (options.fileBytes !== undefined || last)) discardPrestarted();
       inFlight.add(records, pool?.run(records) ?? compute(records));
     },
     get full() {
@@ -88,6 +98,7 @@ export function createExecutor(kind: RowAdapter, context: ChunkContext, options:
       if (pool !== undefined) await inFlight.computeQueued(compute);
     },
     async close() {
+      discardPrestarted();
       await pool?.close();
     },
   };

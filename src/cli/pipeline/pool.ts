@@ -1,10 +1,10 @@
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { RecordText } from '../formats/records';
 import type { ChunkContext, ChunkResult } from './chunk';
 import { packRecords } from './packed-records';
+import { takePrestarted } from './prestart';
+import { workerEntry } from './worker-entry';
 
 /**
  * Worker threads that run {@link chunkProcessor} on chunks of a file run, beside the main thread (which computes
@@ -18,9 +18,15 @@ export type WorkerKind = string;
 /** What a worker is started with (`workerData`). */
 export interface WorkerSetup {
   kind: WorkerKind;
-  context: ChunkContext;
+  /** The run's context; absent for a worker started with the process, which is sent it ({@link PrestartContext}). */
+  context?: ChunkContext;
   /** `--datasets` files, merged over the embedded defaults in order, as the main thread did. */
   datasetFiles?: readonly string[];
+}
+
+/** What a worker started with the process is given first: the run's context (its setup without it: prestart.ts). */
+export interface PrestartContext {
+  co2eContext: ChunkContext;
 }
 
 /** What a worker posts once its adapter is built, before any chunk result. */
@@ -66,6 +72,14 @@ export function expectsLongRun({
 }
 
 /**
+ * The longest the main thread waits for a worker started with the process to say it is ready: the few milliseconds
+ * of its context sent and its ready message back, with room to spare. A worker still loading its code or datasets
+ * (large `--datasets` files) is not waited for: the main thread computes meanwhile, as for a worker started by the
+ * pool.
+ */
+export const PRESTARTED_WAIT_MS = 50;
+
+/**
  * Chunks a worker may hold at once (the one it computes and those queued behind it). Enough that it does not run
  * dry while the main thread computes a chunk of its own; few, so the main thread takes the rest.
  */
@@ -83,26 +97,15 @@ export interface ChunkPool {
    * once per chunk while this holds (see run-file.ts).
    */
   readonly starting: boolean;
+  /**
+   * Settles once a worker started with the process (prestart.ts) is ready, or has failed, or
+   * {@link PRESTARTED_WAIT_MS} after the pool started; at once where no such worker was taken. Such a worker is
+   * ready a few milliseconds after the pool sends it the run's context, and its ready message is read only when the
+   * main thread returns to the event loop: without this wait, it idled while the main thread computed its first,
+   * slowest chunk (bench/cli.md).
+   */
+  readonly firstReady: Promise<void>;
   close(): Promise<void>;
-}
-
-/**
- * Where the worker's code is: dist/cli-worker.js beside the bundled CLI (worker.ts, built on its own so that a
- * worker does not load the whole CLI), or worker.ts through tsx when running from source.
- */
-function workerEntry(): { script: URL | string; eval: boolean } {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { script: new URL('./cli-worker.js', here), eval: false };
-  // From source (tsx, vitest): a worker does not inherit the TypeScript loader, so register tsx's first.
-  const api = createRequire(here)
-    .resolve('tsx/esm/api')
-    .replace(/\.cjs$/, '.mjs');
-  const tsx = pathToFileURL(api).href;
-  const entry = new URL('../worker.ts', here).href;
-  return {
-    script: `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`,
-    eval: true,
-  };
 }
 
 /**
@@ -125,18 +128,36 @@ export function workerPool(
 ): ChunkPool {
   const entry = workerEntry();
   const setup: WorkerSetup = { kind, context, datasetFiles };
-  const threads = Array.from({ length: workers }, () => {
-    const worker = new Worker(entry.script, { workerData: setup, eval: entry.eval });
+  // The first worker may be running already, started with the process (prestart.ts): it is given the run's context.
+  const prestarted = takePrestarted(kind, datasetFiles);
+  prestarted?.postMessage({ co2eContext: context } satisfies PrestartContext);
+  let onFirstReady = (): void => {};
+  const firstReady =
+    prestarted === undefined
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, PRESTARTED_WAIT_MS);
+          onFirstReady = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+  const threads = Array.from({ length: workers }, (_, index) => {
+    const worker =
+      (index === 0 ? prestarted : undefined) ??
+      new Worker(entry.script, { workerData: setup, eval: entry.eval });
     const pending: Array<{ resolve: (result: ChunkResult) => void; reject: (error: Error) => void }> = [];
     const thread = { worker, pending, ready: false, failed: false };
     const failAll = (error: Error) => {
       thread.ready = false;
       thread.failed = true;
+      onFirstReady();
       for (const waiter of pending.splice(0)) waiter.reject(error);
     };
     worker.on('message', (message: ChunkResult | WorkerReady | { error: string }) => {
       if ('co2eWorkerReady' in message) {
         thread.ready = true;
+        onFirstReady();
         return;
       }
       const waiter = pending.shift();
@@ -165,6 +186,7 @@ export function workerPool(
         worker.postMessage(packed, [packed.lines.buffer as ArrayBuffer]);
       });
     },
+    firstReady,
     get starting() {
       return threads.some((thread) => !thread.ready && !thread.failed);
     },
