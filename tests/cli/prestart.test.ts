@@ -12,7 +12,11 @@ import {
   prestartPlan,
   prestartWorker,
   takePrestarted,
+  VALUE_OPTIONS,
 } from '../../src/cli/pipeline/prestart';
+import { Command } from 'commander';
+import { addFileCommand, FILE_COMMANDS } from '../../src/cli/commands/file';
+import type { CliIo } from '../../src/cli/io';
 import { csvChunkContext, SPEND_HEADER } from './harness';
 
 /**
@@ -72,6 +76,27 @@ describe('prestartPlan', () => {
     ],
   ])('%s', (_, args, bytes, cores, expected) => {
     expect(prestartPlan(args, sizes(bytes), cores)).toEqual(expected);
+  });
+});
+
+describe('the options prestartPlan skips with their value', () => {
+  it("are every file command's options that take one, so that no option's value is taken for the file", () => {
+    const program = new Command('co2e-engine');
+    // The commands are only declared: nothing runs, so nothing is read or written.
+    const io: CliIo = {
+      stdin: (async function* () {})(),
+      stdout: process.stdout,
+      stderr: process.stderr,
+      env: {},
+    };
+    for (const spec of FILE_COMMANDS) addFileCommand(program, spec, io, () => {});
+    const taking = program.commands.flatMap((command) =>
+      command.options
+        .filter((option) => option.required || option.optional)
+        .flatMap((option) => [option.long, option.short].filter((flag) => flag !== undefined)),
+    );
+    expect(taking.length).toBeGreaterThan(10);
+    expect(new Set(taking)).toEqual(VALUE_OPTIONS);
   });
 });
 

@@ -16,8 +16,11 @@ import { workerEntry } from './worker-entry';
 /** The commands that run a file through worker threads; each names its rows' worker kind. */
 const FILE_COMMANDS = new Set(['spend', 'cloud', 'billing']);
 
-/** The file commands' options that take a value: the next argument, unless given as `--name=value`. */
-const VALUE_OPTIONS = new Set([
+/**
+ * The file commands' options that take a value: the next argument, unless given as `--name=value`. The same set as
+ * the commands declare (tests/cli/prestart.test.ts holds them equal).
+ */
+export const VALUE_OPTIONS: ReadonlySet<string> = new Set([
   '-o',
   '--out',
   '--format',
