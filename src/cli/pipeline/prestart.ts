@@ -4,13 +4,14 @@ import { Worker } from 'node:worker_threads';
 import { workerEntry } from './worker-entry';
 
 /**
- * A file run's first worker, started with the process. The main thread spends its first ~0.4 s loading the CLI
- * (Node's start, then evaluating the bundle) while the other cores idle, and a worker needs about as long to be
- * ready (its bootstrap, code and datasets). Started only once the run asks for it, a worker's start-up comes on top
- * of the main thread's, and competes with the main thread's first rows; started with the process, from the command
- * line alone, it overlaps the main thread's loading, and the run gives it its context when it makes its pool
- * ({@link takePrestarted}). A worker the run does not take (its guess was wrong: a short file, Parquet output, other
- * datasets) is terminated; until then it is unreferenced, so it never keeps the process alive.
+ * A file run's first worker, started with the process. The main thread starts by loading the CLI (Node's start, then
+ * reading and evaluating the bundle) while the other cores idle, and a worker needs about as long to be ready (its
+ * bootstrap, code and datasets). Started only once the run asks for it, a worker's start-up came on top of the main
+ * thread's, and competed with the main thread's first rows; started with the process, from the command line alone,
+ * it overlaps the main thread's loading, and the run gives it its context when it makes its pool
+ * ({@link takePrestarted}). The timelines: bench/cli.md, "a worker started with the process". A worker the run does
+ * not take (its guess was wrong: a short file, Parquet output, other datasets) is terminated; until then it is
+ * unreferenced, so it never keeps the process alive.
  */
 
 /** The commands that run a file through worker threads; each names its rows' worker kind. */
