@@ -98,6 +98,11 @@ describe('the options prestartPlan skips with their value', () => {
     expect(taking.length).toBeGreaterThan(10);
     expect(new Set(taking)).toEqual(VALUE_OPTIONS);
   });
+
+  it('are read for every file command (a new one is started a worker too)', () => {
+    for (const { name } of FILE_COMMANDS)
+      expect(prestartPlan([name, 'ledger.csv'], sizes(BIG), 2)?.kind).toBe(name);
+  });
 });
 
 const context = csvChunkContext(SPEND_HEADER);
