@@ -89,6 +89,21 @@ const reportApart: Plugin = {
 };
 
 /**
+ * The .xlsx reader (exceljs and its dependencies, about 2.4 MB) serves `datasets build --ceda` only: imported by
+ * that command alone, it stays dist/cli-xlsx.js, an entry of its own, so cli-main.js does not parse it at every start.
+ */
+const xlsxApart: Plugin = {
+  name: 'xlsx-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/xlsx-workbook$/ }, ({ importer }) =>
+      /[\\/]src[\\/]cli[\\/]commands[\\/]datasets-ceda\.ts$/.test(importer)
+        ? { path: './cli-xlsx.js', external: true }
+        : undefined,
+    );
+  },
+};
+
+/**
  * The executable (launch.ts) starts a worker before it loads the CLI: its import of index.ts stays an import of
  * dist/cli-main.js, the CLI built as an entry of its own, so cli.js is only the few lines that start the worker.
  */
@@ -152,6 +167,8 @@ export default defineConfig([
       '!cli-proxy-agent.js.map',
       '!cli-report.js',
       '!cli-report.js.map',
+      '!cli-xlsx.js',
+      '!cli-xlsx.js.map',
     ],
     sourcemap: true,
     target: 'es2022',
@@ -169,6 +186,7 @@ export default defineConfig([
       'cli-worker': 'src/cli/worker.ts',
       'cli-proxy-agent': 'src/cli/commands/proxy-agent.ts',
       'cli-report': 'src/cli/report/render.ts',
+      'cli-xlsx': 'src/cli/commands/xlsx-workbook.ts',
     },
     format: ['esm'],
     platform: 'node',
@@ -181,7 +199,7 @@ export default defineConfig([
       'fastest-levenshtein',
       'hyparquet',
       'hyparquet-writer',
-      // datasets build --ceda: the workbook reader, loaded (import()) only by that command.
+      // datasets build --ceda: the workbook reader, in cli-xlsx.js (loaded only by that command).
       'exceljs',
       // datasets fetch: the proxy agent for HTTPS_PROXY, in cli-proxy-agent.js (loaded only when a proxy is set).
       'undici',
@@ -190,7 +208,7 @@ export default defineConfig([
       'zrender',
     ],
     // The tables stay in dist/data/ (imported by reference, each with its licence), as for the library entries.
-    esbuildPlugins: [externalDataModules, jsonAsParse, proxyAgentApart, reportApart, cliMainApart],
+    esbuildPlugins: [externalDataModules, jsonAsParse, proxyAgentApart, reportApart, xlsxApart, cliMainApart],
     banner: {
       // Bundled CommonJS (commander, cli-progress) calls require() for Node built-ins; give it a real one.
       js: "#!/usr/bin/env node\nimport { createRequire as __cliCreateRequire } from 'node:module';\nconst require = __cliCreateRequire(import.meta.url);",

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import ExcelJS from 'exceljs';
 import { build } from 'esbuild';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
@@ -657,6 +658,31 @@ describe("the installed command's report", () => {
     const html = readFileSync(join(project, 'report.html'), 'utf8');
     expect(html).toContain('<svg ');
     expect(html).not.toMatch(/<script/i);
+  }, 60_000);
+});
+
+describe("the installed command's workbook reader", () => {
+  it('loads exceljs from dist/cli-xlsx.js, which cli-main.js leaves apart, for datasets build --ceda', async () => {
+    expect(packedFiles).toContain('dist/cli-xlsx.js');
+    expect(readFileSync(join(ROOT, 'dist', 'cli-main.js'), 'utf8')).not.toContain('node_modules/exceljs/');
+    // A workbook in the publisher's layout, written with the repo's own exceljs (a dev dependency).
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet('Cover').addRows([[], ['', 'CEDA Version', '', 'CEDA 2024']]);
+    book
+      .addWorksheet('Open CEDA 2024')
+      .addRows([
+        [],
+        ['', '', '', '', 'Cement manufacturing'],
+        ['', 'Country Code', 'Country', 'country', '327310'],
+        ['', 'USA', 'United States', 'kgCO2e/US Dollar', 8.8724321],
+      ]);
+    await book.xlsx.writeFile(join(project, 'ceda.xlsx'));
+    const args = ['datasets', 'build', '--ceda', 'ceda.xlsx', '--out', 'ceda-full.json'];
+    const { stderr } = await run(join(project, 'node_modules', '.bin', 'co2e-engine'), args, {
+      cwd: project,
+    });
+    expect(stderr).toContain('(sheet Open CEDA 2024): 1 sectors × 1 regions');
+    expect(readFileSync(join(project, 'ceda-full.json'), 'utf8')).toContain('8.8724321');
   }, 60_000);
 });
 

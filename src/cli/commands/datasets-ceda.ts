@@ -17,41 +17,6 @@ export interface CedaBuildOptions {
   force: boolean;
 }
 
-/** A worksheet's cells as rows of plain values (numbers at full precision, text, or undefined). */
-type Rows = unknown[][];
-
-/** The rows of every worksheet of an .xlsx file, by sheet name, read with exceljs (bundled into the CLI). */
-async function readWorkbook(path: string): Promise<Map<string, Rows>> {
-  const { default: ExcelJS } = await import('exceljs');
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.readFile(path);
-  const sheets = new Map<string, Rows>();
-  workbook.eachSheet((sheet) => {
-    const rows: Rows = [];
-    sheet.eachRow({ includeEmpty: true }, (row, number) => {
-      const values: unknown[] = [];
-      row.eachCell({ includeEmpty: true }, (cell, column) => {
-        // A formula cell gives its cached result; rich text its plain text.
-        const value = cell.value as unknown;
-        values[column - 1] =
-          value !== null && typeof value === 'object'
-            ? 'result' in value
-              ? value.result
-              : 'richText' in value
-                ? (value as { richText: { text: string }[] }).richText.map((part) => part.text).join('')
-                : cell.text
-            : value;
-      });
-      rows[number - 1] = values;
-    });
-    sheets.set(
-      sheet.name,
-      Array.from(rows, (row) => row ?? []),
-    );
-  });
-  return sheets;
-}
-
 /**
  * `datasets build --ceda FILE.xlsx`: reads the factor grid of the publisher's Open CEDA workbook at full precision
  * (the embedded table is the export rounded to 3 decimals) and writes a dataset file with it as spend factors, to
@@ -70,7 +35,8 @@ export async function buildCedaDatasetsFile(options: CedaBuildOptions, io: CliIo
   if (!existsSync(options.ceda)) throw new UsageError(`--ceda ${options.ceda}: no such file.`);
   let file: DatasetsFile;
   try {
-    const sheets = await readWorkbook(options.ceda);
+    // Loaded only here: in the package, dist/cli-xlsx.js, apart from cli-main.js (see tsup.config.ts).
+    const sheets = await (await import('./xlsx-workbook')).readWorkbook(options.ceda);
     const name =
       options.cedaSheet ??
       [...sheets].find(([, rows]) => rows.some((row) => String(row[1] ?? '').trim() === 'Country Code'))?.[0];
