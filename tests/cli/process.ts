@@ -15,16 +15,26 @@ export interface ProcessRun {
   stderr: string;
 }
 
-/** Starts the CLI; `stdin` and `stdout` may be file descriptors (redirects, as `< file` or `>> file` in a shell). */
+/**
+ * Starts the CLI; `stdin` and `stdout` may be file descriptors (redirects, as `< file` or `>> file` in a shell).
+ * `fileSizeBytes` limits the size of any file the process writes (POSIX `ulimit -f`, in 512-byte blocks): a write
+ * beyond it fails with EFBIG, as one on a full disk fails with ENOSPC.
+ */
 export function startCli(
   args: string[],
   stdin: 'ignore' | number = 'ignore',
   output: 'pipe' | number = 'pipe',
+  fileSizeBytes?: number,
 ): {
   child: ChildProcess;
   done: Promise<ProcessRun>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/launch.ts', ...args], {
+  const command = [process.execPath, '--import', 'tsx', 'src/cli/launch.ts', ...args];
+  const [file, ...argv] =
+    fileSizeBytes === undefined
+      ? command
+      : ['/bin/sh', '-c', `ulimit -f ${Math.floor(fileSizeBytes / 512)} && exec "$@"`, 'sh', ...command];
+  const child = spawn(file as string, argv, {
     cwd: ROOT,
     stdio: [stdin, output, 'pipe'] as Array<'ignore' | 'pipe' | number>,
   });

@@ -35,12 +35,14 @@ export interface Destination {
   readonly resumed: ResumeState | undefined;
   /** Whether a write failed (a full disk): the run's error is then about the output, not the rows. */
   readonly failed: boolean;
+  /** Input rows a `--resume` would continue after: those the last state saved holds (0 when none is kept). */
+  readonly kept: number;
   /** Records that the output holds `rows` input rows with this summary (at most every {@link CHECKPOINT_MS}, unless `now`). */
   checkpoint(rows: number, summary: () => SummaryState, now?: boolean): void;
-  /** The output is complete: renamed into place. */
-  commit(): void;
+  /** The output is complete: written, flushed and renamed into place. */
+  commit(): Promise<void>;
   /** The run stopped: a resumable partial is kept for `--resume`, any other removed; the target is untouched. */
-  abandon(): void;
+  abandon(): Promise<void>;
 }
 
 /**
@@ -68,13 +70,13 @@ function runIdentity(kind: RowAdapter, file: string, context: ChunkContext): Run
   };
 }
 
-/** `write`, noting whether a write failed. */
-function watched(write: ByteWrite): { write: ByteWrite; readonly failed: boolean } {
+/** Steps on the output (its writes, its commit), noting whether one failed. */
+function watched(): { step: <T>(run: () => Promise<T>) => Promise<T>; readonly failed: boolean } {
   const watch = {
     failed: false,
-    async write(bytes: string | Uint8Array) {
+    async step<T>(run: () => Promise<T>): Promise<T> {
       try {
-        await write(bytes);
+        return await run();
       } catch (error) {
         watch.failed = true;
         throw error;
@@ -105,7 +107,7 @@ function removePartial(out: string): void {
  * ```ts
  * const destination = openDestination(kind, plan, context, sink.resumes, io);
  * await destination.write('id,co2e\n');
- * destination.commit();
+ * await destination.commit();
  * ```
  */
 export function openDestination(
@@ -117,16 +119,18 @@ export function openDestination(
 ): Destination {
   const { out } = plan;
   if (out === undefined) {
-    const stdout = watched(streamWriter(io.stdout));
+    const stdout = watched();
+    const write = streamWriter(io.stdout);
     return {
-      write: stdout.write,
+      write: (bytes) => stdout.step(() => write(bytes)),
       resumed: undefined,
       get failed() {
         return stdout.failed;
       },
+      kept: 0,
       checkpoint: () => undefined,
-      commit: () => undefined,
-      abandon: () => undefined,
+      commit: async () => undefined,
+      abandon: async () => undefined,
     };
   }
   const run = resumes ? runIdentity(kind, plan.file, context) : undefined;
@@ -140,22 +144,26 @@ export function openDestination(
     run,
     notice: (message) => io.stderr.write(`co2e-engine ${kind.name}: ${message}\n`),
   });
-  const output = watched(async (bytes) => file.write(bytes));
+  const output = watched();
   let saved = Number.NEGATIVE_INFINITY;
   return {
-    write: output.write,
+    // A write that fails is reported by a later one or by the commit (the writes are queued: output-file.ts).
+    write: (bytes) => output.step(() => file.write(bytes)),
     resumed: file.resumed,
     get failed() {
       return output.failed;
+    },
+    get kept() {
+      return run === undefined ? 0 : file.savedRows;
     },
     checkpoint(rows, summary, now = false) {
       if (run === undefined || (!now && performance.now() - saved < CHECKPOINT_MS)) return;
       saved = performance.now();
       file.checkpoint(rows, summary());
     },
-    commit: () => file.commit(),
-    abandon() {
-      file.keepPartial();
+    commit: () => output.step(() => file.commit()),
+    async abandon() {
+      await file.keepPartial();
       if (!resumes) removePartial(out);
     },
   };

@@ -3,6 +3,8 @@ import {
   closeSync,
   existsSync,
   fstatSync,
+  fdatasync,
+  fsync,
   fsyncSync,
   ftruncateSync,
   openSync,
@@ -13,9 +15,11 @@ import {
   statSync,
   unlinkSync,
   writeFileSync,
+  write,
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { UsageError } from '../io';
 import { errorCode } from './streams';
 import { isCount, isSummaryState, type SummaryState } from './summary';
@@ -59,14 +63,19 @@ export interface OutputFile {
   readonly resumed: ResumeState | undefined;
   /** Bytes written so far (including those of a resumed partial). */
   readonly bytes: number;
-  /** Appends text (UTF-8) or bytes (Parquet). */
-  write(text: string | Uint8Array): void;
-  /** Records that the partial now holds `rows` input rows with this summary. */
+  /** Input rows the saved state says the partial holds: what `--resume` continues after. */
+  readonly savedRows: number;
+  /**
+   * Appends text (UTF-8) or bytes (Parquet), which the caller no longer changes. Queued: resolves at once unless
+   * many bytes are still to write; rejects when an earlier write failed.
+   */
+  write(text: string | Uint8Array): Promise<void>;
+  /** Records, once the bytes written so far are on file, that they hold `rows` input rows with this summary. */
   checkpoint(rows: number, summary: SummaryState): void;
-  /** Flushes the partial to disk and renames it over the target. */
-  commit(): void;
-  /** Closes the partial and leaves it (with its state) for `--resume`. */
-  keepPartial(): void;
+  /** Writes what is queued, flushes the partial to disk and renames it over the target. */
+  commit(): Promise<void>;
+  /** Writes what is queued, closes the partial and leaves it (with its state) for `--resume`. */
+  keepPartial(): Promise<void>;
 }
 
 const sameFile = (a: Stats, b: Stats) => a.dev === b.dev && a.ino === b.ino;
@@ -261,9 +270,9 @@ export interface OpenOutputOptions {
  * @example
  * ```ts
  * const output = openOutputFile('out.csv', { force: false, resume: false, run, notice: console.error });
- * output.write('id,co2e\n');
+ * await output.write('id,co2e\n');
  * output.checkpoint(0, summary.toState());
- * output.commit(); // out.csv appears, complete
+ * await output.commit(); // out.csv appears, complete
  * ```
  */
 export function openOutputFile(out: string, options: OpenOutputOptions): OutputFile {
@@ -315,49 +324,133 @@ function openLocked(
   }
   if (resumed === undefined && existsSync(paths.state)) unlinkSync(paths.state);
 
-  let bytes = resumed?.bytes ?? 0;
-  let open = true;
-  const close = () => {
-    if (open) closeSync(fd);
-    open = false;
-  };
+  const writes = new QueuedWrites(fd, resumed?.bytes ?? 0);
+  let savedRows = resumed?.rows ?? 0;
   return {
     resumed,
     get bytes() {
-      return bytes;
+      return writes.bytes;
     },
-    write(text) {
-      const buffer =
-        typeof text === 'string'
-          ? Buffer.from(text, 'utf8')
-          : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
-      let offset = 0;
-      while (offset < buffer.length) {
-        offset += writeSync(fd, buffer, offset, buffer.length - offset, bytes + offset);
-      }
-      bytes += buffer.length;
+    get savedRows() {
+      return savedRows;
     },
+    write: (text) => writes.write(text),
     checkpoint(rows, summary) {
       if (options.run === undefined) return;
-      const state: ResumeState = { version: 1, run: options.run, rows, bytes, summary };
-      // Written whole, then renamed: a kill leaves the previous state or this one, never half of one.
-      writeFileSync(`${paths.state}.tmp`, JSON.stringify(state));
-      renameSync(`${paths.state}.tmp`, paths.state);
+      const state: ResumeState = { version: 1, run: options.run, rows, bytes: writes.bytes, summary };
+      const text = JSON.stringify(state);
+      // After the bytes it counts are written (a kill leaves a partial at least that long), written whole and then
+      // renamed: a kill leaves the previous state or this one, never half of one.
+      writes.after(() => {
+        writeFileSync(`${paths.state}.tmp`, text);
+        renameSync(`${paths.state}.tmp`, paths.state);
+        savedRows = rows;
+      });
     },
-    commit() {
-      fsyncSync(fd);
-      close();
+    async commit() {
+      await writes.close(true);
       if (existing !== undefined) chmodSync(paths.partial, existing.mode & 0o7777);
       renameSync(paths.partial, target);
       if (existsSync(paths.state)) unlinkSync(paths.state);
       release();
     },
-    keepPartial() {
-      close();
+    async keepPartial() {
+      await writes.close(false).catch(() => undefined);
       release();
     },
   };
 }
+
+/** Bytes handed to the kernel's writes at most, beyond those written: a write waits for them once more are queued. */
+const QUEUED_BYTES = 16 << 20;
+/** The partial is flushed to disk after each this many bytes, while the run goes on, so the commit has little to flush. */
+const FLUSH_BYTES = 64 << 20;
+
+/**
+ * A partial output's writes, in order, off the main thread: each write is queued to libuv's threads (the copy into
+ * the kernel's page cache is CPU work the main thread need not wait for), and the written bytes are flushed to disk
+ * in the background every {@link FLUSH_BYTES}. A write waits only once {@link QUEUED_BYTES} are queued (a disk slower
+ * than the rows). A failed write fails every later step: the next write, and the close.
+ */
+class QueuedWrites {
+  /** Bytes queued so far, from the start of the file: the next write's position. */
+  bytes: number;
+  private queued = 0;
+  private unflushed = 0;
+  private tail: Promise<void> = Promise.resolve();
+  private failure: { error: unknown } | undefined;
+  private open = true;
+
+  constructor(
+    private readonly fd: number,
+    start: number,
+  ) {
+    this.bytes = start;
+  }
+
+  async write(text: string | Uint8Array): Promise<void> {
+    this.throwFailure();
+    // A fresh buffer either way: the bytes of a chunk are not reused once handed over (sink.ts).
+    const buffer =
+      typeof text === 'string'
+        ? Buffer.from(text, 'utf8')
+        : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+    const position = this.bytes;
+    this.bytes += buffer.length;
+    this.queued += buffer.length;
+    this.after(async () => {
+      await writeAt(this.fd, buffer, position);
+      this.queued -= buffer.length;
+      this.unflushed += buffer.length;
+      if (this.unflushed >= FLUSH_BYTES) {
+        this.unflushed = 0;
+        await promisify(fdatasync)(this.fd);
+      }
+    });
+    if (this.queued > QUEUED_BYTES) await this.tail;
+    this.throwFailure();
+  }
+
+  /** Runs `step` after every step queued before it, unless one failed. */
+  after(step: () => void | Promise<void>): void {
+    this.tail = this.tail.then(async () => {
+      if (this.failure !== undefined) return;
+      try {
+        await step();
+      } catch (error) {
+        this.failure = { error };
+      }
+    });
+  }
+
+  /** Waits for the queued steps, flushes the file to disk if `flush`, and closes it; throws a step's failure. */
+  async close(flush: boolean): Promise<void> {
+    await this.tail;
+    if (!this.open) return;
+    try {
+      this.throwFailure();
+      if (flush) await promisify(fsync)(this.fd);
+    } finally {
+      this.open = false;
+      closeSync(this.fd);
+    }
+  }
+
+  private throwFailure(): void {
+    if (this.failure !== undefined) throw this.failure.error;
+  }
+}
+
+/** Writes all of `buffer` at `position` (a write may take part of it). */
+async function writeAt(fd: number, buffer: Buffer, position: number): Promise<void> {
+  let offset = 0;
+  while (offset < buffer.length) {
+    const { bytesWritten } = await writeAsync(fd, buffer, offset, buffer.length - offset, position + offset);
+    offset += bytesWritten;
+  }
+}
+
+const writeAsync = promisify(write);
 
 /**
  * Refuses to continue a partial that another command, input or version made, or one whose output-affecting

@@ -82,7 +82,9 @@ export async function runFileCommand(
       chunksOf(batches, skip, () => io.signal?.aborted === true, read),
     );
   } catch (error) {
-    destination.abandon();
+    // The rows written so far are saved for --resume, unless writing them is what failed.
+    if (!destination.failed) destination.checkpoint(writing.written, () => summary.toState(), true);
+    await destination.abandon();
     throw stoppedError(writing, error);
   } finally {
     progress.stop();
@@ -185,10 +187,10 @@ async function writeAll(run: Writing, chunks: AsyncIterable<Chunk>): Promise<voi
   await executor.drain();
   while (await writeOldest(run));
   destination.checkpoint(run.written, () => summary.toState(), true);
-  if (run.read.interrupted) destination.abandon();
+  if (run.read.interrupted) await destination.abandon();
   else {
     await sink.finish();
-    destination.commit();
+    await destination.commit();
   }
 }
 
@@ -208,19 +210,23 @@ async function writeOldest(run: Writing): Promise<boolean> {
 function stoppedError({ plan, sink, destination, summary, written }: Writing, error: unknown): UsageError {
   if (error instanceof UsageError) return error;
   if (error instanceof InputFileError) return new UsageError(`${plan.file}: ${error.message}.`);
-  if (!sink.resumes && destination.failed)
-    // Rows are computed before their row group is written, so the rows computed are not the rows written.
-    return new UsageError(
-      `writing the output failed (${errorCode(error)}) after ${summary.rows} rows were computed; ` +
-        (plan.out !== undefined
-          ? `${plan.out} was not written (a partial Parquet file is unreadable, so none is kept).`
-          : 'the output on stdout is incomplete; do not use it.'),
-    );
+  const code = errorCode(error);
   const kept =
-    sink.resumes && plan.out !== undefined && written > 0
-      ? `; the ${written} rows written are kept for --resume, and ${plan.out} is untouched`
+    sink.resumes && plan.out !== undefined && destination.kept > 0
+      ? `; the first ${destination.kept} rows are kept for --resume, and ${plan.out} is untouched`
       : '';
-  return new UsageError(`stopped after ${written} rows: ${errorCode(error)}${kept}`);
+  if (!destination.failed) return new UsageError(`stopped after ${written} rows: ${code}${kept}`);
+  // Rows are computed before they are written (a Parquet row group, a queued write), so the rows computed are not
+  // the rows written.
+  const failed = `writing the output failed (${code}) after ${summary.rows} rows were computed`;
+  if (kept !== '') return new UsageError(`${failed}${kept}`);
+  return new UsageError(
+    plan.out === undefined
+      ? `${failed}; the output on stdout is incomplete; do not use it.`
+      : sink.resumes
+        ? `${failed}; ${plan.out} is untouched.`
+        : `${failed}; ${plan.out} was not written (a partial Parquet file is unreadable, so none is kept).`,
+  );
 }
 
 /** The summary and notes on stderr, and the exit code. */
