@@ -10,7 +10,7 @@ import {
   sub,
   toNumber,
 } from '../core/decimal';
-import { EmissionsError, type ErrorBody } from '../core/errors';
+import { EmissionsError, errorAgain, type ErrorBody } from '../core/errors';
 import {
   type AuditTrail,
   buildEstimate,
@@ -330,10 +330,39 @@ export function resolveSpend(request: SpendRequest, datasets: SpendDatasets): Re
   const selection = selections.get(
     [datasets.spendFactors, datasets.classifications],
     selectionKey(input),
-    () => newSelection(input, datasets),
+    () => keptFailure(() => newSelection(input, datasets)),
   );
+  if (selection instanceof KeptFailure) return selection.thrown();
   const rate = rateEntry(input.money_unit, input.spend_year, datasets);
   return { input, selection, rate, price: priceEntry(selection, input.spend_year, datasets) };
+}
+
+/**
+ * A part of a request that failed to resolve (a code without a factor in the region, a currency without rates),
+ * kept under the part's key as a resolved part is: a ledger's rows of that key (a country the factors lack can be
+ * half a ledger) then fail without resolving it again, about 80 µs a row (bench/cli.md).
+ */
+class KeptFailure {
+  constructor(private readonly error: EmissionsError) {}
+
+  /** Throws the kept error again ({@link errorAgain}: a new object, the same code, message and details). */
+  thrown(): never {
+    throw errorAgain(this.error);
+  }
+}
+
+/**
+ * `resolve`'s value, or its failure kept. Not `invalid_request`: such a message may quote the request's own spelling
+ * of a part its key folds (a classification type in another case).
+ */
+function keptFailure<V>(resolve: () => V): V | KeptFailure {
+  try {
+    return resolve();
+  } catch (error) {
+    if (error instanceof EmissionsError && error.error_code !== 'invalid_request')
+      return new KeptFailure(error);
+    throw error;
+  }
 }
 
 function newSelection(input: ParsedSpendRequest, datasets: SpendDatasets): Selection {
@@ -362,25 +391,32 @@ function newSelection(input: ParsedSpendRequest, datasets: SpendDatasets): Selec
   };
 }
 
-/** Exchange rates per rates dataset, factor currency, spend currency and year (valid currencies and years only). */
-const rateEntries = new WeakMap<object, Map<string, Map<string, Map<number, RateEntry>>>>();
+/**
+ * Exchange rates per rates dataset, factor currency, spend currency and year (valid currencies and years only; a
+ * currency without rates is kept as its failure).
+ */
+const rateEntries = new WeakMap<object, Map<string, Map<string, Map<number, RateEntry | KeptFailure>>>>();
 
 function rateEntry(currency: string, year: number, datasets: SpendDatasets): RateEntry {
   const { fx } = datasets;
   const to = datasets.spendFactors.currency;
   let byTarget = rateEntries.get(fx);
   if (byTarget === undefined)
-    rateEntries.set(fx, (byTarget = new Map<string, Map<string, Map<number, RateEntry>>>()));
+    rateEntries.set(fx, (byTarget = new Map<string, Map<string, Map<number, RateEntry | KeptFailure>>>()));
   let byCurrency = byTarget.get(to);
-  if (byCurrency === undefined) byTarget.set(to, (byCurrency = new Map<string, Map<number, RateEntry>>()));
+  if (byCurrency === undefined)
+    byTarget.set(to, (byCurrency = new Map<string, Map<number, RateEntry | KeptFailure>>()));
   let byYear = byCurrency.get(currency);
   let entry = byYear?.get(year);
-  if (entry !== undefined) return entry;
-  const exchange = exchangeRate(currency, to, year, fx);
-  entry = { exchange, number: writableNumber(exchange.rate), pair: doubleDouble(exchange.rate) };
-  if (byYear === undefined) byCurrency.set(currency, (byYear = new Map<number, RateEntry>()));
-  byYear.set(year, entry);
-  return entry;
+  if (entry === undefined) {
+    entry = keptFailure((): RateEntry => {
+      const exchange = exchangeRate(currency, to, year, fx);
+      return { exchange, number: writableNumber(exchange.rate), pair: doubleDouble(exchange.rate) };
+    });
+    if (byYear === undefined) byCurrency.set(currency, (byYear = new Map<number, RateEntry | KeptFailure>()));
+    byYear.set(year, entry);
+  }
+  return entry instanceof KeptFailure ? entry.thrown() : entry;
 }
 
 /** Price changes at country rates, per region and spend year. */
@@ -765,7 +801,7 @@ const priceChanges = createMemo<PriceEntry>();
 const PRECISION = 34;
 
 /** Factor selections per factor and classification datasets; they depend on nothing else. */
-const selections = createMemo<Selection>();
+const selections = createMemo<Selection | KeptFailure>();
 
 const selectionKey = ({ activity, spend_region }: ParsedSpendRequest): MemoPart[] =>
   'activity_id' in activity

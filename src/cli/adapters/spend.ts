@@ -964,6 +964,9 @@ function readAmounts(
   return true;
 }
 
+/** Whether {@link fastRowOf} is resolving a request: what it throws then, {@link RowAdapter.compute} would throw too. */
+let resolving = false;
+
 /**
  * The calculator's fast row for CSV values: from the parts kept under the row's cells where they are all found
  * (the row's money and margins read and checked here), else from its request, validated and resolved (its parts
@@ -1003,7 +1006,9 @@ function fastRowOf(
   rowKept.price = undefined;
   const request = spendRequest(values, source, decimalComma);
   if (typeof request.money === 'number' && request.money < 0) return undefined;
+  resolving = true;
   const resolved = resolveSpend(request, datasets);
+  resolving = false;
   rowActivity = request.activity;
   if (cells === undefined)
     return fastSpendRowOf(resolved.input, resolved.selection, resolved.rate, resolved.price, datasets);
@@ -1059,9 +1064,16 @@ function spendCsvResult(
   keys: RowKeys,
 ): CsvResult | undefined {
   let row: FastSpendRow | undefined;
+  resolving = false;
   try {
     row = fastRowOf(values, source, decimalComma, datasets, keys);
-  } catch {
+  } catch (error) {
+    // A request that does not resolve fails here as compute would fail it, since compute resolves the same request
+    // first: thrown, rather than resolved a second time by compute (a ledger's failing rows can be half of it).
+    if (resolving) {
+      resolving = false;
+      throw error;
+    }
     return undefined;
   }
   if (row === undefined) return undefined;
