@@ -58,63 +58,52 @@ export function embeddedDatasets() {
 };
 
 /**
- * The CLI imports undici (proxy-agent.ts) only for a download through a proxy: in the bundle that import stays an
- * import of dist/cli-proxy-agent.js, built as an entry of its own, so cli-main.js does not carry undici's 0.8 MB, which
- * Node would compile at every start of every command.
+ * A plugin that keeps one import of one CLI module apart: `specifier` imported from `importer` (a path under src/cli/,
+ * with `/`) stays an import of `output`, a dist/ entry of its own, so the bundle that imports it does not carry it.
  */
-const proxyAgentApart: Plugin = {
-  name: 'proxy-agent-apart',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/proxy-agent$/ }, ({ importer }) =>
-      /[\\/]src[\\/]cli[\\/]commands[\\/]proxy-fetch\.ts$/.test(importer)
-        ? { path: './cli-proxy-agent.js', external: true }
-        : undefined,
-    );
-  },
-};
+function keptApart(name: string, specifier: string, importer: string, output: string): Plugin {
+  const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const filter = new RegExp(`^${escaped(specifier)}$`);
+  const from = new RegExp(`[\\\\/]src[\\\\/]cli[\\\\/]${importer.split('/').map(escaped).join('[\\\\/]')}$`);
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter }, (args) =>
+        from.test(args.importer) ? { path: output, external: true } : undefined,
+      );
+    },
+  };
+}
+
+/**
+ * The CLI imports undici (proxy-agent.ts) only for a download through a proxy: in the bundle that import stays an
+ * import of dist/cli-proxy-agent.js, so cli-main.js does not carry undici's 0.8 MB, which Node would compile at every
+ * start of every command.
+ */
+const proxyAgentApart = keptApart(
+  'proxy-agent-apart',
+  './proxy-agent',
+  'commands/proxy-fetch.ts',
+  './cli-proxy-agent.js',
+);
 
 /**
  * The report renderer carries the chart library (ECharts, SVG only): imported by the CLI only when a report is
- * written, it stays dist/cli-report.js, an entry of its own, so cli-main.js does not parse it at every start.
+ * written, it stays dist/cli-report.js, so cli-main.js does not parse it at every start.
  */
-const reportApart: Plugin = {
-  name: 'report-apart',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.\/report\/render$/ }, ({ importer }) =>
-      /[\\/]src[\\/]cli[\\/]commands[\\/]file\.ts$/.test(importer)
-        ? { path: './cli-report.js', external: true }
-        : undefined,
-    );
-  },
-};
+const reportApart = keptApart('report-apart', '../report/render', 'commands/file.ts', './cli-report.js');
 
 /**
  * The .xlsx reader (exceljs and its dependencies, about 2.4 MB) serves `datasets build --ceda` only: imported by
- * that command alone, it stays dist/cli-xlsx.js, an entry of its own, so cli-main.js does not parse it at every start.
+ * that command alone, it stays dist/cli-xlsx.js, so cli-main.js does not parse it at every start.
  */
-const xlsxApart: Plugin = {
-  name: 'xlsx-apart',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/xlsx-workbook$/ }, ({ importer }) =>
-      /[\\/]src[\\/]cli[\\/]commands[\\/]datasets-ceda\.ts$/.test(importer)
-        ? { path: './cli-xlsx.js', external: true }
-        : undefined,
-    );
-  },
-};
+const xlsxApart = keptApart('xlsx-apart', './xlsx-workbook', 'commands/datasets-ceda.ts', './cli-xlsx.js');
 
 /**
  * The executable (launch.ts) starts a worker before it loads the CLI: its import of index.ts stays an import of
  * dist/cli-main.js, the CLI built as an entry of its own, so cli.js is only the few lines that start the worker.
  */
-const cliMainApart: Plugin = {
-  name: 'cli-main-apart',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/index$/ }, ({ importer }) =>
-      /[\\/]src[\\/]cli[\\/]launch\.ts$/.test(importer) ? { path: './cli-main.js', external: true } : undefined,
-    );
-  },
-};
+const cliMainApart = keptApart('cli-main-apart', './index', 'launch.ts', './cli-main.js');
 
 export default defineConfig([
   {
