@@ -5,6 +5,7 @@ import { spendRows } from '../../src/cli/adapters/spend';
 import type { RecordText } from '../../src/cli/formats/records';
 import { chunkProcessor } from '../../src/cli/pipeline/chunk';
 import { workerPool } from '../../src/cli/pipeline/pool';
+import { createExecutor } from '../../src/cli/pipeline/executor';
 import {
   discardPrestarted,
   PRESTART_BYTES,
@@ -122,6 +123,21 @@ const start = (): boolean => prestartWorker(['spend', 'ledger.csv', '--jobs', '2
 
 afterEach(() => discardPrestarted());
 
+/** The worker the process holds for its run (prestart.ts keeps it under this registry symbol), without taking it. */
+const held = (): Worker | undefined =>
+  (globalThis as { [key: symbol]: { worker: Worker } | undefined })[
+    Symbol.for('co2e-engine.prestarted-worker')
+  ]?.worker;
+
+/** An executor of spend chunks with the default --jobs, for an input of `fileBytes` (undefined: gzip or stdin). */
+const executorFor = (fileBytes: number | undefined) =>
+  createExecutor({ ...spendRows(defaultDatasets), worker: 'spend', workerDatasets: [] }, context, {
+    jobs: undefined,
+    workers: true,
+    fileBytes,
+    read: { rows: 0, chars: 0, interrupted: false },
+  });
+
 describe('a worker started with the process', () => {
   it('is not started for a command line that will not use it', () => {
     expect(prestartWorker(['spend', 'ledger.csv', '--jobs', '1'], sizes(BIG), 2)).toBe(false);
@@ -151,6 +167,34 @@ describe('a worker started with the process', () => {
     discardPrestarted();
     expect(takePrestarted('spend', [])).toBeUndefined();
   });
+
+  it('is let go at the first chunk of a file too short for workers, not held to the end of the run', async () => {
+    expect(start()).toBe(true);
+    const worker = held();
+    expect(worker).toBeDefined();
+    const gone = exited(worker!);
+    // 200 rows in 100 kB: far from the rows that repay a worker's start-up (LONG_RUN_ROWS).
+    const executor = executorFor(100_000);
+    await executor.dispatch(records, false);
+    expect(held()).toBeUndefined();
+    expect(typeof (await gone)).toBe('number');
+    expect((await executor.next())?.rows).toBe(records.length);
+    await executor.close();
+  }, 30_000);
+
+  it('is held past the first chunk of an input of unknown size (gzip, stdin), and let go when the run closes', async () => {
+    expect(start()).toBe(true);
+    const worker = held();
+    const gone = exited(worker!);
+    const executor = executorFor(undefined);
+    await executor.dispatch(records, false);
+    // It may still grow long enough for workers.
+    expect(held()).toBe(worker);
+    await executor.next();
+    await executor.close();
+    expect(held()).toBeUndefined();
+    expect(typeof (await gone)).toBe('number');
+  }, 30_000);
 
   it('is taken by the pool of its run, given the context, and computes a chunk as the main thread does', async () => {
     expect(start()).toBe(true);
