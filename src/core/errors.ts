@@ -109,7 +109,8 @@ export class EmissionsError extends Error {
 /**
  * The same error again, for a failure kept under a key and thrown for each later request of that key: its code,
  * message, path, status and valid values (copied), with the kept error's stack, which says where the failure was
- * found. Not a new stack: capturing one costs about 10 µs in a file run's call depth, most of what such a row costs.
+ * found. Not a new stack: capturing one was most of what a kept failure cost a file run's row (bench/cli.md,
+ * "failing rows once").
  *
  * @internal
  * @example

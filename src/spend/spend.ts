@@ -340,7 +340,7 @@ export function resolveSpend(request: SpendRequest, datasets: SpendDatasets): Re
 /**
  * A part of a request that failed to resolve (a code without a factor in the region, a currency without rates),
  * kept under the part's key as a resolved part is: a ledger's rows of that key (a country the factors lack can be
- * half a ledger) then fail without resolving it again, about 80 µs a row (bench/cli.md).
+ * half a ledger) then fail without resolving it again (bench/cli.md, "failing rows once").
  */
 class KeptFailure {
   constructor(private readonly error: EmissionsError) {}
