@@ -1070,10 +1070,7 @@ function spendCsvResult(
   } catch (error) {
     // A request that does not resolve fails here as compute would fail it, since compute resolves the same request
     // first: thrown, rather than resolved a second time by compute (a ledger's failing rows can be half of it).
-    if (resolving) {
-      resolving = false;
-      throw error;
-    }
+    if (resolving) throw error;
     return undefined;
   }
   if (row === undefined) return undefined;

@@ -404,7 +404,7 @@ class QueuedWrites {
       this.unflushed += buffer.length;
       if (this.unflushed >= FLUSH_BYTES) {
         this.unflushed = 0;
-        await promisify(fdatasync)(this.fd);
+        await fdatasyncAsync(this.fd);
       }
     });
     if (this.queued > QUEUED_BYTES) await this.tail;
@@ -429,7 +429,7 @@ class QueuedWrites {
     if (!this.open) return;
     try {
       this.throwFailure();
-      if (flush) await promisify(fsync)(this.fd);
+      if (flush) await fsyncAsync(this.fd);
     } finally {
       this.open = false;
       closeSync(this.fd);
@@ -451,6 +451,8 @@ async function writeAt(fd: number, buffer: Buffer, position: number): Promise<vo
 }
 
 const writeAsync = promisify(write);
+const fdatasyncAsync = promisify(fdatasync);
+const fsyncAsync = promisify(fsync);
 
 /**
  * Refuses to continue a partial that another command, input or version made, or one whose output-affecting
