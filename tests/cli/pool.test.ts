@@ -6,6 +6,7 @@ import { chunkProcessor } from '../../src/cli/pipeline/chunk';
 import fc from 'fast-check';
 import { csvChunkContext, SPEND_HEADER } from './harness';
 import { expectsLongRun, LONG_RUN_ROWS, WORKER_QUEUE, workerPool } from '../../src/cli/pipeline/pool';
+import { outputBuffer, recycleBuffer, takeSpareBuffer } from '../../src/cli/pipeline/output-buffers';
 
 /**
  * The worker pool beside the main thread (`--jobs N`: the main thread and N - 1 workers): a worker takes chunks
@@ -64,6 +65,33 @@ describe('workerPool', () => {
       const again = pool.run(records); // room again
       expect(again).toBeDefined();
       expect((await again!).summary).toEqual(mainState);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it("moves a written output buffer to the worker, which writes its chunk's rows into it", async () => {
+    const pool = workerPool(1, 'spend', context);
+    try {
+      let ready;
+      for (let waited = 0; ready === undefined && waited < 30_000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        ready = pool.run(records);
+      }
+      await ready;
+      while (takeSpareBuffer() !== undefined);
+      // A buffer the main thread has written out, larger than a worker would make for this chunk, with old bytes.
+      const spare = outputBuffer(1 << 20).fill(0xaa);
+      recycleBuffer(spare);
+      const result = await pool.run(records)!;
+      expect(spare.buffer.byteLength).toBe(0); // moved to the worker
+      expect(result.bytes.buffer.byteLength).toBe(1 << 20); // and back, with the chunk's rows in it
+      const main = chunkProcessor(spendRows(defaultDatasets), context)(records);
+      expect(Buffer.from(result.bytes).toString('utf8')).toBe(Buffer.from(main.bytes).toString('utf8'));
+      // Once written, it is the main thread's to reuse.
+      while (takeSpareBuffer() !== undefined);
+      recycleBuffer(result.bytes);
+      expect(takeSpareBuffer()).toBe(result.bytes.buffer);
     } finally {
       await pool.close();
     }

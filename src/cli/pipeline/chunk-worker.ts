@@ -1,7 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { type ChunkContext, type ChunkResult, chunkProcessor } from './chunk';
-import { type PackedRecords, unpackRecords } from './packed-records';
-import type { PrestartContext, WorkerReady, WorkerSetup } from './pool';
+import { unpackRecords } from './packed-records';
+import type { ChunkRequest, PrestartContext, WorkerReady, WorkerSetup } from './pool';
+import { spareBuffer } from './output-buffers';
 import type { RowAdapter } from './row-adapter';
 
 /**
@@ -29,9 +30,11 @@ export function runChunkWorker(setup: WorkerSetup, adapterFor: (setup: WorkerSet
 function serveChunks(adapter: RowAdapter, context: ChunkContext): void {
   const process = chunkProcessor(adapter, context);
   parentPort?.postMessage({ co2eWorkerReady: true } satisfies WorkerReady);
-  parentPort?.on('message', (records: PackedRecords) => {
+  parentPort?.on('message', (request: ChunkRequest) => {
     try {
-      const { bytes, summary } = process(unpackRecords(records));
+      // A written buffer of the main thread's, for this chunk's rows (output-buffers.ts).
+      if (request.output !== undefined) spareBuffer(request.output);
+      const { bytes, summary } = process(unpackRecords(request));
       // The bytes move to the main thread rather than being copied (the chunk's buffer is its own); the summary
       // goes as its parts (a RunSummary does not survive structured cloning).
       const message: ChunkResult = { bytes, summary: summary.toParts() };

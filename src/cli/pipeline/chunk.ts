@@ -13,6 +13,7 @@ import {
 import type { FileFormat, ParquetAwareFormat, RecordText } from '../formats/records';
 import { parquetRowValues } from '../adapters/cells';
 import { RunSummary, type SummaryParts } from './summary';
+import { outputBuffer, recycleBuffer } from './output-buffers';
 import { keyReader } from './header';
 
 /**
@@ -64,15 +65,16 @@ export interface ComputedChunk extends ChunkResult {
 const SHORT_TEXT = 48;
 
 /**
- * Output bytes of one chunk, written a row at a time into one buffer. Each row's text becomes garbage as soon as it
- * is copied, so the chunk's output does not survive young-generation collections as a rope of cell strings.
+ * Output bytes of one chunk, written a row at a time into one buffer (from the thread's pool: output-buffers.ts).
+ * Each row's text becomes garbage as soon as it is copied, so the chunk's output does not survive young-generation
+ * collections as a rope of cell strings.
  */
 class ByteSink {
   private buffer: Buffer;
   private length = 0;
 
   constructor(capacity: number) {
-    this.buffer = Buffer.allocUnsafeSlow(Math.max(capacity, 4096));
+    this.buffer = outputBuffer(Math.max(capacity, 4096));
   }
 
   write(text: string): void {
@@ -98,8 +100,9 @@ class ByteSink {
   }
 
   private grow(most: number): void {
-    const grown = Buffer.allocUnsafeSlow(Math.max(this.buffer.length * 2, this.length + most));
+    const grown = outputBuffer(Math.max(this.buffer.length * 2, this.length + most));
     this.buffer.copy(grown, 0, 0, this.length);
+    recycleBuffer(this.buffer);
     this.buffer = grown;
   }
 

@@ -22,6 +22,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { UsageError } from '../io';
 import { errorCode } from './streams';
+import { recycleBuffer } from './output-buffers';
 import { isCount, isSummaryState, type SummaryState } from './summary';
 
 /**
@@ -400,6 +401,8 @@ class QueuedWrites {
     this.queued += buffer.length;
     this.after(async () => {
       await writeAt(this.fd, buffer, position);
+      // Written: a chunk's buffer is the pool's again, for a later chunk's rows.
+      if (typeof text !== 'string') recycleBuffer(text);
       this.queued -= buffer.length;
       this.unflushed += buffer.length;
       if (this.unflushed >= FLUSH_BYTES) {

@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { RecordText } from '../formats/records';
 import type { ChunkContext, ChunkResult } from './chunk';
-import { packRecords } from './packed-records';
+import { type PackedRecords, packRecords } from './packed-records';
+import { ownBuffer, takeSpareBuffer } from './output-buffers';
 import { takePrestarted } from './prestart';
 import { workerEntry } from './worker-entry';
 
@@ -27,6 +28,14 @@ export interface WorkerSetup {
 /** What a worker started with the process is given first: the run's context (its setup without it: prestart.ts). */
 export interface PrestartContext {
   co2eContext: ChunkContext;
+}
+
+/**
+ * A chunk a worker is sent: its records, and a written output buffer of the main thread's, moved to the worker to
+ * write the chunk's rows into (output-buffers.ts), when the main thread has one.
+ */
+export interface ChunkRequest extends PackedRecords {
+  output?: ArrayBuffer;
 }
 
 /** What a worker posts once its adapter is built, before any chunk result. */
@@ -161,8 +170,13 @@ export function workerPool(
         return;
       }
       const waiter = pending.shift();
-      if ('error' in message) waiter?.reject(new Error(message.error));
-      else waiter?.resolve(message);
+      if ('error' in message) {
+        waiter?.reject(new Error(message.error));
+        return;
+      }
+      // Moved here: once written, it is this thread's to reuse.
+      ownBuffer(message.bytes.buffer as ArrayBuffer);
+      waiter?.resolve(message);
     });
     worker.on('error', failAll);
     worker.on('exit', (code) => failAll(new Error(`a worker thread exited (code ${code})`)));
@@ -182,8 +196,14 @@ export function workerPool(
       const { worker, pending } = least;
       return new Promise<ChunkResult>((resolve, reject) => {
         pending.push({ resolve, reject });
-        const packed = packRecords(records);
-        worker.postMessage(packed, [packed.lines.buffer as ArrayBuffer]);
+        const packed: ChunkRequest = packRecords(records);
+        const moved: ArrayBuffer[] = [packed.lines.buffer as ArrayBuffer];
+        const output = takeSpareBuffer();
+        if (output !== undefined) {
+          packed.output = output;
+          moved.push(output);
+        }
+        worker.postMessage(packed, moved);
       });
     },
     firstReady,

@@ -3,6 +3,7 @@ import { ENCODERS } from '../formats/index';
 import type { ParquetColumnType } from '../formats/parquet/reader';
 import { parquetWriter } from '../formats/parquet/writer';
 import type { ChunkContext, ChunkResult } from './chunk';
+import { recycleBuffer } from './output-buffers';
 import type { RowAdapter } from './row-adapter';
 
 /**
@@ -24,6 +25,13 @@ export interface RecordSink {
   write(chunk: ChunkResult): Promise<void>;
   /** Writes what comes after the last row (a Parquet footer). */
   finish(): Promise<void>;
+}
+
+/** `bytes` compressed; a chunk's buffer is then the pool's again (output-buffers.ts). */
+function gzipped(bytes: string | Uint8Array): Buffer {
+  const compressed = gzipSync(bytes);
+  if (typeof bytes !== 'string') recycleBuffer(bytes);
+  return compressed;
 }
 
 /** Where a sink's bytes go, in order (the guarded output file, or stdout). */
@@ -52,7 +60,7 @@ export function recordSink(
   },
 ): RecordSink {
   if (context.format !== 'parquet') {
-    const write: ByteWrite = output.gzip ? (bytes) => output.write(gzipSync(bytes)) : output.write;
+    const write: ByteWrite = output.gzip ? (bytes) => output.write(gzipped(bytes)) : output.write;
     const encoder = ENCODERS[context.format](context);
     return {
       resumes: true,
