@@ -6,9 +6,12 @@ import {
   parseRecords,
   quoteOpenAfter,
   readCsvRecords,
+  readCsvRecordTextBatches,
   splitQuotedRecord,
 } from '../../src/cli/formats/csv/reader';
-import { readLines } from '../../src/cli/formats/lines';
+import { LineRecord, readLines, ReadLine } from '../../src/cli/formats/lines';
+import type { RecordText } from '../../src/cli/formats/records';
+import { packRecords, unpackRecords } from '../../src/cli/pipeline/packed-records';
 
 /** Line splitting, CSV record recovery and strict numbers: the pieces that keep a bad line from spoiling a run. */
 
@@ -341,5 +344,26 @@ describe('splitQuotedRecord (records with quoted fields, without csv-parse)', ()
     expect(splitQuotedRecord('27" monitor,7')).toBeUndefined(); // a quote inside an unquoted field
     expect(splitQuotedRecord('"never closed,7')).toBeUndefined();
     expect(splitQuotedRecord('"a",7\n8')).toBeUndefined(); // a line end outside quotes
+  });
+});
+
+describe('lines and records are made with new', () => {
+  // V8 watches how long each object literal's objects live: a literal whose first lines a run held while starting
+  // would have every later line put straight in the old generation, with its text promoted after it (lines.ts).
+  it('for every line read, and every record that is its text, on the reader and on a worker', async () => {
+    const lines = await collect(readLines(chunks('id,money\n1,2\n"a\nb",3\n')));
+    expect(lines.length).toBe(4);
+    expect(lines.every((line) => line instanceof ReadLine)).toBe(true);
+    const texts: RecordText[] = [];
+    for await (const batch of readCsvRecordTextBatches(
+      (async function* () {
+        yield lines;
+      })(),
+      1000,
+    ))
+      texts.push(...batch);
+    expect(texts.map((record) => record.text)).toEqual(['id,money', '1,2', '"a\nb",3']);
+    expect(texts.every((record) => record instanceof LineRecord)).toBe(true);
+    expect(unpackRecords(packRecords(texts)).every((record) => record instanceof LineRecord)).toBe(true);
   });
 });

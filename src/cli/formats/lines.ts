@@ -19,6 +19,33 @@ export interface PhysicalLine {
   invalidUtf8: boolean;
 }
 
+/**
+ * A line as read ({@link PhysicalLine}). Lines and records are made with `new`, not as object literals: V8 watches
+ * how long the objects of each literal live, and the first lines a run holds while it starts (its header read, its
+ * first chunk) outlived young collections, so V8 put every later line of that literal straight in the old generation.
+ * There each line held its young text alive through young collections, which then promoted it, with the 64 KB chunk
+ * it is sliced from, until the next full collection (bench/cli.md, "Lines and records made with new").
+ */
+export class ReadLine implements PhysicalLine {
+  constructor(
+    public text: string,
+    public line: number,
+    public tooLong: boolean,
+    public invalidUtf8: boolean,
+  ) {}
+}
+
+/**
+ * A record that is its line's text (or lines', joined), the usual record: made with `new` for the reason
+ * {@link ReadLine} is.
+ */
+export class LineRecord {
+  constructor(
+    public line: number,
+    public text: string,
+  ) {}
+}
+
 /** Default longest line or record, in UTF-16 code units. */
 export const MAX_LINE_CHARS = 1_000_000;
 
@@ -154,12 +181,7 @@ export async function* readLineBatches(
     squeezer = undefined;
     const clean = text.endsWith('\r') ? text.slice(0, -1) : text;
     if (header === undefined && !tooLong && clean.trim() !== '') header = clean;
-    const read = {
-      text: tooLong ? '' : clean,
-      line,
-      tooLong,
-      invalidUtf8: !tooLong && clean.includes(REPLACEMENT),
-    };
+    const read = new ReadLine(tooLong ? '' : clean, line, tooLong, !tooLong && clean.includes(REPLACEMENT));
     // Built without a spread: a literal with a conditional spread is made by V8's slower generic path on every line.
     return cells === undefined ? read : { ...read, cells: cells.finish() };
   };

@@ -5,7 +5,7 @@ import {
   readCsvRecordTextBatches,
   sepLine,
 } from './csv/reader';
-import { MAX_LINE_CHARS, type PhysicalLine, readLineBatches } from './lines';
+import { LineRecord, MAX_LINE_CHARS, type PhysicalLine, readLineBatches } from './lines';
 
 /**
  * Input records of a batch file, CSV or JSON Lines, streamed: split into records here (cheap, in the main
@@ -147,7 +147,7 @@ async function* jsonlRecordTexts(
       else if (text.trim() === '') continue;
       else if (invalidUtf8)
         records.push({ line, error: `line ${line}: the line is not valid UTF-8; save the file as UTF-8.` });
-      else records.push({ line, text });
+      else records.push(new LineRecord(line, text));
     }
     yield records;
   }

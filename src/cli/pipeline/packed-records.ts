@@ -1,4 +1,5 @@
 import type { RecordText } from '../formats/records';
+import { LineRecord } from '../formats/lines';
 
 /**
  * A chunk of records as it crosses to a worker thread: the plain records' texts as an array of strings, and every
@@ -62,7 +63,7 @@ export function unpackRecords({ texts, lines, others }: PackedRecords): RecordTe
       records[index] = (others[other] as [number, RecordText])[1];
       other++;
       otherAt = others[other]?.[0] ?? -1;
-    } else records[index] = { line: lines[index] as number, text: texts[next++] };
+    } else records[index] = new LineRecord(lines[index] as number, texts[next++] as string);
   }
   return records;
 }

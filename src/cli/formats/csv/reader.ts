@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import type { PhysicalLine } from '../lines';
+import { LineRecord, type PhysicalLine } from '../lines';
 
 /**
  * CSV records from physical lines. A record ends at a line end outside a quoted field (which may span lines);
@@ -453,7 +453,7 @@ function csvRecordSplitter(
                 error: `line ${line.line}: the line is not valid UTF-8; save the file as UTF-8.`,
                 salvage: line.text, // its ids are most often ASCII, and pass through
               }
-            : { line: line.line, text: line.text },
+            : new LineRecord(line.line, line.text),
         );
         return;
       }
@@ -478,7 +478,7 @@ function csvRecordSplitter(
               error: `line ${start.line}: the line is not valid UTF-8; save the file as UTF-8.`,
               salvage: text,
             }
-          : { line: start.line, text },
+          : new LineRecord(start.line, text),
       );
     } else if (chars > maxRecordChars) {
       unclosed(`a quoted field is not closed within ${maxRecordChars} characters.`);
