@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LEDGER_HEADER, ledgerLine, spendLedger } from './cli-ledger';
+import { LEDGER_HEADER, ledgerLine, spendLedger, writeCsv } from './cli-ledger';
 
 /**
  * What the `spend` CLI leaves to V8's garbage collector, per isolate (the main thread, and the worker with
@@ -27,19 +27,7 @@ mkdirSync(OUT, { recursive: true });
 
 function writeLedger(name: string, line: (index: number) => string): string {
   const path = join(OUT, `${name}-${ROWS}.csv`);
-  if (existsSync(path)) return path;
-  const fd = openSync(path, 'w');
-  let text = `${LEDGER_HEADER}\n`;
-  for (let index = 1; index <= ROWS; index++) {
-    text += `${line(index)}\n`;
-    if (text.length > 1 << 20) {
-      writeSync(fd, text);
-      text = '';
-    }
-  }
-  writeSync(fd, text);
-  closeSync(fd);
-  return path;
+  return existsSync(path) ? path : writeCsv(path, LEDGER_HEADER, ROWS, line);
 }
 
 interface IsolateCounts {

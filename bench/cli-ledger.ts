@@ -2,6 +2,7 @@
  * The spend ledger of `npm run bench:cli`: row `index` of a deterministic, varied ledger (codes at several levels,
  * regions, currencies, years, margins), as CSV text and as the request the CLI builds from it.
  */
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { passThroughColumns } from '../src/cli/formats/index';
 import type { RecordText } from '../src/cli/formats/records';
 import type { ChunkContext } from '../src/cli/pipeline/chunk';
@@ -145,4 +146,25 @@ export function ledgerChunks(rows: number): { chunks: RecordText[][]; context: C
   for (let from = 0; from < records.length; from += CHUNK_ROWS)
     chunks.push(records.slice(from, from + CHUNK_ROWS));
   return { chunks, context: ledgerChunkContext(header) };
+}
+
+/** Writes `lines` (after `header`) to `path` in chunks of about 1 MB. */
+export function writeCsv(
+  path: string,
+  header: string,
+  count: number,
+  line: (index: number) => string,
+): string {
+  const fd = openSync(path, 'w');
+  let text = `${header}\n`;
+  for (let index = 1; index <= count; index++) {
+    text += `${line(index)}\n`;
+    if (text.length > 1 << 20) {
+      writeSync(fd, text);
+      text = '';
+    }
+  }
+  writeSync(fd, text);
+  closeSync(fd);
+  return path;
 }

@@ -1,14 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +8,7 @@ import { defaultDatasets } from '../src/embedded/index';
 import { calculateSpend, type SpendRequest } from '../src/index';
 import { neutraliseFormula } from '../src/cli/formats/index';
 import { spendParts } from '../src/spend/spend';
-import { spendLedger } from './cli-ledger';
+import { spendLedger, writeCsv } from './cli-ledger';
 
 /**
  * The `spend` CLI beside what a user could do instead: a DuckDB query doing the same spend arithmetic, reading the same
@@ -55,22 +46,6 @@ const MARGINS = ['tax_margin', 'trade_margin', 'transport_margin'] as const;
 
 if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('Run `npm run build` first.');
 mkdirSync(OUT, { recursive: true });
-
-/** Writes `lines` (after `header`) to `path` in chunks of about 1 MB. */
-function writeCsv(path: string, header: string, count: number, line: (index: number) => string): string {
-  const fd = openSync(path, 'w');
-  let text = `${header}\n`;
-  for (let index = 1; index <= count; index++) {
-    text += `${line(index)}\n`;
-    if (text.length > 1 << 20) {
-      writeSync(fd, text);
-      text = '';
-    }
-  }
-  writeSync(fd, text);
-  closeSync(fd);
-  return path;
-}
 
 /**
  * Writes the page cache's dirty pages to disk before each timed run, so that none is timed writing back the outputs
