@@ -24,7 +24,7 @@ export interface PhysicalLine {
  * how long the objects of each literal live, and the first lines a run holds while it starts (its header read, its
  * first chunk) outlived young collections, so V8 put every later line of that literal straight in the old generation.
  * There each line held its young text alive through young collections, which then promoted it, with the 64 KB chunk
- * it is sliced from, until the next full collection (bench/cli.md, "Lines and records made with new").
+ * it is sliced from, until the next full collection (bench/cli.md, "Output buffers reused, lines and records made with `new`").
  */
 export class ReadLine implements PhysicalLine {
   constructor(
