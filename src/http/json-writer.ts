@@ -216,6 +216,11 @@ export interface BatchOptions {
 export interface BatchWriter {
   add(results: readonly unknown[]): boolean;
   end(): string | Uint8Array<ArrayBuffer>[];
+  /**
+   * Says the answer's bytes are no longer read (written to the socket, or never to be sent), so its memory may hold
+   * later answers. Optional for a caller; once is enough, later calls do nothing.
+   */
+  release(): void;
 }
 
 /**
@@ -268,6 +273,10 @@ class TextBatch implements BatchWriter {
     if (this.pieces.length === 0) return this.text + this.suffix;
     this.pieces.push(utf8.encode(this.text + this.suffix));
     return this.pieces;
+  }
+
+  release(): void {
+    // Its text and pieces are the collector's.
   }
 }
 
@@ -444,47 +453,98 @@ const uninitialised: (length: number) => Uint8Array<ArrayBuffer> =
 /**
  * Bytes of a slab the answers' buffers are cut from, one after the other: a buffer of its own per answer (77 KB for
  * a batch of 100) cost an allocation outside the heap, its release by the collector, and a copy when it grew.
- * A buffer at the slab's end grows in place, and gives back what it did not use when taken. A slab lives as long
- * as any answer cut from it; buffers larger than a quarter of one are allocated alone.
+ * A buffer at the slab's end grows in place, and gives back what it did not use when taken. Buffers larger than a
+ * quarter of a slab are allocated alone.
  */
 const SLAB_BYTES = 1 << 20;
-let slab = uninitialised(0);
+
+/**
+ * A slab, and how many answers cut from it are still held. An edge gives an answer back once its bytes are written
+ * ({@link BatchWriter.release}); a full slab that no answer holds any more is cut again from its start instead of
+ * being left to the collector: a fresh slab every 13 batches of 100 cost page faults and missed the caches
+ * (bench/http.md). An answer never given back (the Web edge cannot tell when its bytes are read) only keeps its
+ * slab from being reused, which then lives as long as any answer cut from it.
+ */
+class Slab {
+  holders = 0;
+  constructor(readonly bytes: Uint8Array<ArrayBuffer>) {}
+}
+
+/** Full slabs no answer holds, kept to be cut again (any more are left to the collector). */
+const SPARE_SLABS = 2;
+const spareSlabs: Slab[] = [];
+let slab = new Slab(uninitialised(0));
 let slabUsed = 0;
 
-/** Room for `length` bytes from the current slab (a new one when it has no room), or alone when large. */
+/** Keeps a slab no answer holds to be cut again, unless enough are kept. */
+function spare(free: Slab): void {
+  if (free.bytes.length === SLAB_BYTES && spareSlabs.length < SPARE_SLABS) spareSlabs.push(free);
+}
+
+/** Room for `length` bytes from the current slab (the next when it has no room), or alone when large. */
 function region(length: number): Uint8Array<ArrayBuffer> {
   if (length > SLAB_BYTES >> 2) return uninitialised(length);
-  if (slabUsed + length > slab.length) {
-    slab = uninitialised(SLAB_BYTES);
+  if (slabUsed + length > slab.bytes.length) {
+    const full = slab;
+    slab = spareSlabs.pop() ?? new Slab(uninitialised(SLAB_BYTES));
     slabUsed = 0;
+    if (full.holders === 0) spare(full);
   }
-  const bytes = slab.subarray(slabUsed, slabUsed + length);
+  const bytes = slab.bytes.subarray(slabUsed, slabUsed + length);
   slabUsed += length;
   return bytes;
 }
 
+/**
+ * An answer given back. A slab no answer holds any more is kept when full, and cut again from its start when it is
+ * the current one: the next answer is then written where the last one was, memory the caches still hold.
+ */
+function giveBack(used: Slab): void {
+  used.holders--;
+  if (used.holders !== 0) return;
+  if (used === slab) slabUsed = 0;
+  else spare(used);
+}
+
 /** Whether `bytes` ends where the current slab's free room begins (nothing was cut from the slab after it). */
 const atSlabEnd = (bytes: Uint8Array): boolean =>
-  bytes.buffer === slab.buffer && bytes.byteOffset + bytes.length === slab.byteOffset + slabUsed;
+  bytes.buffer === slab.bytes.buffer && bytes.byteOffset + bytes.length === slabUsed;
 
 const EMPTY = new Uint8Array(0);
 
 /** An answer's UTF-8 bytes as they are written, and its length in characters. */
 class ByteText {
-  private buffer = region(FIRST_CAPACITY);
+  /** The slabs this answer's buffers were cut from, each counted as held once (see {@link Slab}). */
+  private readonly slabs: Slab[] = [];
+  private buffer = this.cut(FIRST_CAPACITY);
   offset = 0;
   characters = 0;
+
+  /** {@link region}, the slab it comes from counted as held by this answer. */
+  private cut(length: number): Uint8Array<ArrayBuffer> {
+    const bytes = region(length);
+    if (bytes.buffer === slab.bytes.buffer && this.slabs[this.slabs.length - 1] !== slab) {
+      slab.holders++;
+      this.slabs.push(slab);
+    }
+    return bytes;
+  }
+
+  /** Gives the slabs back: the answer's bytes are no longer read (at most once; later calls do nothing). */
+  release(): void {
+    for (const used of this.slabs.splice(0)) giveBack(used);
+  }
 
   private room(bytes: number): void {
     if (this.offset + bytes <= this.buffer.length) return;
     const length = Math.max(this.buffer.length * 2, this.offset + bytes);
-    const start = this.buffer.byteOffset - slab.byteOffset;
-    if (atSlabEnd(this.buffer) && start + length <= slab.length) {
-      this.buffer = slab.subarray(start, start + length); // grown in place: nothing was cut after it
+    const start = this.buffer.byteOffset;
+    if (atSlabEnd(this.buffer) && start + length <= slab.bytes.length) {
+      this.buffer = slab.bytes.subarray(start, start + length); // grown in place: nothing was cut after it
       slabUsed = start + length;
       return;
     }
-    const larger = region(length);
+    const larger = this.cut(length);
     larger.set(this.buffer.subarray(0, this.offset));
     this.buffer = larger;
   }
@@ -590,8 +650,8 @@ class ByteText {
     this.flush();
     const bytes = this.buffer.subarray(0, this.offset);
     // The room not written is given back, to the next multiple of 8 bytes (what follows stays aligned).
-    if (atSlabEnd(this.buffer)) slabUsed = (this.buffer.byteOffset - slab.byteOffset + this.offset + 7) & ~7;
-    this.buffer = more ? region(this.buffer.length) : EMPTY;
+    if (atSlabEnd(this.buffer)) slabUsed = (this.buffer.byteOffset + this.offset + 7) & ~7;
+    this.buffer = more ? this.cut(this.buffer.length) : EMPTY;
     this.offset = 0;
     return bytes;
   }
@@ -1009,5 +1069,9 @@ class ByteBatch implements BatchWriter {
     this.out.text(this.suffix);
     this.pieces.push(this.out.take(false));
     return this.pieces;
+  }
+
+  release(): void {
+    this.out.release();
   }
 }

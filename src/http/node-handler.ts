@@ -109,7 +109,10 @@ function write(response: ServerResponse, answer: Reply): void {
     while (index < body.length && !response.destroyed) {
       const piece = body[index++]!;
       if (index === body.length) {
-        response.end(piece);
+        // Given back on 'finish', once the socket has taken every byte; an answer whose connection closes first is
+        // left to the collector.
+        if (answer.release === undefined) response.end(piece);
+        else response.end(piece, answer.release);
         return;
       }
       if (!response.write(piece)) {

@@ -45,6 +45,8 @@ export interface Reply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | readonly Uint8Array<ArrayBuffer>[];
+  /** For an edge that knows when the body's bytes are written: they may then hold later answers. */
+  readonly release?: (() => void) | undefined;
 }
 
 /** The rules' options; the edges' options are this with their own request type. */
@@ -304,12 +306,18 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
       count: computed.requests.length,
       ...(v1 && { prefix: '{"results":', suffix: '}' }),
     });
-    if (!(await writeInSlices(computed.requests, computed.batch, writer, pause))) {
+    let written = false;
+    try {
+      written = await writeInSlices(computed.requests, computed.batch, writer, pause);
+    } finally {
+      if (!written) writer.release(); // refused or failed: none of it will be sent
+    }
+    if (!written) {
       throw new EmissionsError('batch_too_large', httpMessages.answerTooLarge(maxLength, answerFactor), {
         path: 'requests',
       });
     }
-    return { status: 200, headers: JSON_HEADERS, body: writer.end() };
+    return { status: 200, headers: JSON_HEADERS, body: writer.end(), release: () => writer.release() };
   }
 
   async function respond(call: Call<R>): Promise<Reply> {
