@@ -85,6 +85,19 @@ async function main() {
       ([name, { rate, cpu }]) =>
         `${name}: ${Math.round(median(rate)).toLocaleString('en')} answers/s, ${median(cpu).toFixed(1)} µs of CPU per answer`,
     );
+    // The machine's speed moves between rounds far more than between two builds: figures of one round, paired.
+    const paired = (name: string, get: (figure: { rate: number[]; cpu: number[] }) => number[]) => {
+      const ours = get(figures.serve as { rate: number[]; cpu: number[] });
+      const theirs = get(figures[name] as { rate: number[]; cpu: number[] });
+      return median(ours.map((value, round) => value / (theirs[round] as number))).toFixed(3);
+    };
+    if (base !== undefined)
+      lines.push(
+        `serve ÷ base, median of the rounds' ratios: CPU per answer ${paired('base', (figure) => figure.cpu)}, answers/s ${paired('base', (figure) => figure.rate)}`,
+      );
+    lines.push(
+      `serve ÷ bare, median of the rounds' ratios: answers/s ${paired('bare', (figure) => figure.rate)}`,
+    );
     process.stdout.write(
       `cpu batch of 100, median of ${ROUNDS} interleaved rounds of ${DURATION} s, load average ${load} at the start, ${loadavg()[0]?.toFixed(1)} at the end\n${lines.join('\n')}\n`,
     );
