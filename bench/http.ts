@@ -74,6 +74,7 @@ async function inProcessBatchRate(seconds: number): Promise<number> {
   return estimates / ((performance.now() - start) / 1000);
 }
 
+const startedAt = new Date().toISOString().slice(0, 16);
 const loadAverage = loadavg()
   .map((value) => value.toFixed(1))
   .join(' / ');
@@ -161,7 +162,7 @@ async function main() {
     const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
 
     const table = [
-      `Run ${new Date().toISOString().slice(0, 16)}Z (load average ${loadAverage} at the start): autocannon, ${CONNECTIONS} connections, ${DURATION} s per case, median of ${ROUNDS} interleaved rounds (a ratio: the median of each round's ratio, and in brackets the ratio of the medians), all processes on this shared 2-core machine at once. Only the ratios (each to its baseline in this same run) are comparable between runs.`,
+      `Run ${startedAt}Z (load average ${loadAverage} at the start): autocannon, ${CONNECTIONS} connections, ${DURATION} s per case, median of ${ROUNDS} interleaved rounds (a ratio: the median of each round's ratio, and in brackets the ratio of the medians), all processes on this shared 2-core machine at once. Only the ratios (each to its baseline in this same run) are comparable between runs.`,
       '',
       "| figure | serve | baseline (same run) | ratio: median of the rounds' (of the medians) | target | |",
       '|---|---|---|---|---|---|',
