@@ -460,8 +460,8 @@ const SLAB_BYTES = 1 << 20;
 
 /**
  * A slab, and how many answers cut from it are still held. An edge gives an answer back once its bytes are written
- * ({@link BatchWriter.release}); a full slab that no answer holds any more is cut again from its start instead of
- * being left to the collector: a fresh slab every 13 batches of 100 cost page faults and missed the caches
+ * ({@link BatchWriter.release}); a slab that no answer holds any more is reused instead of being left to the
+ * collector (see {@link giveBack}): a fresh slab every 13 batches of 100 cost page faults and missed the caches
  * (bench/http.md). An answer never given back (the Web edge cannot tell when its bytes are read) only keeps its
  * slab from being reused, which then lives as long as any answer cut from it.
  */
@@ -476,19 +476,15 @@ const spareSlabs: Slab[] = [];
 let slab = new Slab(uninitialised(0));
 let slabUsed = 0;
 
-/** Keeps a slab no answer holds to be cut again, unless enough are kept. */
-function spare(free: Slab): void {
-  if (free.bytes.length === SLAB_BYTES && spareSlabs.length < SPARE_SLABS) spareSlabs.push(free);
-}
-
-/** Room for `length` bytes from the current slab (the next when it has no room), or alone when large. */
+/**
+ * Room for `length` bytes from the current slab (the next when it has no room), or alone when large. The slab left
+ * behind is still held: one no answer holds is at its start again (see {@link giveBack}), where every region fits.
+ */
 function region(length: number): Uint8Array<ArrayBuffer> {
   if (length > SLAB_BYTES >> 2) return uninitialised(length);
   if (slabUsed + length > slab.bytes.length) {
-    const full = slab;
     slab = spareSlabs.pop() ?? new Slab(uninitialised(SLAB_BYTES));
     slabUsed = 0;
-    if (full.holders === 0) spare(full);
   }
   const bytes = slab.bytes.subarray(slabUsed, slabUsed + length);
   slabUsed += length;
@@ -503,7 +499,7 @@ function giveBack(used: Slab): void {
   used.holders--;
   if (used.holders !== 0) return;
   if (used === slab) slabUsed = 0;
-  else spare(used);
+  else if (spareSlabs.length < SPARE_SLABS) spareSlabs.push(used);
 }
 
 /** Whether `bytes` ends where the current slab's free room begins (nothing was cut from the slab after it). */

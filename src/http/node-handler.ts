@@ -111,8 +111,7 @@ function write(response: ServerResponse, answer: Reply): void {
       if (index === body.length) {
         // Given back on 'finish', once the socket has taken every byte; an answer whose connection closes first is
         // left to the collector.
-        if (answer.release === undefined) response.end(piece);
-        else response.end(piece, answer.release);
+        response.end(piece, answer.release);
         return;
       }
       if (!response.write(piece)) {
