@@ -6,6 +6,9 @@ export default defineConfig({
     // Need a build (and Chromium, or the registry): `npm run test:browser` and `npm run test:package`, run by .ci/run.
     exclude: [...configDefaults.exclude, 'tests/browser/**', 'tests/package/**'],
     testTimeout: 60_000,
+    // A worker per core: vitest's default (one fewer) leaves a 2-core machine running the suite on one, while most
+    // files wait on child processes and sockets as much as they compute (bench/ci.md).
+    maxWorkers: '100%',
     // Type tests (`expectTypeOf`, `@ts-expect-error`): checked by tsc, reported with the other tests.
     typecheck: {
       enabled: true,

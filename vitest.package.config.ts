@@ -8,6 +8,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/package/**/*.test.ts'],
+    // Each file packs or installs into its own temporary folder, so they run side by side (bench/ci.md).
+    maxWorkers: '100%',
     testTimeout: 300_000,
     hookTimeout: 300_000,
   },
