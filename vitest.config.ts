@@ -9,11 +9,8 @@ export default defineConfig({
     // A worker per core: vitest's default (one fewer) leaves a 2-core machine running the suite on one, while most
     // files wait on child processes and sockets as much as they compute (bench/ci.md).
     maxWorkers: '100%',
-    // Type tests (`expectTypeOf`, `@ts-expect-error`): checked by tsc, reported with the other tests.
-    typecheck: {
-      enabled: true,
-      include: ['tests/types/**/*.test-d.ts'],
-      tsconfig: './tsconfig.json',
-    },
+    // Type tests (tests/types/*.test-d.ts: `expectTypeOf`, `@ts-expect-error`) are checked by `tsc --noEmit`, which
+    // `npm test` runs first (tsconfig.json includes tests/): vitest's typecheck mode ran a second tsc beside the
+    // workers (bench/ci.md).
   },
 });

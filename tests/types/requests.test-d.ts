@@ -1,6 +1,7 @@
 /**
- * Type tests (issue 10 item 3), run by vitest's typecheck (`npm test`): the request types offer the known values
- * for completion, reject what the calculators never accept, and still take any region or instance string.
+ * Type tests (issue 10 item 3), checked by `tsc --noEmit` (`npm test` runs it first): the request types offer the
+ * known values for completion, reject what the calculators never accept, and still take any region or instance
+ * string.
  */
 import { describe, expectTypeOf, it } from 'vitest';
 import {
