@@ -49,6 +49,12 @@ export function rssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
+/** User + system CPU of a process so far, in milliseconds (clock ticks of 10 ms), from /proc. */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** `--name value` from the command line, as a number. */
 export function numberFlag(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);

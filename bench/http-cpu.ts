@@ -1,8 +1,8 @@
 import autocannon from 'autocannon';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Child, numberFlag, ROOT, startChild, startServe } from './http-common';
+import { type Child, cpuMs, numberFlag, ROOT, startChild, startServe } from './http-common';
 
 /**
  * Server CPU per answer, the figure behind bench/http.md's ratios: `co2e-engine serve` (from dist/, or
@@ -23,12 +23,6 @@ const BATCH = Array.from({ length: 100 }, (_, index) => ({
 }));
 const body = JSON.stringify(BATCH);
 const headers = { 'content-type': 'application/json' };
-
-/** User + system CPU of a process so far, in milliseconds (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
