@@ -22,8 +22,8 @@ import {
  * machine is shared, so only ratios between figures of the same run mean anything. Flags: `--duration <s>` per
  * load case (default 10), `--rounds <n>` interleaved rounds (default 7, as the issue asks of the calculators; medians
  * are reported, a ratio as the median of the rounds' ratios), `--memory-minutes <m>` of the memory run (default 5;
- * 0 skips it). Each load also reads the server's CPU from /proc: CPU per answer does not depend on how much of the
- * machine autocannon and other work leave the server, as answers per second do. Writes its section of
+ * 0 skips it). Each load also reads the server's CPU from /proc: CPU per answer depends far less than answers per
+ * second on how much of the machine autocannon and other work leave the server. Writes its section of
  * bench/results.md.
  */
 
@@ -142,6 +142,7 @@ async function main() {
       // Rounds of 20 s load (single and batch mixed) and 10 s idle; RSS after each round.
       const rounds = Math.max(1, Math.round((MEMORY_MINUTES * 60) / 30));
       for (let round = 0; round < rounds; round++) {
+        // Two loads on one server at once: their CPU per answer is not read.
         await Promise.all([
           load(serve, '/compute/aws/cpu', single, 20),
           load(serve, '/compute/aws/cpu/batch', batch, 20),
@@ -181,8 +182,8 @@ async function main() {
       `| single cpu estimate, req/s | ${fmt(singleRate)} | bare node:http, JSON.parse + the same ${fmt(size)} bytes: ${fmt(bareRate)} | ${singleRatio.toFixed(2)} (${ratio(singleRate, bareRate)}) | ≥ 0.70 | ${mark(singleRatio >= 0.7)} |`,
       `| single cpu estimate, p50 / p99 ms | ${pick((row) => row.single.p50)} / ${singleP99} | bare: ${pick((row) => row.bare.p50)} / ${bareP99} | p99 ${ratio(singleP99, bareP99)}× | p99 < 10 ms | ${mark(singleP99 < 10)} |`,
       `| cpu batch of 100, req/s | ${fmt(batchRate)} (p99 ${pick((row) => row.batch.p99)} ms) | bare node:http, JSON.parse + the same ${fmt(batchSize)} bytes: ${fmt(bareBatchRate)} (p99 ${pick((row) => row.bareBatch.p99)} ms) | ${batchRatio.toFixed(2)} (${ratio(batchRate, bareBatchRate)}) | ≥ 0.50 | ${mark(batchRatio >= 0.5)} |`,
-      `| single cpu estimate, the server's CPU per answer | ${pick((row) => row.single.cpu).toFixed(0)} µs | bare: ${pick((row) => row.bare.cpu).toFixed(0)} µs | bare ÷ serve ${singleCpuRatio.toFixed(2)} | none (not limited by autocannon) | |`,
-      `| cpu batch of 100, the server's CPU per answer | ${pick((row) => row.batch.cpu).toFixed(0)} µs | bare: ${pick((row) => row.bareBatch.cpu).toFixed(0)} µs | bare ÷ serve ${batchCpuRatio.toFixed(2)} | none (not limited by autocannon) | |`,
+      `| single cpu estimate, the server's CPU per answer | ${pick((row) => row.single.cpu).toFixed(0)} µs | bare: ${pick((row) => row.bare.cpu).toFixed(0)} µs | bare ÷ serve ${singleCpuRatio.toFixed(2)} | none (less tied to autocannon) | |`,
+      `| cpu batch of 100, the server's CPU per answer | ${pick((row) => row.batch.cpu).toFixed(0)} µs | bare: ${pick((row) => row.bareBatch.cpu).toFixed(0)} µs | bare ÷ serve ${batchCpuRatio.toFixed(2)} | none (less tied to autocannon) | |`,
       `| cpu batch of 100, estimates/s | ${fmt(batchEstimates)} (${fmt(batchEstimates / 100)} req/s, p99 ${pick((row) => row.batch.p99)} ms) | in-process calculateCpuBatch + JSON.stringify: ${fmt(inProcess)} | ${ratio(batchEstimates, inProcess)} | ≥ 0.50 | ${mark(batchEstimates / inProcess >= 0.5)} |`,
       memory.length > 0
         ? `| RSS over ${MEMORY_MINUTES} min (${memory.length} × 20 s load + 10 s idle), MB | ${memory.join(', ')} | after the first round: ${firstMemory} | worst ${ratio(worstMemory, firstMemory)} | ≤ 1.20 | ${mark(worstMemory / firstMemory <= 1.2)} |`
