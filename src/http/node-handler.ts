@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { EmissionsError } from '../core/errors';
 import { httpMessages } from './messages';
 import type { AuthorizeVerdict } from './create-handler';
@@ -92,8 +93,40 @@ function utf8Bytes(text: string): Uint8Array {
   return Buffer.byteLength(text, 'utf8') === latin1.length ? latin1 : Buffer.from(text, 'utf8');
 }
 
+/** Per connection, its answers written or queued and not given back yet. */
+const heldAnswers = new WeakMap<Socket, Set<() => void>>();
+
+/**
+ * Gives `release` back once the answer's bytes are no longer read: on the response's 'close', which node emits once
+ * the socket has taken every byte (after 'finish') or when the connection goes while it is written, or on the
+ * connection's 'close', since a pipelined response still queued behind another gets neither a socket nor a 'close'
+ * of its own when the connection goes. One listener per connection, not one per answer.
+ */
+function releaseWhenSent(socket: Socket, response: ServerResponse, release: () => void): void {
+  let held = heldAnswers.get(socket);
+  if (held === undefined) {
+    const answers = new Set<() => void>();
+    socket.once('close', () => {
+      for (const give of answers) give();
+      answers.clear();
+    });
+    heldAnswers.set(socket, answers);
+    held = answers;
+  }
+  const answers = held;
+  answers.add(release);
+  response.once('close', () => {
+    answers.delete(release);
+    release();
+  });
+}
+
 function write(response: ServerResponse, answer: Reply): void {
-  if (response.destroyed) return;
+  const socket = response.req.socket;
+  if (response.destroyed || socket.destroyed) {
+    answer.release?.(); // the client is gone: none of it will be sent
+    return;
+  }
   response.writeHead(answer.status, answer.headers);
   const { body } = answer;
   if (typeof body === 'string') {
@@ -104,14 +137,13 @@ function write(response: ServerResponse, answer: Reply): void {
   // Chunked, as node frames an answer it is not told the length of: sent with Content-Length, a batch of 100 cost
   // more CPU (bench/http.md). A large answer's pieces (256 KB of bytes each) go to the socket as it drains: a 27 MB
   // answer encoded in one end() held the event loop.
+  if (answer.release !== undefined) releaseWhenSent(socket, response, answer.release);
   let index = 0;
   const next = (): void => {
     while (index < body.length && !response.destroyed) {
       const piece = body[index++]!;
       if (index === body.length) {
-        // Given back on 'finish', once the socket has taken every byte; an answer whose connection closes first is
-        // left to the collector.
-        response.end(piece, answer.release);
+        response.end(piece);
         return;
       }
       if (!response.write(piece)) {

@@ -246,4 +246,45 @@ describe('answers given back by the node edge (issue 40 item 4)', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+  it('the answers of a client that goes away unread are given back, those queued behind others too', async () => {
+    const server = createServer(createNodeListener({ datasets: defaultDatasets, maxBatchSize: 200 }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      settle();
+      const body = JSON.stringify(
+        Array.from({ length: 200 }, (_, index) => ({
+          cpu_count: (index % 13) + 1,
+          region: 'us_east_1',
+          duration: 1,
+        })),
+      );
+      // 40 pipelined answers of 155 KB the client never reads: one is being written when it goes, the rest queued.
+      const gone = connect(port, '127.0.0.1');
+      gone.pause();
+      gone.write(
+        `POST /compute/aws/cpu/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`.repeat(
+          40,
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      gone.destroy();
+      // Until the server has seen the connection close and has no answer left to write.
+      for (let wait = 0; wait < 100; wait++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const open = await new Promise<number>((resolve) =>
+          server.getConnections((_, count) => resolve(count)),
+        );
+        if (open === 0) break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Were any of them still counted as held, the next answer would be cut after them, not at its slab's start.
+      const next = answer(0, 50);
+      expect(next.body[0]?.byteOffset).toBe(0);
+      next.writer.release();
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
