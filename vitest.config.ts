@@ -6,6 +6,11 @@ export default defineConfig({
     // Need a build (and Chromium, or the registry): `npm run test:browser` and `npm run test:package`, run by .ci/run.
     exclude: [...configDefaults.exclude, 'tests/browser/**', 'tests/package/**'],
     testTimeout: 60_000,
+    // Files share their worker's modules: isolated, each file loaded zod, the embedded tables and the sources again,
+    // 180 s of a 346 s run on two workers against 21 s of 235 s shared (bench/ci.md). Helpers keep no state a file
+    // could leave to the next; temporary folders last one file (tests/setup.ts).
+    isolate: false,
+    setupFiles: ['tests/setup.ts'],
     // A worker per core: vitest's default (one fewer) leaves a 2-core machine running the suite on one, while most
     // files wait on child processes and sockets as much as they compute (bench/ci.md).
     maxWorkers: '100%',

@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
-import { afterAll } from 'vitest';
 import { type CliIo, runCli } from '../../src/cli/run-cli';
 import { passThroughColumns } from '../../src/cli/formats/index';
 import type { ChunkContext } from '../../src/cli/pipeline/chunk';
+import { testFolder } from '../temporary-folders';
 
 /** Runs the CLI in-process with captured output, and temp files to run it on. */
 
@@ -94,20 +93,17 @@ export async function serveCli(
   };
 }
 
-const directory = mkdtempSync(join(tmpdir(), 'co2e-cli-'));
-// Removed with the test file's last test: left behind, a run of the suite left 5,774 of them (some 166 MB) in /tmp
-// until the disk filled and Chromium crashed in the browser tests.
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
 let counter = 0;
 
 /** Writes a temp file and returns its path. */
 export function tempFile(name: string, content: string | Uint8Array): string {
-  const path = join(directory, `${++counter}-${name}`);
+  const path = tempPath(name);
   writeFileSync(path, content);
   return path;
 }
 
-export const tempPath = (name: string) => join(directory, `${++counter}-${name}`);
+/** A fresh path in the test file's temporary folder (tests/temporary-folders.ts removes it after the file). */
+export const tempPath = (name: string) => join(testFolder('co2e-cli-'), `${++counter}-${name}`);
 
 export const parseCsv = (text: string): Array<Record<string, string>> => parse(text, { columns: true });
 export const parseJsonl = (text: string): Array<Record<string, any>> =>

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 /**
  * The v1 routes name a region (`region_name`) with Intl.DisplayNames, whose first instance loads ICU's region names:
@@ -13,6 +13,9 @@ const replaceDisplayNames = (Replacement: typeof Intl.DisplayNames) => {
 };
 
 describe('regionName', () => {
+  // Each test imports the module afresh, also after another test file of the same worker loaded it, and leaves
+  // no copy made under a replaced Intl.DisplayNames to the files after it.
+  beforeEach(() => vi.resetModules());
   afterEach(() => {
     replaceDisplayNames(OriginalDisplayNames);
     vi.resetModules();
