@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/browser/**/*.test.ts'],
+    // Temporary folders made through tests/temporary-folders.ts (tests/cli/harness.ts) are removed after each file.
+    setupFiles: ['tests/setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

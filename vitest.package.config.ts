@@ -10,6 +10,8 @@ export default defineConfig({
     include: ['tests/package/**/*.test.ts'],
     // Each file packs or installs into its own temporary folder, so they run side by side (bench/ci.md).
     maxWorkers: '100%',
+    // Temporary folders made through tests/temporary-folders.ts (tests/cli/harness.ts) are removed after each file.
+    setupFiles: ['tests/setup.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
   },
