@@ -8,6 +8,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,8 +20,14 @@ import { promisify } from 'node:util';
  * The package as an app gets it: `npm pack` of the built package, installed with its dependencies into a scratch
  * project, as `npm install co2e-engine` would. Packed and installed once per build: the project is kept in the
  * temporary directory under a hash of the packed inputs (package.json, dist/, openapi.json), so later runs and other
- * test files reuse it (a second or two instead of the pack and install).
+ * test files reuse it (a second or two instead of the pack and install). Each build made one of 63 MB and none was
+ * removed (24 of them, 1.5 GB, in two days of CI runs): each use now removes those of other builds not used for an
+ * hour ({@link removeStaleProjects}).
  */
+
+const PROJECT_PREFIX = 'co2e-engine-installed-';
+/** A project (or a half-installed one) not used for this long belongs to no running suite: the suite takes minutes. */
+export const STALE_PROJECT_MS = 60 * 60 * 1000;
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
@@ -49,8 +56,13 @@ function buildHash(): string {
 export async function installedPackage(): Promise<string> {
   if (!existsSync(join(ROOT, 'dist', 'index.js')))
     throw new Error('The budgets are measured on the packed package; run `npm run build` first.');
-  const project = join(tmpdir(), `co2e-engine-installed-${buildHash()}`);
-  if (existsSync(join(project, 'node_modules', 'co2e-engine', 'package.json'))) return project;
+  const project = join(tmpdir(), `${PROJECT_PREFIX}${buildHash()}`);
+  if (existsSync(join(project, 'node_modules', 'co2e-engine', 'package.json'))) {
+    const now = new Date();
+    utimesSync(project, now, now); // in use: another build's run leaves it (removeStaleProjects)
+    removeStaleProjects(tmpdir(), project, now.getTime());
+    return project;
+  }
 
   // Built beside, then renamed into place, so a run cut short never leaves a half-installed project to reuse.
   const scratch = `${project}.${process.pid}.partial`;
@@ -83,5 +95,28 @@ export async function installedPackage(): Promise<string> {
   } catch {
     rmSync(scratch, { recursive: true, force: true }); // another run got there first: use its project
   }
+  removeStaleProjects(tmpdir(), project, Date.now());
   return project;
+}
+
+/**
+ * Removes from `folder` the projects of other builds, and half-installed ones left by runs cut short, that were not
+ * made or used for {@link STALE_PROJECT_MS}; `keep` stays whatever its age. Returns the names removed.
+ */
+export function removeStaleProjects(folder: string, keep: string, now: number): string[] {
+  const removed: string[] = [];
+  for (const name of readdirSync(folder)) {
+    const path = join(folder, name);
+    if (!name.startsWith(PROJECT_PREFIX) || path === keep) continue;
+    let modified: number;
+    try {
+      modified = statSync(path).mtimeMs;
+    } catch {
+      continue; // removed meanwhile by another run
+    }
+    if (now - modified < STALE_PROJECT_MS) continue;
+    rmSync(path, { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
 }
