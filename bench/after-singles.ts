@@ -12,6 +12,7 @@ import {
   PROVIDER,
   variedBatch,
 } from './workload';
+import { median } from './statistics';
 
 /**
  * `tsx bench/after-singles.ts [size] [rounds]` (after `npm run build`): the time of a batch of varied requests in
@@ -25,7 +26,6 @@ import {
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const KINDS: CalculatorName[] = ['cpu', 'memory', 'storage', 'networking', 'embodied', 'instance', 'spend'];
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] as number;
 const cpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;

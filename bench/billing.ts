@@ -9,6 +9,7 @@ import { defaultDatasets } from '../src/embedded/index';
 import { calculateSpendBatch } from '../src/index';
 import { HEADER, TEMPLATES, focusLine } from './cli-focus';
 import { LEDGER_HEADER, ledgerLine, ledgerRequest } from './cli-ledger';
+import { median } from './statistics';
 
 /**
  * `npx tsx bench/billing.ts`: rows per second per core of the billing reader on a generated 100,000-row FOCUS file
@@ -22,7 +23,6 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OUT = join(ROOT, 'bench', '.out', 'billing');
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const log = (message: string) => process.stderr.write(`${message}\n`);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 mkdirSync(OUT, { recursive: true });
 const focusPath = join(OUT, `focus-${ROWS}.csv`);

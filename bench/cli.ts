@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { HEADER as FOCUS_HEADER, focusLine } from './cli-focus';
 import { spendLedger } from './cli-ledger';
+import { median } from './statistics';
 
 /**
  * `npm run bench:cli` (after the build it runs first): the `spend` and `billing` commands against the in-process
@@ -35,8 +36,6 @@ const SHORT_ROWS = QUICK ? [5_000] : [5_000, 20_000, 50_000];
 const KINDS = ['spend', 'billing'] as const;
 type Kind = (typeof KINDS)[number];
 const log = (message: string) => process.stderr.write(`${message}\n`);
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 /** Targets of issue 24 item 3. */
 const TARGET = { jobs1: 0.8, jobs2: 1.6, rss: 1.3 };

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as csvParseSync } from 'csv-parse/sync';
 import { parseRecords } from '../src/cli/formats/csv/reader';
 import { readRecords } from '../src/cli/formats/records';
+import { median } from './statistics';
 
 /**
  * `npx tsx bench/csv-parsers.ts FILE...`: the CLI's CSV reading (bytes → lines → record texts → fields, as a file run
@@ -32,7 +33,6 @@ const optional = (name: string): unknown => {
     return undefined;
   }
 };
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 type Reader = (file: string) => Promise<number>;
 

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, cpuMs, numberFlag, ROOT, startChild, startServe } from './http-common';
+import { median } from './statistics';
 
 /**
  * Server CPU per answer, the figure behind bench/http.md's ratios: `co2e-engine serve` (from dist/, or
@@ -23,9 +24,6 @@ const BATCH = Array.from({ length: 100 }, (_, index) => ({
 }));
 const body = JSON.stringify(BATCH);
 const headers = { 'content-type': 'application/json' };
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 async function main() {
   const flag = (name: string) => {

@@ -2,6 +2,7 @@ import { loadavg } from 'node:os';
 import { calculateCpuBatch } from '../src/index';
 import { defaultDatasets } from '../src/embedded/defaults';
 import { batchWriter } from '../src/http/json-writer';
+import { median } from './statistics';
 
 /**
  * The byte writer of batch answers in-process (no socket): microseconds to write one cpu batch of 100 in the wire
@@ -41,9 +42,6 @@ function writeMicros(results: readonly unknown[]): number {
   }
   return (cpuMicros() - start) / REPEATS;
 }
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 const figures = { bench: [] as number[], varied: [] as number[] };
 const load = loadavg()[0]?.toFixed(1);

@@ -14,6 +14,7 @@ import {
   startServe,
   writeSection,
 } from './http-common';
+import { median } from './statistics';
 
 /**
  * `npm run bench:http` (after the build it runs first): `co2e-engine serve` on 127.0.0.1 under autocannon, beside
@@ -34,9 +35,6 @@ const CONNECTIONS = 32;
 const CPU = { cpu_count: 1, region: 'us_east_1', duration: 1 };
 const BATCH = Array.from({ length: 100 }, (_, index) => ({ ...CPU, cpu_count: (index % 8) + 1 }));
 const JSON_HEADERS = { 'content-type': 'application/json' };
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 interface Load {
   rate: number;

@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { format, resolveConfig } from 'prettier';
 import { type ProfileSummary, summariseProfile } from './profile';
 import { CALCULATORS, type CalculatorName } from './workload';
+import { median } from './statistics';
 
 /**
  * `npm run bench` (after the build it runs first): throughput of every calculator on batches of varied requests
@@ -101,8 +102,6 @@ function node(args: string[]): Record<string, number | string> {
   return JSON.parse(line) as Record<string, number | string>;
 }
 const worker = (...args: string[]) => node(['--expose-gc', join(OUT, 'worker.mjs'), PACKAGE, ...args]);
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
 /** Milliseconds to import a module in a fresh process, median of `runs`. */

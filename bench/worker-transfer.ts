@@ -4,6 +4,7 @@ import { chunkProcessor } from '../src/cli/pipeline/chunk';
 import { packRecords, unpackRecords } from '../src/cli/pipeline/packed-records';
 import { defaultDatasets } from '../src/embedded/index';
 import { ledgerChunks } from './cli-ledger';
+import { median } from './statistics';
 
 /**
  * What a chunk costs on its way to a worker (`--jobs 2` and more): the varied ledger's records (bench/cli-ledger.ts)
@@ -67,7 +68,6 @@ for (let round = 0; round < ROUNDS; round++)
     times[name].rows.push(rows);
   }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] as number;
 for (const [name, { crossing, rows }] of Object.entries(times))
   console.log(
     `${name}: crossing ${median(crossing).toFixed(0)} ms, computing ${median(rows).toFixed(0)} ms (medians of ${ROUNDS}, ${ROWS} rows)`,

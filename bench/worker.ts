@@ -15,6 +15,7 @@ import {
   requestPool,
   variedBatch,
 } from './workload';
+import { median } from './statistics';
 
 /**
  * One measurement in a fresh process (so heap state and peak RSS belong to it alone), printing one JSON line.
@@ -41,8 +42,6 @@ const cpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 /** Runs `run` at least once and until `minimumMs` have passed (at most `maxRuns` times); the median run time. */
 function time(run: () => unknown, minimumMs: number, maxRuns = 50): { ms: number; runs: number } {
