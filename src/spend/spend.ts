@@ -391,30 +391,54 @@ function newSelection(input: ParsedSpendRequest, datasets: SpendDatasets): Selec
   };
 }
 
+/** Exchange rates kept for one rates dataset: by factor currency, spend currency and year. */
+interface RateTable {
+  byTarget: Map<string, Map<string, Map<number, RateEntry | KeptFailure>>>;
+  entries: number;
+}
+
 /**
- * Exchange rates per rates dataset, factor currency, spend currency and year (valid currencies and years only; a
- * currency without rates is kept as its failure).
+ * Rates kept per rates dataset before its table starts afresh. Validation lets through every three-letter code for
+ * each of 301 years, and a kept `unsupported_currency` failure holds its error and the list of valid currencies, so
+ * a client sending them all would otherwise grow the table by millions of entries. Real ledgers stay far below (a
+ * hundred currencies over thirty years is 3,000), and a rate takes microseconds to work out again.
+ *
+ * @internal
  */
-const rateEntries = new WeakMap<object, Map<string, Map<string, Map<number, RateEntry | KeptFailure>>>>();
+export const MAX_KEPT_RATES = 8_192;
+
+/**
+ * Exchange rates per rates dataset (valid currencies and years only; a currency without rates is kept as its
+ * failure), at most {@link MAX_KEPT_RATES}. Nested maps keep a hit free of allocations, which the LRU memo's key
+ * arrays are not.
+ */
+const rateTables = new WeakMap<object, RateTable>();
 
 function rateEntry(currency: string, year: number, datasets: SpendDatasets): RateEntry {
   const { fx } = datasets;
   const to = datasets.spendFactors.currency;
-  let byTarget = rateEntries.get(fx);
-  if (byTarget === undefined)
-    rateEntries.set(fx, (byTarget = new Map<string, Map<string, Map<number, RateEntry | KeptFailure>>>()));
-  let byCurrency = byTarget.get(to);
-  if (byCurrency === undefined)
-    byTarget.set(to, (byCurrency = new Map<string, Map<number, RateEntry | KeptFailure>>()));
-  let byYear = byCurrency.get(currency);
+  let table = rateTables.get(fx);
+  if (table === undefined) rateTables.set(fx, (table = { byTarget: new Map(), entries: 0 }));
+  let byYear = table.byTarget.get(to)?.get(currency);
   let entry = byYear?.get(year);
   if (entry === undefined) {
     entry = keptFailure((): RateEntry => {
       const exchange = exchangeRate(currency, to, year, fx);
       return { exchange, number: writableNumber(exchange.rate), pair: doubleDouble(exchange.rate) };
     });
-    if (byYear === undefined) byCurrency.set(currency, (byYear = new Map<number, RateEntry | KeptFailure>()));
+    if (table.entries >= MAX_KEPT_RATES) {
+      table.byTarget.clear();
+      table.entries = 0;
+      byYear = undefined;
+    }
+    if (byYear === undefined) {
+      let byCurrency = table.byTarget.get(to);
+      if (byCurrency === undefined)
+        table.byTarget.set(to, (byCurrency = new Map<string, Map<number, RateEntry | KeptFailure>>()));
+      byCurrency.set(currency, (byYear = new Map<number, RateEntry | KeptFailure>()));
+    }
     byYear.set(year, entry);
+    table.entries++;
   }
   return entry instanceof KeptFailure ? entry.thrown() : entry;
 }

@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { calculateSpend, EmissionsError, type SpendDatasets, type SpendRequest } from '../../src/index';
-import { defaultDatasets } from '../../src/embedded/index';
+import {
+  calculateSpend,
+  createTableDatasets,
+  EmissionsError,
+  type FxProvider,
+  type SpendDatasets,
+  type SpendRequest,
+} from '../../src/index';
+import { defaultDatasets, defaultTables } from '../../src/embedded/index';
+import { MAX_KEPT_RATES } from '../../src/spend/spend';
 import { caught } from '../fixtures/caught';
 import { eur1000, isic4 } from '../fixtures/requests';
 
@@ -93,5 +101,53 @@ describe('failures kept per key', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('keeps a bounded number of rates: a client sending every code for every year cannot grow them forever', () => {
+    // A rates table of two currencies, so that each failure is cheap to make; its lookups counted.
+    const small = createTableDatasets({
+      fx: {
+        dataset: { ...defaultTables.fx.dataset, id: 'test-fx' },
+        rates: { eur: { '2019': 0.9 }, usd: { '2019': 1 } },
+      },
+    }).fx as FxProvider;
+    let lookups = 0;
+    const fx: FxProvider = {
+      info: small.info,
+      currencies: small.currencies,
+      rate: (currency, year) => small.rate(currency, year),
+      years: (currency) => {
+        lookups++;
+        return small.years(currency);
+      },
+    };
+    const datasets: SpendDatasets = { ...coldDatasets(), fx };
+    const request = (currency: string, year: number) =>
+      eur1000(isic4('4711'), 'DE', { money_unit: currency, spend_year: year });
+    thrown(request('qqq', 2000), datasets);
+    // More distinct (currency, year) keys than are kept: three-letter codes, four years each.
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const codes = Math.ceil(MAX_KEPT_RATES / 4) + 1;
+    let last = '';
+    // Stack traces are what these failures cost most under the test runner (its source maps), and not the subject.
+    const { stackTraceLimit } = Error;
+    Error.stackTraceLimit = 0;
+    try {
+      for (let index = 0; index < codes; index++) {
+        last =
+          letters[index % 26]! +
+          letters[Math.floor(index / 26) % 26]! +
+          letters[Math.floor(index / 676) % 26]!;
+        if (last === 'qqq') continue;
+        for (const year of [2000, 2001, 2002, 2003]) outcome(request(last, year), datasets); // eur, usd: answered
+      }
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
+    lookups = 0;
+    thrown(request(last, 2003), datasets);
+    expect(lookups, 'a key just used is still kept').toBe(0);
+    thrown(request('qqq', 2000), datasets);
+    expect(lookups, 'the first key was let go, so it is looked up again').toBeGreaterThan(0);
   });
 });
