@@ -120,8 +120,15 @@ export type ResolvedCalculator<I> = (
 /** A fresh variant map for a region and year (one function, not a closure per request). */
 const newVariantMap = (): Map<MemoPart, UsePhaseFactor> => new Map();
 
-/** Variants (utilisations, storage types) kept per region and year before their map starts afresh. */
-const MAX_VARIANTS = 4_096;
+/**
+ * Variants (utilisations, storage types) kept per region and year before their map starts afresh. Each keeps its
+ * factor's own frozen metadata, and utilisations are any number from 0 to 1: a client sending random ones in every
+ * region and year fills every map, so this bounds what it can make a server hold. Utilisations given to two
+ * decimals (101 values) fit.
+ *
+ * @internal
+ */
+export const MAX_VARIANTS = 128;
 
 /**
  * A region as requests spell it, in one provider's regions table, for one use-phase calculator: its record and its
