@@ -329,6 +329,25 @@ const pieceOf = (text: string): Piece => new Piece(utf8.encode(text), text.lengt
 /** Followers kept per piece (the first met stay), and the longest joined piece made. */
 const FOLLOWERS_KEPT = 8;
 const JOINED_MOST = 1 << 10;
+/**
+ * Joined pieces made in all. Each is kept by the piece it follows, and joined pieces are joined again, so without
+ * a cap the pieces that answers of varied requests repeat would grow a server's heap for as long as it runs.
+ *
+ * @internal
+ */
+export const JOINED_KEPT = 4_096;
+let joinedMade = 0;
+
+/**
+ * Joined pieces made so far (at most {@link JOINED_KEPT}).
+ *
+ * @internal
+ * @example
+ * ```ts
+ * joinedPiecesMade(); // 0 in a fresh process
+ * ```
+ */
+export const joinedPiecesMade = (): number => joinedMade;
 
 /**
  * `first` and `next` as one piece, kept with `first` for the next time `next` follows it; undefined when not worth
@@ -346,6 +365,8 @@ function joinedOf(first: Piece, next: Piece): Piece | undefined {
   if (first.uses < 2 || next.uses < 2 || first.bytes.length + next.bytes.length > JOINED_MOST)
     return undefined;
   if (followers !== undefined && followers.length >= 2 * FOLLOWERS_KEPT) return undefined;
+  if (joinedMade >= JOINED_KEPT) return undefined;
+  joinedMade++;
   const joined = Piece.joined([first, next]);
   joined.uses = 1;
   (first.followers ??= []).push(next, joined);
