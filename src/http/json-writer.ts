@@ -330,8 +330,9 @@ const pieceOf = (text: string): Piece => new Piece(utf8.encode(text), text.lengt
 const FOLLOWERS_KEPT = 8;
 const JOINED_MOST = 1 << 10;
 /**
- * Joined pieces made in all. Each is kept by the piece it follows, and joined pieces are joined again, so without
- * a cap the pieces that answers of varied requests repeat would grow a server's heap for as long as it runs.
+ * Joined pieces made in all, for the life of the process (as {@link CACHE_ENTRIES} counts texts): each is kept by
+ * the piece it follows, and joined pieces are joined again, so without a cap the pieces that answers of varied
+ * requests repeat would grow a server's heap for as long as it runs. Past it, answers are written without new joins.
  *
  * @internal
  */
