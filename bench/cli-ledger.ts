@@ -9,7 +9,7 @@ import type { ChunkContext } from '../src/cli/pipeline/chunk';
 import { CHUNK_ROWS } from '../src/cli/pipeline/chunker';
 import { defaultDatasets, defaultTables } from '../src/embedded/index';
 import { calculateSpend } from '../src/index';
-import { seededRandom } from '../tests/fixtures/seeded-random';
+import { drawFrom, seededRandom } from '../tests/fixtures/seeded-random';
 
 export const CODES = ['4711', '62', 'F', '5110', '3510', '2410', '7020', '10', '6419', '86', '4321'];
 export const PLACES = [
@@ -72,14 +72,12 @@ export function variedLedger(tables: {
   pairs: ReadonlyArray<readonly [code: string, region: string]>;
   currencies: readonly string[];
 }): VariedLedger {
-  const pick = <T>(next: () => number, items: readonly T[]): T =>
-    items[Math.floor(next() * items.length)] as T;
   return {
     header: LEDGER_HEADER,
     line(index) {
       const next = draws(index);
-      const [code, region] = pick(next, tables.pairs);
-      const currency = pick(next, tables.currencies).toLowerCase();
+      const [code, region] = drawFrom(next, tables.pairs);
+      const currency = drawFrom(next, tables.currencies).toLowerCase();
       const year = 2012 + Math.floor(next() * 14);
       const money = (next() * 100_000).toFixed(2);
       const margins =

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { seededRandom } from '../tests/fixtures/seeded-random';
+import { drawFrom, seededRandom } from '../tests/fixtures/seeded-random';
 
 /**
  * The load of bench/heap-soak.ts, in a worker thread so that its garbage is not the server's: `clients` loops
@@ -15,7 +15,7 @@ const { port, clients, until, seed } = workerData as {
 };
 const next = seededRandom(seed);
 const below = (count: number) => Math.floor(next() * count);
-const pick = <T>(values: readonly T[]): T => values[below(values.length)] as T;
+const pick = <T>(values: readonly T[]): T => drawFrom(next, values);
 const word = (length: number) => Array.from({ length }, () => String.fromCharCode(97 + below(26))).join('');
 
 const REGIONS = [

@@ -1,6 +1,6 @@
 import type * as Library from '../src/index';
 import type * as DatasetsEntry from '../src/embedded/index';
-import { seededRandom } from '../tests/fixtures/seeded-random';
+import { drawFrom, seededRandom } from '../tests/fixtures/seeded-random';
 
 /**
  * Deterministic, varied, valid requests for the benchmarks: many regions, instances, units, years and
@@ -25,7 +25,6 @@ export type CalculatorName = (typeof CALCULATORS)[number];
 /** Cloud requests are for one provider, as a batch is. */
 export const PROVIDER = 'aws';
 
-const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
 const round = (value: number, places: number) => Number(value.toFixed(places));
 
 type Candidate = Record<string, unknown>;
@@ -35,13 +34,13 @@ function cloudCandidate(
   next: () => number,
   datasets: Datasets,
 ): Candidate {
-  const region = pick(next, datasets.cloudRegions.list(PROVIDER));
-  const instance = pick(next, datasets.cloudInstances.list(PROVIDER));
+  const region = drawFrom(next, datasets.cloudRegions.list(PROVIDER));
+  const instance = drawFrom(next, datasets.cloudInstances.list(PROVIDER));
   const duration = round(next() * 1000, 2);
-  const durationUnit = pick(next, ['hour', 'h', 'min', 'day', 'sec']);
+  const durationUnit = drawFrom(next, ['hour', 'h', 'min', 'day', 'sec']);
   const data = round(next() * 512, 3);
-  const dataUnit = pick(next, ['GB', 'TB', 'MB', 'gb']);
-  const year = next() < 0.5 ? {} : { year: pick(next, [2021, 2022, 2023, 2024, 2025]) };
+  const dataUnit = drawFrom(next, ['GB', 'TB', 'MB', 'gb']);
+  const year = next() < 0.5 ? {} : { year: drawFrom(next, [2021, 2022, 2023, 2024, 2025]) };
   const utilization = next() < 0.5 ? {} : { average_vcpu_utilization: round(next(), 2) };
   switch (kind) {
     case 'cpu':
@@ -58,7 +57,7 @@ function cloudCandidate(
     case 'storage':
       return {
         region,
-        storage_type: pick(next, ['ssd', 'hdd']),
+        storage_type: drawFrom(next, ['ssd', 'hdd']),
         data,
         data_unit: dataUnit,
         duration,
@@ -75,7 +74,7 @@ function cloudCandidate(
 }
 
 function spendCandidate(next: () => number, datasets: Datasets, codes: readonly string[]): Candidate {
-  const region = pick(next, datasets.spendFactors.regions);
+  const region = drawFrom(next, datasets.spendFactors.regions);
   const margins =
     next() < 0.5
       ? {}
@@ -85,11 +84,11 @@ function spendCandidate(next: () => number, datasets: Datasets, codes: readonly 
           transport_margin: round(next() * 0.05, 3),
         };
   return {
-    activity: { classification_type: 'isic4', classification_code: pick(next, codes) },
+    activity: { classification_type: 'isic4', classification_code: drawFrom(next, codes) },
     spend_year: 2012 + Math.floor(next() * 14),
     spend_region: region,
     money: round(next() * 100_000, 2),
-    money_unit: pick(next, ['eur', 'usd', 'gbp', 'nok', 'brl', 'EUR']),
+    money_unit: drawFrom(next, ['eur', 'usd', 'gbp', 'nok', 'brl', 'EUR']),
     ...margins,
   };
 }
@@ -191,11 +190,11 @@ function variedCandidate(
   if (kind !== 'spend') {
     const candidate = cloudCandidate(kind, next, datasets);
     // The pooled candidate draws the same fields; varied ones add a year to embodied requests too.
-    if (kind === 'embodied' && next() < 0.5) candidate.year = pick(next, datasets.cloudInstances.years);
+    if (kind === 'embodied' && next() < 0.5) candidate.year = drawFrom(next, datasets.cloudInstances.years);
     return candidate;
   }
   const candidate = spendCandidate(next, datasets, codes);
-  candidate.money_unit = pick(next, datasets.fx.currencies);
+  candidate.money_unit = drawFrom(next, datasets.fx.currencies);
   return candidate;
 }
 
