@@ -1,4 +1,4 @@
-import { ERRORS } from '@grnsft/if-core/utils';
+import { ERRORS } from '@grnsft/if-core/utils/index.js'; // a file: see plugins.ts
 import { EmissionsError } from '../core/errors';
 
 /**

@@ -1,5 +1,6 @@
-import { PluginFactory } from '@grnsft/if-core/interfaces';
-import { ERRORS } from '@grnsft/if-core/utils';
+// The files, not their folders: @grnsft/if-core has no exports map, and Node's ESM loader refuses folder imports.
+import { PluginFactory } from '@grnsft/if-core/interfaces/index.js';
+import { ERRORS } from '@grnsft/if-core/utils/index.js';
 import { calculateEmbodied } from '../cloud/embodied';
 import { type ElectricityResource, electricityEstimate } from '../cloud/electricity';
 import { calculateInstance } from '../cloud/instance';

@@ -230,3 +230,16 @@ describe('a bad observation fails the run with IF’s error class and the observ
     expect(execution.error).toContain('Did you mean: default');
   }, 120_000);
 });
+
+describe('the plugins imported by a team’s own code, as ES module and as CommonJS', () => {
+  // IF loads plugins with require(); a team that wraps or tests them in an ES module imports the entry instead.
+  // @grnsft/if-core has no exports map, so Node's ESM loader refuses its folder specifiers ('…/interfaces').
+  it.each([
+    ['import', "import('co2e-engine/impact-framework').then((m) => console.log(typeof m.CloudInstance))"],
+    ['require', "console.log(typeof require('co2e-engine/impact-framework').CloudInstance)"],
+  ])('%s gives the plugin factories', async (kind, script) => {
+    const flags = kind === 'import' ? ['--input-type=module', '-e'] : ['-e'];
+    const { stdout } = await exec(process.execPath, [...flags, script], project);
+    expect(stdout.trim()).toBe('function');
+  });
+});
