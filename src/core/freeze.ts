@@ -45,3 +45,14 @@ export function frozenSet<T>(values: Iterable<T>): ReadonlySet<T> {
   });
   return Object.freeze(set);
 }
+
+/**
+ * The empty list a provider hands out for a key it has nothing under: one frozen array, so no caller can add to it
+ * for the next.
+ *
+ * @example
+ * ```ts
+ * list: (provider) => lists.get(provider) ?? NO_ITEMS,
+ * ```
+ */
+export const NO_ITEMS: readonly never[] = Object.freeze([]);

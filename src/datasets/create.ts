@@ -1,4 +1,4 @@
-import { deepFreeze } from '../core/freeze';
+import { deepFreeze, NO_ITEMS } from '../core/freeze';
 import type * as z from 'zod/mini';
 import {
   ClassificationsTable,
@@ -132,15 +132,21 @@ function listsByProvider<R extends { provider: CloudProvider }>(rows: readonly R
     list.push(id(row));
     lists.set(row.provider, list);
   }
-  for (const list of lists.values()) list.sort();
-  return (provider: CloudProvider): readonly string[] => lists.get(provider) ?? [];
+  // Frozen: the calculators' "did you mean" reads these lists, and every caller is handed the same ones.
+  for (const list of lists.values()) Object.freeze(list.sort());
+  return (provider: CloudProvider): readonly string[] => lists.get(provider) ?? NO_ITEMS;
 }
 
 /** Rows grouped by provider, in the given order. */
 function rowsByProvider<R extends { provider: CloudProvider }>(rows: readonly R[]) {
   const lists = new Map<CloudProvider, R[]>();
-  for (const row of rows) lists.set(row.provider, [...(lists.get(row.provider) ?? []), row]);
-  return (provider: CloudProvider): readonly R[] => lists.get(provider) ?? [];
+  for (const row of rows) {
+    const list = lists.get(row.provider) ?? [];
+    list.push(row);
+    lists.set(row.provider, list);
+  }
+  for (const list of lists.values()) deepFreeze(list);
+  return (provider: CloudProvider): readonly R[] => lists.get(provider) ?? NO_ITEMS;
 }
 
 /** Locale-independent order of ids, so listings are the same on every machine. */
@@ -215,7 +221,7 @@ function spendFactorsProvider(table: SpendFactorsTable): SpendFactorsProvider {
     list.push(row.product);
     productsByRegion.set(row.region, list);
   }
-  for (const list of productsByRegion.values()) list.sort();
+  for (const list of productsByRegion.values()) Object.freeze(list.sort());
   // The table's header under the provider's names.
   const {
     dataset: info,
@@ -239,7 +245,7 @@ function spendFactorsProvider(table: SpendFactorsTable): SpendFactorsProvider {
     get: (product, region) => index.get(providerKey(product, region)),
     productForActivity: (activityId) => productsByActivity.get(activityId),
     regions: [...productsByRegion.keys()].sort(),
-    productsIn: (region) => productsByRegion.get(region) ?? [],
+    productsIn: (region) => productsByRegion.get(region) ?? NO_ITEMS,
   };
 }
 
@@ -265,7 +271,9 @@ function classificationsProvider(table: ClassificationsTable): ClassificationsPr
     productClassification: table.product_classification,
     types: [...new Set([...mappings.keys(), ...Object.keys(table.aliases ?? {})])].sort(),
     codes: (type) =>
-      [...(mappings.get(type)?.keys() ?? Object.keys(table.aliases?.[type]?.codes ?? {}))].sort(),
+      Object.freeze(
+        [...(mappings.get(type)?.keys() ?? Object.keys(table.aliases?.[type]?.codes ?? {}))].sort(),
+      ),
     products: (type, code) => {
       const [to, target] = resolveAlias(type, code);
       return mappings.get(to)?.get(target);
@@ -373,12 +381,15 @@ function fxProvider(table: FxTable): FxProvider {
     Object.entries(table.rates).map(([currency, byYears]) => [currency, byYear(byYears)]),
   );
   const years = new Map(
-    [...rates].map(([currency, byYears]) => [currency, [...byYears.keys()].sort((a, b) => a - b)]),
+    [...rates].map(([currency, byYears]) => [
+      currency,
+      Object.freeze([...byYears.keys()].sort((a, b) => a - b)),
+    ]),
   );
   return {
     info: table.dataset,
     rate: (currency, year) => rates.get(currency)?.get(year),
-    years: (currency) => years.get(currency) ?? [],
+    years: (currency) => years.get(currency) ?? NO_ITEMS,
     currencies: [...rates.keys()].sort(),
     partialYear: (currency, year) => table.partial_years?.[currency]?.[String(year)],
   };

@@ -1,4 +1,5 @@
 import { instanceKey, regionKey } from './create';
+import { NO_ITEMS } from '../core/freeze';
 import { DatasetError } from './errors';
 import { CLOUD_PROVIDERS } from './constants';
 import type { CloudProvider, DatasetInfo } from './tables';
@@ -164,8 +165,9 @@ function annotator<R extends { readonly dataset?: DatasetInfo }>() {
   };
 }
 
-const sortedUnion = <T>(lists: ReadonlyArray<readonly T[]>, compare?: (a: T, b: T) => number): T[] =>
-  [...new Set(lists.flat())].sort(compare);
+/** The lists' items once each, sorted, frozen as every list a provider hands out is. */
+const sortedUnion = <T>(lists: ReadonlyArray<readonly T[]>, compare?: (a: T, b: T) => number): readonly T[] =>
+  Object.freeze([...new Set(lists.flat())].sort(compare));
 
 function mergeCloudCoefficients(layers: CloudCoefficientsProvider[]): CloudCoefficientsProvider {
   const byProvider = new Map<CloudProvider, CloudCoefficients>();
@@ -182,12 +184,12 @@ function mergeCloudCoefficients(layers: CloudCoefficientsProvider[]): CloudCoeff
 function mergeCloudRegions(layers: CloudRegionsProvider[]): CloudRegionsProvider {
   sameSetting('cloudRegions', layers, 'gwp', (layer) => layer.gwp);
   const index = new Map<string, CloudRegion>();
-  const lists = new Map<CloudProvider, string[]>();
+  const lists = new Map<CloudProvider, readonly string[]>();
   for (const provider of CLOUD_PROVIDERS) {
     // One id per region under the lookup key, spelled as the last layer that has the region spells it.
     const ids = new Map<string, string>();
     for (const layer of layers) for (const id of layer.list(provider)) ids.set(regionKey(id), id);
-    lists.set(provider, [...ids.values()].sort());
+    lists.set(provider, Object.freeze([...ids.values()].sort()));
     for (const id of ids.values()) {
       let merged: CloudRegion | undefined;
       for (const layer of layers) {
@@ -204,13 +206,15 @@ function mergeCloudRegions(layers: CloudRegionsProvider[]): CloudRegionsProvider
     defaultYear: base.defaultYear,
     gwp: base.gwp,
     get: (provider, region) => index.get(`${provider}\u0000${regionKey(region)}`),
-    list: (provider) => lists.get(provider) ?? [],
+    list: (provider) => lists.get(provider) ?? NO_ITEMS,
     // Unsupported in some layer and supported by none: a region another layer has a factor for is supported.
     ...(layers.some((layer) => layer.unsupported) && {
       unsupported: (provider: CloudProvider) =>
-        layers
-          .flatMap((layer) => layer.unsupported?.(provider) ?? [])
-          .filter((row) => !index.has(`${provider}\u0000${regionKey(row.region)}`)),
+        Object.freeze(
+          layers
+            .flatMap((layer) => layer.unsupported?.(provider) ?? [])
+            .filter((row) => !index.has(`${provider}\u0000${regionKey(row.region)}`)),
+        ),
     }),
   };
 }
@@ -274,13 +278,13 @@ function layerRegion(below: CloudRegion | undefined, record: CloudRegion, info: 
 function mergeCloudInstances(layers: CloudInstancesProvider[]): CloudInstancesProvider {
   sameSetting('cloudInstances', layers, 'gwp', (layer) => layer.gwp);
   const annotate = annotator<CloudInstance>();
-  const lists = new Map<CloudProvider, string[]>();
+  const lists = new Map<CloudProvider, readonly string[]>();
   for (const provider of CLOUD_PROVIDERS) {
     // One name per instance under the lookup key, spelled as the winning layer spells it.
     const names = new Map<string, string>();
     for (const layer of layers)
       for (const name of layer.list(provider)) names.set(instanceKey(provider, name), name);
-    lists.set(provider, [...names.values()].sort());
+    lists.set(provider, Object.freeze([...names.values()].sort()));
   }
   const [base] = layers as [CloudInstancesProvider];
   return {
@@ -292,13 +296,15 @@ function mergeCloudInstances(layers: CloudInstancesProvider[]): CloudInstancesPr
       const found = lastDefined(layers, (layer) => layer.get(provider, instance));
       return found && annotate(found.value, found.layer.info);
     },
-    list: (provider) => lists.get(provider) ?? [],
+    list: (provider) => lists.get(provider) ?? NO_ITEMS,
     // Excluded in some layer and present in none: a type another layer supplies is not excluded.
     ...(layers.some((layer) => layer.excluded) && {
       excluded: (provider: CloudProvider) =>
-        layers
-          .flatMap((layer) => layer.excluded?.(provider) ?? [])
-          .filter((row) => lastDefined(layers, (layer) => layer.get(provider, row.instance)) === undefined),
+        Object.freeze(
+          layers
+            .flatMap((layer) => layer.excluded?.(provider) ?? [])
+            .filter((row) => lastDefined(layers, (layer) => layer.get(provider, row.instance)) === undefined),
+        ),
     }),
   };
 }
@@ -392,7 +398,7 @@ function mergeFx(layers: FxProvider[]): FxProvider {
   return {
     info: combinedInfo(layers),
     rate: (currency, year) => lastDefined(layers, (layer) => layer.rate(currency, year))?.value,
-    years: (currency) => years.get(currency) ?? [],
+    years: (currency) => years.get(currency) ?? NO_ITEMS,
     currencies,
     // The months of the layer whose rate answers.
     partialYear: (currency, year) =>
