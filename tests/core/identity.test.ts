@@ -156,6 +156,21 @@ describe('co2e = activity_value × factor, exactly (issue 39 item 3)', () => {
     expect(product(170597.26211294835, 0.0469)).toBe(8001.011593097278);
   });
 
+  it('the example of the README: an activity that is no finite decimal is published rounded, and co2e follows it', () => {
+    const storage = { region: 'us_east_1', storage_type: 'ssd', data: 1, data_unit: 'TB', duration: 15 };
+    const result = cloudSingle('storage')(
+      'aws',
+      { ...storage, duration_unit: 'sec' },
+      defaultDatasets,
+    ) as Estimate;
+    // 15 s = 1/240 h: the nearest number is 0.004166666666666667; × 0.000591108 = 0.000002462950000000000197036,
+    // whose nearest number prints as …0003, while 1/240 × 0.000591108 is 0.00000246295 exactly.
+    expect(result.activity_data.activity_value).toBe(1 / 240);
+    expect(result.emission_factor?.factor).toBe(0.000591108);
+    expect(result.co2e).toBe(0.0000024629500000000003);
+    expect(result.co2e).not.toBe(0.00000246295);
+  });
+
   it.each([...CLOUD_CALCULATOR_NAMES])('%s: every estimate, single and batch', (name) => {
     let checked = 0;
     const cases = fc
