@@ -12,6 +12,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') process.exit(0);
   if (process.stdout.listenerCount('error') <= 1) throw error;
 });
+// A gone stderr (`2>&1 | head -3`, `2> >(true)`) drops the messages, not the run: the output and the summary are
+// still written and the exit code still tells whether rows failed. Unheard, the first message's EPIPE was thrown and
+// the run ended with exit 1 before its --summary was written. Any other stderr write error (a full disk under
+// `2> log`) is dropped too, as there is nowhere left to report it.
+process.stderr.on('error', () => undefined);
 const controller = new AbortController();
 // The first Ctrl+C stops serve, or a file run after the chunks under way with the summary; a second one exits at once.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
