@@ -200,9 +200,31 @@ function spendRequest(
       { path: 'activity' },
     );
   }
+  if (source === 'csv') checkClassificationCells(flat);
   const activity = nested ?? (Object.keys(flat).length > 0 ? flat : undefined);
   if (activity !== undefined) request.activity = activity;
   return request as SpendRequest;
+}
+
+/**
+ * A CSV row's classification cells, told in its columns: the request's schema would name its JSON field
+ * (`'activity' is required`), which a CSV has no column for.
+ *
+ * @throws {@link EmissionsError} `invalid_request` when neither an activity id nor both classification cells are given.
+ */
+function checkClassificationCells(flat: Record<string, unknown>): void {
+  if (flat.activity_id !== undefined) return;
+  const type = flat.classification_type !== undefined;
+  const code = flat.classification_code !== undefined;
+  if (type && code) return;
+  const message = type
+    ? "'classification_code' is empty (it goes with 'classification_type')."
+    : code
+      ? "'classification_type' is empty (it goes with 'classification_code')."
+      : "'classification_type' and 'classification_code' (or 'activity_id') are empty.";
+  throw new EmissionsError('invalid_request', message, {
+    path: type ? 'classification_code' : 'classification_type',
+  });
 }
 
 /** The hint for rows that have no factor in other sets but one in CEDA. */

@@ -395,6 +395,19 @@ export async function* readCsvRecordTextBatches(
   yield splitter.end();
 }
 
+/**
+ * Whether `text` holds only delimiters and blanks: a spreadsheet row whose cells were cleared, which Excel saves as
+ * `,,,,,,`. Skipped as an empty line is, since it holds nothing to estimate and no id to report a failure by. A
+ * usual row ends the loop at its first character.
+ */
+function emptiedRow(text: string, delimiter: number): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code !== delimiter && !trimmable(code)) return false;
+  }
+  return true;
+}
+
 /** Splits physical lines into record texts; `take` returns the records its lines complete, `end` the rest. */
 function csvRecordSplitter(
   maxRecordChars: number,
@@ -445,6 +458,7 @@ function csvRecordSplitter(
       // The usual line: a whole record on its own (no quote, or none left open), taken without the pending list
       // (whose new array per quoted line was most of this function's garbage).
       const delimiter = typeof delimiterOf === 'string' ? delimiterOf : delimiterOf();
+      if (emptiedRow(line.text, delimiter.charCodeAt(0))) return;
       if (!line.text.includes('"') || !quoteOpenAfter(line.text, false, delimiter)) {
         out.push(
           line.invalidUtf8
