@@ -7,6 +7,7 @@ import {
   ENCODERS,
   type ErrorDetail,
   type OutputRow,
+  passThroughColumns,
   resultFields,
   type ResultFields,
 } from '../formats/index';
@@ -59,6 +60,23 @@ export interface ChunkResult {
 /** A chunk as {@link chunkProcessor} computes it, with its summary as an object. */
 export interface ComputedChunk extends ChunkResult {
   summary: RunSummary;
+}
+
+/**
+ * Counts in `summary` the keys of `values` that the output has no column for: neither one of `columns` (the first
+ * record's) nor a result column's name (which the result replaces, as documented).
+ */
+function countDropped(
+  values: Readonly<Record<string, unknown>>,
+  columns: ReadonlySet<string>,
+  resultColumns: readonly string[] | undefined,
+  summary: RunSummary,
+): void {
+  let dropped: string[] | undefined;
+  for (const key in values) if (!columns.has(key)) (dropped ??= []).push(key);
+  if (dropped === undefined) return;
+  const lost = passThroughColumns(dropped, resultColumns);
+  if (lost.length > 0) summary.dropped(lost);
 }
 
 /** Texts up to this length are copied into a {@link ByteSink} by its own loop while they are ASCII. */
@@ -340,6 +358,10 @@ export function chunkProcessor(
     context.inputFormat === 'jsonl' && kind.columns !== undefined
       ? keyReader(kind.columns, context.keys ?? [], rename)
       : undefined;
+  // JSON Lines into CSV or Parquet: the output's input columns are the first record's keys, so a later record's
+  // other keys have no column; they are counted for the end report's warning rather than lost without a word.
+  const outputColumns =
+    context.inputFormat === 'jsonl' && context.format !== 'jsonl' ? new Set(context.columns) : undefined;
   const newTally = context.tally === true ? kind.newTally : undefined;
   // CSV output of the generic result columns: rows the adapter writes itself (RowAdapter.csvResult) skip the outcome.
   const resultInput = newTally === undefined ? encoder?.resultInput : undefined;
@@ -380,6 +402,7 @@ export function chunkProcessor(
         }
         parsed ??= context.inputFormat === 'csv' ? parseSlice(slice, context.delimiter) : [];
         const { values, error, detail } = decode(record, context, parsed[index], newRow);
+        if (outputColumns !== undefined) countDropped(values, outputColumns, context.resultColumns, summary);
         const keys = error === undefined ? readKeys?.(values) : undefined;
         const problem = keys !== undefined && 'error' in keys ? `line ${record.line}: ${keys.error}.` : error;
         if (problem !== undefined) {

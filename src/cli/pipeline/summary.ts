@@ -114,6 +114,47 @@ const MAX_EXAMPLE_CHARS = 160;
 
 /** The prefix of a hint's count among the error codes (no error code has a colon). */
 const HINT = 'hint:';
+/**
+ * Among the error codes, as hints are (so state files, worker parts and merges carry them unchanged): the records
+ * with keys the output has no column for, and the records each such key was in.
+ */
+const DROPPED_RECORDS = 'dropped:records';
+const DROPPED_KEY = 'dropped key:';
+/** Dropped keys named in the warning; the rest are counted. */
+const MAX_DROPPED_SHOWN = 10;
+/**
+ * Dropped keys are counted while the error codes hold fewer entries than this: records each with a key of its own
+ * (`tag_<uuid>`) must not grow the summary, which is saved at every checkpoint, with the length of the file.
+ */
+const MAX_DROPPED_KEYS = 1_000;
+/** Whether an entry of the error codes is an error code (the others, hints and dropped keys, have a colon). */
+const isErrorCode = (code: string) => !code.includes(':');
+
+const recordsText = (count: number) => `${count} ${count === 1 ? 'record' : 'records'}`;
+
+/**
+ * The warning for keys the output had no column for, or undefined when none was dropped.
+ *
+ * @example
+ * ```ts
+ * droppedKeysLine(new Map([['dropped:records', 1], ['dropped key:invoice', 1]]));
+ * // "warning: 1 record has keys the first record lacks, which the output has no column for: 'invoice' (1 record); …"
+ * ```
+ */
+export function droppedKeysLine(errorCodes: ReadonlyMap<string, number>): string | undefined {
+  const records = errorCodes.get(DROPPED_RECORDS);
+  if (records === undefined) return undefined;
+  const keys = [...errorCodes].filter(([code]) => code.startsWith(DROPPED_KEY));
+  const named = keys
+    .slice(0, MAX_DROPPED_SHOWN)
+    .map(([code, count]) => `'${code.slice(DROPPED_KEY.length)}' (${recordsText(count)})`);
+  if (keys.length > MAX_DROPPED_SHOWN) named.push('more keys');
+  return (
+    `warning: ${recordsText(records)} ${records === 1 ? 'has' : 'have'} keys the first record lacks, which the ` +
+    `output has no column for: ${named.join(', ')}; give every key in the first record (null where it has no ` +
+    'value) to keep them.'
+  );
+}
 
 /**
  * The end report's lines for the failed rows another way would answer, e.g.
@@ -236,6 +277,18 @@ export class RunSummary {
       grouping.keys.length = 0;
       grouping.limbs.length = 0;
     }
+  }
+
+  /** A record whose `keys` the output has no column for (JSON Lines in, CSV or Parquet out): counted for the warning. */
+  dropped(keys: readonly string[]): void {
+    this.errorCodes.set(DROPPED_RECORDS, (this.errorCodes.get(DROPPED_RECORDS) ?? 0) + 1);
+    for (const key of keys) this.countDroppedKey(DROPPED_KEY + key, 1);
+  }
+
+  private countDroppedKey(code: string, count: number): void {
+    const before = this.errorCodes.get(code);
+    if (before === undefined && this.errorCodes.size >= MAX_DROPPED_KEYS) return;
+    this.errorCodes.set(code, (before ?? 0) + count);
   }
 
   /** A failed row; `hint`, where the adapter has one, is another way that answers it, counted per hint. */
@@ -386,7 +439,10 @@ export class RunSummary {
   }
 
   private mergeFailures(codes: Iterable<[string, number]>, firstFailures: readonly string[]): void {
-    for (const [code, count] of codes) this.errorCodes.set(code, (this.errorCodes.get(code) ?? 0) + count);
+    for (const [code, count] of codes) {
+      if (code.startsWith(DROPPED_KEY)) this.countDroppedKey(code, count);
+      else this.errorCodes.set(code, (this.errorCodes.get(code) ?? 0) + count);
+    }
     // One example per code: the first in file order (parts merge in order).
     const kept = new Set(this.firstFailures.map(codeOf));
     for (const failure of firstFailures) {
@@ -437,7 +493,7 @@ export class RunSummary {
     if (this.failures > 0) {
       lines.push('failed, by error code (count, first example):');
       const codes = [...this.errorCodes.entries()]
-        .filter(([code]) => !code.startsWith(HINT))
+        .filter(([code]) => isErrorCode(code))
         .sort(([, a], [, b]) => b - a);
       const width = Math.max(...codes.map(([code]) => code.length));
       const examples = new Map(this.firstFailures.map((failure) => [codeOf(failure), failure]));
@@ -452,6 +508,8 @@ export class RunSummary {
       lines.push(...hintLines(this.errorCodes));
       lines.push('  (every failed row has its code and message in the error columns of the output)');
     }
+    const dropped = droppedKeysLine(this.errorCodes);
+    if (dropped !== undefined) lines.push(dropped);
     return `${lines.join('\n')}\n`;
   }
 }
