@@ -226,4 +226,7 @@ export const messages = {
     `No emission factor for ${what} in year ${year}. Valid years: ${valid.join(', ')}.`,
   batchTooLarge: (size: number, max: number) => `The batch has ${size} elements; at most ${max} are allowed.`,
   notABatch: () => 'A batch must be a JSON array of request objects.',
+  /** A request whose reading threw (a getter, a revoked Proxy): what was thrown, cut short. */
+  unreadableRequest: (reason: string) =>
+    `The request could not be read: ${shownInput(reason, 120).replace(/\.$/, '')}.`,
 } as const;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { didYouMean, EmissionsError, formatPath, listForMessage, shownInput } from './errors';
+import { didYouMean, EmissionsError, formatPath, listForMessage, messages, shownInput } from './errors';
 import { fastParser } from './fast-parse';
 import {
   closeDataUnits,
@@ -146,11 +146,30 @@ export function parseRequest<S extends z.ZodMiniType>(
   input: unknown,
   readPlain?: (input: unknown) => z.output<S> | undefined,
 ): z.output<S> {
-  const plain = readPlain?.(input);
-  if (plain !== undefined) return plain;
-  const result = compiled(schema).safeParse(input);
-  if (result.success) return result.data;
+  let result: ReturnType<S['safeParse']>;
+  // The one step that reads the caller's request: what it throws, other than our own errors, comes from reading the
+  // request (a getter that throws, a revoked Proxy), as the readers and the schema's checks are pure functions of the
+  // values read. It is the request's fault, so `invalid_request` (a batch's element then becomes its error body, as
+  // DESIGN §2 promises), not an engine bug. One try around the step, none per field.
+  try {
+    const plain = readPlain?.(input);
+    if (plain !== undefined) return plain;
+    result = compiled(schema).safeParse(input) as ReturnType<S['safeParse']>;
+  } catch (thrown) {
+    if (thrown instanceof EmissionsError) throw thrown;
+    throw new EmissionsError('invalid_request', messages.unreadableRequest(reasonOf(thrown)));
+  }
+  if (result.success) return result.data as z.output<S>;
   throw issueToError(result.error.issues[0]);
+}
+
+/** What an error thrown while reading a request says, as far as it can be read itself (it may be a Proxy too). */
+function reasonOf(thrown: unknown): string {
+  try {
+    return thrown instanceof Error ? thrown.message : String(thrown);
+  } catch {
+    return 'reading it threw';
+  }
 }
 
 function issueToError(issue: z.core.$ZodIssue | undefined): EmissionsError {

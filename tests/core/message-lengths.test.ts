@@ -53,6 +53,7 @@ describe('every error message is at most 200 characters', () => {
   it('every template of core/errors.ts, with the longest arguments the datasets give', () => {
     const walked: Record<keyof typeof messages, () => string[]> = {
       unsupportedProvider: () => [messages.unsupportedProvider(LONG.slice(0, 40), CLOUD_PROVIDERS)],
+      unreadableRequest: () => [messages.unreadableRequest(LONG)],
       unknownRegion: () =>
         datasetsOf.flatMap((datasets) =>
           CLOUD_PROVIDERS.map((provider) => {
