@@ -59,16 +59,35 @@ export function resolveProvider(provider: unknown, datasets: CloudDatasets): Res
   );
   const known = supported.find((candidate) => candidate === id);
   if (known === undefined) {
-    // Not String(provider): a null-prototype object or `{ toString: false }` cannot be converted.
-    const shown =
-      typeof provider === 'string' ? provider : `(a ${provider === null ? 'null' : typeof provider})`;
-    throw new EmissionsError('unsupported_provider', messages.unsupportedProvider(shown, supported), {
+    // Not String(provider): a null-prototype object or `{ toString: false }` cannot be converted; its kind is said.
+    const message =
+      typeof provider === 'string'
+        ? messages.unsupportedProvider(provider, supported)
+        : provider === undefined || provider === null
+          ? messages.missingProvider(supported)
+          : messages.providerNotAString(kindOf(provider), supported);
+    throw new EmissionsError('unsupported_provider', message, {
       path: 'provider_id',
       valid_values: supported,
     });
   }
   return { provider: known, coefficients: datasets.cloudCoefficients.get(known) as CloudCoefficients };
 }
+
+/** A value's kind as a message says it: `an object`, `an array`, `a number`. */
+const kindOf = (value: unknown): string => {
+  const kind = typeof value === 'object' && isArray(value) ? 'array' : typeof value;
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
+};
+
+/** Array.isArray, but false for a revoked Proxy (which Array.isArray throws on): only a message reads it. */
+const isArray = (value: unknown): boolean => {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
+};
 
 /** What every use-phase calculator resolves first: provider, request, region and year. */
 export function resolveUsePhaseRequest<

@@ -201,6 +201,10 @@ export const didYouMean = (suggestions: readonly string[]): string =>
 export const messages = {
   unsupportedProvider: (provider: string, valid: readonly string[]) =>
     `Provider '${shownInput(provider)}' is not supported. Valid providers: ${valid.join(', ')}.`,
+  missingProvider: (valid: readonly string[]) => `Provider is missing. Valid providers: ${valid.join(', ')}.`,
+  /** `kind`: what was given instead, `an object`, `a number`. */
+  providerNotAString: (kind: string, valid: readonly string[]) =>
+    `Provider must be a string, got ${kind}. Valid providers: ${valid.join(', ')}.`,
   unknownRegion: (
     provider: string,
     region: string,

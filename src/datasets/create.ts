@@ -78,6 +78,22 @@ export const TABLE_SCHEMAS = /* @__PURE__ */ deepFreeze({
 export function createTableDatasets<T extends DatasetTables>(
   tables: T,
 ): Datasets & { [K in keyof T & keyof Datasets]-?: NonNullable<Datasets[K]> } {
+  // A caller's misuse said as a DatasetError, not the TypeError of Object.entries(null) or, for a number, no tables.
+  if (typeof tables !== 'object' || tables === null || Array.isArray(tables)) {
+    const got =
+      tables === null
+        ? 'null'
+        : Array.isArray(tables)
+          ? 'an array'
+          : typeof tables === 'undefined'
+            ? 'undefined'
+            : `a ${typeof tables}`;
+    throw new DatasetError(
+      'tables',
+      '',
+      `expected an object of tables by part (cloudCoefficients, fx, …), got ${got}.`,
+    );
+  }
   // The validated copies, deep-frozen: a caller changing its tables afterwards (or a record a provider hands out)
   // cannot move an estimate built on them.
   const copies: Record<string, unknown> = {};

@@ -4,7 +4,7 @@ import type { FilePosition } from '../datasets/errors';
 import type { ClassificationsTable, DatasetInfo, MarginsTable } from '../datasets/tables';
 import { type CsvRowReader, readCsv, rowReaders } from './csv';
 import { Locations, Problems } from './problems';
-import { checkedTable, parseMeta } from './validate';
+import { checkedTable, parseMeta, requireOptions } from './validate';
 
 /** The columns of a plain margins CSV: `region`, then `product` or `classification` + `code`, then the margins. */
 export const MARGINS_CSV_COLUMNS = /* @__PURE__ */ deepFreeze([
@@ -62,7 +62,8 @@ interface Placed {
  *   margins summing to 1 or more, a repeated (region, product).
  */
 export function parseMarginsCsv(text: string, options: ParseMarginsCsvOptions): MarginsTable {
-  const file = options.file ?? 'margins.csv';
+  const file =
+    requireOptions(options, 'margins.csv', '{ dataset } (id, version, source, …)').file ?? 'margins.csv';
   const { dataset } = parseMeta('margins', { dataset: options.dataset }, `${file} dataset`);
   const csv = readCsv(text, file);
   const problems = new Problems(file);

@@ -20,7 +20,7 @@ import { type DecimalCell, decimalCell } from './cells';
 import { readCsv } from './csv';
 import { Locations, Problems } from './problems';
 import { splitLines, withoutBom } from './text';
-import { checkedTable } from './validate';
+import { checkedTable, requireOptions } from './validate';
 
 /** The margins file formats `datasets build --margins` tells apart by their header. */
 export type MarginsFormat = 'csv' | 'naio-tsv' | 'naio-sdmx-csv';
@@ -256,7 +256,9 @@ export function parseNaioMargins(text: string, options: ParseNaioMarginsOptions)
 
 /** The options, checked, with their defaults. */
 function naioSettings(options: ParseNaioMarginsOptions): NaioSettings {
-  const file = options.file ?? 'naio_10_cp15.tsv';
+  const file =
+    requireOptions(options, 'naio_10_cp15.tsv', '{ year, tradeShare, classifications }').file ??
+    'naio_10_cp15.tsv';
   const { tradeShare, year } = options;
   if (!Number.isFinite(tradeShare) || tradeShare < 0 || tradeShare > 1)
     throw new DatasetError(file, '', `tradeShare must be a fraction from 0 to 1, got ${String(tradeShare)}`);

@@ -2,7 +2,11 @@ import { readCsv, rowReaders } from './csv';
 import { CSV_FORMATS } from './csv-formats';
 import { Locations, Problems } from './problems';
 import { assertTableKind, type TableKind, type TableMeta, type TableOf } from './table-kinds';
-import { checkedTable, parseMeta } from './validate';
+import { DatasetError } from '../datasets/errors';
+import { checkedTable, parseMeta, requireOptions } from './validate';
+
+/** What a call without options is told to give. */
+const META_GIVE = '{ meta } with the table-wide fields (dataset, …)';
 
 /** Options of {@link parseTableCsv}. */
 export interface ParseTableCsvOptions<K extends TableKind> {
@@ -41,9 +45,16 @@ export function parseTableCsv<K extends TableKind>(
   text: string,
   options: ParseTableCsvOptions<K>,
 ): TableOf<K> {
-  const file = options.file ?? `${String(kind)}.csv`;
+  const {
+    file = `${String(kind)}.csv`,
+    meta: given,
+    metaFile,
+  } = requireOptions(options, `${String(kind)}.csv`, META_GIVE);
   assertTableKind(kind, file);
-  const meta = parseMeta(kind, options.meta, options.metaFile ?? `${file} meta`);
+  // Said outright: the schema would only say that `table` is not an object.
+  if (given === undefined)
+    throw new DatasetError(file, '', "the option 'meta' is missing: give the table-wide fields (dataset, …)");
+  const meta = parseMeta(kind, given, metaFile ?? `${file} meta`);
 
   const csv = readCsv(text, file);
   const problems = new Problems(file);

@@ -92,6 +92,23 @@ export function checkedTable<K extends TableKind>(
 }
 
 /**
+ * `options`, checked to be an object: a loader's required options argument left out (or `null`) fails saying what to
+ * give (`give`), where reading its first field would throw a TypeError.
+ *
+ * @example
+ * ```ts
+ * requireOptions(undefined, 'fx.csv', '{ meta } with the table-wide fields (dataset, …)');
+ * // throws DatasetError: fx.csv: the options argument is missing: give { meta } with the table-wide fields (dataset, …)
+ * ```
+ * @throws {@link DatasetError} naming `file`, when `options` is not an object.
+ */
+export function requireOptions<T>(options: T | undefined | null, file: string, give: string): T {
+  if (typeof options !== 'object' || options === null)
+    throw new DatasetError(file, '', `the options argument is missing: give ${give}`);
+  return options;
+}
+
+/**
  * Validates the table-wide fields of a kind (see `META_SCHEMAS`).
  *
  * @throws {@link DatasetError} naming `label`, the path of the first issue and what is wrong.
