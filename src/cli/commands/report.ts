@@ -1,7 +1,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { type CliIo, EXIT, UsageError } from '../io';
+import { BILLING_COLUMNS } from '../../billing/estimate';
+import { CLOUD_COLUMNS } from '../adapters/cloud';
+import { SPEND_COLUMNS } from '../adapters/spend';
+import { checkHeader, HeaderError, recordKeys } from '../pipeline/header';
 import { cloudCalculatorsOf, datasetSources } from '../pipeline/ledger-summary';
+import { readOutputRows } from '../pipeline/read-back';
+import type { ColumnSpec } from '../pipeline/row-adapter';
 import { refuseSideFileClashes, writeSideFile } from '../pipeline/output-file';
 import { cliDatasets } from './datasets-flag';
 import { renderReport } from './file';
@@ -50,6 +56,36 @@ function readSummary(path: string): Record<string, unknown> {
   return record;
 }
 
+type RunKind = 'spend' | 'cloud' | 'billing';
+
+/** The kind of run a summary (checked by {@link readSummary}) is of: a bill's has no `command`. */
+const summaryKind = (summary: Record<string, unknown>): RunKind =>
+  summary.command === 'spend' || summary.command === 'cloud' ? summary.command : 'billing';
+
+/**
+ * The kind of run that wrote `output`, from its first row: a bill's has billing's result columns; a ledger's or a
+ * cloud file's has the input columns its command requires (under any spelling its header check reads). Undefined
+ * when the output has no row to tell by.
+ */
+async function outputKind(output: string): Promise<RunKind | undefined> {
+  const rows = readOutputRows(output);
+  const first = await rows.next();
+  await rows.return(undefined);
+  if (first.done === true) return undefined;
+  const row = first.value;
+  if (BILLING_COLUMNS.every((name) => Object.hasOwn(row, name))) return 'billing';
+  const reads = (spec: ColumnSpec) => {
+    try {
+      checkHeader(recordKeys(row, spec), spec);
+      return true;
+    } catch (error) {
+      if (error instanceof HeaderError) return false;
+      throw error;
+    }
+  };
+  return reads(SPEND_COLUMNS) ? 'spend' : reads(CLOUD_COLUMNS) ? 'cloud' : undefined;
+}
+
 /**
  * Adds `report` to `program`.
  *
@@ -87,6 +123,13 @@ the sources and licences listed). Exit code: 0 when written, 2 on usage errors.`
         // said below
       }
       if (!isFile) throw new UsageError(`cannot read ${output}: not a file.`);
+      // A report of one run's output with another's figures would describe neither.
+      const kind = summaryKind(summary);
+      const written = await outputKind(output);
+      if (written !== undefined && written !== kind)
+        throw new UsageError(
+          `--summary ${flags.summary} is the summary of a ${kind} run, but ${output} is a ${written} output; give the summary that run wrote.`,
+        );
       const datasets = cliDatasets(flags.datasets);
       const calculators = cloudCalculatorsOf(Object.keys((summary.by_calculator as object) ?? {}));
       const html = await renderReport({
