@@ -8,7 +8,7 @@ export const httpMessages = {
   notServed: (family: string) =>
     `This server has no ${family} datasets, so it does not serve ${family} routes.`,
   metadataMethodNotAllowed: (method: string) =>
-    `Method ${method} is not allowed; metadata routes and /openapi.json take GET.`,
+    `Method ${method} is not allowed; metadata routes and /openapi.json take GET (or HEAD).`,
   methodNotAllowed: (method: string) =>
     `Method ${method} is not allowed; every route takes POST with a JSON body.`,
   unsupportedMediaType: (contentType: string) =>

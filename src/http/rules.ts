@@ -156,7 +156,7 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
   const cors = options.cors === undefined ? undefined : corsPolicy(options.cors);
   const metadataReplies: Partial<Record<MetadataRoute | 'openapi', Reply>> = {};
 
-  /** A GET-only route (405 with `Allow: GET` otherwise); HEAD gets the headers alone. */
+  /** A GET-only route (405 with `Allow: GET, HEAD` otherwise); HEAD gets the headers alone. */
   function getOnly(method: string, answer: () => Reply): Reply {
     if (method !== 'GET' && method !== 'HEAD') {
       const refused = errorReply(
@@ -164,13 +164,13 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
           status: 405,
         }),
       );
-      return { ...refused, headers: { ...refused.headers, allow: 'GET' } };
+      return { ...refused, headers: { ...refused.headers, allow: 'GET, HEAD' } };
     }
     const full = answer();
     return method === 'HEAD' ? { ...full, body: '' } : full;
   }
 
-  /** A metadata route: GET or HEAD only (405 with `Allow: GET`), 404 without the datasets of its family. */
+  /** A metadata route: GET or HEAD only (405 with `Allow: GET, HEAD`), 404 without the datasets of its family. */
   function metadata(route: MetadataRoute, method: string): Reply {
     if ((route === 'compute' ? cloudDatasets : spendDatasets) === undefined)
       throw new EmissionsError('not_found', httpMessages.notServed(route === 'compute' ? 'cloud' : 'spend'), {

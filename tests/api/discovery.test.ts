@@ -174,11 +174,11 @@ describe('metadata routes over HTTP', () => {
     expect(body.classifications.map((c: { type: string }) => c.type)).toContain('nace2');
   });
 
-  it('needs the API key, takes GET only (405 Allow: GET), and is 404 without the datasets', async () => {
+  it('needs the API key, takes GET or HEAD (405 Allow: GET, HEAD), and is 404 without the datasets', async () => {
     expect((await fetch(`${server.url}/compute/metadata`)).status).toBe(401);
     const post = await get(server.url, '/compute/metadata', { method: 'POST' });
     expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET');
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
     expect((await post.json()).error_code).toBe('method_not_allowed');
     expect((await fetch(`${cloudOnly.url}/compute/metadata`)).status).toBe(200);
     const missing = await fetch(`${cloudOnly.url}/procurement/metadata`);

@@ -81,7 +81,7 @@ describe('openapi.json', () => {
     expect(await head.text()).toBe('');
     const post = await server.post('/openapi.json', {});
     expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET');
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
     const locked = createHandler({ datasets: defaultDatasets, authorize: (key) => key === 'k' });
     expect((await locked(new Request('http://x/openapi.json'))).status).toBe(401);
     const open = await locked(

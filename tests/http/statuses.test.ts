@@ -72,6 +72,16 @@ describe('405 wrong method', () => {
     if (method !== 'HEAD')
       expectErrorBody(await response.json(), 405, 'method_not_allowed', 'method_not_allowed');
   });
+  it.each(['/compute/metadata', '/procurement/metadata', '/openapi.json'])(
+    'POST %s is 405 with Allow: GET, HEAD (HEAD is served too)',
+    async (path) => {
+      const response = await fetch(`${server.url}${path}`, { method: 'POST' });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET, HEAD');
+      expectErrorBody(await response.json(), 405, 'method_not_allowed', 'method_not_allowed');
+      expect((await fetch(`${server.url}${path}`, { method: 'HEAD' })).status).toBe(200);
+    },
+  );
 });
 
 describe('415 not JSON', () => {
