@@ -190,8 +190,43 @@ function writeSoon(response: ServerResponse, answer: Reply): void {
   }
 }
 
+/** Node's own record of a `100 Continue` written on this response (set by `writeContinue`). */
+type Continued = ServerResponse & { _sent100?: boolean };
+
+/** Whether the client waits for `100 Continue` before sending its body, and none was sent. */
+function awaitsContinue(request: IncomingMessage, response: ServerResponse): boolean {
+  const expect = request.headers.expect;
+  return (
+    expect !== undefined &&
+    request.httpVersion === '1.1' &&
+    /^100-continue$/i.test(expect.trim()) &&
+    (response as Continued)._sent100 !== true
+  );
+}
+
+/**
+ * Tells a client waiting with `Expect: 100-continue` to send its body, once the rules are about to read it: a
+ * server with a 'checkContinue' listener (as `serve` has) leaves that to its listener, so a request refused before
+ * (401, 404, 415, a declared 413) is answered without the client sending a byte of its body. A server without one
+ * has already sent it (node's default).
+ */
+function readBodyAfterContinue(
+  request: IncomingMessage,
+  response: ServerResponse,
+  maxBytes: number,
+): Promise<Uint8Array> {
+  if (awaitsContinue(request, response)) response.writeContinue();
+  return readBody(request, maxBytes);
+}
+
 function send(request: IncomingMessage, response: ServerResponse, answer: Reply): void {
   if (request.complete) return writeSoon(response, answer);
+  // The client still waits for 100 Continue: no body will come to drop, and the connection cannot be reused
+  // (RFC 9110 §10.1.1: the server closes it, or reads a body the client may never send).
+  if (awaitsContinue(request, response)) {
+    if (!response.headersSent) response.setHeader('connection', 'close');
+    return writeSoon(response, answer);
+  }
   void dropRest(request).then((drained) => {
     if (!drained && !response.destroyed) response.setHeader('connection', 'close');
     writeSoon(response, answer);
@@ -204,12 +239,19 @@ function send(request: IncomingMessage, response: ServerResponse, answer: Reply)
  * CLI's `serve` uses it). Use {@link createHandler} with {@link toNodeListener} only when you need the Web
  * objects (e.g. an `authorize` written for `Request`).
  *
+ * Register it for 'checkContinue' too (`server.on('checkContinue', listener)`): a client that sends
+ * `Expect: 100-continue` (curl does for bodies over 1 MB) then gets `100 Continue` only once its request passed
+ * every check before the body, and a refused one gets its 4xx at once, without uploading the body (the connection
+ * closes after it). Without that listener node answers `100 Continue` to every such request before any check.
+ *
  * @example
  * ```ts
  * import { createServer } from 'node:http';
  * import { createNodeListener } from 'co2e-engine/http';
  * import { defaultDatasets } from 'co2e-engine/datasets';
- * createServer(createNodeListener({ datasets: defaultDatasets })).listen(8080, '127.0.0.1');
+ * const listener = createNodeListener({ datasets: defaultDatasets });
+ * const server = createServer(listener).on('checkContinue', listener);
+ * server.listen(8080, '127.0.0.1');
  * ```
  * @throws RangeError when `maxBatchSize` or `maxBodyBytes` is not a whole number from 1 to its ceiling.
  */
@@ -221,7 +263,7 @@ export function createNodeListener(options: NodeHandlerOptions): NodeListener {
       method: request.method ?? 'GET',
       pathname: pathnameOf(request),
       header: (name) => headerOf(request, name),
-      readBody: (maxBytes) => readBody(request, maxBytes),
+      readBody: (maxBytes) => readBodyAfterContinue(request, response, maxBytes),
     }).then(
       (answer) => send(request, response, answer),
       () => send(request, response, internalErrorReply()), // the rules never reject; a socket may fail

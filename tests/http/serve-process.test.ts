@@ -203,3 +203,60 @@ describe('serve: API keys (issue 12 item 9)', () => {
     await expect(refused).rejects.toThrow(/exited 2/);
   });
 });
+
+/** Waits until the connection closes, or `ms` pass; what the client received by then. */
+async function receivedWithin(exchange: Awaited<ReturnType<typeof rawSocket>>, ms: number): Promise<string> {
+  await Promise.race([exchange.closed, new Promise((resolve) => setTimeout(resolve, ms))]);
+  return exchange.received();
+}
+
+describe('serve: Expect: 100-continue', () => {
+  const expecting = (path: string, length: number, headers = '') =>
+    `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n${headers}\r\n`;
+
+  it.each([
+    [
+      'a declared body over --max-body-bytes',
+      '/compute/aws/cpu/batch',
+      'Content-Type: application/json\r\n',
+      413,
+    ],
+    ['no such route', '/compute/aws/gpu', 'Content-Type: application/json\r\n', 404],
+    ['a body that is not JSON', '/compute/aws/cpu', 'Content-Type: text/plain\r\n', 415],
+  ])('%s: the refusal, without 100 Continue, and the connection closed', async (_, path, headers, status) => {
+    const served = await startServe();
+    const exchange = await rawSocket(served.port);
+    // 1.25 MB declared, none of it sent: the client waits for 100 Continue before sending it.
+    exchange.socket.write(expecting(path, 1_250_000, headers));
+    const received = await receivedWithin(exchange, 3_000);
+    expect(received).not.toMatch(/100 Continue/);
+    expect(received).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(received).toMatch(/\r\nConnection: close\r\n/i);
+    expect(JSON.parse(/\{.*\}/s.exec(received)?.[0] ?? '').error_code).toBeTypeOf('string');
+    await exchange.closed; // not kept waiting for 1.25 MB that will never come
+  });
+
+  it('a keyed server without a key: 401 without 100 Continue', async () => {
+    const served = await startServe(['--api-key', 'k1']);
+    const exchange = await rawSocket(served.port);
+    exchange.socket.write(expecting('/compute/aws/cpu', 1_000, 'Content-Type: application/json\r\n'));
+    const received = await receivedWithin(exchange, 3_000);
+    expect(received).toMatch(/^HTTP\/1\.1 401 /);
+    await exchange.closed;
+  });
+
+  it('an acceptable request gets 100 Continue, then its answer once the body is sent', async () => {
+    const served = await startServe();
+    const exchange = await rawSocket(served.port);
+    exchange.socket.write(
+      expecting('/compute/aws/cpu', Buffer.byteLength(CPU), 'Content-Type: application/json\r\n'),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(exchange.received()).toBe('HTTP/1.1 100 Continue\r\n\r\n');
+    exchange.socket.write(CPU);
+    while (!/\r\n0\r\n\r\n$|"co2e"[\s\S]*}$/.test(exchange.received()))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(exchange.received()).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/);
+    exchange.socket.destroy();
+  });
+});

@@ -239,6 +239,11 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
       listener(request, response);
     },
   );
+  // A request with `Expect: 100-continue` comes here instead of 'request', so node does not answer 100 before the
+  // checks: the node edge sends it when it reads the body (createNodeListener).
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) =>
+    server.emit('request', request, response),
+  );
   // Node's closeIdleConnections (which server.close() also calls) destroys a connection as soon as its response
   // is ended, even while megabytes of it still wait to be flushed: 2 of 3 large answers were cut mid-body at
   // SIGTERM. Here idle means what the drain needs: no response of this connection is still being written.
