@@ -243,6 +243,8 @@ function send(request: IncomingMessage, response: ServerResponse, answer: Reply)
  * `Expect: 100-continue` (curl does for bodies over 1 MB) then gets `100 Continue` only once its request passed
  * every check before the body, and a refused one gets its 4xx at once, without uploading the body (the connection
  * closes after it). Without that listener node answers `100 Continue` to every such request before any check.
+ * Set `server.httpAllowHalfOpen = true` to answer a client that half-closes after its request (`nc -N`): node
+ * otherwise ends the connection on its FIN, before a batch answer is written.
  *
  * @example
  * ```ts

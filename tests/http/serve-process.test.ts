@@ -260,3 +260,60 @@ describe('serve: Expect: 100-continue', () => {
     exchange.socket.destroy();
   });
 });
+
+describe('serve: a client that half-closes after sending', () => {
+  /** A connection that may keep reading after its own end (as `nc -N` or `shutdown(SHUT_WR)`). */
+  function halfOpen(port: number) {
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString();
+    });
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    return { socket, received: () => received, closed };
+  }
+  const instances = JSON.stringify(
+    Array.from({ length: 100 }, () => ({ instance: 'm5.24xlarge', region: 'us_east_1', duration: 1 })),
+  );
+
+  it('gets the whole answer to a large batch, then the connection closes', async () => {
+    const served = await startServe();
+    const client = halfOpen(served.port);
+    client.socket.end(head('/compute/aws/instance/batch', instances.length) + instances);
+    await client.closed;
+    expect(client.received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    // 100 results, each with its instance name (the chunked answer ends with its last chunk).
+    expect(client.received().match(/"m5\.24xlarge"/g)?.length).toBeGreaterThanOrEqual(100);
+    expect(client.received()).toMatch(/\r\n0\r\n\r\n$/);
+  });
+
+  it('is still closed when it half-closes idle, after an answer or before any request', async () => {
+    const served = await startServe();
+    const answered = halfOpen(served.port);
+    answered.socket.write(head('/compute/aws/cpu', Buffer.byteLength(CPU)) + CPU);
+    while (!/}$|\r\n0\r\n\r\n$/.test(answered.received()))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    answered.socket.end();
+    const silent = halfOpen(served.port);
+    silent.socket.end();
+    // Well within --idle-timeout (5 s) and the 2 s first-byte limit: closed because the client ended.
+    const within = (closed: Promise<void>) =>
+      Promise.race([
+        closed.then(() => 'closed'),
+        new Promise((resolve) => setTimeout(resolve, 1_000, 'open')),
+      ]);
+    expect(await within(answered.closed)).toBe('closed');
+    expect(await within(silent.closed)).toBe('closed');
+  });
+
+  it('is closed when it half-closes in the middle of its body', async () => {
+    const served = await startServe();
+    const cut = halfOpen(served.port);
+    cut.socket.end(head('/compute/aws/cpu', 1_000) + CPU.slice(0, 10));
+    const started = performance.now();
+    await cut.closed;
+    expect(performance.now() - started).toBeLessThan(4_000); // not the 30 s --request-timeout
+    expect(cut.received()).not.toMatch(/200 OK/);
+  });
+});

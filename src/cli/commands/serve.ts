@@ -239,6 +239,11 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
       listener(request, response);
     },
   );
+  // A client that half-closes after its request (`nc -N`, shutdown(SHUT_WR)) still gets its answer: by default node
+  // ends the connection when the client's FIN arrives, and a batch answered after a turn of the event loop was
+  // lost (0 bytes). Allowed half-open, node marks the response in progress its connection's last and closes after
+  // it, and ends a connection with nothing in progress at once, so an idle half-closed one does not stay open.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true; // not in @types/node
   // A request with `Expect: 100-continue` comes here instead of 'request', so node does not answer 100 before the
   // checks: the node edge sends it when it reads the body (createNodeListener).
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) =>
