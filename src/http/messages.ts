@@ -13,6 +13,8 @@ export const httpMessages = {
     `Method ${method} is not allowed; every route takes POST with a JSON body.`,
   unsupportedMediaType: (contentType: string) =>
     `Content-Type '${contentType}' is not supported; send \`Content-Type: application/json\` (UTF-8).`,
+  unsupportedContentCoding: (coding: string) =>
+    `Content coding '${coding}' is not supported; send the body uncompressed (no Content-Encoding).`,
   payloadTooLarge: (maxBytes: number) => `The request body is larger than ${maxBytes} bytes.`,
   emptyBody: () => 'The request body is empty; send a JSON value.',
   notUtf8: () => 'The request body is not valid UTF-8.',

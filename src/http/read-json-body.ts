@@ -43,6 +43,38 @@ export function checkContentType(contentType: string | undefined): void {
   });
 }
 
+/** The codings of a Content-Encoding or Transfer-Encoding value, lower case (`'gzip, chunked'` → gzip, chunked). */
+const codingsOf = (value: string) =>
+  value
+    .toLowerCase()
+    .split(',')
+    .map((coding) => coding.trim());
+
+/**
+ * The body is sent without a content coding, or `unsupported_media_type` (415, RFC 9110 §8.4): the server decodes
+ * none, and read as JSON a gzip body was a misleading "not valid UTF-8" while a plain one labelled gzip passed.
+ * `identity` is no coding; a Transfer-Encoding may only chunk (node refuses one that does not end with chunked).
+ *
+ * @example
+ * ```ts
+ * checkContentCoding('identity', 'chunked'); // passes
+ * checkContentCoding('gzip', undefined); // throws unsupported_media_type (415)
+ * ```
+ */
+export function checkContentCoding(
+  contentEncoding: string | undefined,
+  transferEncoding: string | undefined,
+): void {
+  const unsupported = [
+    ...(contentEncoding === undefined ? [] : codingsOf(contentEncoding)),
+    ...(transferEncoding === undefined || transferEncoding === 'chunked' ? [] : codingsOf(transferEncoding)),
+  ].find((coding) => coding !== '' && coding !== 'identity' && coding !== 'chunked');
+  if (unsupported === undefined) return;
+  throw new EmissionsError('unsupported_media_type', httpMessages.unsupportedContentCoding(unsupported), {
+    status: 415,
+  });
+}
+
 /** `payload_too_large` (413). */
 export const tooLarge = (maxBytes: number) =>
   new EmissionsError('payload_too_large', httpMessages.payloadTooLarge(maxBytes), { status: 413 });

@@ -6,7 +6,13 @@ import type { CalculationOptions } from '../core/estimate';
 import type { CloudProvider } from '../datasets/tables';
 import type { CloudDatasets, Datasets, SpendDatasets } from '../datasets/types';
 import { httpMessages } from './messages';
-import { checkContentType, parseJsonBytes, parseJsonBytesInSlices, tooLarge } from './read-json-body';
+import {
+  checkContentCoding,
+  checkContentType,
+  parseJsonBytes,
+  parseJsonBytesInSlices,
+  tooLarge,
+} from './read-json-body';
 import { INTERNAL_ERROR_BODY } from './responses';
 import { type CorsOptions, corsPolicy } from './cors';
 import { computeMetadata, matchMetadataRoute, type MetadataRoute, procurementMetadata } from './metadata';
@@ -80,6 +86,8 @@ function errorReply(error: EmissionsError): Reply {
   const headers: Record<string, string> = {};
   if (error.status === 405) headers.allow = 'POST';
   if (error.status === 401) headers['www-authenticate'] = 'Bearer';
+  // RFC 9110 §15.5.16: a 415 says which content codings would have been accepted (none but identity).
+  if (error.status === 415) headers['accept-encoding'] = 'identity';
   return reply(error.toJSON(), error.status, headers);
 }
 
@@ -283,6 +291,12 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     }
     checkContentType(call.header('content-type'));
     const declared = call.header('content-length');
+    // A request has a Content-Length or a Transfer-Encoding, never both (node refuses it): an ordinary POST costs
+    // one more header read here.
+    const contentEncoding = call.header('content-encoding');
+    const transferEncoding = declared === undefined ? call.header('transfer-encoding') : undefined;
+    if (contentEncoding !== undefined || transferEncoding !== undefined)
+      checkContentCoding(contentEncoding, transferEncoding);
     if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared) > maxBodyBytes)
       throw tooLarge(maxBodyBytes);
     const bytes = await call.readBody(maxBodyBytes);

@@ -1,9 +1,11 @@
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/core/errors';
 import { defaultDatasets } from '../../src/embedded/index';
 import type { CloudRegionsProvider } from '../../src/datasets/types';
-import { createHandler } from '../../src/http/index';
+import { createHandler, createNodeListener } from '../../src/http/index';
 import { reply, startServer, type TestServer } from './server';
 
 /** Every status the handler sends, over real HTTP: 400, 401, 404, 405, 413, 415, and 500 for an engine fault. */
@@ -112,6 +114,69 @@ describe('415 not JSON', () => {
   ])('accepts %s', async (contentType) => {
     const { status } = await server.post('/compute/aws/cpu', cpu, { 'content-type': contentType });
     expect(status).toBe(200);
+  });
+});
+
+describe('415 content coding other than identity', () => {
+  /** A raw POST over node's client (which sends Content-Encoding and Transfer-Encoding as given). */
+  const post = (url: string, headers: Record<string, string>, body: Uint8Array) =>
+    new Promise<{ status: number; body: any; acceptEncoding: string | undefined }>((resolve, reject) => {
+      const request = httpRequest(`${url}/compute/aws/cpu`, { method: 'POST', headers, agent: false });
+      request.on('response', (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: JSON.parse(text),
+            acceptEncoding: response.headers['accept-encoding'] as string | undefined,
+          }),
+        );
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+  const json = new TextEncoder().encode(JSON.stringify(cpu));
+  let direct: { url: string; close: () => void };
+  beforeAll(async () => {
+    const listening = createServer(createNodeListener({ datasets: defaultDatasets }));
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    direct = {
+      url: `http://127.0.0.1:${(listening.address() as AddressInfo).port}`,
+      close: () => {
+        listening.close();
+        listening.closeAllConnections();
+      },
+    };
+  });
+  afterAll(() => direct.close());
+
+  it.each([
+    ['gzip', { 'content-encoding': 'gzip' }, gzipSync(json), 'gzip'],
+    ['a plain body labelled gzip', { 'content-encoding': 'gzip' }, json, 'gzip'],
+    ['Content-Encoding: br', { 'content-encoding': 'br' }, json, 'br'],
+    ['Transfer-Encoding: gzip, chunked', { 'transfer-encoding': 'gzip, chunked' }, gzipSync(json), 'gzip'],
+  ])('%s, on both edges', async (_, headers, bytes, coding) => {
+    for (const url of [server.url, direct.url]) {
+      const answer = await post(url, { 'content-type': 'application/json', ...headers }, bytes);
+      expect(answer.status).toBe(415);
+      expectErrorBody(answer.body, 415, 'unsupported_media_type', 'unsupported_media_type');
+      expect(answer.body.message).toBe(
+        `Content coding '${coding}' is not supported; send the body uncompressed (no Content-Encoding).`,
+      );
+      expect(answer.acceptEncoding).toBe('identity'); // RFC 9110 §15.5.16: the codings that would be accepted
+    }
+  });
+
+  it.each([
+    ['Content-Encoding: identity', { 'content-encoding': 'identity' }],
+    ['Transfer-Encoding: chunked', { 'transfer-encoding': 'chunked' }],
+  ])('%s is accepted', async (_, headers) => {
+    for (const url of [server.url, direct.url]) {
+      const answer = await post(url, { 'content-type': 'application/json', ...headers }, json);
+      expect(answer.status).toBe(200);
+    }
   });
 });
 
