@@ -1,5 +1,14 @@
 import * as z from 'zod/mini';
-import { didYouMean, EmissionsError, formatPath, listForMessage, messages, shownInput } from './errors';
+import {
+  didYouMean,
+  EmissionsError,
+  formatPath,
+  listForMessage,
+  listWithin,
+  MAX_MESSAGE_CHARS,
+  messages,
+  shownInput,
+} from './errors';
 import { fastParser } from './fast-parse';
 import {
   closeDataUnits,
@@ -175,10 +184,14 @@ function reasonOf(thrown: unknown): string {
 function issueToError(issue: z.core.$ZodIssue | undefined): EmissionsError {
   if (issue === undefined) return new EmissionsError('invalid_request', 'The request is not valid.');
   if (issue.code === 'unrecognized_keys') {
-    const path = formatPath([...issue.path, issue.keys[0] ?? '']);
+    // The names are the client's: each quoted to its first characters, as many as fit (a 500,000-character name,
+    // or thousands of names, gave a megabyte of message).
+    const path = formatPath([...issue.path, shownInput(issue.keys[0] ?? '')]);
+    const opening = `Unknown field${issue.keys.length > 1 ? 's' : ''} `;
+    const names = issue.keys.map((key) => `'${shownInput(key)}'`);
     return new EmissionsError(
       'invalid_request',
-      `Unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `'${key}'`).join(', ')}.`,
+      `${opening}${listWithin(names, MAX_MESSAGE_CHARS - opening.length - 1)}.`,
       { path },
     );
   }

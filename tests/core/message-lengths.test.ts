@@ -141,8 +141,15 @@ describe('every error message is at most 200 characters', () => {
       'year',
       'audit_trail',
       'extra',
+      LONG,
     ];
     const cases: Array<[string, () => unknown]> = [];
+    const unknownFields = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`extra_${index}`, 1]));
+    for (const [name, calculate] of Object.entries(calculators))
+      cases.push([
+        `${name} 50 unknown fields`,
+        () => calculate('aws', { ...base, ...unknownFields }, defaultDatasets),
+      ]);
     for (const datasets of datasetsOf)
       for (const [name, calculate] of Object.entries(calculators))
         for (const provider of [...CLOUD_PROVIDERS, 'ibm', LONG]) {

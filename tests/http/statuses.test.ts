@@ -43,6 +43,14 @@ describe('404 unknown route', () => {
     expectErrorBody(body, 404, 'not_found', 'not_found');
   });
 
+  it('a long path is quoted in the message to its first 100 characters', async () => {
+    const { status, body } = await server.post(`/${'a'.repeat(15_000)}`, cpu);
+    expect(status).toBe(404);
+    expect(body.message).toBe(
+      `No route POST /${'a'.repeat(99)}…. See the endpoint list in the documentation.`,
+    );
+  });
+
   it('a route whose datasets the server lacks is not served', async () => {
     const cloudOnly = createHandler({
       datasets: {
@@ -278,6 +286,27 @@ describe('400', () => {
     expect(status).toBe(400);
     expectErrorBody(body, 400, 'bad_request', 'invalid_json');
     expect(body.message.startsWith(message)).toBe(true);
+  });
+
+  it('an unknown field of 500,000 characters is quoted to its first 40, in message and path', async () => {
+    const handler = createHandler({ datasets: defaultDatasets });
+    const { status, body, text } = await reply(
+      await handler(
+        new Request('http://x/compute/aws/cpu', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ ...cpu, ['y'.repeat(500_000)]: 1 }),
+        }),
+      ),
+    );
+    expect(status).toBe(400);
+    expect(body).toEqual({
+      error: 'bad_request',
+      error_code: 'invalid_request',
+      message: `Unknown field '${'y'.repeat(40)}…'.`,
+      path: `${'y'.repeat(40)}…`,
+    });
+    expect(text.length).toBeLessThan(300);
   });
 
   it('invalid_json for bytes that are not UTF-8', async () => {
