@@ -24,6 +24,9 @@ export const ERROR_CODES = /* @__PURE__ */ deepFreeze([
   'unsupported_media_type',
   'invalid_json',
   'internal_error',
+  // Answered by a node:http server for a request its parser refused or timed out (co2e-engine/http's answerClientError).
+  'request_timeout',
+  'headers_too_large',
 ] as const);
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -33,8 +36,10 @@ const ERROR_BY_STATUS: Readonly<Record<number, string>> = {
   403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
+  408: 'request_timeout',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
+  431: 'request_header_fields_too_large',
   500: 'internal_server_error',
 };
 

@@ -13,6 +13,7 @@ export {
   type Handler,
   type HandlerOptions,
 } from './create-handler';
+export { answerClientError } from './client-error';
 export type { CorsOptions } from './cors';
 export { toNodeListener, type NodeListener } from './node';
 export { createNodeListener, type NodeHandlerOptions } from './node-handler';

@@ -27,5 +27,9 @@ export const httpMessages = {
   invalidJson: (detail: string) => `The request body is not valid JSON: ${detail}`,
   answerTooLarge: (maxLength: number, factor: number) =>
     `The answer would be longer than ${maxLength} characters (${factor} times the request's bytes); send fewer elements per batch.`,
+  requestTimeout: () => 'The request did not arrive in time; send it whole, without pauses.',
+  headersTooLarge: () => 'The request headers are larger than the server accepts.',
+  chunkExtensionsTooLarge: () => "The request's chunk extensions are larger than the server accepts.",
+  notHttp: () => 'The request is not valid HTTP/1.1.',
   internalError: () => 'An internal error occurred. The request was not processed.',
 } as const;

@@ -334,6 +334,7 @@ describe('every error message is at most 200 characters', () => {
       'billing/groups.ts',
       'billing/rules.ts',
       'core/batch.ts',
+      'http/client-error.ts',
       'http/node-handler.ts',
       'http/read-json-body.ts',
       'http/responses.ts',

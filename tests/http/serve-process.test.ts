@@ -317,3 +317,64 @@ describe('serve: a client that half-closes after sending', () => {
     expect(cut.received()).not.toMatch(/200 OK/);
   });
 });
+
+describe('serve: errors node answers before the handler have the JSON error body', () => {
+  /** The status line, headers and parsed body of a raw answer. */
+  const parsed = (received: string) => {
+    const [head = '', body = ''] = received.split('\r\n\r\n');
+    return { status: head.split(' ')[1], head, body: JSON.parse(body) as Record<string, unknown> };
+  };
+  const expectJsonError = (received: string, status: string, errorCode: string, message: string) => {
+    const answer = parsed(received);
+    expect(answer.status).toBe(status);
+    expect(answer.head).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+    expect(answer.head).toMatch(/\r\ncache-control: no-store\r\n/i);
+    expect(answer.head).toMatch(/\r\nconnection: close\r\n/i);
+    expect(answer.head).toMatch(
+      new RegExp(`\\r\\ncontent-length: ${Buffer.byteLength(JSON.stringify(answer.body))}(\\r\\n|$)`, 'i'),
+    );
+    expect(answer.body).toEqual({ error: answer.body.error, error_code: errorCode, message });
+  };
+
+  it('408 when the headers do not arrive within --headers-timeout', async () => {
+    const served = await startServe(['--headers-timeout', '300', '--request-timeout', '600']);
+    const exchange = await rawSocket(served.port);
+    exchange.socket.write('POST /compute/aws/cpu HTTP/1.1\r\nHost: x\r\n');
+    await exchange.closed;
+    expectJsonError(
+      exchange.received(),
+      '408',
+      'request_timeout',
+      'The request did not arrive in time; send it whole, without pauses.',
+    );
+  });
+
+  it.each([
+    [
+      'two Content-Length headers',
+      `POST /compute/aws/cpu HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}`,
+    ],
+    ['a target without a leading /', `GET compute/metadata HTTP/1.1\r\nHost: x\r\n\r\n`],
+  ])('400 for %s', async (_, request) => {
+    const served = await startServe();
+    const exchange = await rawSocket(served.port);
+    exchange.socket.write(request);
+    await exchange.closed;
+    expectJsonError(exchange.received(), '400', 'invalid_request', 'The request is not valid HTTP/1.1.');
+  });
+
+  it('431 for headers past node’s 16 KB', async () => {
+    const served = await startServe();
+    const exchange = await rawSocket(served.port);
+    exchange.socket.write(
+      `GET /compute/metadata HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    await exchange.closed;
+    expectJsonError(
+      exchange.received(),
+      '431',
+      'headers_too_large',
+      'The request headers are larger than the server accepts.',
+    );
+  });
+});

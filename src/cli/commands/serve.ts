@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { InvalidArgumentError, Option } from 'commander';
 import type { Datasets } from '../../datasets/types';
 import { HANDLER_CEILINGS } from '../../http/create-handler';
+import { answerClientError } from '../../http/client-error';
 import { createNodeListener } from '../../http/node-handler';
 import { type CliIo, EXIT, UsageError } from '../io';
 
@@ -244,6 +245,12 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
   // lost (0 bytes). Allowed half-open, node marks the response in progress its connection's last and closes after
   // it, and ends a connection with nothing in progress at once, so an idle half-closed one does not stay open.
   (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true; // not in @types/node
+  // A request node's parser refuses (malformed, headers over 16 KB) or that misses --headers-timeout or
+  // --request-timeout gets the JSON error body every other answer has, not node's bare status line; while one of
+  // the connection's responses is being written, the connection is only closed.
+  server.on('clientError', (error: Error, socket: Socket) =>
+    answerClientError(error, socket, busy.has(socket)),
+  );
   // A request with `Expect: 100-continue` comes here instead of 'request', so node does not answer 100 before the
   // checks: the node edge sends it when it reads the body (createNodeListener).
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) =>
