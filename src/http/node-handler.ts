@@ -33,10 +33,13 @@ function headerOf(request: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** The request target's path; a path that is already normal (the common case) skips the URL parser. */
+/**
+ * The request target's path, as the Web edge's URL gives it; a path that is already normal (the common case) skips
+ * the URL parser. One with a `%` is not: `%2e%2e` is a dot segment there.
+ */
 function pathnameOf(request: IncomingMessage): string {
   const target = request.url ?? '/';
-  return /^(?:\/[\w\-%]+)+$/.test(target) ? target : targetUrl(target).pathname;
+  return /^(?:\/[\w-]+)+$/.test(target) ? target : targetUrl(target).pathname;
 }
 
 /** Reads the body counting bytes, and stops listening one byte past `maxBytes`. */

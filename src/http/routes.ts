@@ -80,6 +80,26 @@ export function matchRoute(pathname: string, basePath: string): Route | undefine
   return undefined;
 }
 
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/**
+ * A path with each percent-encoded unreserved character (letters, digits, `-._~`) decoded, as RFC 3986 §6.2.2.2
+ * makes them equivalent (`/compute/%61ws/%63pu` is `/compute/aws/cpu`); every other escape is kept, so `%2F` never
+ * becomes a separator.
+ *
+ * @example
+ * ```ts
+ * decodeUnreserved('/compute/aws/%63pu%2Fbatch'); // '/compute/aws/cpu%2Fbatch'
+ * ```
+ */
+export function decodeUnreserved(pathname: string): string {
+  if (!pathname.includes('%')) return pathname;
+  return pathname.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+    const character = String.fromCharCode(Number.parseInt(hex, 16));
+    return UNRESERVED.test(character) ? character : escape;
+  });
+}
+
 /** Normalises a base path: `''`, or a leading slash and no trailing slash (`api/` → `/api`). */
 export function normaliseBasePath(basePath: string | undefined): string {
   if (basePath === undefined) return '';

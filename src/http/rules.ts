@@ -17,7 +17,7 @@ import { INTERNAL_ERROR_BODY } from './responses';
 import { type CorsOptions, corsPolicy } from './cors';
 import { computeMetadata, matchMetadataRoute, type MetadataRoute, procurementMetadata } from './metadata';
 import { openApiDocument } from './openapi/document';
-import { matchRoute, normaliseBasePath, type Route, routePath } from './routes';
+import { decodeUnreserved, matchRoute, normaliseBasePath, type Route, routePath } from './routes';
 import { type BatchWriter, batchWriter, jsonText } from './json-writer';
 import { isV1Path, V1_MAX_BATCH } from './v1/paths';
 import { V1_CLOUD, v1CloudBatch } from './v1/cloud';
@@ -32,7 +32,10 @@ import { V1_CLOUD, v1CloudBatch } from './v1/cloud';
 export interface Call<R> {
   readonly raw: R;
   readonly method: string;
-  /** The URL's path, normalised as WHATWG URL does (dot segments resolved), percent-escapes kept. */
+  /**
+   * The URL's path, normalised as WHATWG URL does (dot segments resolved, `%2e%2e` among them), percent-escapes kept;
+   * the rules then decode escaped unreserved characters ({@link decodeUnreserved}).
+   */
   readonly pathname: string;
   /** A header's value by lower-case name, or undefined. */
   header(name: string): string | undefined;
@@ -256,13 +259,15 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
   function destinationOf(pathname: string): Destination {
     let destination = destinations.get(pathname);
     if (destination === undefined) {
+      // Both edges give the path WHATWG-normalised; an escaped unreserved character names the same route.
+      const path = decodeUnreserved(pathname);
       destination =
-        routePath(pathname, basePath) === '/openapi.json'
+        routePath(path, basePath) === '/openapi.json'
           ? { openapi: true }
           : {
-              metadata: matchMetadataRoute(pathname, basePath),
-              route: matchRoute(pathname, basePath),
-              v1: isV1Path(pathname, basePath),
+              metadata: matchMetadataRoute(path, basePath),
+              route: matchRoute(path, basePath),
+              v1: isV1Path(path, basePath),
             };
       // Paths are the client's to choose: past the cap, further ones are worked out each time.
       if (destinations.size < DESTINATIONS_KEPT) destinations.set(pathname, destination);

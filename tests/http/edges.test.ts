@@ -98,6 +98,8 @@ const path = fc.oneof(
     '/compute/aws/./cpu',
     '/compute/aws/../aws/cpu',
     '/compute/%61ws/cpu',
+    '/compute/aws/%63pu',
+    '/compute/%2e%2e/compute/aws/cpu',
     '/compute/aws/cpu?x=1',
     '/compute/aws/cpu/',
     '////',
@@ -158,6 +160,28 @@ describe('the Fetch edge and the direct node edge', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  // RFC 3986 §6.2.2.2: a percent-encoded unreserved character (letters, digits, - . _ ~) is the character itself, in
+  // any segment; %2e%2e is a dot segment (WHATWG URL), resolved before routing; an encoded / is not a separator.
+  it.each([
+    ['/compute/%61ws/cpu', 200],
+    ['/compute/aws/%63pu', 200],
+    ['/%63ompute/aws/cpu', 200],
+    ['/compute/aws/cpu/%62atch', 200],
+    ['/compute/%2e%2e/compute/aws/cpu', 200],
+    ['/compute/%2E%2E/compute/aws/cpu', 200],
+    ['/compute/aws/./%43PU', 404],
+    ['/compute/v%31/aws/cpu', 200],
+    ['/compute/aws/cpu%2Fbatch', 404],
+    ['/compute/aws%2Fcpu', 404],
+  ])('%s is %d on both edges', async (target, status) => {
+    const headers = { 'content-type': 'application/json', authorization: 'Bearer good' };
+    const body = target.includes('atch') ? JSON.stringify([CPU]) : JSON.stringify(CPU);
+    const viaFetch = await send(fetchEdge.port, 'POST', target, headers, body);
+    const direct = await send(directEdge.port, 'POST', target, headers, body);
+    expect(viaFetch.status).toBe(status);
+    expect(direct).toEqual(viaFetch);
   });
 
   it.each(['fetch', 'direct'] as const)(
