@@ -42,7 +42,8 @@ function listsHandedOut(datasets: Datasets): Array<[string, unknown]> {
       call(`classifications.products(${type}, ${code})`, classifications?.products(type, code));
   }
   call('classifications.types', classifications?.types);
-  for (const currency of [...(fx?.currencies ?? []), 'xxx']) call(`fx.years(${currency})`, fx?.years(currency));
+  for (const currency of [...(fx?.currencies ?? []), 'xxx'])
+    call(`fx.years(${currency})`, fx?.years(currency));
   call('fx.currencies', fx?.currencies);
   return found;
 }
