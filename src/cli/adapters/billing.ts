@@ -20,7 +20,8 @@ import {
 import { EmissionsError } from '../../core/errors';
 import type { CloudDatasets } from '../../datasets/types';
 import type { RowAdapter, RowTally } from '../pipeline/row-adapter';
-import { pointDecimals } from './cells';
+import { HAS_NUMBER_TEXT } from '../formats/jsonl/reader';
+import { jsonNumbers, pointDecimals } from './cells';
 
 /** Options of `billing FILE` that shape the rows (the rest are the pipeline's). */
 export interface BillingAdapterOptions {
@@ -109,7 +110,7 @@ export function billingRows(datasets: CloudDatasets, options: BillingAdapterOpti
     newTally: () => billingTally(groupBy),
     compute(given, _source, reading = {}) {
       // Decimal commas (a `;` export saved by a spreadsheet): the estimator reads numbers with a point.
-      const values = reading.decimalComma === true ? pointDecimals(given) : given;
+      const values = numberTexts(reading.decimalComma === true ? pointDecimals(given) : given);
       const active = estimatorFor(values);
       // The appended columns only: the writer takes the input columns from the record itself.
       const { columns, facts } = active.columns(nestedText ? unnestedCells(values) : values);
@@ -287,6 +288,19 @@ export function unnestedCells(values: Record<string, unknown>): Record<string, u
   }
   return result ?? values;
 }
+
+/**
+ * A JSON Lines row whose numbers kept as text (`3600.0`, `1.50`, a 20-digit project id) are that text, as a CSV cell
+ * would be, for the estimator (which reads every field as text); the row itself when the reader kept none. The
+ * writer still writes the record as read.
+ *
+ * @example
+ * ```ts
+ * numberTexts(parseJsonLine('{"cost": 1.50}', 1).values); // { cost: '1.50' }
+ * ```
+ */
+export const numberTexts = (values: Record<string, unknown>): Record<string, unknown> =>
+  HAS_NUMBER_TEXT in values ? (jsonNumbers(values, String) as Record<string, unknown>) : values;
 
 /** The result fields of a record that could not be read: not estimated, with the reader's message. */
 export const billingErrorFields = (code: string, message: string): Record<string, unknown> => ({

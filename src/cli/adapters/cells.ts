@@ -160,12 +160,21 @@ export function meantNumber(text: string, decimalComma: boolean): string | undef
 
 export type CellSource = 'csv' | 'jsonl';
 
-/** A JSON value with numbers kept as text (formats/jsonl/reader.ts) as plain JavaScript numbers, for a request. */
-function jsonNumbers(value: unknown): unknown {
+/**
+ * A JSON value with each number kept as text (formats/jsonl/reader.ts) replaced by `as(text)`: plain JavaScript
+ * numbers for a request (`Number`), or the text itself for a reader that wants every digit as written (billing reads
+ * `3600.0` and a 20-digit project id as their text).
+ *
+ * @example
+ * ```ts
+ * jsonNumbers({ usage: { amount: new LosslessNumber('3600.0') } }, String); // { usage: { amount: '3600.0' } }
+ * ```
+ */
+export function jsonNumbers(value: unknown, as: (text: string) => unknown = Number): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  if (isLosslessNumber(value)) return Number((value as { value: string }).value);
-  if (Array.isArray(value)) return value.map(jsonNumbers);
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, jsonNumbers(item)]));
+  if (isLosslessNumber(value)) return as((value as { value: string }).value);
+  if (Array.isArray(value)) return value.map((item) => jsonNumbers(item, as));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, jsonNumbers(item, as)]));
 }
 
 /**

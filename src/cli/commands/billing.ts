@@ -13,7 +13,7 @@ import {
   rowHeader,
 } from '../../billing/index';
 import { EmissionsError } from '../../core/errors';
-import { billingRows, billingSummaryOf, unnestedCells } from '../adapters/billing';
+import { billingRows, billingSummaryOf, numberTexts, unnestedCells } from '../adapters/billing';
 import { type Delimiter, parseRecords } from '../formats/csv/reader';
 import { readRecords } from '../formats/records';
 import { pointDecimals } from '../adapters/cells';
@@ -78,7 +78,8 @@ async function* readRows(
   only?: (header: readonly string[]) => readonly string[] | undefined,
 ): AsyncGenerator<Record<string, unknown>> {
   if (format === 'jsonl' || format === 'parquet') {
-    yield* readOutputRows(file, format); // read as the pipeline reads its output back
+    // Read as the pipeline reads its output back; numbers kept as text read as the adapter reads them.
+    for await (const values of readOutputRows(file, format)) yield numberTexts(values);
     return;
   }
   try {
