@@ -26,8 +26,19 @@ export interface BillingSummary {
   by_region: Record<string, GroupTotal>;
   by_account: Record<string, GroupTotal>;
   by_calculator: Record<string, GroupTotal>;
-  /** Cost (the export's effective cost, else billed cost) of all rows and of the estimated ones. */
-  cost: { total: number; estimated: number; share_estimated: number | null };
+  /**
+   * Cost (the export's effective cost, else billed cost): `total` and `estimated` sum all rows and the estimated ones
+   * (credits included, so net); `charges` and `estimated_charges` sum their positive costs alone, and
+   * `share_estimated` is `estimated_charges / charges`, between 0 and 1 (null when nothing was charged): a credit
+   * lowers the bill, not the share of the usage that was estimated.
+   */
+  cost: {
+    total: number;
+    estimated: number;
+    charges: number;
+    estimated_charges: number;
+    share_estimated: number | null;
+  };
   /** Reasons rows were not estimated, most cost first (then most rows, then name). */
   not_estimated: { reason: string; rows: number; cost: number }[];
   /** Rows estimated by `--unknown cost-ratio`, and their kg (included in the totals). */
@@ -58,6 +69,9 @@ interface Group {
   kg: DecimalSum;
   rows: number;
 }
+
+/** A plain decimal text above zero (a digit 1–9 before any exponent): a charge, not a credit or nothing. */
+const POSITIVE = /^\+?[0.]*[1-9]/;
 
 /** A number or decimal text read once for the exact sums it goes into. */
 type Addend = DecimalReading;
@@ -94,6 +108,8 @@ export interface BillingSummaryState {
   totalKwh: string;
   costTotal: string;
   costEstimated: string;
+  costCharges: string;
+  costEstimatedCharges: string;
   ratioRows: number;
   ratioKg: string;
   groups: Record<'provider' | 'service' | 'region' | 'account' | 'calculator', GroupState[]>;
@@ -139,9 +155,15 @@ export function isBillingSummaryState(value: unknown): value is BillingSummarySt
     isCount(state.estimated) &&
     Array.isArray(state.providers) &&
     state.providers.every(isText) &&
-    [state.totalKg, state.totalKwh, state.costTotal, state.costEstimated, state.ratioKg].every(
-      isDecimalText,
-    ) &&
+    [
+      state.totalKg,
+      state.totalKwh,
+      state.costTotal,
+      state.costEstimated,
+      state.costCharges,
+      state.costEstimatedCharges,
+      state.ratioKg,
+    ].every(isDecimalText) &&
     isCount(state.ratioRows) &&
     typeof groups === 'object' &&
     groups !== null &&
@@ -175,6 +197,8 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
   const totalKwh = new DecimalSum();
   const costTotal = new DecimalSum();
   const costEstimated = new DecimalSum();
+  const costCharges = new DecimalSum();
+  const costEstimatedCharges = new DecimalSum();
   let ratioRows = 0;
   const ratioKg = new DecimalSum();
   const groups = {
@@ -217,12 +241,15 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
       providers.add(facts.provider);
       const cost = addend(facts.cost ?? 0);
       costTotal.addReading(cost);
+      const charge = facts.cost !== null && POSITIVE.test(facts.cost);
+      if (charge) costCharges.addReading(cost);
       if (row.co2e_status === 'estimated' && row.co2e_kg !== null) {
         estimated += 1;
         const kg = addend(row.co2e_kg);
         totalKg.addReading(kg);
         if (row.co2e_kwh !== null) totalKwh.add(String(row.co2e_kwh));
         costEstimated.addReading(cost);
+        if (charge) costEstimatedCharges.addReading(cost);
         if (row.co2e_calculator === 'cost-ratio') {
           ratioRows += 1;
           ratioKg.addReading(kg);
@@ -262,6 +289,8 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
         totalKwh: totalKwh.text(),
         costTotal: costTotal.text(),
         costEstimated: costEstimated.text(),
+        costCharges: costCharges.text(),
+        costEstimatedCharges: costEstimatedCharges.text(),
         ratioRows,
         ratioKg: ratioKg.text(),
         groups: {
@@ -293,6 +322,8 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
       totalKwh.add(state.totalKwh);
       costTotal.add(state.costTotal);
       costEstimated.add(state.costEstimated);
+      costCharges.add(state.costCharges);
+      costEstimatedCharges.add(state.costEstimatedCharges);
       ratioRows += state.ratioRows;
       ratioKg.add(state.ratioKg);
       for (const name of GROUP_NAMES) mergeGroups(groups[name], state.groups[name]);
@@ -335,9 +366,11 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
         cost: {
           total: valueOf(costTotal),
           estimated: valueOf(costEstimated),
-          share_estimated: isZero(costTotal.total())
+          charges: valueOf(costCharges),
+          estimated_charges: valueOf(costEstimatedCharges),
+          share_estimated: isZero(costCharges.total())
             ? null
-            : toNumber(div(costEstimated.total(), costTotal.total())),
+            : toNumber(div(costEstimatedCharges.total(), costCharges.total())),
         },
         not_estimated: [...reasons]
           .map(([reason, entry]) => ({ reason, rows: entry.rows, cost: valueOf(entry.cost) }))

@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { estimateBilling } from '../../src/billing/index';
+import { defaultDatasets } from '../../src/embedded/index';
 import { cli, tempFile, tempPath } from './harness';
 
 /**
@@ -49,8 +53,64 @@ describe('JSON Lines numbers as a BigQuery export writes them', () => {
         [gcpLine('3600.0', '1.50', '12345678901234567890')],
         extra,
       );
-      expect(summary.cost).toEqual({ total: 1.5, estimated: 1.5, share_estimated: 1 });
+      expect(summary.cost).toMatchObject({ total: 1.5, estimated: 1.5, share_estimated: 1 });
       expect(Object.keys(summary.by_account)).toEqual(['12345678901234567890']);
     }
   });
+});
+
+/** docs/billing.md's FOCUS header, and rows of one AWS account's November in it. */
+const FOCUS_HEADER =
+  'BilledCost,EffectiveCost,ChargeCategory,ChargePeriodStart,ChargePeriodEnd,ConsumedQuantity,ConsumedUnit,ProviderName,RegionId,ServiceName,ServiceCategory,SubAccountId,x_ServiceCode,x_UsageType';
+const EC2 = (cost: string) =>
+  `${cost},${cost},Usage,2026-11-01T00:00:00Z,2026-12-01T00:00:00Z,720,Hrs,AWS,us-east-1,Amazon Elastic Compute Cloud,Compute,111100000001,AmazonEC2,BoxUsage:t3.micro`;
+const EGRESS = (cost: string) =>
+  `${cost},${cost},Usage,2026-11-01T00:00:00Z,2026-12-01T00:00:00Z,120,GB,AWS,us-east-1,AWS Data Transfer,Networking,111100000001,AWSDataTransfer,DataTransfer-Out-Bytes`;
+const CREDIT = (cost: string) =>
+  `${cost},${cost},Credit,2026-11-01T00:00:00Z,2026-12-01T00:00:00Z,,,AWS,,Amazon Elastic Compute Cloud,Compute,111100000001,AmazonEC2,`;
+
+async function billFocus(name: string, lines: string[]) {
+  const input = tempFile(`${name}.csv`, `${[FOCUS_HEADER, ...lines].join('\n')}\n`);
+  const summaryFile = tempPath(`${name}-summary.json`);
+  const run = await cli(['billing', input, '--out', tempPath(`${name}-out.csv`), '--summary', summaryFile]);
+  return { ...run, summary: JSON.parse(readFileSync(summaryFile, 'utf8')) };
+}
+
+describe('the share of cost estimated, with credits', () => {
+  // The share is of the charges (positive costs): a credit lowers the bill, not the usage that was estimated.
+  it.each([
+    ['a credit larger than the usage', [EC2('7.488'), CREDIT('-10')], 1, '100.0 %'],
+    ['a credit equal to the usage', [EC2('7.488'), CREDIT('-7.488')], 1, '100.0 %'],
+    // 7.488 of 7.488 + 10.8 = 18.288 charged: 40.94 %.
+    ['usage, egress and a credit', [EC2('7.488'), EGRESS('10.8'), CREDIT('-10')], 7.488 / 18.288, '40.9 %'],
+  ])('%s', async (name, lines, share, headline) => {
+    const { code, stderr, summary } = await billFocus(name.replaceAll(' ', '-'), lines);
+    expect(code).toBe(0);
+    expect(summary.cost.share_estimated).toBeCloseTo(share, 15);
+    expect(stderr).toContain(`${headline} of cost estimated`);
+  });
+
+  it('the net total and the charges are both in the summary', async () => {
+    const { summary } = await billFocus('totals', [EC2('7.488'), EGRESS('10.8'), CREDIT('-10')]);
+    // 7.488 + 10.8 - 10 = 8.288 net; 18.288 charged, 7.488 of it estimated.
+    expect(summary.cost).toMatchObject({
+      total: 8.288,
+      estimated: 7.488,
+      charges: 18.288,
+      estimated_charges: 7.488,
+    });
+  });
+});
+
+it('property: the share of cost estimated is null or between 0 and 1, whatever the signs of the costs', () => {
+  const line = fc.constantFrom(EC2, EGRESS, CREDIT);
+  const cost = fc.integer({ min: -100_000, max: 100_000 }).map((cents) => (cents / 100).toFixed(2));
+  fc.assert(
+    fc.property(fc.array(fc.tuple(line, cost), { minLength: 1, maxLength: 8 }), (lines) => {
+      const text = [FOCUS_HEADER, ...lines.map(([make, value]) => make(value))].join('\n');
+      const rows = parse(text, { columns: true }) as Record<string, string>[];
+      const share = estimateBilling(rows, defaultDatasets).summary.cost.share_estimated;
+      expect(share === null || (share >= 0 && share <= 1)).toBe(true);
+    }),
+  );
 });
