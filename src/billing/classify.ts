@@ -18,6 +18,8 @@ export interface LineFacts {
   account: string;
   /** Effective (or billed) cost as the export writes it (exact decimal text); null when the row has none. */
   cost: string | null;
+  /** The row has a cost that is not a plain decimal (`1,234.50`, `$5.00`): its cost is unknown, not 0. */
+  costUnreadable: boolean;
   /** The cost-ratio category: FOCUS `ServiceCategory`, else by calculator or unit (Compute, Storage, …). */
   category: string;
   /** The rule that classified the row, or null. */
@@ -303,12 +305,17 @@ export function readFacts(
   const unitText = read('unit');
   const unit = unitText === '' ? undefined : usageUnit(unitText);
   const serviceCategory = read('service_category');
+  // The effective cost, else the billed cost when the row has none; a cost written otherwise than as a plain
+  // decimal is not replaced by the other column, which is a different figure.
+  const costCell = read('cost') || read('billed_cost');
+  const cost = decimalText(costCell);
   const facts: LineFacts = {
     provider: provider ?? (providerName === '' ? 'unknown' : providerName),
     service: read('service'),
     region: read('region'),
     account: read('account'),
-    cost: decimalText(read('cost')) ?? decimalText(read('billed_cost')),
+    cost,
+    costUnreadable: cost === null && costCell !== '',
     category: serviceCategory || (unit === undefined ? 'Other' : (UNIT_CATEGORY[unit.dimension] ?? 'Other')),
     rule: null,
     resource: read('resource'),

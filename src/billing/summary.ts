@@ -30,7 +30,9 @@ export interface BillingSummary {
    * Cost (the export's effective cost, else billed cost): `total` and `estimated` sum all rows and the estimated ones
    * (credits included, so net); `charges` and `estimated_charges` sum their positive costs alone, and
    * `share_estimated` is `estimated_charges / charges`, between 0 and 1 (null when nothing was charged): a credit
-   * lowers the bill, not the share of the usage that was estimated.
+   * lowers the bill, not the share of the usage that was estimated. `unreadable_rows` counts the rows whose cost is
+   * not a plain decimal (`1,234.50`, `$5.00`): they are in no sum, and while there are any the share is unknown
+   * (null), not computed as if they cost nothing.
    */
   cost: {
     total: number;
@@ -38,6 +40,7 @@ export interface BillingSummary {
     charges: number;
     estimated_charges: number;
     share_estimated: number | null;
+    unreadable_rows: number;
   };
   /** Reasons rows were not estimated, most cost first (then most rows, then name). */
   not_estimated: { reason: string; rows: number; cost: number }[];
@@ -110,6 +113,7 @@ export interface BillingSummaryState {
   costEstimated: string;
   costCharges: string;
   costEstimatedCharges: string;
+  costUnreadable: number;
   ratioRows: number;
   ratioKg: string;
   groups: Record<'provider' | 'service' | 'region' | 'account' | 'calculator', GroupState[]>;
@@ -165,6 +169,7 @@ export function isBillingSummaryState(value: unknown): value is BillingSummarySt
       state.ratioKg,
     ].every(isDecimalText) &&
     isCount(state.ratioRows) &&
+    isCount(state.costUnreadable) &&
     typeof groups === 'object' &&
     groups !== null &&
     GROUP_NAMES.every((name) => isGroupStates(groups[name])) &&
@@ -199,6 +204,7 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
   const costEstimated = new DecimalSum();
   const costCharges = new DecimalSum();
   const costEstimatedCharges = new DecimalSum();
+  let costUnreadable = 0;
   let ratioRows = 0;
   const ratioKg = new DecimalSum();
   const groups = {
@@ -239,6 +245,7 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
     add(row: BillingColumns, facts: LineFacts): void {
       rows += 1;
       providers.add(facts.provider);
+      if (facts.costUnreadable) costUnreadable += 1;
       const cost = addend(facts.cost ?? 0);
       costTotal.addReading(cost);
       const charge = facts.cost !== null && POSITIVE.test(facts.cost);
@@ -291,6 +298,7 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
         costEstimated: costEstimated.text(),
         costCharges: costCharges.text(),
         costEstimatedCharges: costEstimatedCharges.text(),
+        costUnreadable,
         ratioRows,
         ratioKg: ratioKg.text(),
         groups: {
@@ -324,6 +332,7 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
       costEstimated.add(state.costEstimated);
       costCharges.add(state.costCharges);
       costEstimatedCharges.add(state.costEstimatedCharges);
+      costUnreadable += state.costUnreadable;
       ratioRows += state.ratioRows;
       ratioKg.add(state.ratioKg);
       for (const name of GROUP_NAMES) mergeGroups(groups[name], state.groups[name]);
@@ -368,9 +377,11 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
           estimated: valueOf(costEstimated),
           charges: valueOf(costCharges),
           estimated_charges: valueOf(costEstimatedCharges),
-          share_estimated: isZero(costCharges.total())
-            ? null
-            : toNumber(div(costEstimatedCharges.total(), costCharges.total())),
+          share_estimated:
+            costUnreadable > 0 || isZero(costCharges.total())
+              ? null
+              : toNumber(div(costEstimatedCharges.total(), costCharges.total())),
+          unreadable_rows: costUnreadable,
         },
         not_estimated: [...reasons]
           .map(([reason, entry]) => ({ reason, rows: entry.rows, cost: valueOf(entry.cost) }))

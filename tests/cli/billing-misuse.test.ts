@@ -114,3 +114,29 @@ it('property: the share of cost estimated is null or between 0 and 1, whatever t
     }),
   );
 });
+
+describe('a cost that cannot be read', () => {
+  // `1,234.50` and `$5.00` are costs, but not plain numbers: the bill's cost of those lines is unknown, so the share
+  // of cost estimated is unknown too, and the summary counts them (they are not lines that cost nothing).
+  it('is counted, and the share is not computed as if it were 0', async () => {
+    const { code, stderr, summary } = await billFocus('unreadable', [
+      EC2('7.488'),
+      EGRESS('"1,234.50"'),
+      EGRESS('$5.00'),
+    ]);
+    expect(code).toBe(0);
+    expect(summary.cost).toMatchObject({
+      total: 7.488,
+      estimated: 7.488,
+      unreadable_rows: 2,
+      share_estimated: null,
+    });
+    expect(stderr).not.toContain('100.0 % of cost estimated');
+    expect(stderr).toContain('2 lines have a cost that is not a plain number');
+  });
+
+  it('an empty cost is no cost, not an unreadable one', async () => {
+    const { summary } = await billFocus('empty-cost', [EC2('7.488'), EGRESS('')]);
+    expect(summary.cost).toMatchObject({ total: 7.488, unreadable_rows: 0, share_estimated: 1 });
+  });
+});

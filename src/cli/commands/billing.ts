@@ -313,10 +313,13 @@ export const billingCommand = {
           flags.groupBy,
           await readsDecimalCommas(file, inputFormat, reading),
         ));
-      const share = summary.cost.share_estimated;
+      const { share_estimated: share, unreadable_rows: unreadable } = summary.cost;
       return {
         summary,
-        line: `${share === null ? 'no cost' : `${(share * 100).toFixed(1)} % of cost`} estimated`,
+        line:
+          unreadable > 0
+            ? `share of cost estimated unknown: ${unreadable} ${unreadable === 1 ? 'line has a cost' : 'lines have a cost'} that is not a plain number`
+            : `${share === null ? 'no cost' : `${(share * 100).toFixed(1)} % of cost`} estimated`,
         sources: datasetSources(datasets, cloudCalculatorsOf(Object.keys(summary.by_calculator))),
       };
     };
