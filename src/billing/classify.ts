@@ -26,7 +26,7 @@ export interface LineFacts {
   rule: string | null;
   /** The resource id (or name) the row bills, '' when none. */
   resource: string;
-  /** The calendar month (UTC, `YYYY-MM`) of the charge period start, '' when the row has no date. */
+  /** The calendar month (`YYYY-MM`) of the charge period start as written (see `monthHours`), '' when none. */
   month: string;
   /** The row's unit as written (for the unclassified (service, unit) pairs of the summary). */
   unit: string;
@@ -174,7 +174,9 @@ export const decimalText = (value: string): string | null => (DECIMAL.test(value
 
 const monthCache = new Map<string, { hours: number; month: string } | undefined>();
 /**
- * Hours of the calendar month (UTC) that contains the date, or undefined when it is not a date.
+ * Hours of the calendar month that contains the date (as written: a date-time without a zone is its own calendar
+ * date on every machine; one with an offset, the UTC month of that moment), or undefined when it is not a date
+ * that exists.
  *
  * @example
  * ```ts
@@ -190,21 +192,45 @@ export function monthHours(start: string): { hours: number; month: string } | un
   return found;
 }
 
+/** Azure EA's `MM/DD/YYYY`. */
+const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+/**
+ * An ISO 8601 date, or date-time (`T` or a space between) with an optional zone: `Z`, `UTC` (GCP) or an offset.
+ * Groups: year, month, day, hour, minute, second, zone.
+ */
+const ISO_DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|UTC|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** Days of a month (1–12) of a year, in the proleptic Gregorian calendar. */
+const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/**
+ * The month of a date as written, never through the machine's time zone (so every machine gives the same month):
+ * a date, or a date-time without a zone, is its own calendar date; a date-time with an offset is the UTC month of
+ * that moment. A date that does not exist (`2023-02-30`, `13/21/2023`) or any other text is no date.
+ */
 function monthOf(start: string): { hours: number; month: string } | undefined {
-  // Azure EA exports write `MM/DD/YYYY`: read as a UTC date, not in the machine's time zone.
-  const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(start);
-  const date = new Date(
-    us !== null
-      ? Date.UTC(Number(us[3]), Number(us[1]) - 1, Number(us[2]))
-      : /^\d{4}-\d{2}-\d{2}$/.test(start)
-        ? `${start}T00:00:00Z`
-        : start,
-  );
-  if (Number.isNaN(date.getTime())) return undefined;
-  const year = date.getUTCFullYear();
-  const month = date.getUTCMonth();
-  const hours = (Date.UTC(year, month + 1, 1) - Date.UTC(year, month, 1)) / 3_600_000;
-  return { hours, month: `${year}-${String(month + 1).padStart(2, '0')}` };
+  const us = US_DATE.exec(start);
+  const iso = us === null ? ISO_DATE.exec(start) : null;
+  if (us === null && iso === null) return undefined;
+  const fields = us !== null ? [us[3], us[1], us[2]] : [iso?.[1], iso?.[2], iso?.[3]];
+  const [year, month, day] = fields.map(Number) as [number, number, number];
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
+  let [utcYear, utcMonth] = [year, month];
+  if (iso !== null && iso[4] !== undefined) {
+    const [hour, minute, second] = [Number(iso[4]), Number(iso[5]), Number(iso[6] ?? 0)];
+    if (hour > 23 || minute > 59 || second > 59) return undefined;
+    const offset = /^([+-])(\d{2}):?(\d{2})$/.exec(iso[7] ?? '');
+    if (offset !== null) {
+      const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+      const moment = new Date(Date.UTC(year, month - 1, day, hour, minute - minutes, second));
+      [utcYear, utcMonth] = [moment.getUTCFullYear(), moment.getUTCMonth() + 1];
+    }
+  }
+  return {
+    hours: daysIn(utcYear, utcMonth) * 24,
+    month: `${utcYear}-${String(utcMonth).padStart(2, '0')}`,
+  };
 }
 
 /** The cost-ratio category of a calculator's rows when the export states none. */
