@@ -269,6 +269,28 @@ export function detectBillingFormat(header: readonly string[]): BillingFormat | 
 }
 
 /**
+ * The columns that identify a format (each entry its alternatives, `|`-separated), and whether the header has any
+ * of them: a header with none is not of that format even when it is forced (every row would be unknown).
+ *
+ * @example
+ * ```ts
+ * formatColumns('aws-cur', ['BilledCost', 'ChargeCategory']);
+ * // { names: ['lineItem/UsageType', 'lineItem/UsageAmount'], found: false }
+ * ```
+ */
+export function formatColumns(
+  id: BillingFormat,
+  header: readonly string[],
+): { names: string[]; found: boolean } {
+  const index = headerIndex(header);
+  const { detect } = formatSpec(id);
+  return {
+    names: detect.map((alternatives) => alternatives.join('|')),
+    found: detect.some((alternatives) => alternatives.some((name) => index.has(name.toLowerCase()))),
+  };
+}
+
+/**
  * The columns of the header that may fill each field under `format`, in order of preference (fields without one
  * are absent). A field's value is the first of them non-empty in the row.
  *

@@ -36,6 +36,7 @@ export {
 export {
   BILLING_FORMATS,
   detectBillingFormat,
+  formatColumns,
   FORMATS,
   type BillingFormat,
   type FormatSpec,

@@ -117,12 +117,35 @@ describe('billing FILE', () => {
     expect(rows.map((row) => row.co2e_kg)).toEqual(expected.map((row) => cell(row.co2e_kg)));
     expect(rows.filter((row) => row.co2e_calculator === 'cost-ratio')).toHaveLength(3);
 
-    const forced = await cli(['billing', fixture('azure-export.csv'), '--export-format', 'aws-cur']);
+    // Forcing the format a file is gives the rows detection gives (those of the run above without cost-ratio).
+    const forced = await cli(['billing', fixture('aws-cur.csv'), '--export-format', 'aws-cur']);
     expect(forced.code).toBe(0);
-    expect(new Set(parseCsv(forced.stdout).map((row) => row.co2e_reason))).toEqual(
-      new Set(['unknown_usage_type']),
+    expect(parseCsv(forced.stdout).map((row) => row.co2e_kg)).toEqual(
+      parseCsv(ratio.stdout).map((row) => (row.co2e_calculator === 'cost-ratio' ? '' : row.co2e_kg)),
     );
   });
+
+  it.each([
+    ['azure-export.csv', 'aws-cur', 'lineItem/UsageType, lineItem/UsageAmount', 'azure'],
+    ['focus-aws.csv', 'aws-cur', 'lineItem/UsageType, lineItem/UsageAmount', 'focus'],
+    [
+      'aws-cur.csv',
+      'gcp',
+      'sku.description|sku_description, service.description|service_description',
+      'aws-cur',
+    ],
+  ])(
+    '%s --export-format %s: none of its columns, so exit 2 before --out is written',
+    async (name, format, columns, detected) => {
+      const out = tempPath(`forced-${name}-${format}.csv`);
+      const { code, stderr } = await cli(['billing', fixture(name), '--export-format', format, '--out', out]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(
+        `--export-format ${format}: the header has none of its columns (${columns}); it reads as ${detected}`,
+      );
+      expect(existsSync(out)).toBe(false);
+    },
+  );
 
   it('usage errors: an unknown header, --summary without --out, a bad --export-format', async () => {
     const unknown = await cli(['billing', tempFile('plain.csv', 'a,b\n1,2\n'), '--unknown', 'cost-ratio']);

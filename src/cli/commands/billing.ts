@@ -8,6 +8,8 @@ import {
   type BillingColumns,
   createBillingEstimator,
   createBillingSummary,
+  detectBillingFormat,
+  formatColumns,
   newCostRatios,
   parseGroupBy,
   rowHeader,
@@ -57,7 +59,8 @@ or the conversions applied), co2e_kg, co2e_kwh, co2e_calculator, co2e_activity_v
 co2e_factor_id. One output row per input row. A summary goes to stderr; --summary writes it as JSON.
 --out is written atomically and can be continued with --resume, as for spend and cloud. See docs/billing.md.
 Exit code: 0 when every record was read (rows not estimated are not failures), 1 when a record could not be
-read, 2 on usage errors (a header of no supported format stops before --out is written), 130 when interrupted.
+read, 2 on usage errors (a header of no supported format, or with none of --export-format's columns, stops before
+--out is written), 130 when interrupted.
 --group-by resource|tag:KEY|account|service|region|month (repeatable) adds totals per value to the end report and
 to --summary (tags: FOCUS Tags, CUR resourceTags/user:KEY, Azure Tags, GCP labels).`;
 
@@ -114,6 +117,21 @@ async function* readRows(
   }
 }
 
+/**
+ * A usage error when a forced `--export-format` finds none of its columns in the header (every row would be
+ * `unknown_usage_type`, quietly), naming them and the format the header reads as. A nested export written as CSV
+ * (JSON text cells) is checked as its JSON Lines form.
+ */
+function refuseForeignHeader(exportFormat: BillingFormat, values: Record<string, unknown>): void {
+  const headers = [rowHeader(values), rowHeader(unnestedCells(values))];
+  const columns = headers.map((header) => formatColumns(exportFormat, header));
+  if (columns.some(({ found }) => found)) return;
+  const detected = headers.map((header) => detectBillingFormat(header)).find((id) => id !== undefined);
+  throw new UsageError(
+    `--export-format ${exportFormat}: the header has none of its columns (${columns[0]!.names.join(', ')}); ${detected === undefined ? 'it reads as no billing export format' : `it reads as ${detected}`}.`,
+  );
+}
+
 /** The estimator of a file's header, or a usage error naming the formats. */
 function estimatorFor(
   datasets: ReturnType<typeof cliDatasets>,
@@ -125,6 +143,7 @@ function estimatorFor(
     ...(exportFormat !== undefined && { format: exportFormat }),
     ...(groupBy.length > 0 && { groupBy }),
   };
+  if (exportFormat !== undefined) refuseForeignHeader(exportFormat, values);
   try {
     return createBillingEstimator(datasets, rowHeader(values), options);
   } catch (error) {
