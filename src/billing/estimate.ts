@@ -15,6 +15,7 @@ import {
 import { EmissionsError } from '../core/errors';
 import { parseRequest } from '../core/validate';
 import type { Estimate } from '../core/estimate';
+import { requireParts } from '../datasets/require';
 import type { CloudDatasets, CloudRegion } from '../datasets/types';
 import {
   type Classification,
@@ -148,6 +149,13 @@ export interface BillingEstimator {
   readonly reads: readonly string[];
 }
 
+/** The parts every bill reads: the regions (each line's record) and what the use-phase calculators read. */
+const BILLING_PARTS = /* @__PURE__ */ (() => [
+  ...new Set(
+    (['cpu', 'memory', 'storage', 'networking'] as const).flatMap((id) => CLOUD_CALCULATORS[id].parts),
+  ),
+])();
+
 const compiledDefault: { rules?: CompiledRules } = {};
 function rulesFor(options: BillingOptions | undefined): CompiledRules {
   if (options?.rules === undefined && options?.replicationFactors === undefined) {
@@ -165,13 +173,14 @@ function rulesFor(options: BillingOptions | undefined): CompiledRules {
  * const { row } = estimator.estimate(rows[0]!); // row.co2e_kg, row.co2e_status, …
  * ```
  * @throws {@link EmissionsError} `invalid_request` when the header matches no format (listing them) or the rules are
- *   not valid.
+ *   not valid; `missing_dataset` when the datasets lack the regions or coefficients every bill reads.
  */
 export function createBillingEstimator(
   datasets: CloudDatasets,
   header: readonly string[],
   options?: BillingOptions,
 ): BillingEstimator {
+  requireParts(datasets, BILLING_PARTS, 'co2e-engine/billing');
   const id = options?.format ?? detectBillingFormat(header);
   if (id === undefined) {
     throw new EmissionsError('invalid_request', unknownHeaderMessage(header), {

@@ -4,6 +4,7 @@
  * embedded factor data (pass the datasets, e.g. `cloudDatasets` from `co2e-engine/datasets/cloud`). The
  * classification table and CCF's replication factors are this entry's own data (datasets/billing/).
  */
+import { EmissionsError } from '../core/errors';
 import type { CloudDatasets } from '../datasets/types';
 import {
   addToRatios,
@@ -13,6 +14,7 @@ import {
   createBillingEstimator,
   type LineFacts,
   newCostRatios,
+  notEstimated,
   rowHeader,
 } from './estimate';
 import type { BillingFormat } from './formats';
@@ -62,6 +64,35 @@ export {
 } from './summary';
 export { parseUsageUnit, type UsageUnit } from './units';
 
+/**
+ * A copy of a row's own columns (the row the result gives back), or undefined when it is not an object or reading
+ * a column throws (a getter): such a row is `invalid_row`, and the rows beside it are still estimated.
+ */
+function readableRow(row: unknown): Record<string, unknown> | undefined {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return undefined;
+  try {
+    return { ...row };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The summary facts of an `invalid_row`: nothing could be read. */
+const invalidRowFacts = (): LineFacts => ({
+  provider: 'unknown',
+  service: '',
+  region: '',
+  account: '',
+  cost: null,
+  costUnreadable: false,
+  category: 'Other',
+  rule: null,
+  resource: '',
+  month: '',
+  unit: '',
+  tags: {},
+});
+
 /** Result of {@link estimateBilling}. */
 export interface BillingResult {
   format: BillingFormat;
@@ -83,17 +114,31 @@ export interface BillingResult {
  * const { rows, summary } = estimateBilling(focusRows, cloudDatasets);
  * summary.total_kg; // = the sum of rows[i].co2e_kg
  * ```
- * @throws {@link EmissionsError} `invalid_request` when the format cannot be detected or the rules are not valid; a row
- *   never throws (it becomes `not_estimated` with a reason).
+ * @throws {@link EmissionsError} `invalid_request` when `rows` is not an array, the format cannot be detected or the
+ *   rules are not valid; `missing_dataset` when the datasets lack a part every bill reads. A row never throws: it
+ *   becomes `not_estimated` with a reason (`invalid_row` for a row that is not an object or cannot be read).
  */
 export function estimateBilling(
   rows: readonly Record<string, unknown>[],
   datasets: CloudDatasets,
   options?: BillingOptions & { header?: readonly string[] },
 ): BillingResult {
-  const header = options?.header ?? (rows[0] === undefined ? [] : rowHeader(rows[0]));
+  if (!Array.isArray(rows)) {
+    throw new EmissionsError(
+      'invalid_request',
+      `rows must be an array of row objects; got ${rows === null ? 'null' : typeof rows}.`,
+      { path: 'rows' },
+    );
+  }
+  const readable = rows.map(readableRow);
+  const first = readable.find((row) => row !== undefined);
+  const header = options?.header ?? (first === undefined ? [] : rowHeader(first));
   const estimator = createBillingEstimator(datasets, header, options);
-  const estimated: { row: BilledRow; facts: LineFacts }[] = rows.map((row) => estimator.estimate(row));
+  const estimated: { row: BilledRow; facts: LineFacts }[] = readable.map((row) => {
+    if (row === undefined) return { row: { ...notEstimated('invalid_row') }, facts: invalidRowFacts() };
+    const { columns, facts } = estimator.columns(row);
+    return { row: Object.assign(row, columns), facts };
+  });
   if (options?.unknown === 'cost-ratio') {
     const ratios = newCostRatios();
     for (const { row, facts } of estimated) addToRatios(ratios, row, facts);

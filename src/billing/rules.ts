@@ -29,6 +29,8 @@ export const REASON_CODES = /* @__PURE__ */ deepFreeze([
   'unknown_region',
   'unknown_unit',
   'no_quantity',
+  // estimateBilling: the row is not an object, or reading it threw.
+  'invalid_row',
 ] as const);
 export type ReasonCode = (typeof REASON_CODES)[number];
 
