@@ -112,6 +112,19 @@ export const COST_RATIO_REASONS: ReadonlySet<string> = /* @__PURE__ */ frozenSet
 
 export { rowHeader } from './classify';
 
+/**
+ * Whether every cell of a row is empty (`''`, blanks, null): a spreadsheet's `,,,,` line. Checked for rows not
+ * estimated only, and it stops at the first cell with a value.
+ */
+function isEmptyRow(row: Record<string, unknown>): boolean {
+  for (const key in row) {
+    const value = row[key];
+    if (value !== null && value !== undefined && (typeof value !== 'string' || value.trim() !== ''))
+      return false;
+  }
+  return true;
+}
+
 /** The appended columns of a row that is not estimated, with its reason. */
 export const notEstimated = (reason: ReasonCode | string): BillingColumns => ({
   co2e_status: 'not_estimated',
@@ -203,8 +216,10 @@ export function createBillingEstimator(
   const line = (row: Record<string, unknown>): { columns: BillingColumns; facts: LineFacts } => {
     const classified = classifyLine(fieldReader(row, columns), format, rules, datasets);
     if (tagKeys.length > 0) classified.facts.tags = readTags(row, format, columns, tagKeys);
-    if (classified.line === undefined)
-      return { columns: notEstimated(classified.reason), facts: classified.facts };
+    if (classified.line === undefined) {
+      const reason = isEmptyRow(row) ? 'empty_row' : classified.reason;
+      return { columns: notEstimated(reason), facts: classified.facts };
+    }
     const quantified = quantify(classified.line, rules);
     if (quantified.quantity === undefined)
       return { columns: notEstimated(quantified.reason), facts: classified.facts };

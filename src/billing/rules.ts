@@ -31,6 +31,8 @@ export const REASON_CODES = /* @__PURE__ */ deepFreeze([
   'no_quantity',
   // estimateBilling: the row is not an object, or reading it threw.
   'invalid_row',
+  // Every cell empty (a spreadsheet's `,,,,`): no line of any provider.
+  'empty_row',
 ] as const);
 export type ReasonCode = (typeof REASON_CODES)[number];
 
