@@ -20,6 +20,8 @@ export interface LineFacts {
   cost: string | null;
   /** The row has a cost that is not a plain decimal (`1,234.50`, `$5.00`): its cost is unknown, not 0. */
   costUnreadable: boolean;
+  /** The currency of the cost (FOCUS `BillingCurrency`, CUR `lineItem/CurrencyCode`, …), upper case; '' when none. */
+  currency: string;
   /** The cost-ratio category: FOCUS `ServiceCategory`, else by calculator or unit (Compute, Storage, …). */
   category: string;
   /** The rule that classified the row, or null. */
@@ -342,6 +344,7 @@ export function readFacts(
     account: read('account'),
     cost,
     costUnreadable: cost === null && costCell !== '',
+    currency: read('currency').toUpperCase(),
     category: serviceCategory || (unit === undefined ? 'Other' : (UNIT_CATEGORY[unit.dimension] ?? 'Other')),
     rule: null,
     resource: read('resource'),

@@ -421,7 +421,10 @@ function estimateColumns(
   };
 }
 
-/** kg and cost of the estimated rows, per category and over all (`*`), as exact decimal text. */
+/**
+ * kg and cost of the estimated rows, per currency and category and per currency over all categories (`*`), as
+ * exact decimal text: a ratio is kg per unit of one currency.
+ */
 export interface CostRatios {
   byCategory: Map<string, { kg: string; cost: string }>;
 }
@@ -432,6 +435,9 @@ function positiveCost(facts: LineFacts): Decimal | undefined {
   const cost = decimal(facts.cost);
   return isPositive(cost) ? cost : undefined;
 }
+
+/** A key of {@link CostRatios.byCategory}: the currency ('' when the export states none) and the category. */
+const ratioKey = (currency: string, category: string): string => `${currency}\u0000${category}`;
 
 /**
  * Adds an estimated row to the ratios (only rows estimated by a calculator, with a positive cost).
@@ -446,7 +452,7 @@ export function addToRatios(ratios: CostRatios, row: BillingColumns, facts: Line
   if (row.co2e_status !== 'estimated' || row.co2e_calculator === 'cost-ratio' || row.co2e_kg === null) return;
   const cost = positiveCost(facts);
   if (cost === undefined) return;
-  for (const key of [facts.category, '*']) {
+  for (const key of [ratioKey(facts.currency, facts.category), ratioKey(facts.currency, '*')]) {
     const entry = ratios.byCategory.get(key) ?? { kg: '0', cost: '0' };
     ratios.byCategory.set(key, {
       kg: toPlainString(add(decimal(entry.kg), decimal(row.co2e_kg))),
@@ -457,7 +463,8 @@ export function addToRatios(ratios: CostRatios, row: BillingColumns, facts: Line
 
 /**
  * The cost-ratio estimate of a row of unknown usage (after a first pass filled `ratios`; see {@link addToRatios}) (CCF: kg per cost of the classified rows of its category, else
- * of all classified rows), or the row unchanged when it is not eligible or no ratio exists.
+ * of all classified rows, in the row's currency), or the row unchanged when it is not eligible or no ratio exists
+ * (`no_cost_ratio_in_currency` when ratios exist in other currencies only).
  *
  * @example
  * ```ts
@@ -468,8 +475,12 @@ export function applyCostRatio<R extends BillingColumns>(row: R, facts: LineFact
   if (row.co2e_status !== 'not_estimated' || !COST_RATIO_REASONS.has(row.co2e_reason)) return row;
   const cost = positiveCost(facts);
   if (cost === undefined) return row;
-  const own = ratios.byCategory.get(facts.category);
-  const [category, entry] = own !== undefined ? [facts.category, own] : ['*', ratios.byCategory.get('*')];
+  const own = ratios.byCategory.get(ratioKey(facts.currency, facts.category));
+  const [category, entry] =
+    own !== undefined ? [facts.category, own] : ['*', ratios.byCategory.get(ratioKey(facts.currency, '*'))];
+  // Ratios in other currencies only: kg per dollar applied to yen would be off by the exchange rate.
+  if (entry === undefined && ratios.byCategory.size > 0)
+    return { ...row, co2e_reason: 'no_cost_ratio_in_currency' };
   if (entry === undefined || !isPositive(decimal(entry.cost))) return row;
   const ratio = div(decimal(entry.kg), decimal(entry.cost));
   return {

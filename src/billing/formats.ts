@@ -51,6 +51,7 @@ export type LineField =
   | 'region'
   | 'cost'
   | 'billed_cost'
+  | 'currency'
   | 'start'
   | 'end'
   | 'account'
@@ -105,6 +106,7 @@ export const FORMATS: readonly FormatSpec[] = /* @__PURE__ */ deepFreeze([
       region: ['RegionId', 'RegionName'],
       cost: ['EffectiveCost', 'BilledCost'],
       billed_cost: ['BilledCost'],
+      currency: ['BillingCurrency'],
       start: ['ChargePeriodStart'],
       end: ['ChargePeriodEnd'],
       account: ['SubAccountId', 'BillingAccountId'],
@@ -139,6 +141,7 @@ export const FORMATS: readonly FormatSpec[] = /* @__PURE__ */ deepFreeze([
       ],
       cost: ['line_item_net_unblended_cost', 'line_item_unblended_cost'],
       billed_cost: ['line_item_unblended_cost'],
+      currency: ['line_item_currency_code'],
       start: ['line_item_usage_start_date'],
       end: ['line_item_usage_end_date'],
       account: ['line_item_usage_account_id'],
@@ -173,6 +176,7 @@ export const FORMATS: readonly FormatSpec[] = /* @__PURE__ */ deepFreeze([
       ],
       cost: ['lineItem/NetUnblendedCost', 'lineItem/UnblendedCost'],
       billed_cost: ['lineItem/UnblendedCost'],
+      currency: ['lineItem/CurrencyCode'],
       start: ['lineItem/UsageStartDate'],
       end: ['lineItem/UsageEndDate'],
       account: ['lineItem/UsageAccountId'],
@@ -200,6 +204,7 @@ export const FORMATS: readonly FormatSpec[] = /* @__PURE__ */ deepFreeze([
       region: ['location.region', 'location_region', 'location.location', 'location_location'],
       cost: ['cost'],
       billed_cost: ['cost'],
+      currency: ['currency'],
       start: ['usage_start_time'],
       end: ['usage_end_time'],
       account: ['project.id', 'project_id', 'billing_account_id'],
@@ -229,6 +234,7 @@ export const FORMATS: readonly FormatSpec[] = /* @__PURE__ */ deepFreeze([
       region: ['ResourceLocation', 'MeterRegion', 'Location'],
       cost: ['CostInBillingCurrency', 'Cost', 'PreTaxCost'],
       billed_cost: ['CostInBillingCurrency', 'Cost', 'PreTaxCost'],
+      currency: ['BillingCurrencyCode', 'BillingCurrency', 'Currency'],
       start: ['Date', 'UsageDate'],
       account: ['SubscriptionId', 'SubscriptionGuid', 'SubscriptionName'],
       charge_category: ['ChargeType'],

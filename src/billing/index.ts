@@ -85,6 +85,7 @@ const invalidRowFacts = (): LineFacts => ({
   account: '',
   cost: null,
   costUnreadable: false,
+  currency: '',
   category: 'Other',
   rule: null,
   resource: '',

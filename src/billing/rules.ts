@@ -31,6 +31,8 @@ export const REASON_CODES = /* @__PURE__ */ deepFreeze([
   'no_quantity',
   // estimateBilling: the row is not an object, or reading it threw.
   'invalid_row',
+  // --unknown cost-ratio: ratios exist, but none from rows of this row's currency.
+  'no_cost_ratio_in_currency',
   // Every cell empty (a spreadsheet's `,,,,`): no line of any provider.
   'empty_row',
 ] as const);

@@ -41,6 +41,14 @@ export interface BillingSummary {
     estimated_charges: number;
     share_estimated: number | null;
     unreadable_rows: number;
+    /**
+     * The currencies the rows state (FOCUS `BillingCurrency`, CUR `lineItem/CurrencyCode`, GCP `currency`, Azure
+     * `BillingCurrencyCode`), sorted. With more than one, the sums above add different currencies: read
+     * `by_currency`; `share_estimated` is then null.
+     */
+    currencies: string[];
+    /** The cost figures of the rows of each stated currency. */
+    by_currency: Record<string, CurrencyCost>;
   };
   /** Reasons rows were not estimated, most cost first (then most rows, then name). */
   not_estimated: { reason: string; rows: number; cost: number }[];
@@ -55,6 +63,16 @@ export interface BillingSummary {
   missing_columns: string[];
   /** Per `groupBy` key (`resource`, `tag:team`, `account`, `service`, `region`, `month`): kg and rows per value. */
   groups?: Record<string, Record<string, GroupTotal>>;
+}
+
+/** The cost figures of the rows of one currency (see {@link BillingSummary.cost}). */
+export interface CurrencyCost {
+  total: number;
+  estimated: number;
+  charges: number;
+  estimated_charges: number;
+  share_estimated: number | null;
+  unreadable_rows: number;
 }
 
 /** The most (service, unit) pairs {@link BillingSummary.unclassified} lists. */
@@ -94,6 +112,9 @@ const sumOfText = (text: string): DecimalSum => {
   return sum;
 };
 const valueOf = (sum: DecimalSum): number => toNumber(sum.total());
+/** Estimated charges over charges; null when nothing was charged or some costs could not be read. */
+const shareOf = (estimated: DecimalSum, charges: DecimalSum, unreadable: number): number | null =>
+  unreadable > 0 || isZero(charges.total()) ? null : toNumber(div(estimated.total(), charges.total()));
 
 /** A group of a {@link BillingSummaryState}: its key, its kg as exact decimal text, its rows. */
 type GroupState = [key: string, kg: string, rows: number];
@@ -121,6 +142,8 @@ export interface BillingSummaryState {
   extra: Array<[key: string, groups: GroupState[]]>;
   reasons: Array<[reason: string, rows: number, cost: string]>;
   unclassified: Array<[service: string, unit: string, rows: number, cost: string]>;
+  /** Per stated currency: total, estimated, charges, estimated charges (decimal text), unreadable rows. */
+  currencies: Array<[currency: string, ...sums: [string, string, string, string], unreadable: number]>;
 }
 
 const GROUP_NAMES = ['provider', 'service', 'region', 'account', 'calculator'] as const;
@@ -175,7 +198,8 @@ export function isBillingSummaryState(value: unknown): value is BillingSummarySt
     GROUP_NAMES.every((name) => isGroupStates(groups[name])) &&
     isTuples(state.extra, [isText, isGroupStates]) &&
     isTuples(state.reasons, [isText, isCount, isDecimalText]) &&
-    isTuples(state.unclassified, [isText, isText, isCount, isDecimalText])
+    isTuples(state.unclassified, [isText, isText, isCount, isDecimalText]) &&
+    isTuples(state.currencies, [isText, isDecimalText, isDecimalText, isDecimalText, isDecimalText, isCount])
   );
 }
 
@@ -215,6 +239,22 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
     calculator: new Map<string, Group>(),
   };
   const reasons = new Map<string, { rows: number; cost: DecimalSum }>();
+  /** Per stated currency: total, estimated, charges, estimated charges, and the rows of unreadable cost. */
+  const currencies = new Map<
+    string,
+    { sums: [DecimalSum, DecimalSum, DecimalSum, DecimalSum]; unreadable: number }
+  >();
+  const currency = (code: string) => {
+    let entry = currencies.get(code);
+    if (entry === undefined) {
+      entry = {
+        sums: [new DecimalSum(), new DecimalSum(), new DecimalSum(), new DecimalSum()],
+        unreadable: 0,
+      };
+      currencies.set(code, entry);
+    }
+    return entry;
+  };
   const bump = (map: Map<string, Group>, key: string, kg: Addend) => {
     const group = map.get(key);
     if (group === undefined) map.set(key, { kg: sumOf(kg), rows: 1 });
@@ -250,6 +290,16 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
       costTotal.addReading(cost);
       const charge = facts.cost !== null && POSITIVE.test(facts.cost);
       if (charge) costCharges.addReading(cost);
+      const money = facts.currency === '' ? undefined : currency(facts.currency);
+      if (money !== undefined) {
+        if (facts.costUnreadable) money.unreadable += 1;
+        money.sums[0].addReading(cost);
+        if (charge) money.sums[2].addReading(cost);
+        if (row.co2e_status === 'estimated' && row.co2e_kg !== null) {
+          money.sums[1].addReading(cost);
+          if (charge) money.sums[3].addReading(cost);
+        }
+      }
       if (row.co2e_status === 'estimated' && row.co2e_kg !== null) {
         estimated += 1;
         const kg = addend(row.co2e_kg);
@@ -316,6 +366,14 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
           entry.rows,
           entry.cost.text(),
         ]),
+        currencies: [...currencies].map(([code, { sums, unreadable }]) => [
+          code,
+          sums[0].text(),
+          sums[1].text(),
+          sums[2].text(),
+          sums[3].text(),
+          unreadable,
+        ]),
       };
     },
     /**
@@ -348,6 +406,13 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
           entry.cost.add(cost);
         }
       }
+      for (const [code, total, estimatedCost, charges, estimatedCharges, unreadable] of state.currencies) {
+        const entry = currency(code);
+        [total, estimatedCost, charges, estimatedCharges].forEach((text, index) =>
+          entry.sums[index]!.add(text),
+        );
+        entry.unreadable += unreadable;
+      }
       for (const [service, unit, count, cost] of state.unclassified) {
         const pair = `${service}\u0000${unit}`;
         const known = unclassified.get(pair);
@@ -378,10 +443,24 @@ export function createBillingSummary(format: string, options: BillingSummaryOpti
           charges: valueOf(costCharges),
           estimated_charges: valueOf(costEstimatedCharges),
           share_estimated:
-            costUnreadable > 0 || isZero(costCharges.total())
-              ? null
-              : toNumber(div(costEstimatedCharges.total(), costCharges.total())),
+            currencies.size > 1 ? null : shareOf(costEstimatedCharges, costCharges, costUnreadable),
           unreadable_rows: costUnreadable,
+          currencies: [...currencies.keys()].sort(),
+          by_currency: Object.fromEntries(
+            [...currencies]
+              .sort(([a], [b]) => (a < b ? -1 : 1))
+              .map(([code, { sums, unreadable }]) => [
+                code,
+                {
+                  total: valueOf(sums[0]),
+                  estimated: valueOf(sums[1]),
+                  charges: valueOf(sums[2]),
+                  estimated_charges: valueOf(sums[3]),
+                  share_estimated: shareOf(sums[3], sums[2], unreadable),
+                  unreadable_rows: unreadable,
+                },
+              ]),
+          ),
         },
         not_estimated: [...reasons]
           .map(([reason, entry]) => ({ reason, rows: entry.rows, cost: valueOf(entry.cost) }))

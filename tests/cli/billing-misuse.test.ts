@@ -166,3 +166,67 @@ describe("an all-empty CSV line (Excel's ,,,,)", () => {
     expect(summary.unclassified).toEqual([]);
   });
 });
+
+describe('a bill in several currencies', () => {
+  const header = `${FOCUS_HEADER},BillingCurrency`;
+  const unknownUsage = (cost: string) =>
+    `${cost},${cost},Usage,2026-11-01T00:00:00Z,2026-12-01T00:00:00Z,5,Hrs,AWS,us-east-1,Amazon Elastic Compute Cloud,Compute,111100000001,AmazonEC2,SomethingNew:x9.huge`;
+  const lines = [
+    `${EC2('7.488')},USD`,
+    `${unknownUsage('2')},USD`,
+    `${unknownUsage('1000')},JPY`,
+    `${EGRESS('10.8')},EUR`,
+  ];
+
+  async function run(name: string, extra: string[]) {
+    const input = tempFile(`${name}.csv`, `${[header, ...lines].join('\n')}\n`);
+    const out = tempPath(`${name}-out.csv`);
+    const summaryFile = tempPath(`${name}-summary.json`);
+    const result = await cli(['billing', input, '--out', out, '--summary', summaryFile, ...extra]);
+    const rows = parse(readFileSync(out, 'utf8'), { columns: true }) as Record<string, string>[];
+    return { ...result, rows, summary: JSON.parse(readFileSync(summaryFile, 'utf8')) };
+  }
+
+  it('--unknown cost-ratio: a cost in yen is not given the kg per dollar', async () => {
+    const { code, rows } = await run('currencies-ratio', ['--unknown', 'cost-ratio']);
+    expect(code).toBe(0);
+    const ec2 = Number(rows[0]!.co2e_kg);
+    // The USD row of unknown usage: 2 dollars × the kg per dollar of the estimated USD Compute rows (the EC2 line).
+    expect(rows[1]).toMatchObject({ co2e_status: 'estimated', co2e_calculator: 'cost-ratio' });
+    expect(Number(rows[1]!.co2e_kg)).toBeCloseTo((2 * ec2) / 7.488, 15);
+    expect(rows[2]).toMatchObject({ co2e_status: 'not_estimated', co2e_reason: 'no_cost_ratio_in_currency' });
+  });
+
+  it('the summary gives the cost per currency, and no share across currencies', async () => {
+    const { stderr, summary } = await run('currencies-summary', []);
+    expect(summary.cost.currencies).toEqual(['EUR', 'JPY', 'USD']);
+    expect(summary.cost.share_estimated).toBeNull();
+    expect(summary.cost.by_currency).toEqual({
+      EUR: {
+        total: 10.8,
+        estimated: 0,
+        charges: 10.8,
+        estimated_charges: 0,
+        share_estimated: 0,
+        unreadable_rows: 0,
+      },
+      JPY: {
+        total: 1000,
+        estimated: 0,
+        charges: 1000,
+        estimated_charges: 0,
+        share_estimated: 0,
+        unreadable_rows: 0,
+      },
+      USD: {
+        total: 9.488,
+        estimated: 7.488,
+        charges: 9.488,
+        estimated_charges: 7.488,
+        share_estimated: 7.488 / 9.488,
+        unreadable_rows: 0,
+      },
+    });
+    expect(stderr).toContain('costs in 3 currencies: EUR 0.0 %, JPY 0.0 %, USD 78.9 % of cost estimated');
+  });
+});

@@ -240,6 +240,12 @@ export async function readBackBillingSummary(
   return (summary ?? createBillingSummary(exportFormat ?? 'unknown', { groupBy })).result();
 }
 
+/** A currency's share estimated as `percent` writes it, or `unknown` when some of its costs could not be read. */
+const unreadableOr = (
+  cost: { share_estimated: number | null; unreadable_rows: number },
+  percent: (value: number | null) => string,
+): string => (cost.unreadable_rows > 0 ? 'unknown' : percent(cost.share_estimated));
+
 /** The `billing` entry of FILE_COMMANDS (commands/file.ts). */
 export const billingCommand = {
   name: 'billing',
@@ -332,13 +338,17 @@ export const billingCommand = {
           flags.groupBy,
           await readsDecimalCommas(file, inputFormat, reading),
         ));
-      const { share_estimated: share, unreadable_rows: unreadable } = summary.cost;
+      const { share_estimated: share, unreadable_rows: unreadable, currencies } = summary.cost;
+      const percent = (value: number | null) =>
+        value === null ? 'no cost' : `${(value * 100).toFixed(1)} %`;
       return {
         summary,
         line:
-          unreadable > 0
-            ? `share of cost estimated unknown: ${unreadable} ${unreadable === 1 ? 'line has a cost' : 'lines have a cost'} that is not a plain number`
-            : `${share === null ? 'no cost' : `${(share * 100).toFixed(1)} % of cost`} estimated`,
+          currencies.length > 1
+            ? `costs in ${currencies.length} currencies: ${currencies.map((code) => `${code} ${unreadableOr(summary.cost.by_currency[code]!, percent)}`).join(', ')} of cost estimated`
+            : unreadable > 0
+              ? `share of cost estimated unknown: ${unreadable} ${unreadable === 1 ? 'line has a cost' : 'lines have a cost'} that is not a plain number`
+              : `${share === null ? 'no cost' : `${(share * 100).toFixed(1)} % of cost`} estimated`,
         sources: datasetSources(datasets, cloudCalculatorsOf(Object.keys(summary.by_calculator))),
       };
     };
