@@ -52,6 +52,18 @@ describe('estimateBilling given rows that are not rows', () => {
     expect(summary.not_estimated).toEqual([{ reason: 'invalid_row', rows: 1, cost: 0 }]);
   });
 
+  it('a row whose every cell is empty is empty_row, not a line of an unsupported provider', () => {
+    const emptied = Object.fromEntries(Object.keys(good!).map((column) => [column, '']));
+    const { rows, summary } = estimateBilling([good!, emptied, good!], defaultDatasets);
+    expect(rows.map((row) => row.co2e_reason)).toEqual([
+      estimated.co2e_reason,
+      'empty_row',
+      estimated.co2e_reason,
+    ]);
+    expect(summary.not_estimated).toEqual([{ reason: 'empty_row', rows: 1, cost: 0 }]);
+    expect(summary.unclassified).toEqual([]);
+  });
+
   it('a bad first row does not hide the header of the rows after it', () => {
     const { format, rows } = estimateBilling(
       [null, good!] as unknown as Record<string, unknown>[],

@@ -142,8 +142,9 @@ describe('a cost that cannot be read', () => {
 });
 
 describe("an all-empty CSV line (Excel's ,,,,)", () => {
-  // Skipping it like a blank line is the shared CSV reader's job (one output row per record until then); billing
-  // must not call it a line of an unsupported provider or of unknown usage.
+  // The shared CSV reader skips it as it skips a blank line (tests/cli/empty-rows.test.ts); billing must not answer
+  // it as a line of an unsupported provider or of unknown usage. A record with no cells from elsewhere (the library,
+  // JSON Lines) is empty_row (tests/billing/misuse.test.ts).
   it.each([
     ['FOCUS', FOCUS_HEADER, EC2('7.488')],
     [
@@ -151,7 +152,7 @@ describe("an all-empty CSV line (Excel's ,,,,)", () => {
       'lineItem/UsageType,lineItem/UsageAmount,pricing/unit,product/regionCode,lineItem/UnblendedCost',
       'BoxUsage:t3.micro,720,Hrs,us-east-1,7.488',
     ],
-  ])('in %s is empty_row', async (name, header, line) => {
+  ])('in %s is skipped', async (name, header, line) => {
     const commas = ','.repeat(header.split(',').length - 1);
     const input = tempFile(`empty-${name}.csv`, `${header}\n${line}\n${commas}\n${line}\n`);
     const summaryFile = tempPath(`empty-${name}-summary.json`);
@@ -159,10 +160,9 @@ describe("an all-empty CSV line (Excel's ,,,,)", () => {
     const { code } = await cli(['billing', input, '--out', out, '--summary', summaryFile]);
     expect(code).toBe(0);
     const rows = parse(readFileSync(out, 'utf8'), { columns: true }) as Record<string, string>[];
-    const reasons = rows.map((row) => row.co2e_reason);
-    expect(reasons).toEqual(['', 'empty_row', '']);
+    expect(rows.map((row) => row.co2e_status)).toEqual(['estimated', 'estimated']);
     const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
-    expect(summary.not_estimated).toEqual([{ reason: 'empty_row', rows: 1, cost: 0 }]);
+    expect(summary.not_estimated).toEqual([]);
     expect(summary.unclassified).toEqual([]);
   });
 });
