@@ -34,13 +34,7 @@ export interface BillingSummary {
    * not a plain decimal (`1,234.50`, `$5.00`): they are in no sum, and while there are any the share is unknown
    * (null), not computed as if they cost nothing.
    */
-  cost: {
-    total: number;
-    estimated: number;
-    charges: number;
-    estimated_charges: number;
-    share_estimated: number | null;
-    unreadable_rows: number;
+  cost: CurrencyCost & {
     /**
      * The currencies the rows state (FOCUS `BillingCurrency`, CUR `lineItem/CurrencyCode`, GCP `currency`, Azure
      * `BillingCurrencyCode`), sorted. With more than one, the sums above add different currencies: read
