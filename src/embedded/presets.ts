@@ -45,7 +45,7 @@ const SPEND_PARTS = ['spendFactors', 'classifications', 'margins', 'inflation', 
  * @example
  * ```ts
  * import { DATASET_PRESETS } from 'co2e-engine/datasets';
- * DATASET_PRESETS['hosted-api-2021'].parts; // ['cloudRegions']
+ * DATASET_PRESETS['hosted-api-2021'].parts; // ['cloudRegions', 'cloudInstances']
  * ```
  */
 export const DATASET_PRESETS: Readonly<Record<DatasetPresetName, DatasetPreset>> = /* @__PURE__ */ deepFreeze(
@@ -62,8 +62,10 @@ export const DATASET_PRESETS: Readonly<Record<DatasetPresetName, DatasetPreset>>
     'hosted-api-2021': {
       name: 'hosted-api-2021',
       description:
-        "the hosted API's own 2021 cloud factors (68 regions, year 2021, AR4) in place of the grid factors",
-      parts: ['cloudRegions'],
+        "the hosted API's own 2021 cloud factors (68 regions, year 2021, AR4) in place of the grid factors, and " +
+        'its embodied basis for AWS types (instance table)',
+      // The instance table too: the hosted API's AWS embodied figures are in it (hostedApi2021Datasets).
+      parts: ['cloudRegions', 'cloudInstances'],
       get datasets() {
         return hostedApi2021Datasets;
       },

@@ -10,6 +10,7 @@ import {
 import { ccfAppDatasets } from '../../src/embedded/cloud';
 import {
   calculateCpu,
+  calculateEmbodied,
   calculateInstance,
   calculateNetworking,
   calculateSpend,
@@ -55,7 +56,7 @@ describe('presets', () => {
       'ceda',
     ]);
     expect(DATASET_PRESETS.ceda.parts).toEqual(['spendFactors', 'classifications', 'margins']);
-    expect(DATASET_PRESETS['hosted-api-2021'].parts).toEqual(['cloudRegions']);
+    expect(DATASET_PRESETS['hosted-api-2021'].parts).toEqual(['cloudRegions', 'cloudInstances']);
     expect(DATASET_PRESETS.useeio.parts).toEqual(['spendFactors', 'classifications']);
     expect(DATASET_PRESETS['ccf-app'].parts).toEqual(['cloudCoefficients', 'cloudRegions', 'cloudInstances']);
     expect(isDatasetPresetName('ccf-grid')).toBe(true);
@@ -94,6 +95,17 @@ describe('presets', () => {
       hosted,
     );
     expect(spend.estimate.co2e).toBe(27.2);
+  });
+
+  it('hosted-api-2021: AWS embodied figures on the hosted basis, as hostedApi2021Datasets gives them', () => {
+    // The hosted API's t3a.large over 24 h: 1610.4 kg platform total · 2 of 96 vCPUs · 24 h · 0.0000289 = 0.02327028
+    // (docs/api/calculate-embodied.md); the default instance table gives 0.022985017123287668.
+    const t3aLarge = { instance: 't3a.large', instance_count: 1, duration: 24, duration_unit: 'h' } as const;
+    expect(calculateEmbodied('aws', t3aLarge, loadDatasets(['hosted-api-2021'])).co2e).toBe(0.02327028);
+    expect(
+      calculateEmbodied('aws', t3aLarge, withDatasetPreset(defaultDatasets, 'hosted-api-2021')).co2e,
+    ).toBe(0.02327028);
+    expect(calculateEmbodied('aws', t3aLarge, defaultDatasets).co2e).not.toBe(0.02327028);
   });
 
   it('ccf-grid: CCF’s 2024 grid (us-east-1 0.379069) in place of Electricity Maps', () => {
@@ -158,7 +170,8 @@ describe('presets', () => {
   it('a preset view reads its parts lazily and is frozen', () => {
     const view = withDatasetPreset(defaultDatasets, 'hosted-api-2021');
     expect(Object.isFrozen(view)).toBe(true);
-    expect(view.cloudInstances).toBe(defaultDatasets.cloudInstances);
+    expect(view.cloudCoefficients).toBe(defaultDatasets.cloudCoefficients);
+    expect(view.cloudInstances).not.toBe(defaultDatasets.cloudInstances);
     expect(view.cloudRegions).not.toBe(defaultDatasets.cloudRegions);
     expect(view.cloudRegions.defaultYear).toBe(2021);
   });
