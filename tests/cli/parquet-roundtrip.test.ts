@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
 import { cli, parseCsv, parseJsonl, RESULT_COLUMNS, tempPath } from './harness';
 
@@ -104,5 +104,45 @@ describe('spend → Parquet → spend', () => {
     expect(after[0]?.error_code).toBe('invalid_request');
     expect(after[0]?.error_message).toBe("'money' must be a number, got 'lots'.");
     expect(after[0]).toEqual(before[0]);
+  });
+
+  it('an empty text cell is written as NULL and read back as not supplied', async () => {
+    const csv = tempPath('empty-text.csv');
+    writeFileSync(
+      csv,
+      'classification_type,classification_code,spend_year,spend_region,money,money_unit,audit_trail\n' +
+        'isic4,4711,2023,DE,100,eur,\n' +
+        'isic4,62,2023,DE,100,eur,disabled\n',
+    );
+    const direct = await cli(['spend', csv, '--format', 'csv', '--jobs', '1']);
+    expect(direct.code).toBe(0);
+    const parquet = tempPath('empty-text.parquet');
+    expect((await cli(['spend', csv, '--out', parquet, '--jobs', '1'])).code).toBe(0);
+    const rows = await parquetReadObjects({ file: await asyncBufferFromFile(parquet) });
+    expect(rows.map((row) => row.audit_trail)).toEqual([null, 'disabled']);
+    const back = await cli(['spend', parquet, '--format', 'csv', '--jobs', '1']);
+    expect(back.code).toBe(0);
+    expect(results(parseCsv(back.stdout))).toEqual(results(parseCsv(direct.stdout)));
+  });
+});
+
+describe('cloud → Parquet → cloud', () => {
+  it('a CSV mixing calculators: the cells another calculator leaves empty stay not supplied', async () => {
+    const csv = tempPath('mix.csv');
+    writeFileSync(
+      csv,
+      'calculator,provider,region,cpu_count,average_vcpu_utilization,duration,duration_unit,storage_type,data,data_unit\n' +
+        'cpu,aws,us-east-1,4,0.5,1,hour,,,\n' +
+        'storage,aws,us-east-1,,,1,hour,ssd,1,TB\n',
+    );
+    const direct = await cli(['cloud', csv, '--format', 'csv', '--jobs', '1']);
+    expect(direct.code).toBe(0);
+    const parquet = tempPath('mix.parquet');
+    expect((await cli(['cloud', csv, '--out', parquet, '--jobs', '1'])).code).toBe(0);
+    const back = await cli(['cloud', parquet, '--format', 'csv', '--jobs', '1']);
+    expect(back.code).toBe(0);
+    const after = parseCsv(back.stdout);
+    expect(after.map((row) => row.error_code)).toEqual(['', '']);
+    expect(results(after)).toEqual(results(parseCsv(direct.stdout)));
   });
 });

@@ -11,7 +11,8 @@ import type { ParquetColumnType } from './reader';
  * nullable. Pass-through columns keep a plain Parquet input type (BOOLEAN, INT32, INT64, DOUBLE). Otherwise a
  * numeric request field (`money`, `spend_year`, `duration`, …) is DOUBLE when every value of the first row group
  * is a plain number (a CSV cell such as `2019`, a JSON number), so spend → Parquet → spend gives the same results;
- * every other column is STRING: CSV cells as they are, other JSON values as JSON text.
+ * every other column is STRING: CSV cells as they are, other JSON values as JSON text. An empty cell is NULL in every
+ * column, so it is read back as "not supplied", as the CSV said.
  */
 
 export const PARQUET_ROW_GROUP = 10_000;
@@ -74,7 +75,8 @@ class SinkWriter extends ByteWriter {
 type OutputColumnType = ParquetColumnType | 'NUMBER';
 
 function passThroughValue(value: unknown, type: OutputColumnType, field: string): unknown {
-  if (value === null || value === undefined) return null;
+  // An empty CSV cell means "not supplied"; NULL keeps that meaning when the file is read back ('' would be a value).
+  if (value === null || value === undefined || value === '') return null;
   switch (type) {
     case 'BOOLEAN':
       return typeof value === 'boolean' ? value : null;
@@ -85,7 +87,7 @@ function passThroughValue(value: unknown, type: OutputColumnType, field: string)
     case 'DOUBLE':
       return typeof value === 'number' ? value : null;
     case 'NUMBER':
-      return value === '' ? null : (numericCell(value, field) ?? null);
+      return numericCell(value, field) ?? null;
     default:
       return typeof value === 'string' ? value : JSON.stringify(value);
   }
