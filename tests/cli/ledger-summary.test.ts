@@ -146,16 +146,37 @@ describe('cloud --summary', () => {
         instance: { kg: Number('0.0021301093915472068539'), rows: 1 },
         networking: { kg: 0.049259, rows: 1 },
       },
-      by_region: {
-        us_east_1: { kg: Number('0.0042186909915472068539'), rows: 2 },
-        'us-east-1': { kg: 0.049259, rows: 1 },
-      },
+      // us_east_1 and us-east-1 are one region, under AWS's own id
+      by_region: { 'us-east-1': { kg: Number('0.053477690991547207'), rows: 3 } },
       by_tag: { web: { kg: Number('0.0042186909915472068539'), rows: 2 }, data: { kg: 0.049259, rows: 1 } },
       by_error_code: { invalid_request: { rows: 1, example: expect.stringMatching(/^row 4: 'gpu' is not/) } },
     });
     expect(summary.sources.map((source: { source: string }) => source.source)).toEqual(
       expect.arrayContaining(['CCF', 'Electricity Maps']),
     );
+  });
+
+  it("one region entry whatever the spelling, under the provider's own region id", async () => {
+    const input = tempFile(
+      'spellings.csv',
+      [
+        'calculator,provider,region,cpu_count,average_vcpu_utilization,duration,duration_unit',
+        'cpu,aws,us-east-1,4,0.5,1,hour',
+        'cpu,aws,US-EAST-1,4,0.5,1,hour',
+        'cpu,azure,West Europe,4,0.5,1,hour',
+        'cpu,azure,westeurope,4,0.5,1,hour',
+        'cpu,gcp,europe_west1,4,0.5,1,hour',
+      ].join('\n'),
+    );
+    const summaryFile = tempPath('spellings-summary.json');
+    const run = await cli(['cloud', input, '--out', tempPath('o.csv'), '--summary', summaryFile]);
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
+    expect(Object.keys(summary.by_region)).toEqual(['europe-west1', 'us-east-1', 'westeurope']);
+    // Each provider here has one region, so a region's entry is its provider's.
+    expect(summary.by_region['us-east-1']).toEqual(summary.by_provider.aws);
+    expect(summary.by_region.westeurope).toEqual(summary.by_provider.azure);
+    expect(summary.by_region.westeurope.rows).toBe(2);
   });
 });
 

@@ -2,7 +2,9 @@ import { CALCULATOR_DATASETS, type CalculatorName } from '../../calculator-datas
 import { add, type Decimal, decimal, div, isZero, toNumber } from '../../core/decimal';
 import { DecimalSum } from '../../core/decimal-sum';
 import { numberText } from '../../core/number-text';
-import type { DatasetInfo } from '../../datasets/tables';
+import { CLOUD_PROVIDERS } from '../../datasets/constants';
+import type { CloudProvider, DatasetInfo } from '../../datasets/tables';
+import type { CloudRegionsProvider } from '../../datasets/types';
 
 /**
  * `--summary` of `spend` and `cloud`: the totals of an output file, read back from its rows (the same shape family
@@ -71,6 +73,7 @@ export interface LedgerSummary {
   /** cloud */
   by_provider?: Record<string, KgRows>;
   by_calculator?: Record<string, KgRows>;
+  /** cloud: by the provider's own region id (`us-east-1`, `westeurope`), whatever the rows' spelling. */
   by_region?: Record<string, KgRows>;
   /** From the pass-through columns of {@link LedgerColumns}, when present. */
   by_supplier?: Record<string, KgRows>;
@@ -169,6 +172,19 @@ class Groups {
 }
 
 const orNone = (text: string): string => (text === '' ? '(none)' : text);
+
+const isCloudProvider = (name: string): name is CloudProvider =>
+  (CLOUD_PROVIDERS as readonly string[]).includes(name);
+
+/**
+ * A cloud row's region as its provider writes the id (`us-east-1`, `westeurope`), from the record the estimate
+ * resolved, so `US-EAST-1` and `us_east_1` are one group. A region the datasets do not know keeps its spelling.
+ */
+function regionId(provider: string, region: string, datasets: object): string {
+  const regions = (datasets as { cloudRegions?: CloudRegionsProvider }).cloudRegions;
+  if (regions === undefined || !isCloudProvider(provider)) return region;
+  return regions.get(provider, region)?.region ?? region;
+}
 
 /** The cloud calculators' library names (`cpu` → `calculateCpu`), for the datasets each reads. */
 const CLOUD_CALCULATORS: Readonly<Record<string, CalculatorName>> = {
@@ -288,7 +304,7 @@ export async function summariseLedger(
     } else {
       groups.provider.add(orNone(cell(row.provider).toLowerCase()), kg);
       groups.calculator.add(orNone(cell(row.calculator).toLowerCase()), kg);
-      groups.region.add(orNone(cell(row.region)), kg);
+      groups.region.add(orNone(regionId(cell(row.provider).toLowerCase(), cell(row.region), datasets)), kg);
     }
     if (columns.supplier !== undefined) groups.supplier.add(orNone(cell(row[columns.supplier])), kg);
     if (columns.service !== undefined) groups.service.add(orNone(cell(row[columns.service])), kg);
