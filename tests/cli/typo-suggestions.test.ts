@@ -7,6 +7,8 @@ describe('CLI typos get a suggestion', () => {
     [['list', 'coverag'], "cannot list 'coverag'. Did you mean: coverage?"],
     [['list', 'regions', 'awz'], "no regions for 'awz'. Did you mean: aws?"],
     [['list', 'codes', 'isic'], "no codes for 'isic'. Did you mean: isic4?"],
+    [['list', 'currencies', 'zzz'], "no currencies for 'zzz'"],
+    [['list', 'currencies', 'eru'], "no currencies for 'eru'. Did you mean: eur"],
     [
       ['spend', 'examples/ledger.csv', '--datasets', 'hosted-api-2012'],
       'not a preset (presets: default, hosted-api-2021, ccf-grid, ccf-app, electricitymaps-grid, useeio, ceda). Did you mean: hosted-api-2021?',
@@ -33,5 +35,16 @@ describe('list coverage takes the region aliases the spend calculator takes', ()
     const { code, stdout } = await cli(['list', 'coverage', alias, '--json']);
     expect(code).toBe(0);
     expect(JSON.parse(stdout).map((row: { region: string }) => row.region)).toEqual([region]);
+  });
+});
+
+describe('list currencies filters by code, as the other subjects filter by provider, type or region', () => {
+  it.each([
+    ['eur', 'eur'],
+    ['CHF', 'chf'], // any case, as in a spend request's money_unit
+  ])('list currencies %s lists %s', async (filter, currency) => {
+    const { code, stdout } = await cli(['list', 'currencies', filter, '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual([{ currency }]);
   });
 });

@@ -19,7 +19,10 @@ const didYouMean = (valid: readonly string[], typed: string): string => {
   return close.length === 0 ? '' : `. Did you mean: ${close.join(', ')}?`;
 };
 
-/** The rows of a subject; `filter` is a provider (regions, instances) or a classification type (codes). */
+/**
+ * The rows of a subject; `filter` is a provider (regions, instances), a currency code (currencies), a classification
+ * type (codes) or a spend region (coverage).
+ */
 function rowsOf(subject: Subject, capabilities: Capabilities, filter: string | undefined): Row[] {
   const wanted = filter?.toLowerCase();
   const providers = (capabilities.cloud?.providers ?? []).filter(
@@ -40,7 +43,9 @@ function rowsOf(subject: Subject, capabilities: Capabilities, filter: string | u
     case 'instances':
       return providers.flatMap((p) => p.instances.map((instance) => ({ provider: p.provider, instance })));
     case 'currencies':
-      return (capabilities.spend?.currencies ?? []).map((currency) => ({ currency }));
+      return (capabilities.spend?.currencies ?? [])
+        .filter((currency) => wanted === undefined || currency.toLowerCase() === wanted)
+        .map((currency) => ({ currency }));
     case 'codes':
       return (capabilities.spend?.classifications ?? [])
         .filter((c) => wanted === undefined || c.type === wanted)
@@ -102,7 +107,9 @@ export function runList(
         ? (capabilities.spend?.classifications ?? []).map((c) => c.type)
         : subject === 'coverage'
           ? (capabilities.spend?.regions ?? [])
-          : (capabilities.cloud?.providers ?? []).map((p) => p.provider);
+          : subject === 'currencies'
+            ? (capabilities.spend?.currencies ?? [])
+            : (capabilities.cloud?.providers ?? []).map((p) => p.provider);
     throw new UsageError(
       `no ${subject} for '${filter}'${didYouMean(valid, filter)}; valid: ${valid.join(', ')}.`,
     );
@@ -121,7 +128,7 @@ export function addListCommand(
   program
     .command('list <subject> [filter]')
     .description(
-      'List what is supported: regions [provider], instances [provider], currencies, codes [classification type], coverage [spend region].',
+      'List what is supported: regions [provider], instances [provider], currencies [code], codes [classification type], coverage [spend region].',
     )
     .option('--json', 'print a JSON array instead of a table')
     // What a run with the same `--datasets` supports (a preset's regions, a dataset file's codes), as serve,
