@@ -182,7 +182,9 @@ export const CloudInstance = plugin(
   {
     'cpu/energy': energyOutput('CPU'),
     'memory/energy': energyOutput('memory'),
-    energy: energyOutput('CPU, memory (and GPU) '),
+    // Only GPU instances write it, but IF drops an undeclared output from aggregation and `explain`.
+    'gpu/energy': energyOutput('GPU'),
+    energy: energyOutput('CPU, memory (and GPU)'),
     'carbon-operational': carbonOutput('CPU, memory (and GPU) electricity emissions'),
     'carbon-embodied': carbonOutput('embodied emissions of the CPUs over the observation'),
     carbon: carbonOutput('operational + embodied'),

@@ -281,3 +281,51 @@ describe('invariants', () => {
     );
   });
 });
+
+describe('metadata outputs', () => {
+  // Each plugin on observations that exercise all its parts (a GPU instance, a spend with notices): IF keeps only
+  // the outputs a plugin declares in aggregation and `explain`, so every key it writes must be declared, and every
+  // declared output must be written by one of them.
+  const GCP_GPU = {
+    ...HOUR,
+    'cloud/vendor': 'gcp',
+    'cloud/region': 'us-central1',
+    'cloud/instance-type': 'a2-highgpu-1g',
+    'cpu/utilization': 50,
+  };
+  const SPEND = {
+    timestamp: '2023-05-01T00:00:00Z',
+    duration: 86400,
+    'spend/money': 1000,
+    'spend/currency': 'EUR',
+    'spend/region': 'DE',
+    'spend/classification-type': 'isic4',
+    'spend/classification-code': '4711',
+  };
+  it.each([
+    [
+      'CloudInstance',
+      CloudInstance,
+      [{ ...AWS, 'cloud/instance-type': 't3a.large', 'cpu/utilization': 8 }, GCP_GPU],
+    ],
+    ['CloudCpu', CloudCpu, [{ ...AWS, 'vcpus-allocated': 2, 'cpu/utilization': 50 }]],
+    ['CloudMemory', CloudMemory, [{ ...AWS, 'memory/capacity': 8 }]],
+    ['CloudStorage', CloudStorage, [{ ...AWS, 'storage/capacity': 50, 'storage/type': 'ssd' }]],
+    ['CloudNetworking', CloudNetworking, [{ ...AWS, 'network/data-in': 60, 'network/data-out': 40 }]],
+    ['CloudEmbodied', CloudEmbodied, [{ ...HOUR, 'cloud/vendor': 'aws', 'cloud/instance-type': 'm5.large' }]],
+    ['Spend', Spend, [SPEND]],
+  ] as const)('%s declares exactly the keys it writes', async (_name, plugin, observations) => {
+    const instance = plugin();
+    const outputs = await instance.execute(observations.map((observation) => ({ ...observation })));
+    const written = new Set(
+      outputs.flatMap((output, index) => Object.keys(output).filter((key) => !(key in observations[index]!))),
+    );
+    expect([...written].sort()).toEqual(Object.keys(instance.metadata.outputs).sort());
+  });
+
+  it('CloudInstance: a2-highgpu-1g 1 h at 50 % → gpu/energy 0.24915 kWh', async () => {
+    // one A100: (46 + 0.5 × (407 − 46)) W = 226.5 W × 1 h × GCP PUE 1.1 / 1000 = 0.24915 kWh
+    const [out] = await CloudInstance().execute([{ ...GCP_GPU }]);
+    expect(out!['gpu/energy']).toBe(0.24915);
+  });
+});
