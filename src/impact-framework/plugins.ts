@@ -363,7 +363,8 @@ export const CloudNetworking = usePhasePlugin(
     'network/data-out': parameter('data sent', 'GB', 'sum'),
   },
   (observation, index) => {
-    if (observation['network/data-in'] === undefined && observation['network/data-out'] === undefined)
+    // `== null`: a blank `network/data-in:` in YAML is null, as absent as a missing one.
+    if (observation['network/data-in'] == null && observation['network/data-out'] == null)
       throw badParameter('network/data-in', 'required (or network/data-out)', index);
     const gigabytes = [
       quantity(observation, 'network/data-in', index, { min: 'zero', fallback: 0 }),

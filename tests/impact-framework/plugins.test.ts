@@ -64,6 +64,16 @@ describe('outputs, worked by hand', () => {
       { ...HOUR, 'cloud/vendor': 'azure', 'cloud/region': 'westeurope', 'network/data-out': 100 },
     ]);
     expect(only!['network/carbon']).toBe(41.1195);
+    const [blankIn] = await CloudNetworking().execute([
+      {
+        ...HOUR,
+        'cloud/vendor': 'azure',
+        'cloud/region': 'westeurope',
+        'network/data-in': null,
+        'network/data-out': 100,
+      },
+    ]);
+    expect(blankIn!['network/carbon']).toBe(41.1195);
   });
 
   it('CloudInstance: t2.micro 1 h at 50 % — the DESIGN.md check energies, carbon = operational + embodied', async () => {
@@ -231,6 +241,17 @@ describe('a bad observation is IF’s InputValidationError naming the parameter 
     [
       CloudNetworking,
       { ...AWS },
+      '"network/data-in" parameter is required (or network/data-out) at index 0.',
+    ],
+    // A blank `network/data-in:` in YAML is null: no data either.
+    [
+      CloudNetworking,
+      { ...AWS, 'network/data-in': null },
+      '"network/data-in" parameter is required (or network/data-out) at index 0.',
+    ],
+    [
+      CloudNetworking,
+      { ...AWS, 'network/data-in': null, 'network/data-out': null },
       '"network/data-in" parameter is required (or network/data-out) at index 0.',
     ],
     [
