@@ -8,6 +8,7 @@ import { decimal, div, mul, sum, toNumber } from '../core/decimal';
 import type { Estimate } from '../core/estimate';
 import type { CloudInstanceDatasets, SpendDatasets } from '../datasets/types';
 import { loadDatasets } from '../node/load-datasets';
+import { normaliseCode } from '../spend/classification';
 import { calculateSpend } from '../spend/spend';
 import { badParameter, computeObservation, type Observation, quantity, text } from './observations';
 
@@ -448,11 +449,11 @@ export const Spend = plugin(
   },
   (observation, index, datasets) => {
     const year = observation['spend/year'] ?? yearOf(observation, index);
+    const type = text(observation, 'spend/classification-type', index);
     const request = {
       activity: {
-        classification_type: text(observation, 'spend/classification-type', index),
-        // A YAML manifest may give a numeric code unquoted (4711): it is the code's text.
-        classification_code: classificationCode(observation, index),
+        classification_type: type,
+        classification_code: classificationCode(observation, index, type, datasets),
       },
       spend_year: year,
       spend_region: text(observation, 'spend/region', index),
@@ -472,11 +473,37 @@ export const Spend = plugin(
   },
 );
 
-/** `spend/classification-code` as text: a string, or a whole number as YAML reads an unquoted code. */
-function classificationCode(observation: Observation, index: number): string {
+/** The most digits a classification code has (NAICS 6; ISIC, NACE and MCC 4), for the zeros YAML may have dropped. */
+const LONGEST_CODE = 6;
+
+/**
+ * `spend/classification-code` as text. A YAML manifest may give a code unquoted, as a number: 4711 is the code
+ * '4711', but YAML reads 011 as 11, so a number that some leading zeros would make a code of the same type too is
+ * refused rather than read as the other industry.
+ */
+function classificationCode(
+  observation: Observation,
+  index: number,
+  type: string,
+  datasets: SpendDatasets,
+): string {
   const code = observation['spend/classification-code'];
-  if (typeof code === 'number' && Number.isSafeInteger(code) && code >= 0) return String(code);
-  return text(observation, 'spend/classification-code', index);
+  if (!(typeof code === 'number' && Number.isSafeInteger(code) && code >= 0))
+    return text(observation, 'spend/classification-code', index);
+  const digits = String(code);
+  const lowerType = type.toLowerCase();
+  const known = (candidate: string) =>
+    datasets.classifications.products(lowerType, normaliseCode(lowerType, candidate)) !== undefined;
+  const padded: string[] = [];
+  for (let zeros = '0'; zeros.length + digits.length <= LONGEST_CODE; zeros += '0')
+    if (known(zeros + digits)) padded.push(zeros + digits);
+  if (padded.length === 0) return digits;
+  const codes = [...(known(digits) ? [digits] : []), ...padded].map((candidate) => `'${candidate}'`);
+  throw badParameter(
+    'spend/classification-code',
+    `the number ${digits}, and YAML drops leading zeros: quote the code (${codes.join(' or ')})`,
+    index,
+  );
 }
 
 /** The UTC year of the observation's `timestamp`, for a spend without `spend/year`. */

@@ -142,6 +142,44 @@ describe('outputs, worked by hand', () => {
   });
 });
 
+describe('Spend: an unquoted classification code that YAML may have cut short', () => {
+  const observation = {
+    timestamp: '2023-05-01T00:00:00Z',
+    'spend/money': 1000,
+    'spend/currency': 'EUR',
+    'spend/region': 'DE',
+    'spend/classification-type': 'isic4',
+  };
+  it.each([
+    // ISIC 011 (growing of non-perennial crops) written unquoted is the number 11, ISIC 11 (beverages).
+    ['isic4', 11, "the number 11, and YAML drops leading zeros: quote the code ('11' or '011') at index 1."],
+    // NACE 01.11 written 0111 unquoted is 111, which would read as 11.1 (no such code).
+    ['NACE2', 111, "the number 111, and YAML drops leading zeros: quote the code ('0111') at index 1."],
+  ])('%s %d is refused', async (type, code, problem) => {
+    const good = { ...observation, 'spend/classification-code': '4711' };
+    const error = await Spend()
+      .execute([
+        good,
+        { ...observation, 'spend/classification-type': type, 'spend/classification-code': code },
+      ])
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(InputValidationError);
+    expect(error.message).toBe(`"spend/classification-code" parameter is ${problem}`);
+    expect(error.message.length).toBeLessThanOrEqual(200);
+  });
+
+  it('a number no leading zero could change is the code (4711), and quoted codes are as written', async () => {
+    const [numeric, quoted, crops, beverages] = await Spend().execute([
+      { ...observation, 'spend/classification-code': 4711 },
+      { ...observation, 'spend/classification-code': '4711' },
+      { ...observation, 'spend/classification-code': '011' },
+      { ...observation, 'spend/classification-code': '11' },
+    ]);
+    expect(numeric!.carbon).toBe(quoted!.carbon);
+    expect(crops!['spend/factor-id']).not.toBe(beverages!['spend/factor-id']);
+  });
+});
+
 describe('docs/impact-framework.md', () => {
   it('the first AWS observation of the example comes out as the page shows', async () => {
     const [out] = await CloudInstance({ datasets: 'default' }).execute([
