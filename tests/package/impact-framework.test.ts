@@ -231,6 +231,83 @@ describe('a bad observation fails the run with IF’s error class and the observ
   }, 120_000);
 });
 
+/** A manifest of one plugin and one child, its inputs as YAML text so that if-run's own YAML reads them. */
+function manifest(method: string, aggregate: string[], defaults: string, inputs: string): string {
+  return [
+    'name: probe',
+    'initialize:',
+    '  plugins:',
+    `    probe: { method: ${method}, path: co2e-engine/impact-framework }`,
+    `aggregation: { metrics: [${aggregate.join(', ')}], type: both }`,
+    'tree:',
+    '  children:',
+    '    probe:',
+    '      pipeline: { compute: [probe] }',
+    `      defaults: { ${defaults} }`,
+    '      inputs:',
+    inputs,
+    '',
+  ].join('\n');
+}
+
+describe('what a probe of the plugins found, through if-run', () => {
+  it('CloudInstance: gpu/energy is aggregated (two hours of a2-highgpu-1g: 2 × 0.24915 kWh)', async () => {
+    // one A100 at 50 %: (46 + 0.5 × (407 − 46)) W × 1 h × GCP PUE 1.1 / 1000 = 0.24915 kWh an hour
+    writeFileSync(
+      join(project, 'gpu.yml'),
+      manifest(
+        'CloudInstance',
+        ['energy', 'gpu/energy'],
+        'cloud/vendor: gcp, cloud/instance-type: a2-highgpu-1g, cloud/region: us-central1',
+        [
+          "        - { timestamp: '2026-03-02T00:00:00Z', duration: 3600, cpu/utilization: 50 }",
+          "        - { timestamp: '2026-03-02T01:00:00Z', duration: 3600, cpu/utilization: 50 }",
+        ].join('\n'),
+      ),
+    );
+    const output = await ifRun('gpu.yml');
+    expect(output.execution.error).toBeUndefined();
+    expect(output.tree.children.probe.outputs.map((o: Observation) => o['gpu/energy'])).toEqual([
+      0.24915, 0.24915,
+    ]);
+    expect(output.tree.children.probe.aggregated['gpu/energy']).toBe(0.4983);
+    expect(output.tree.aggregated['gpu/energy']).toBe(0.4983);
+  }, 120_000);
+
+  it.each([
+    [
+      'CloudNetworking, a blank network/data-in and no data-out',
+      manifest(
+        'CloudNetworking',
+        ['network/energy'],
+        'cloud/vendor: azure, cloud/region: westeurope',
+        "        - timestamp: '2026-03-02T00:00:00Z'\n          duration: 3600\n          network/data-in:",
+      ),
+      '"network/data-in" parameter is required (or network/data-out) at index 0.',
+    ],
+    [
+      'Spend, an unquoted ISIC 011',
+      manifest(
+        'Spend',
+        ['carbon'],
+        'spend/currency: EUR, spend/region: DE, spend/classification-type: isic4',
+        "        - { timestamp: '2023-05-01T00:00:00Z', duration: 86400, spend/money: 1000, spend/classification-code: 011 }",
+      ),
+      `"spend/classification-code" parameter is the number 11, and YAML drops leading zeros: quote the code ('11' or '011') at index 0.`,
+    ],
+  ])(
+    '%s fails the run',
+    async (_name, text, message) => {
+      writeFileSync(join(project, 'probe.yml'), text);
+      const { execution } = await ifRun('probe.yml');
+      expect(execution.status).toBe('fail');
+      expect(execution.error).toMatch(/^InputValidationError: /);
+      expect(execution.error).toContain(message);
+    },
+    120_000,
+  );
+});
+
 describe('the plugins imported by a team’s own code, as ES module and as CommonJS', () => {
   // IF loads plugins with require(); a team that wraps or tests them in an ES module imports the entry instead.
   // @grnsft/if-core has no exports map, so Node's ESM loader refuses its folder specifiers ('…/interfaces').
