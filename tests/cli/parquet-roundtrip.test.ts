@@ -27,6 +27,22 @@ async function columnTypes(path: string) {
   return Object.fromEntries(metadata.schema.slice(1).map((element) => [element.name, element.type]));
 }
 
+/**
+ * `command` on a CSV file of `text` (the results as CSV), the same file written to Parquet, and that Parquet file
+ * read back (the results as CSV): each run's exit code is 0.
+ */
+async function csvThroughParquet(command: 'spend' | 'cloud', name: string, text: string) {
+  const csv = tempPath(`${name}.csv`);
+  writeFileSync(csv, text);
+  const direct = await cli([command, csv, '--format', 'csv', '--jobs', '1']);
+  expect(direct.code).toBe(0);
+  const parquet = tempPath(`${name}.parquet`);
+  expect((await cli([command, csv, '--out', parquet, '--jobs', '1'])).code).toBe(0);
+  const back = await cli([command, parquet, '--format', 'csv', '--jobs', '1']);
+  expect(back.code).toBe(0);
+  return { direct: parseCsv(direct.stdout), parquet, back: parseCsv(back.stdout) };
+}
+
 describe('spend → Parquet → spend', () => {
   it('CSV → Parquet → CSV: the same results, with the request numbers typed DOUBLE', async () => {
     const csv = tempPath('ledger.csv');
@@ -107,42 +123,29 @@ describe('spend → Parquet → spend', () => {
   });
 
   it('an empty text cell is written as NULL and read back as not supplied', async () => {
-    const csv = tempPath('empty-text.csv');
-    writeFileSync(
-      csv,
+    const { direct, parquet, back } = await csvThroughParquet(
+      'spend',
+      'empty-text',
       'classification_type,classification_code,spend_year,spend_region,money,money_unit,audit_trail\n' +
         'isic4,4711,2023,DE,100,eur,\n' +
         'isic4,62,2023,DE,100,eur,disabled\n',
     );
-    const direct = await cli(['spend', csv, '--format', 'csv', '--jobs', '1']);
-    expect(direct.code).toBe(0);
-    const parquet = tempPath('empty-text.parquet');
-    expect((await cli(['spend', csv, '--out', parquet, '--jobs', '1'])).code).toBe(0);
     const rows = await parquetReadObjects({ file: await asyncBufferFromFile(parquet) });
     expect(rows.map((row) => row.audit_trail)).toEqual([null, 'disabled']);
-    const back = await cli(['spend', parquet, '--format', 'csv', '--jobs', '1']);
-    expect(back.code).toBe(0);
-    expect(results(parseCsv(back.stdout))).toEqual(results(parseCsv(direct.stdout)));
+    expect(results(back)).toEqual(results(direct));
   });
 });
 
 describe('cloud → Parquet → cloud', () => {
   it('a CSV mixing calculators: the cells another calculator leaves empty stay not supplied', async () => {
-    const csv = tempPath('mix.csv');
-    writeFileSync(
-      csv,
+    const { direct, back } = await csvThroughParquet(
+      'cloud',
+      'mix',
       'calculator,provider,region,cpu_count,average_vcpu_utilization,duration,duration_unit,storage_type,data,data_unit\n' +
         'cpu,aws,us-east-1,4,0.5,1,hour,,,\n' +
         'storage,aws,us-east-1,,,1,hour,ssd,1,TB\n',
     );
-    const direct = await cli(['cloud', csv, '--format', 'csv', '--jobs', '1']);
-    expect(direct.code).toBe(0);
-    const parquet = tempPath('mix.parquet');
-    expect((await cli(['cloud', csv, '--out', parquet, '--jobs', '1'])).code).toBe(0);
-    const back = await cli(['cloud', parquet, '--format', 'csv', '--jobs', '1']);
-    expect(back.code).toBe(0);
-    const after = parseCsv(back.stdout);
-    expect(after.map((row) => row.error_code)).toEqual(['', '']);
-    expect(results(after)).toEqual(results(parseCsv(direct.stdout)));
+    expect(back.map((row) => row.error_code)).toEqual(['', '']);
+    expect(results(back)).toEqual(results(direct));
   });
 });

@@ -23,6 +23,16 @@ import { defaultDatasets } from '../../src/embedded/index';
 const { InputValidationError, ConfigError } = ERRORS;
 const HOUR = { timestamp: '2026-03-02T00:00:00Z', duration: 3600 };
 const AWS = { ...HOUR, 'cloud/vendor': 'aws', 'cloud/region': 'eu-central-1' };
+/** 1000 EUR of ISIC 4711 (retail) in DE over a day of 2023. */
+const SPEND_RETAIL_DE = {
+  timestamp: '2023-05-01T00:00:00Z',
+  duration: 86400,
+  'spend/money': 1000,
+  'spend/currency': 'EUR',
+  'spend/region': 'DE',
+  'spend/classification-type': 'isic4',
+  'spend/classification-code': '4711',
+};
 const datasets = defaultDatasets as Parameters<typeof calculateCpu>[2];
 
 describe('outputs, worked by hand', () => {
@@ -106,16 +116,7 @@ describe('outputs, worked by hand', () => {
   });
 
   it('Spend: 1000 EUR retail in DE, the year from the timestamp; the notices named', async () => {
-    const observation = {
-      timestamp: '2023-05-01T00:00:00Z',
-      duration: 86400,
-      'spend/money': 1000,
-      'spend/currency': 'EUR',
-      'spend/region': 'DE',
-      'spend/classification-type': 'isic4',
-      'spend/classification-code': '4711',
-    };
-    const [out] = await Spend().execute([observation]);
+    const [out] = await Spend().execute([{ ...SPEND_RETAIL_DE }]);
     const library = calculateSpend(
       {
         activity: { classification_type: 'isic4', classification_code: '4711' },
@@ -129,13 +130,13 @@ describe('outputs, worked by hand', () => {
     expect(out!.carbon).toBeCloseTo(library.estimate.co2e * 1000, 9);
     expect(out!['spend/factor-id']).toBe(library.estimate.emission_factor!.id);
     expect(out!['spend/notices']).toBe(library.notices.map((notice) => notice.code).join(', '));
-    const [given] = await Spend().execute([{ ...observation, 'spend/year': 2019 }]);
+    const [given] = await Spend().execute([{ ...SPEND_RETAIL_DE, 'spend/year': 2019 }]);
     expect(given!.carbon).not.toBe(out!.carbon);
     // An unquoted code in YAML is a number: the same code.
-    const [numeric] = await Spend().execute([{ ...observation, 'spend/classification-code': 4711 }]);
+    const [numeric] = await Spend().execute([{ ...SPEND_RETAIL_DE, 'spend/classification-code': 4711 }]);
     expect(numeric!.carbon).toBe(out!.carbon);
     const error = await Spend()
-      .execute([{ ...observation, 'spend/classification-code': { code: 4711 } }])
+      .execute([{ ...SPEND_RETAIL_DE, 'spend/classification-code': { code: 4711 } }])
       .catch((e) => e);
     expect(error).toBeInstanceOf(InputValidationError);
     expect(error.message).toBe('"spend/classification-code" parameter is not a non-empty string at index 0.');
@@ -352,15 +353,6 @@ describe('metadata outputs', () => {
     'cloud/instance-type': 'a2-highgpu-1g',
     'cpu/utilization': 50,
   };
-  const SPEND = {
-    timestamp: '2023-05-01T00:00:00Z',
-    duration: 86400,
-    'spend/money': 1000,
-    'spend/currency': 'EUR',
-    'spend/region': 'DE',
-    'spend/classification-type': 'isic4',
-    'spend/classification-code': '4711',
-  };
   it.each([
     [
       'CloudInstance',
@@ -372,7 +364,7 @@ describe('metadata outputs', () => {
     ['CloudStorage', CloudStorage, [{ ...AWS, 'storage/capacity': 50, 'storage/type': 'ssd' }]],
     ['CloudNetworking', CloudNetworking, [{ ...AWS, 'network/data-in': 60, 'network/data-out': 40 }]],
     ['CloudEmbodied', CloudEmbodied, [{ ...HOUR, 'cloud/vendor': 'aws', 'cloud/instance-type': 'm5.large' }]],
-    ['Spend', Spend, [SPEND]],
+    ['Spend', Spend, [SPEND_RETAIL_DE]],
   ] as const)('%s declares exactly the keys it writes', async (_name, plugin, observations) => {
     const instance = plugin();
     const outputs = await instance.execute(observations.map((observation) => ({ ...observation })));
