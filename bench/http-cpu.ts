@@ -11,7 +11,7 @@ import { median } from './statistics';
  * autocannon (32 connections, a cpu batch of 100), interleaved rounds, each server's user + system CPU read from
  * /proc before and after. A ratio of requests per second also depends on how much CPU autocannon and the machine's
  * other work leave each server; CPU per answer does not. `tsx bench/http-cpu.ts [--rounds 4] [--duration 4]
- * [--cli other/dist/cli.js] [--base other/dist/cli.js]` after `npm run build`; `--base` adds another build's
+ * [--cli other/dist/cli.js] [--base other/dist/cli.js] [--single]` after `npm run build`; `--base` adds another build's
  * `serve` to the same rounds (before/after side by side).
  */
 
@@ -22,7 +22,9 @@ const BATCH = Array.from({ length: 100 }, (_, index) => ({
   region: 'us_east_1',
   duration: 1,
 }));
-const body = JSON.stringify(BATCH);
+/** `--single`: one cpu request per answer (bench/http.ts's single case) instead of the batch of 100. */
+const SINGLE = process.argv.includes('--single');
+const body = JSON.stringify(SINGLE ? BATCH[0] : BATCH);
 const headers = { 'content-type': 'application/json' };
 
 async function main() {
@@ -37,7 +39,7 @@ async function main() {
   const serve = cli ? await startCli(cli) : await startServe(extra);
   const baseCli = flag('--base');
   const base = baseCli === undefined ? undefined : await startCli(baseCli);
-  const path = '/compute/aws/cpu/batch';
+  const path = SINGLE ? '/compute/aws/cpu' : '/compute/aws/cpu/batch';
   const folder = mkdtempSync(join(tmpdir(), 'bench-http-cpu-'));
   const answerFile = join(folder, 'batch.json');
   const answer = await fetch(`http://127.0.0.1:${serve.port}${path}`, { method: 'POST', headers, body });
@@ -91,7 +93,7 @@ async function main() {
       `serve ÷ bare, median of the rounds' ratios: answers/s ${paired('bare', (figure) => figure.rate)}`,
     );
     process.stdout.write(
-      `cpu batch of 100, median of ${ROUNDS} interleaved rounds of ${DURATION} s, load average ${load} at the start, ${loadavg()[0]?.toFixed(1)} at the end\n${lines.join('\n')}\n`,
+      `${SINGLE ? 'single cpu request' : 'cpu batch of 100'}, median of ${ROUNDS} interleaved rounds of ${DURATION} s, load average ${load} at the start, ${loadavg()[0]?.toFixed(1)} at the end\n${lines.join('\n')}\n`,
     );
   } finally {
     await serve.stop();

@@ -210,25 +210,19 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
       ),
     },
     (request, response) => {
-      if (!sockets.admit(request.socket)) {
-        request.socket.destroy();
+      const socket = request.socket;
+      const connection = sockets.admit(socket);
+      if (connection === undefined) {
+        socket.destroy();
         return;
       }
-      const socket = request.socket;
       running++;
-      busy.set(socket, (busy.get(socket) ?? 0) + 1);
-      const earlier = sockets.receiving(socket, request, response);
+      const earlier = sockets.receiving(connection, request, response);
       response.on('close', () => {
         running--;
-        const left = (busy.get(socket) ?? 1) - 1;
-        if (left > 0) busy.set(socket, left);
-        else {
-          busy.delete(socket);
-          sockets.answered(socket);
-        }
         // A response begun before the signal kept its connection alive; end it once flushed ('close' follows
         // 'finish', when the last byte is with the kernel), so the server can close.
-        if (stopping && left === 0 && !socket.destroyed) socket.end();
+        if (sockets.answered(connection, socket) && stopping && !socket.destroyed) socket.end();
       });
       if (stopping) {
         // The connection closes after its last request only: Node's server drops the pipelined requests that follow
@@ -249,7 +243,7 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
   // --request-timeout gets the JSON error body every other answer has, not node's bare status line; while one of
   // the connection's responses is being written, the connection is only closed.
   server.on('clientError', (error: Error, socket: Socket) =>
-    answerClientError(error, socket, busy.has(socket)),
+    answerClientError(error, socket, sockets.busy(socket)),
   );
   // A request with `Expect: 100-continue` comes here instead of 'request', so node does not answer 100 before the
   // checks: the node edge sends it when it reads the body (createNodeListener).
@@ -258,12 +252,10 @@ export async function serve(options: ServeOptions, datasets: Datasets, io: CliIo
   );
   // Node's closeIdleConnections (which server.close() also calls) destroys a connection as soon as its response
   // is ended, even while megabytes of it still wait to be flushed: 2 of 3 large answers were cut mid-body at
-  // SIGTERM. Here idle means what the drain needs: no response of this connection is still being written.
-  const busy = new Map<Socket, number>();
-  // And a connection that has sent part of a request, or whose request the server has not read yet, is not idle
-  // either: only one that never spoke, or spoke and was answered, may be closed at once.
+  // SIGTERM. Here idle means what the drain needs: no response of this connection is still being written, and
+  // nothing of a request is sent and unanswered (sockets.idle).
   server.closeIdleConnections = () => {
-    for (const socket of sockets.open()) if (!busy.has(socket) && sockets.idle(socket)) socket.destroy();
+    for (const socket of sockets.open()) if (sockets.idle(socket)) socket.destroy();
   };
   const sockets = connectionCap(server, {
     max: timeouts.maxConnections,
@@ -347,12 +339,15 @@ const PROGRESS_GRACE_MS = 2_000;
 const PROGRESS_CHECK_MS = 250;
 
 /**
- * Where a counted connection stands: the request being received, its last request's response until answered, and
- * the rate's starting point.
+ * Where a counted connection stands: the request being received, its last request's response until answered, how
+ * many of its responses are not closed yet, and the rate's starting point. Kept per connection, so a request costs
+ * one lookup (bench/http.md).
  */
-interface Progress {
+interface Connection {
   request: IncomingMessage | undefined;
   response: ServerResponse | undefined;
+  /** Its responses begun and not closed yet (more than one when requests are pipelined). */
+  unanswered: number;
   since: number;
   bytes: number;
   /** bytesRead when its last answer was written (−1: none yet). */
@@ -371,34 +366,34 @@ function connectionCap(
 ) {
   const { max, perAddress, firstByteMs, minBytesPerSecond } = limits;
   const open = new Set<Socket>();
-  const counted = new Set<Socket>();
   const byAddress = new Map<string, number>();
   const silent = new Map<Socket, number>();
-  const progress = new Map<Socket, Progress>();
+  const counted = new Map<Socket, Connection>();
   let accepted = 0;
-  const count = (socket: Socket): boolean => {
-    if (counted.has(socket)) return true;
+  const count = (socket: Socket): Connection | undefined => {
+    const known = counted.get(socket);
+    if (known !== undefined) return known;
     const address = socket.remoteAddress ?? '';
     const held = byAddress.get(address) ?? 0;
-    if (counted.size >= max || held >= perAddress) return false;
+    if (counted.size >= max || held >= perAddress) return undefined;
     silent.delete(socket);
-    counted.add(socket);
     byAddress.set(address, held + 1);
-    progress.set(socket, {
+    const connection: Connection = {
       request: undefined,
       response: undefined,
+      unanswered: 0,
       since: performance.now(),
       bytes: 0,
       idleAt: -1,
-    });
+    };
+    counted.set(socket, connection);
     socket.once('close', () => {
       counted.delete(socket);
-      progress.delete(socket);
       const left = (byAddress.get(address) ?? 1) - 1;
       if (left > 0) byAddress.set(address, left);
       else byAddress.delete(address);
     });
-    return true;
+    return connection;
   };
   /**
    * Cuts a counted connection that is sending a request (its headers, or a body the handler is reading) slower
@@ -407,7 +402,7 @@ function connectionCap(
    */
   const checkProgress = (now: number) => {
     if (minBytesPerSecond === 0) return;
-    for (const [socket, state] of progress) {
+    for (const [socket, state] of counted) {
       const sending =
         state.request !== undefined
           ? !state.request.complete
@@ -433,7 +428,7 @@ function connectionCap(
       // A connection that spoke while its address's share (or the cap) was full waits, outside the count, for a
       // place until its first-byte time is up: closed at once, a dripping attacker reconnected at once, and 1,200
       // of them made the server accept and close thousands of connections a second.
-      if (socket.bytesRead > 0 && count(socket)) continue;
+      if (socket.bytesRead > 0 && count(socket) !== undefined) continue;
       if (now - since >= firstByteMs) {
         silent.delete(socket);
         socket.destroy();
@@ -458,13 +453,14 @@ function connectionCap(
     });
   });
   return {
-    /** Counts a connection that sent a request; false when the cap is full. */
+    /** Counts a connection that sent a request, and gives its state; undefined when the cap is full. */
     admit: count,
     stop: () => {
       clearInterval(sweep);
       // Connections still waiting for a place would hold the drain until its grace period: those that cannot have
       // one now are closed, as they would have been before they waited.
-      for (const socket of silent.keys()) if (socket.bytesRead > 0 && !count(socket)) socket.destroy();
+      for (const socket of silent.keys())
+        if (socket.bytesRead > 0 && count(socket) === undefined) socket.destroy();
     },
     /** Every open connection, silent or counted. */
     open: () => open,
@@ -480,11 +476,13 @@ function connectionCap(
      * after which the connection closes when it says so).
      */
     *responses(): Generator<ServerResponse> {
-      for (const state of progress.values()) if (state.response !== undefined) yield state.response;
+      for (const state of counted.values()) if (state.response !== undefined) yield state.response;
     },
+    /** Whether a response of the connection is still being written. */
+    busy: (socket: Socket): boolean => (counted.get(socket)?.unanswered ?? 0) > 0,
     /** Nothing to finish on the connection: it never sent a byte, or its last answer was written and it is silent since. */
     idle: (socket: Socket): boolean => {
-      const state = progress.get(socket);
+      const state = counted.get(socket);
       if (state === undefined) return socket.bytesRead === 0;
       return state.request === undefined && state.idleAt >= 0 && socket.bytesRead === state.idleAt;
     },
@@ -493,28 +491,30 @@ function connectionCap(
      * response of the connection's request before it, when that is not answered yet (HTTP/1.1 pipelining).
      */
     receiving: (
-      socket: Socket,
+      connection: Connection,
       request: IncomingMessage,
       response: ServerResponse,
     ): ServerResponse | undefined => {
-      const state = progress.get(socket);
-      if (state === undefined) return undefined;
-      const earlier = state.response;
-      state.request = request;
-      state.response = response;
-      state.since = performance.now();
-      state.bytes = socket.bytesRead;
+      const earlier = connection.response;
+      connection.unanswered += 1;
+      connection.request = request;
+      connection.response = response;
+      connection.since = performance.now();
+      connection.bytes = request.socket.bytesRead;
       return earlier;
     },
-    /** The connection's answer is written: it is idle until it sends more. */
-    answered: (socket: Socket) => {
-      const state = progress.get(socket);
-      if (state === undefined) return;
-      state.request = undefined;
-      state.response = undefined;
-      state.idleAt = socket.bytesRead;
-      state.since = performance.now();
-      state.bytes = socket.bytesRead;
+    /**
+     * One of the connection's responses closed; when it was the last one open, the connection is idle until it
+     * sends more, and this gives true.
+     */
+    answered: (connection: Connection, socket: Socket): boolean => {
+      connection.unanswered -= 1;
+      if (connection.unanswered > 0) return false;
+      connection.request = undefined;
+      connection.response = undefined;
+      connection.idleAt = connection.bytes = socket.bytesRead;
+      connection.since = performance.now();
+      return true;
     },
   };
 }
