@@ -28,8 +28,8 @@ import { V1_CLOUD, v1CloudBatch } from './v1/cloud';
  * {@link Call} and writes the {@link Reply} back.
  */
 
-/** A request as the rules see it. `R` is the edge's own request object, handed to `authorize` and `onError`. */
-export interface Call<R> {
+/** A request's head as the rules see it. `R` is the edge's own request object, handed to `authorize` and `onError`. */
+export interface Head<R> {
   readonly raw: R;
   readonly method: string;
   /**
@@ -39,6 +39,10 @@ export interface Call<R> {
   readonly pathname: string;
   /** A header's value by lower-case name, or undefined. */
   header(name: string): string | undefined;
+}
+
+/** A request as the rules see it: its head, and its body to read. */
+export interface Call<R> extends Head<R> {
   /**
    * The body's bytes, counted as they arrive; throws `payload_too_large` past `maxBytes` and `invalid_json`
    * (unreadable) when the stream fails.
@@ -56,6 +60,34 @@ export interface Reply {
   readonly body: string | readonly Uint8Array<ArrayBuffer>[];
   /** For an edge that knows when the body's bytes are written: they may then hold later answers. */
   readonly release?: (() => void) | undefined;
+}
+
+/**
+ * What the rules make of a request's head: its reply, or the body they want read and what they answer to it. An
+ * edge that reads the body itself (the node edge) answers a single request in the same turn as its last byte.
+ */
+export type Step = Reply | BodyWanted;
+
+/** The body a request's head asks for: read at most `maxBytes`, then give them to `answer`. */
+export interface BodyWanted {
+  readonly maxBytes: number;
+  /** The reply to the body's bytes: at once for a single request, a promise for a batch. Never throws or rejects. */
+  answer(bytes: Uint8Array): Reply | Promise<Reply>;
+  /** The reply when the body could not be read (past `maxBytes`, the stream failed). */
+  refuse(error: unknown): Reply;
+}
+
+/** Whether a step is the reply itself. */
+export const isReply = (step: Step): step is Reply => 'status' in step;
+
+/**
+ * The rules: as one function from a {@link Call} to its {@link Reply}, and in steps ({@link Rules.begin}) for an
+ * edge that reads the body itself.
+ */
+export interface Rules<R> {
+  (call: Call<R>): Promise<Reply>;
+  /** The head's {@link Step}: at once, or a promise of it while `authorize` decides. Never throws or rejects. */
+  begin(head: Head<R>): Step | Promise<Step>;
 }
 
 /** The rules' options; the edges' options are this with their own request type. */
@@ -146,13 +178,13 @@ function positiveInteger(name: keyof typeof HANDLER_CEILINGS, value: number): nu
 const BEARER = /^Bearer +([^\s]+) *$/i;
 
 /**
- * The rules as one function from a {@link Call} to a {@link Reply}. It never rejects: a caller's mistake is its
- * 4xx error body, anything else is reported to `onError` and answered with the fixed 500 body.
+ * The rules (see {@link Rules}). They never throw or reject: a caller's mistake is its 4xx error body, anything
+ * else is reported to `onError` and answered with the fixed 500 body.
  *
  * @throws RangeError when `maxBatchSize` or `maxBodyBytes` is not a whole number from 1 to its ceiling, or
  *   `maxAnswerFactor` not a whole number of at least 1.
  */
-export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Promise<Reply> {
+export function createRules<R>(options: RulesOptions<R>): Rules<R> {
   const { datasets, authorize, calculation } = options;
   const maxBatchSize = positiveInteger('maxBatchSize', options.maxBatchSize ?? 100);
   const maxBodyBytes = positiveInteger('maxBodyBytes', options.maxBodyBytes ?? 1_000_000);
@@ -198,7 +230,7 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     );
   }
 
-  async function authenticate(call: Call<R>): Promise<void> {
+  async function authenticate(call: Head<R>): Promise<void> {
     if (authorize === undefined) return;
     const key = BEARER.exec(call.header('authorization') ?? '')?.[1];
     if (key === undefined)
@@ -275,8 +307,8 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     return destination;
   }
 
-  async function handle(call: Call<R>): Promise<Reply> {
-    if (authorize !== undefined) await authenticate(call);
+  /** A request's head checked (route, method, content type, declared size): its reply, or where its body goes. */
+  function routeOf(call: Head<R>): Reply | { route: Route; v1: boolean } {
     const destination = destinationOf(call.pathname);
     if (destination.openapi)
       return getOnly(call.method, () => (metadataReplies.openapi ??= reply(openApiDocument)));
@@ -304,19 +336,28 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
       checkContentCoding(contentEncoding, transferEncoding);
     if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared) > maxBodyBytes)
       throw tooLarge(maxBodyBytes);
-    const bytes = await call.readBody(maxBodyBytes);
-    const pause = pacer();
-    let body: unknown;
-    if (route.batch && bytes.byteLength > LARGE_BODY_BYTES) {
-      await nextTurn(); // a large batch starts behind those already running
-      body = await parseJsonBytesInSlices(bytes, pause);
-    } else body = parseJsonBytes(bytes);
-    const computed = compute(route, body, v1);
+    return { route, v1 };
+  }
+
+  /** The answer to a body: a single request's at once, with no promise between its bytes and its text. */
+  function answerTo(route: Route, v1: boolean, bytes: Uint8Array): Reply | Promise<Reply> {
+    if (route.batch) return answerBatch(route, v1, bytes);
+    const computed = compute(route, parseJsonBytes(bytes), v1);
     // The per-resource unversioned routes send data_quality_flags as the list's text (SPEC.md); v1 answers are
     // already in their wire shape.
     const wire = !v1 && CALCULATORS[route.calculator].wireFlags;
-    if (computed.batch === undefined)
-      return { status: 200, headers: JSON_HEADERS, body: jsonText(computed.value, { wire }) };
+    return { status: 200, headers: JSON_HEADERS, body: jsonText(computed.value, { wire }) };
+  }
+
+  async function answerBatch(route: Route, v1: boolean, bytes: Uint8Array): Promise<Reply> {
+    const pause = pacer();
+    let body: unknown;
+    if (bytes.byteLength > LARGE_BODY_BYTES) {
+      await nextTurn(); // a large batch starts behind those already running
+      body = await parseJsonBytesInSlices(bytes, pause);
+    } else body = parseJsonBytes(bytes);
+    const computed = compute(route, body, v1) as Extract<Computed, { requests: readonly unknown[] }>;
+    const wire = !v1 && CALCULATORS[route.calculator].wireFlags;
     // A v1 batch is the same array text inside the hosted envelope, as JSON.stringify({ results }) writes it.
     const maxLength = Math.max(ANSWER_SIZE.floor, answerFactor * bytes.byteLength);
     const writer = batchWriter({
@@ -339,28 +380,95 @@ export function createRules<R>(options: RulesOptions<R>): (call: Call<R>) => Pro
     return { status: 200, headers: JSON_HEADERS, body: writer.end(), release: () => writer.release() };
   }
 
-  async function respond(call: Call<R>): Promise<Reply> {
+  /** A failure's reply: a caller's mistake is its error body; anything else goes to `onError` and is a 500. */
+  function failed(error: unknown, raw: R): Reply {
+    if (error instanceof EmissionsError) return errorReply(error);
     try {
-      return await handle(call);
-    } catch (error) {
-      if (error instanceof EmissionsError) return errorReply(error);
+      onError(error, raw);
+    } catch {
+      // A failing logger must not turn a 500 into a crash.
+    }
+    return internalErrorReply();
+  }
+
+  /**
+   * One request from its head on: where its body goes, and each of its replies with the CORS headers it is owed.
+   * The body it wants is itself (an object, not closures, made once per request).
+   */
+  class Exchange implements BodyWanted {
+    readonly maxBytes = maxBodyBytes;
+    private route: Route | undefined;
+    private v1 = false;
+
+    constructor(
+      private readonly head: Head<R>,
+      private readonly allowed: Record<string, string> | undefined,
+    ) {}
+
+    /** The head's step, once `authorize` (if any) let it through. */
+    step(): Step {
+      let target: ReturnType<typeof routeOf>;
       try {
-        onError(error, call.raw);
-      } catch {
-        // A failing logger must not turn a 500 into a crash.
+        target = routeOf(this.head);
+      } catch (error) {
+        return this.refuse(error);
       }
-      return internalErrorReply();
+      if ('status' in target) return this.finish(target);
+      this.route = target.route;
+      this.v1 = target.v1;
+      return this;
+    }
+
+    answer(bytes: Uint8Array): Reply | Promise<Reply> {
+      try {
+        const answer = answerTo(this.route as Route, this.v1, bytes);
+        if (!(answer instanceof Promise)) return this.finish(answer);
+        return answer.then(
+          (ready) => this.finish(ready),
+          (error: unknown) => this.refuse(error),
+        );
+      } catch (error) {
+        return this.refuse(error);
+      }
+    }
+
+    refuse(error: unknown): Reply {
+      return this.finish(failed(error, this.head.raw));
+    }
+
+    private finish(answer: Reply): Reply {
+      const { allowed } = this;
+      return allowed === undefined ? answer : { ...answer, headers: { ...answer.headers, ...allowed } };
     }
   }
 
-  if (cors === undefined) return respond;
-  return async (call) => {
-    const preflight = cors.preflight(call.method, (name) => call.header(name));
-    if (preflight !== undefined) return { status: 204, headers: preflight, body: '' };
-    const answer = await respond(call);
-    const allowed = cors.responseHeaders((name) => call.header(name));
-    return { ...answer, headers: { ...answer.headers, ...allowed } };
+  function begin(head: Head<R>): Step | Promise<Step> {
+    let allowed: Record<string, string> | undefined;
+    if (cors !== undefined) {
+      const preflight = cors.preflight(head.method, (name) => head.header(name));
+      if (preflight !== undefined) return { status: 204, headers: preflight, body: '' };
+      allowed = cors.responseHeaders((name) => head.header(name));
+    }
+    const exchange = new Exchange(head, allowed);
+    if (authorize === undefined) return exchange.step();
+    return authenticate(head).then(
+      () => exchange.step(),
+      (error: unknown) => exchange.refuse(error),
+    );
+  }
+
+  const rules = async (call: Call<R>): Promise<Reply> => {
+    const step = await begin(call);
+    if (isReply(step)) return step;
+    let bytes: Uint8Array;
+    try {
+      bytes = await call.readBody(step.maxBytes);
+    } catch (error) {
+      return step.refuse(error);
+    }
+    return step.answer(bytes);
   };
+  return Object.assign(rules, { begin });
 }
 
 /**
