@@ -1,4 +1,4 @@
-import { EmissionsError, type ErrorBody, messages } from './errors';
+import { EmissionsError, type ErrorBody, messages, thrownReason } from './errors';
 
 /** How many {@link runBatch} calls are running (one may run inside another). */
 let runningBatches = 0;
@@ -28,12 +28,13 @@ export const inBatch = (): boolean => runningBatches > 0;
 export function runBatch<T>(requests: unknown, calculate: (request: unknown) => T): Array<T | ErrorBody> {
   if (!Array.isArray(requests))
     throw new EmissionsError('invalid_request', messages.notABatch(), { path: 'requests' });
-  const results = new Array<T | ErrorBody>(requests.length);
+  const count = lengthOf(requests);
+  const results = new Array<T | ErrorBody>(count);
   runningBatches++;
   try {
-    for (let index = 0; index < requests.length; index++) {
+    for (let index = 0; index < count; index++) {
       try {
-        results[index] = calculate(requests[index]);
+        results[index] = calculate(elementOf(requests, index));
       } catch (error) {
         if (!(error instanceof EmissionsError)) throw error;
         results[index] = error.withPathPrefix(`requests[${index}]`).toJSON();
@@ -43,6 +44,29 @@ export function runBatch<T>(requests: unknown, calculate: (request: unknown) => 
     runningBatches--;
   }
   return results;
+}
+
+// A batch behind a Proxy reads its length and elements through the caller's code: what that throws is the
+// caller's input failing, not an engine bug, so it becomes `invalid_request` like any unreadable request.
+
+/** A batch's length, or `invalid_request` for the whole batch when reading it throws. */
+function lengthOf(requests: readonly unknown[]): number {
+  try {
+    return requests.length;
+  } catch (thrown) {
+    throw new EmissionsError('invalid_request', messages.unreadableBatch(thrownReason(thrown)), {
+      path: 'requests',
+    });
+  }
+}
+
+/** A batch's element, or `invalid_request` (that element's error body) when reading it throws. */
+function elementOf(requests: readonly unknown[], index: number): unknown {
+  try {
+    return requests[index];
+  } catch (thrown) {
+    throw new EmissionsError('invalid_request', messages.unreadableRequest(thrownReason(thrown)));
+  }
 }
 
 /** True when a batch result element is an error body rather than a result. */

@@ -238,4 +238,24 @@ export const messages = {
   /** A request whose reading threw (a getter, a revoked Proxy): what was thrown, cut short. */
   unreadableRequest: (reason: string) =>
     `The request could not be read: ${shownInput(reason, 120).replace(/\.$/, '')}.`,
+  /** A batch whose length could not be read (a Proxy's getter): what was thrown, cut short. */
+  unreadableBatch: (reason: string) =>
+    `The batch could not be read: ${shownInput(reason, 120).replace(/\.$/, '')}.`,
 } as const;
+
+/**
+ * What a value thrown while reading a caller's input says, as far as it can be read itself (it may be a Proxy
+ * too).
+ *
+ * @example
+ * ```ts
+ * thrownReason(new Error('boom')); // 'boom'
+ * ```
+ */
+export function thrownReason(thrown: unknown): string {
+  try {
+    return thrown instanceof Error ? thrown.message : String(thrown);
+  } catch {
+    return 'reading it threw';
+  }
+}

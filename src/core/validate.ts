@@ -8,6 +8,7 @@ import {
   MAX_MESSAGE_CHARS,
   messages,
   shownInput,
+  thrownReason,
 } from './errors';
 import { fastParser } from './fast-parse';
 import {
@@ -166,19 +167,10 @@ export function parseRequest<S extends z.ZodMiniType>(
     result = compiled(schema).safeParse(input) as ReturnType<S['safeParse']>;
   } catch (thrown) {
     if (thrown instanceof EmissionsError) throw thrown;
-    throw new EmissionsError('invalid_request', messages.unreadableRequest(reasonOf(thrown)));
+    throw new EmissionsError('invalid_request', messages.unreadableRequest(thrownReason(thrown)));
   }
   if (result.success) return result.data as z.output<S>;
   throw issueToError(result.error.issues[0]);
-}
-
-/** What an error thrown while reading a request says, as far as it can be read itself (it may be a Proxy too). */
-function reasonOf(thrown: unknown): string {
-  try {
-    return thrown instanceof Error ? thrown.message : String(thrown);
-  } catch {
-    return 'reading it threw';
-  }
 }
 
 function issueToError(issue: z.core.$ZodIssue | undefined): EmissionsError {

@@ -54,6 +54,7 @@ describe('every error message is at most 200 characters', () => {
     const walked: Record<keyof typeof messages, () => string[]> = {
       unsupportedProvider: () => [messages.unsupportedProvider(LONG.slice(0, 40), CLOUD_PROVIDERS)],
       unreadableRequest: () => [messages.unreadableRequest(LONG)],
+      unreadableBatch: () => [messages.unreadableBatch(LONG)],
       missingProvider: () => [messages.missingProvider(CLOUD_PROVIDERS)],
       providerNotAString: () => [messages.providerNotAString('an object', CLOUD_PROVIDERS)],
       unknownRegion: () =>

@@ -82,6 +82,51 @@ describe.each(Object.keys(REQUESTS) as Array<keyof typeof CALCULATORS>)('%s batc
   });
 });
 
+/** The batch itself behind a Proxy whose read of `index` throws `boom`: an array to Array.isArray. */
+const throwingIndex = (requests: unknown[], index: number) =>
+  new Proxy(requests, {
+    get(target, key, receiver) {
+      if (key === String(index)) throw new Error('boom');
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+
+describe.each(Object.keys(REQUESTS) as Array<keyof typeof CALCULATORS>)('%s batch behind a Proxy', (id) => {
+  const ok = REQUESTS[id];
+
+  it('an element whose read throws becomes its invalid_request body; the others are computed', () => {
+    const results = batchOf(id, throwingIndex([ok, ok, ok], 1) as unknown[]);
+    expect(results).toHaveLength(3);
+    expect(results[1]).toEqual({
+      error: 'bad_request',
+      error_code: 'invalid_request',
+      message: 'The request could not be read: boom.',
+      path: 'requests[1]',
+    });
+    expect(isErrorBody(results[0])).toBe(false);
+    expect(results[2]).toEqual(results[0]);
+  });
+
+  it('a batch whose length cannot be read is refused as invalid_request, not with the Proxy’s own error', () => {
+    const requests = new Proxy([ok], {
+      get(target, key, receiver) {
+        if (key === 'length') throw new Error('no length');
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    let thrown: unknown;
+    try {
+      batchOf(id, requests);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(EmissionsError);
+    expect((thrown as EmissionsError).error_code).toBe('invalid_request');
+    expect((thrown as EmissionsError).message).toBe('The batch could not be read: no length.');
+    expect((thrown as EmissionsError).path).toBe('requests');
+  });
+});
+
 describe('a single call given an element it cannot read', () => {
   it('throws an EmissionsError invalid_request, not the getter’s own error', () => {
     const bad = throwingGetter(REQUESTS.cpu, 'duration');
