@@ -64,14 +64,38 @@ export {
 } from './summary';
 export { parseUsageUnit, type UsageUnit } from './units';
 
+/** Levels of nested columns read through: a bill's JSON nests two or three deep (GCP's `usage.amount`). */
+const READ_DEPTH = 8;
+
+const isPlainObject = (value: object): boolean => {
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+};
+
 /**
- * A copy of a row's own columns (the row the result gives back), or undefined when it is not an object or reading
- * a column throws (a getter): such a row is `invalid_row`, and the rows beside it are still estimated.
+ * Reads every member of a nested column's plain objects and arrays (to {@link READ_DEPTH} levels), so a getter that
+ * throws there throws here, for the row alone, and not inside the estimator. The values stay the caller's own.
+ */
+function readThrough(value: object, depth: number): void {
+  if (depth === READ_DEPTH || !(Array.isArray(value) || isPlainObject(value))) return;
+  for (const inner of Object.values(value) as unknown[])
+    if (typeof inner === 'object' && inner !== null) readThrough(inner, depth + 1);
+}
+
+/**
+ * A copy of a row's own columns (the row the result gives back; nested values are the caller's own), or undefined
+ * when it is not an object or reading a column throws (a getter, at any level the estimator reads): such a row is
+ * `invalid_row`, and the rows beside it are still estimated.
  */
 function readableRow(row: unknown): Record<string, unknown> | undefined {
   if (typeof row !== 'object' || row === null || Array.isArray(row)) return undefined;
   try {
-    return { ...row };
+    const copy: Record<string, unknown> = { ...row };
+    for (const name in copy) {
+      const value = copy[name];
+      if (typeof value === 'object' && value !== null) readThrough(value, 1);
+    }
+    return copy;
   } catch {
     return undefined;
   }

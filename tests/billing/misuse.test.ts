@@ -85,6 +85,38 @@ describe('estimateBilling given rows that are not rows', () => {
     expect(rows.map((row) => row.co2e_reason)).toEqual(['', 'invalid_row', '']);
   });
 
+  it('a nested column whose property throws when read (a GCP JSON row) is invalid_row, not the end of the call', () => {
+    const line = (usage: Record<string, unknown>) => ({
+      service: { description: 'Compute Engine' },
+      sku: { description: 'N1 Predefined Instance Core running in Americas' },
+      usage_start_time: '2026-11-01T00:00:00Z',
+      location: { region: 'us-central1' },
+      cost: 1,
+      usage,
+      cost_type: 'regular',
+    });
+    const trap = line({ unit: 'seconds' });
+    Object.defineProperty(trap.usage, 'amount', {
+      enumerable: true,
+      get() {
+        throw new Error('not readable');
+      },
+    });
+    const ok = line({ amount: 3600, unit: 'seconds' });
+    const { rows, summary } = estimateBilling([ok, trap, ok], defaultDatasets);
+    expect(rows.map((row) => row.co2e_reason)).toEqual(['', 'invalid_row', '']);
+    expect(rows[0]!.co2e_kg).toBeGreaterThan(0);
+    expect(summary).toMatchObject({ rows: 3, estimated_rows: 2 });
+  });
+
+  it('a row holding itself in a column is estimated like the row, not lost to a stack overflow', () => {
+    const cycle: Record<string, unknown> = { ...good! };
+    cycle.self = cycle;
+    const { rows } = estimateBilling([good!, cycle, good!], defaultDatasets);
+    expect(rows.map((row) => row.co2e_reason)).toEqual(['', '', '']);
+    expect(rows[1]!.co2e_kg).toBe(rows[0]!.co2e_kg);
+  });
+
   it('invalid_row is one of the listed reasons', () => {
     expect(REASON_CODES).toContain('invalid_row');
   });
