@@ -114,16 +114,14 @@ describe.each(Object.keys(REQUESTS) as Array<keyof typeof CALCULATORS>)('%s batc
         return Reflect.get(target, key, receiver) as unknown;
       },
     });
-    let thrown: unknown;
-    try {
-      batchOf(id, requests);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(EmissionsError);
-    expect((thrown as EmissionsError).error_code).toBe('invalid_request');
-    expect((thrown as EmissionsError).message).toBe('The batch could not be read: no length.');
-    expect((thrown as EmissionsError).path).toBe('requests');
+    expect(() => batchOf(id, requests)).toThrow(
+      expect.objectContaining({
+        constructor: EmissionsError,
+        error_code: 'invalid_request',
+        message: 'The batch could not be read: no length.',
+        path: 'requests',
+      }),
+    );
   });
 });
 
