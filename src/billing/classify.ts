@@ -69,21 +69,28 @@ export type ResolvedColumns = Partial<Record<LineField, string[]>>;
  */
 export function rowHeader(row: Record<string, unknown>): string[] {
   const names: string[] = [];
-  const walk = (value: Record<string, unknown>, prefix: string) => {
+  const walk = (value: Record<string, unknown>, prefix: string, depth: number) => {
     for (const [key, item] of Object.entries(value)) {
-      if (
-        item !== null &&
-        typeof item === 'object' &&
-        !Array.isArray(item) &&
-        Object.getPrototypeOf(item) === Object.prototype
-      ) {
-        walk(item as Record<string, unknown>, `${prefix}${key}.`);
-      } else names.push(`${prefix}${key}`);
+      if (depth < NESTED_DEPTH && isNestedColumn(item)) walk(item, `${prefix}${key}.`, depth + 1);
+      else names.push(`${prefix}${key}`);
     }
   };
-  walk(row, '');
+  walk(row, '', 1);
   return names;
 }
+
+/**
+ * Levels of nested columns read: a bill's JSON nests two or three deep (GCP's `usage.amount`); deeper, and in a row
+ * that holds itself, a value is one column.
+ */
+export const NESTED_DEPTH = 8;
+
+/** Whether a column's value is a nested object whose members are columns (`usage` of `usage.amount`). */
+export const isNestedColumn = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.getPrototypeOf(value) === Object.prototype;
 
 /**
  * A row's value of a column: the key itself, else a dotted path into nested objects (JSON Lines).

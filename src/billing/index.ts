@@ -6,6 +6,7 @@
  */
 import { EmissionsError } from '../core/errors';
 import type { CloudDatasets } from '../datasets/types';
+import { isNestedColumn, NESTED_DEPTH } from './classify';
 import {
   addToRatios,
   applyCostRatio,
@@ -64,20 +65,12 @@ export {
 } from './summary';
 export { parseUsageUnit, type UsageUnit } from './units';
 
-/** Levels of nested columns read through: a bill's JSON nests two or three deep (GCP's `usage.amount`). */
-const READ_DEPTH = 8;
-
-const isPlainObject = (value: object): boolean => {
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return prototype === Object.prototype || prototype === null;
-};
-
 /**
- * Reads every member of a nested column's plain objects and arrays (to {@link READ_DEPTH} levels), so a getter that
+ * Reads every member of a nested column (its objects and arrays, to {@link NESTED_DEPTH} levels), so a getter that
  * throws there throws here, for the row alone, and not inside the estimator. The values stay the caller's own.
  */
 function readThrough(value: object, depth: number): void {
-  if (depth === READ_DEPTH || !(Array.isArray(value) || isPlainObject(value))) return;
+  if (depth >= NESTED_DEPTH || !(Array.isArray(value) || isNestedColumn(value))) return;
   for (const inner of Object.values(value) as unknown[])
     if (typeof inner === 'object' && inner !== null) readThrough(inner, depth + 1);
 }

@@ -117,6 +117,14 @@ describe('estimateBilling given rows that are not rows', () => {
     expect(rows[1]!.co2e_kg).toBe(rows[0]!.co2e_kg);
   });
 
+  it('a first row holding itself still gives the header: every row is estimated, not a stack overflow', () => {
+    const cycle: Record<string, unknown> = { ...good! };
+    cycle.self = cycle;
+    const { format, rows } = estimateBilling([cycle, good!], defaultDatasets);
+    expect(format).toBe('focus');
+    expect(rows.map((row) => row.co2e_kg)).toEqual([estimated.co2e_kg, estimated.co2e_kg]);
+  });
+
   it('invalid_row is one of the listed reasons', () => {
     expect(REASON_CODES).toContain('invalid_row');
   });
