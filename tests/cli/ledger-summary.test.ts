@@ -11,6 +11,13 @@ import { cli, tempFile, tempPath } from './harness';
  * 0.0272 = 18.768 kg; ISIC 62, 500 EUR × 0.1333 = 66.65 kg.
  */
 
+/** Runs `command` on `input` with `--out <out>` and `--summary` into a fresh file: the run, the file, and its JSON. */
+async function runWithSummary(command: 'spend' | 'cloud', input: string, out = 'out.csv') {
+  const summaryFile = tempPath('summary.json');
+  const run = await cli([command, input, '--out', tempPath(out), '--summary', summaryFile]);
+  return { run, summaryFile, summary: JSON.parse(readFileSync(summaryFile, 'utf8')) };
+}
+
 const SPEND_HEADER =
   'id,supplier,invoice_date,team,classification_type,classification_code,spend_year,spend_region,money,money_unit,tax_margin,trade_margin,transport_margin';
 
@@ -26,12 +33,9 @@ describe('spend --summary', () => {
         'd,Code Ltd,2019-04-10,dev,isic4,62,2019,DE,abc,eur,,,',
       ].join('\n'),
     );
-    const out = tempPath('out.csv');
-    const summaryFile = tempPath('summary.json');
-    const run = await cli(['spend', input, '--out', out, '--summary', summaryFile]);
+    const { run, summaryFile, summary } = await runWithSummary('spend', input);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`co2e-engine spend: summary in ${summaryFile}`);
-    const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
     const retail =
       'Retail trade (except of motor vehicles and motorcycles) and repair of personal and household goods (services)';
     expect(summary).toMatchObject({
@@ -80,9 +84,9 @@ describe('spend --summary', () => {
     );
     const summaries = [];
     for (const out of ['out.jsonl', 'out.csv.gz']) {
-      const summaryFile = tempPath('s.json');
-      expect((await cli(['spend', input, '--out', tempPath(out), '--summary', summaryFile])).code).toBe(0);
-      summaries.push(JSON.parse(readFileSync(summaryFile, 'utf8')));
+      const { run, summary } = await runWithSummary('spend', input, out);
+      expect(run.code).toBe(0);
+      summaries.push(summary);
     }
     expect(summaries[0]).toEqual(summaries[1]);
     expect(summaries[0].total_kg).toBe(85.418);
@@ -97,11 +101,8 @@ describe('spend --summary', () => {
       'b;S;2019-03-16;ops;isic4;62;2019;DE;500,25;eur;0;0;0',
     ];
     const input = tempFile('excel.csv', `\uFEFF${lines.join('\r\n')}\r\n`);
-    const summaryFile = tempPath('s.json');
-    expect((await cli(['spend', input, '--out', tempPath('out.csv'), '--summary', summaryFile])).code).toBe(
-      0,
-    );
-    const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
+    const { run, summary } = await runWithSummary('spend', input);
+    expect(run.code).toBe(0);
     expect(summary.total_kg).toBe(85.460709);
     expect(summary.by_currency.EUR).toMatchObject({
       money: 1500.75,
@@ -126,10 +127,8 @@ describe('cloud --summary', () => {
         'gpu,data,gpu,aws,us_east_1,,,,,1,h',
       ].join('\n'),
     );
-    const summaryFile = tempPath('cloud-summary.json');
-    const run = await cli(['cloud', input, '--out', tempPath('o.csv'), '--summary', summaryFile]);
+    const { run, summary } = await runWithSummary('cloud', input);
     expect(run.code).toBe(1);
-    const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
     expect(summary).toMatchObject({
       command: 'cloud',
       rows: 4,
@@ -168,10 +167,8 @@ describe('cloud --summary', () => {
         'cpu,gcp,europe_west1,4,0.5,1,hour',
       ].join('\n'),
     );
-    const summaryFile = tempPath('spellings-summary.json');
-    const run = await cli(['cloud', input, '--out', tempPath('o.csv'), '--summary', summaryFile]);
+    const { run, summary } = await runWithSummary('cloud', input);
     expect(run.code).toBe(0);
-    const summary = JSON.parse(readFileSync(summaryFile, 'utf8'));
     expect(Object.keys(summary.by_region)).toEqual(['europe-west1', 'us-east-1', 'westeurope']);
     // Each provider here has one region, so a region's entry is its provider's.
     expect(summary.by_region['us-east-1']).toEqual(summary.by_provider.aws);
